@@ -1,0 +1,65 @@
+#include "services/auth/access_policy.h"
+
+#include <algorithm>
+
+namespace gorank::auth {
+namespace {
+
+constexpr Role kP = Role::kPublic;
+constexpr Role kN = Role::kNationalAdmin;
+constexpr Role kA = Role::kAgencyOperator;
+constexpr Role kU = Role::kAuditor;
+
+std::vector<MethodPolicy> BuildTable() {
+  const std::string reg = "/gorank.v1.PlayerRegistry/";
+  const std::string agy = "/gorank.v1.AgencyService/";
+  const std::string tok = "/gorank.v1.TokenService/";
+  const std::string rnk = "/gorank.v1.RankService/";
+  return {
+      {reg + "RegisterPlayer", {kN, kA}},
+      {reg + "GetPlayer", {kP, kN, kA, kU}},
+      {reg + "UpdatePlayer", {kN, kA}},
+      {reg + "SearchPlayers", {kP, kN, kA, kU}},
+      {reg + "GetRankHistory", {kP, kN, kA, kU}},
+      {reg + "ChangeRank", {kN, kA}},
+      {agy + "ListAgencies", {kP, kN, kA, kU}},
+      {agy + "CreateAgency", {kN}},
+      {agy + "SuspendAgency", {kN}},
+      {agy + "ReinstateAgency", {kN}},
+      {tok + "CreateToken", {kN}},
+      {tok + "RevokeToken", {kN}},
+      {tok + "ListTokens", {kN, kU}},
+      {tok + "WhoAmI", {kP, kN, kA, kU}},
+      {rnk + "ParseRank", {kP, kN, kA, kU}},
+  };
+}
+
+}  // namespace
+
+const std::vector<MethodPolicy>& AccessTable() {
+  static const std::vector<MethodPolicy>* const kTable =
+      new std::vector<MethodPolicy>(BuildTable());
+  return *kTable;
+}
+
+absl::Status CheckAccess(const Caller& caller, const std::string& method) {
+  const auto& table = AccessTable();
+  auto it = std::find_if(table.begin(), table.end(),
+                         [&](const MethodPolicy& p) { return p.method == method; });
+  if (it == table.end()) {
+    return absl::InternalError("no access policy for " + method);
+  }
+  if (std::find(it->roles.begin(), it->roles.end(), caller.role) !=
+      it->roles.end()) {
+    return absl::OkStatus();
+  }
+  if (caller.role == Role::kPublic) {
+    return absl::UnauthenticatedError(
+        method + " needs a token: send 'authorization: Bearer <token>'");
+  }
+  return absl::PermissionDeniedError(std::string("role ") +
+                                     RoleName(caller.role) +
+                                     " may not call " + method);
+}
+
+}  // namespace gorank::auth

@@ -1,0 +1,130 @@
+#include "services/auth/token_manager.h"
+
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+
+#include <cstdlib>
+
+#include "nlohmann/json.hpp"
+#include "services/common/status_macros.h"
+
+namespace gorank::auth {
+namespace {
+
+std::string Hex(const unsigned char* data, size_t n) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(2 * n);
+  for (size_t i = 0; i < n; ++i) {
+    out.push_back(kDigits[data[i] >> 4]);
+    out.push_back(kDigits[data[i] & 15]);
+  }
+  return out;
+}
+
+std::string TokenJson(const TokenRecord& t) {
+  return nlohmann::json{{"id", t.id},
+                        {"role", RoleName(t.role)},
+                        {"agency_prefix", t.agency_prefix},
+                        {"label", t.label},
+                        {"revoked_unix", t.revoked_unix}}
+      .dump();
+}
+
+}  // namespace
+
+std::string NewTokenSecret() {
+  unsigned char buf[32];
+  if (RAND_bytes(buf, sizeof buf) != 1) std::abort();
+  return "rkd_" + Hex(buf, sizeof buf);
+}
+
+std::string HashTokenSecret(const std::string& secret) {
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  if (EVP_Digest(secret.data(), secret.size(), md, &len, EVP_sha256(),
+                 nullptr) != 1) {
+    std::abort();
+  }
+  return Hex(md, len);
+}
+
+absl::StatusOr<Caller> TokenManager::Authenticate(
+    const std::optional<std::string>& bearer) {
+  if (!bearer) return Caller::Public();
+  GORANK_ASSIGN_OR_RETURN(std::optional<TokenRecord> token,
+                          repo_->FindTokenByHash(HashTokenSecret(*bearer)));
+  if (!token) return absl::UnauthenticatedError("unknown token");
+  if (token->revoked_unix != 0) {
+    return absl::UnauthenticatedError("token " + std::to_string(token->id) +
+                                      " has been revoked");
+  }
+  return Caller{token->role, token->agency_prefix, token->id};
+}
+
+absl::StatusOr<NewToken> TokenManager::Create(const Caller& by, Role role,
+                                              const std::string& agency_prefix,
+                                              const std::string& label) {
+  if (role != Role::kNationalAdmin && role != Role::kAgencyOperator &&
+      role != Role::kAuditor) {
+    return absl::InvalidArgumentError(
+        "role must be national_admin, agency_operator or auditor");
+  }
+  if ((role == Role::kAgencyOperator) == agency_prefix.empty()) {
+    return absl::InvalidArgumentError(
+        role == Role::kAgencyOperator
+            ? "an agency_operator token needs the agency prefix it acts for"
+            : "only agency_operator tokens are bound to an agency prefix");
+  }
+  if (label.size() > 200) {
+    return absl::InvalidArgumentError("label is longer than 200 bytes");
+  }
+  NewToken out;
+  out.secret = NewTokenSecret();
+  out.record.hash = HashTokenSecret(out.secret);
+  out.record.role = role;
+  out.record.agency_prefix = agency_prefix;
+  out.record.label = label;
+  out.record.created_unix = clock_->NowSeconds();
+  ChangeRecord change{out.record.created_unix, by.Describe(), "token.create",
+                      "", "", TokenJson(out.record)};
+  GORANK_ASSIGN_OR_RETURN(out.record.id, repo_->InsertToken(out.record, change));
+  return out;
+}
+
+absl::StatusOr<TokenRecord> TokenManager::Revoke(const Caller& by,
+                                                 int64_t token_id) {
+  GORANK_ASSIGN_OR_RETURN(TokenRecord token, repo_->GetToken(token_id));
+  if (token.revoked_unix != 0) {
+    return absl::FailedPreconditionError("token " + std::to_string(token_id) +
+                                         " is already revoked");
+  }
+  if (token_id == by.token_id) {
+    return absl::FailedPreconditionError(
+        "a token cannot revoke itself; use another national-admin token");
+  }
+  const std::string before = TokenJson(token);
+  token.revoked_unix = clock_->NowSeconds();
+  ChangeRecord change{token.revoked_unix, by.Describe(), "token.revoke",
+                      "token:" + std::to_string(token_id), before,
+                      TokenJson(token)};
+  GORANK_RETURN_IF_ERROR(repo_->RevokeToken(token_id, token.revoked_unix, change));
+  return token;
+}
+
+absl::StatusOr<std::vector<TokenRecord>> TokenManager::List() {
+  return repo_->ListTokens();
+}
+
+absl::StatusOr<std::optional<std::string>> TokenManager::BootstrapIfEmpty() {
+  GORANK_ASSIGN_OR_RETURN(std::vector<TokenRecord> tokens, repo_->ListTokens());
+  if (!tokens.empty()) return std::optional<std::string>();
+  Caller system;
+  system.role = Role::kNationalAdmin;
+  GORANK_ASSIGN_OR_RETURN(NewToken token,
+                          Create(system, Role::kNationalAdmin, "",
+                                 "bootstrap national admin"));
+  return std::optional<std::string>(token.secret);
+}
+
+}  // namespace gorank::auth

@@ -1,0 +1,75 @@
+// Value types of the registry: agencies, players and the rank history.
+#ifndef GORANK_SERVICES_REGISTRY_PLAYER_H_
+#define GORANK_SERVICES_REGISTRY_PLAYER_H_
+
+#include <compare>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "services/common/date.h"
+#include "services/registry/rank.h"
+
+namespace gorank::registry {
+
+struct PlayerId {
+  int64_t value = 0;
+  auto operator<=>(const PlayerId&) const = default;
+};
+
+enum class Gender { kUnspecified = 0, kMale = 1, kFemale = 2 };
+
+enum class AgencyLevel { kNational = 1, kFirstLevel = 2 };
+enum class AgencyStatus { kActive = 1, kSuspended = 2 };
+
+inline constexpr char kNationalPrefix[] = "000";
+
+struct Agency {
+  std::string prefix;  // three digits, the agency's identity
+  std::string name;
+  std::string name_en;
+  AgencyLevel level = AgencyLevel::kFirstLevel;
+  AgencyStatus status = AgencyStatus::kActive;
+  std::string status_reason;
+};
+
+struct Player {
+  PlayerId id;
+  std::string name;
+  std::string latin_name;
+  Gender gender = Gender::kUnspecified;
+  std::optional<Date> birth_date;
+  std::string agency_prefix;
+  std::string resident_id;  // "" when not recorded
+  std::optional<Rank> rank;
+  int64_t created_unix = 0;
+  int64_t updated_unix = 0;
+};
+
+enum class RankChangeReason {
+  kRegistration = 1,
+  kCertificate = 2,
+  kAppraisal = 3,
+  kPromotion = 4,
+  kTournamentAward = 5,
+  kCorrection = 6,
+  kRevocation = 7,
+};
+
+const char* ReasonName(RankChangeReason reason);
+
+struct RankHistoryEntry {
+  int64_t id = 0;
+  PlayerId player_id;
+  std::optional<Rank> from_rank;
+  std::optional<Rank> to_rank;
+  Date effective_date;
+  RankChangeReason reason = RankChangeReason::kCorrection;
+  std::string basis;
+  std::string actor;
+  int64_t recorded_unix = 0;
+};
+
+}  // namespace gorank::registry
+
+#endif  // GORANK_SERVICES_REGISTRY_PLAYER_H_

@@ -1,0 +1,125 @@
+// The registry's rules: who may register, read, change and search players
+// and agencies, what each caller may see, and how a rank change is recorded.
+// Pure C++ over RegistryRepository; the gRPC handlers call this and nothing
+// else.
+#ifndef GORANK_SERVICES_REGISTRY_PLAYER_REGISTRY_H_
+#define GORANK_SERVICES_REGISTRY_PLAYER_REGISTRY_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "services/auth/caller.h"
+#include "services/common/clock.h"
+#include "services/registry/player.h"
+#include "services/registry/registry_repository.h"
+
+namespace gorank::registry {
+
+struct PlayerDraft {
+  std::string name;
+  std::string latin_name;
+  Gender gender = Gender::kUnspecified;
+  std::optional<Date> birth_date;
+  std::string agency_prefix;
+  std::string resident_id;
+  std::optional<Rank> initial_rank;
+  std::string initial_rank_basis;
+};
+
+// Unset fields are left as they are.
+struct PlayerPatch {
+  std::optional<std::string> name;
+  std::optional<std::string> latin_name;
+  std::optional<Gender> gender;
+  std::optional<Date> birth_date;
+  std::optional<std::string> resident_id;
+  std::optional<std::string> agency_prefix;
+};
+
+struct PlayerPage {
+  std::vector<Player> players;
+  std::string next_page_token;  // "" on the last page
+};
+
+struct SearchRequest {
+  std::string name_prefix;
+  std::string agency_prefix;
+  std::optional<Rank> min_rank;
+  std::optional<Rank> max_rank;
+  int page_size = 0;  // 0 = default 50; at most 200
+  std::string page_token;
+};
+
+// Thread-safe. Does not own the repository or the clock.
+//
+// Errors common to every method: INVALID_ARGUMENT for malformed input (the
+// message names the field), NOT_FOUND for an unknown player or agency,
+// PERMISSION_DENIED when an agency operator reaches outside its own agency or
+// authority, FAILED_PRECONDITION when the caller's agency is suspended, and
+// whatever the repository returns. A failed call changes nothing.
+class PlayerRegistry {
+ public:
+  PlayerRegistry(RegistryRepository* repo, const Clock* clock)
+      : repo_(repo), clock_(clock) {}
+
+  // Registers a player of `draft.agency_prefix` (an operator: only its own).
+  // The birth date is taken from the resident ID when not given; both given
+  // and different is INVALID_ARGUMENT. An initial rank is recorded as a
+  // REGISTRATION history entry; an operator may set at most 3d.
+  // ALREADY_EXISTS for a resident ID already registered.
+  absl::StatusOr<Player> Register(const auth::Caller& caller,
+                                  const PlayerDraft& draft);
+  // The player as `caller` may see it (see Redact).
+  absl::StatusOr<Player> Get(const auth::Caller& caller, PlayerId id);
+  // Applies `patch`; only the national admin may change the agency.
+  absl::StatusOr<Player> Update(const auth::Caller& caller, PlayerId id,
+                                const PlayerPatch& patch);
+  absl::StatusOr<PlayerPage> Search(const auth::Caller& caller,
+                                    const SearchRequest& request);
+  absl::StatusOr<std::vector<RankHistoryEntry>> History(
+      const auth::Caller& caller, PlayerId id);
+  // A correction or a tournament award (the other reasons belong to the
+  // certificate and promotion flows). `basis` is required. An operator acts
+  // only for its own players and within its authority (amateur, at most 3d).
+  absl::StatusOr<std::pair<Player, RankHistoryEntry>> ChangeRank(
+      const auth::Caller& caller, PlayerId id, const Rank& new_rank,
+      RankChangeReason reason, const std::string& basis,
+      std::optional<Date> effective_date);
+
+  // Agencies.
+  absl::StatusOr<std::vector<Agency>> ListAgencies();
+  // National admin only (checked by the access table). INVALID_ARGUMENT for
+  // a prefix that is not three digits or an empty name; ALREADY_EXISTS.
+  absl::StatusOr<Agency> CreateAgency(const auth::Caller& caller,
+                                      const Agency& agency);
+  // FAILED_PRECONDITION for the national body or an agency already in the
+  // requested state; INVALID_ARGUMENT for an empty suspension reason.
+  absl::StatusOr<Agency> SetAgencyStatus(const auth::Caller& caller,
+                                         const std::string& prefix,
+                                         AgencyStatus status,
+                                         const std::string& reason);
+
+  // What `caller` may see of `player`: the resident ID only for the national
+  // admin and the player's own agency; the birth date never for the public.
+  static Player Redact(const auth::Caller& caller, Player player);
+
+ private:
+  // OK when the caller may write to players of `prefix`: the national admin,
+  // or an operator of that (active) agency.
+  absl::Status CheckWriteScope(const auth::Caller& caller,
+                               const std::string& prefix);
+  absl::Status ValidateDraft(PlayerDraft& draft);
+
+  RegistryRepository* repo_;
+  const Clock* clock_;
+};
+
+// JSON text of a player for the audit log (the resident ID is never written
+// there, only whether one is recorded).
+std::string PlayerJson(const Player& p);
+
+}  // namespace gorank::registry
+
+#endif  // GORANK_SERVICES_REGISTRY_PLAYER_REGISTRY_H_

@@ -1,0 +1,40 @@
+// Conversions between the registry's domain types and gorank.v1 messages.
+// Request-side conversions validate and return INVALID_ARGUMENT naming the
+// field; answer-side conversions cannot fail.
+#ifndef GORANK_SERVICES_REGISTRY_REGISTRY_PROTO_CONVERT_H_
+#define GORANK_SERVICES_REGISTRY_REGISTRY_PROTO_CONVERT_H_
+
+#include <optional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "gorank/v1/registry.pb.h"
+#include "services/auth/caller.h"
+#include "services/auth/token_repository.h"
+#include "services/registry/player.h"
+
+namespace gorank::registry {
+
+// nullopt for an empty message (ladder unspecified, level 0, no notation).
+absl::StatusOr<std::optional<Rank>> RankFromProto(const v1::Rank& r,
+                                                  const std::string& field);
+void RankToProto(const Rank& r, v1::Rank* out);
+
+// nullopt for an all-zero date.
+absl::StatusOr<std::optional<Date>> DateFromProto(const v1::Date& d,
+                                                  const std::string& field);
+void DateToProto(const Date& d, v1::Date* out);
+
+absl::StatusOr<Gender> GenderFromProto(v1::Gender g);
+void PlayerToProto(const Player& p, v1::Player* out);
+void AgencyToProto(const Agency& a, v1::Agency* out);
+void HistoryToProto(const RankHistoryEntry& e, v1::RankHistoryEntry* out);
+absl::StatusOr<RankChangeReason> ReasonFromProto(v1::RankChangeReason r);
+
+auth::Role RoleFromProto(v1::Role r);  // kPublic for unknown values
+v1::Role RoleToProto(auth::Role r);
+void TokenToProto(const auth::TokenRecord& t, v1::TokenInfo* out);
+
+}  // namespace gorank::registry
+
+#endif  // GORANK_SERVICES_REGISTRY_REGISTRY_PROTO_CONVERT_H_

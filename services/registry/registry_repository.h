@@ -1,0 +1,75 @@
+// Storage interface of the registry (agencies, players, rank history), owned
+// by the domain and implemented by storage/ (SQLite) and by the in-memory
+// fake in tests/testing/. Every mutating call takes the ChangeRecord that
+// storage appends to the audit log in the same transaction as the change.
+#ifndef GORANK_SERVICES_REGISTRY_REGISTRY_REPOSITORY_H_
+#define GORANK_SERVICES_REGISTRY_REGISTRY_REPOSITORY_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "services/common/change.h"
+#include "services/registry/player.h"
+
+namespace gorank::registry {
+
+struct PlayerQuery {
+  std::string name_prefix;    // matches name or latin_name; "" = any
+  std::string agency_prefix;  // "" = any
+  std::optional<int> min_ordinal;  // Rank::Ordinal() bounds, inclusive;
+  std::optional<int> max_ordinal;  // a bound excludes unranked players
+  int64_t after_id = 0;       // pagination: ids strictly greater
+  int limit = 50;
+};
+
+// Implementations are thread-safe; each call is atomic.
+class RegistryRepository {
+ public:
+  virtual ~RegistryRepository() = default;
+
+  virtual absl::StatusOr<std::vector<Agency>> ListAgencies() = 0;
+  // NOT_FOUND for an unknown prefix.
+  virtual absl::StatusOr<Agency> GetAgency(const std::string& prefix) = 0;
+  // ALREADY_EXISTS when the prefix is taken.
+  virtual absl::Status InsertAgency(const Agency& agency,
+                                    const ChangeRecord& change) = 0;
+  // NOT_FOUND for an unknown prefix.
+  virtual absl::Status SetAgencyStatus(const std::string& prefix,
+                                       AgencyStatus status,
+                                       const std::string& reason,
+                                       const ChangeRecord& change) = 0;
+
+  // Stores `player` (id ignored; its rank must equal initial->to_rank) and,
+  // when given, its first rank-history entry; returns the new id.
+  // ALREADY_EXISTS when the resident ID is already registered; NOT_FOUND
+  // when the agency does not exist.
+  virtual absl::StatusOr<PlayerId> InsertPlayer(
+      const Player& player, const std::optional<RankHistoryEntry>& initial,
+      const ChangeRecord& change) = 0;
+  // NOT_FOUND for an unknown id.
+  virtual absl::StatusOr<Player> GetPlayer(PlayerId id) = 0;
+  // Replaces the stored fields (not the rank). NOT_FOUND, ALREADY_EXISTS
+  // (resident ID of another player).
+  virtual absl::Status UpdatePlayer(const Player& player,
+                                    const ChangeRecord& change) = 0;
+  // Players matching `query` in id order, at most query.limit.
+  virtual absl::StatusOr<std::vector<Player>> SearchPlayers(
+      const PlayerQuery& query) = 0;
+
+  // Sets the player's rank to entry.to_rank and appends `entry` (its id is
+  // ignored) in one transaction, provided the stored rank still equals
+  // entry.from_rank; ABORTED when it does not (a concurrent change), NOT_FOUND
+  // for an unknown player. Returns the stored entry with its id.
+  virtual absl::StatusOr<RankHistoryEntry> ApplyRankChange(
+      const RankHistoryEntry& entry, const ChangeRecord& change) = 0;
+  // Oldest first. NOT_FOUND for an unknown player.
+  virtual absl::StatusOr<std::vector<RankHistoryEntry>> ListRankHistory(
+      PlayerId id) = 0;
+};
+
+}  // namespace gorank::registry
+
+#endif  // GORANK_SERVICES_REGISTRY_REGISTRY_REPOSITORY_H_

@@ -1,0 +1,226 @@
+#include "services/registry/registry_service.h"
+
+#include "services/common/status_macros.h"
+#include "services/registry/registry_proto_convert.h"
+
+namespace gorank::registry {
+namespace {
+
+std::string Reg(const char* m) {
+  return MethodName(v1::PlayerRegistry::service_full_name(), m);
+}
+std::string Agy(const char* m) {
+  return MethodName(v1::AgencyService::service_full_name(), m);
+}
+std::string Tok(const char* m) {
+  return MethodName(v1::TokenService::service_full_name(), m);
+}
+
+}  // namespace
+
+grpc::Status PlayerRegistryService::RegisterPlayer(
+    grpc::ServerContext* ctx, const v1::RegisterPlayerRequest* req,
+    v1::RegisterPlayerResponse* resp) {
+  return gate_->Run(ctx, Reg("RegisterPlayer"), [&](const auth::Caller& caller) -> absl::Status {
+    PlayerDraft d;
+    d.name = req->name();
+    d.latin_name = req->latin_name();
+    GORANK_ASSIGN_OR_RETURN(d.gender, GenderFromProto(req->gender()));
+    GORANK_ASSIGN_OR_RETURN(d.birth_date, DateFromProto(req->birth_date(), "birth_date"));
+    d.agency_prefix = req->agency_prefix();
+    d.resident_id = req->resident_id();
+    GORANK_ASSIGN_OR_RETURN(d.initial_rank,
+                            RankFromProto(req->initial_rank(), "initial_rank"));
+    d.initial_rank_basis = req->initial_rank_basis();
+    GORANK_ASSIGN_OR_RETURN(Player p, registry_->Register(caller, d));
+    PlayerToProto(p, resp->mutable_player());
+    return absl::OkStatus();
+  });
+}
+
+grpc::Status PlayerRegistryService::GetPlayer(grpc::ServerContext* ctx,
+                                              const v1::GetPlayerRequest* req,
+                                              v1::GetPlayerResponse* resp) {
+  return gate_->Run(ctx, Reg("GetPlayer"), [&](const auth::Caller& caller) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(Player p, registry_->Get(caller, PlayerId{req->player_id()}));
+    PlayerToProto(p, resp->mutable_player());
+    return absl::OkStatus();
+  });
+}
+
+grpc::Status PlayerRegistryService::UpdatePlayer(
+    grpc::ServerContext* ctx, const v1::UpdatePlayerRequest* req,
+    v1::UpdatePlayerResponse* resp) {
+  return gate_->Run(ctx, Reg("UpdatePlayer"), [&](const auth::Caller& caller) -> absl::Status {
+    PlayerPatch patch;
+    if (!req->name().empty()) patch.name = req->name();
+    if (!req->latin_name().empty()) patch.latin_name = req->latin_name();
+    if (req->gender() != v1::GENDER_UNSPECIFIED) {
+      GORANK_ASSIGN_OR_RETURN(patch.gender, GenderFromProto(req->gender()));
+    }
+    GORANK_ASSIGN_OR_RETURN(patch.birth_date,
+                            DateFromProto(req->birth_date(), "birth_date"));
+    if (!req->resident_id().empty()) patch.resident_id = req->resident_id();
+    if (!req->agency_prefix().empty()) patch.agency_prefix = req->agency_prefix();
+    GORANK_ASSIGN_OR_RETURN(Player p,
+                            registry_->Update(caller, PlayerId{req->player_id()}, patch));
+    PlayerToProto(p, resp->mutable_player());
+    return absl::OkStatus();
+  });
+}
+
+grpc::Status PlayerRegistryService::SearchPlayers(
+    grpc::ServerContext* ctx, const v1::SearchPlayersRequest* req,
+    v1::SearchPlayersResponse* resp) {
+  return gate_->Run(ctx, Reg("SearchPlayers"), [&](const auth::Caller& caller) -> absl::Status {
+    SearchRequest r;
+    r.name_prefix = req->name_prefix();
+    r.agency_prefix = req->agency_prefix();
+    GORANK_ASSIGN_OR_RETURN(r.min_rank, RankFromProto(req->min_rank(), "min_rank"));
+    GORANK_ASSIGN_OR_RETURN(r.max_rank, RankFromProto(req->max_rank(), "max_rank"));
+    r.page_size = req->page_size();
+    r.page_token = req->page_token();
+    GORANK_ASSIGN_OR_RETURN(PlayerPage page, registry_->Search(caller, r));
+    for (const Player& p : page.players) PlayerToProto(p, resp->add_players());
+    resp->set_next_page_token(page.next_page_token);
+    return absl::OkStatus();
+  });
+}
+
+grpc::Status PlayerRegistryService::GetRankHistory(
+    grpc::ServerContext* ctx, const v1::GetRankHistoryRequest* req,
+    v1::GetRankHistoryResponse* resp) {
+  return gate_->Run(ctx, Reg("GetRankHistory"), [&](const auth::Caller& caller) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto entries,
+                            registry_->History(caller, PlayerId{req->player_id()}));
+    for (const auto& e : entries) HistoryToProto(e, resp->add_entries());
+    return absl::OkStatus();
+  });
+}
+
+grpc::Status PlayerRegistryService::ChangeRank(grpc::ServerContext* ctx,
+                                               const v1::ChangeRankRequest* req,
+                                               v1::ChangeRankResponse* resp) {
+  return gate_->Run(ctx, Reg("ChangeRank"), [&](const auth::Caller& caller) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(std::optional<Rank> rank,
+                            RankFromProto(req->new_rank(), "new_rank"));
+    if (!rank) return absl::InvalidArgumentError("new_rank is required");
+    GORANK_ASSIGN_OR_RETURN(RankChangeReason reason, ReasonFromProto(req->reason()));
+    GORANK_ASSIGN_OR_RETURN(std::optional<Date> date,
+                            DateFromProto(req->effective_date(), "effective_date"));
+    GORANK_ASSIGN_OR_RETURN(auto result,
+                            registry_->ChangeRank(caller, PlayerId{req->player_id()},
+                                                  *rank, reason, req->basis(), date));
+    PlayerToProto(result.first, resp->mutable_player());
+    HistoryToProto(result.second, resp->mutable_entry());
+    return absl::OkStatus();
+  });
+}
+
+grpc::Status AgencyServiceImpl::ListAgencies(grpc::ServerContext* ctx,
+                                             const v1::ListAgenciesRequest*,
+                                             v1::ListAgenciesResponse* resp) {
+  return gate_->Run(ctx, Agy("ListAgencies"), [&](const auth::Caller&) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto agencies, registry_->ListAgencies());
+    for (const Agency& a : agencies) AgencyToProto(a, resp->add_agencies());
+    return absl::OkStatus();
+  });
+}
+
+grpc::Status AgencyServiceImpl::CreateAgency(grpc::ServerContext* ctx,
+                                             const v1::CreateAgencyRequest* req,
+                                             v1::CreateAgencyResponse* resp) {
+  return gate_->Run(ctx, Agy("CreateAgency"), [&](const auth::Caller& caller) -> absl::Status {
+    Agency a;
+    a.prefix = req->prefix();
+    a.name = req->name();
+    a.name_en = req->name_en();
+    GORANK_ASSIGN_OR_RETURN(a, registry_->CreateAgency(caller, a));
+    AgencyToProto(a, resp->mutable_agency());
+    return absl::OkStatus();
+  });
+}
+
+grpc::Status AgencyServiceImpl::SuspendAgency(grpc::ServerContext* ctx,
+                                              const v1::SuspendAgencyRequest* req,
+                                              v1::SuspendAgencyResponse* resp) {
+  return gate_->Run(ctx, Agy("SuspendAgency"), [&](const auth::Caller& caller) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(Agency a,
+                            registry_->SetAgencyStatus(caller, req->prefix(),
+                                                       AgencyStatus::kSuspended,
+                                                       req->reason()));
+    AgencyToProto(a, resp->mutable_agency());
+    return absl::OkStatus();
+  });
+}
+
+grpc::Status AgencyServiceImpl::ReinstateAgency(
+    grpc::ServerContext* ctx, const v1::ReinstateAgencyRequest* req,
+    v1::ReinstateAgencyResponse* resp) {
+  return gate_->Run(ctx, Agy("ReinstateAgency"), [&](const auth::Caller& caller) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(Agency a,
+                            registry_->SetAgencyStatus(caller, req->prefix(),
+                                                       AgencyStatus::kActive,
+                                                       req->reason()));
+    AgencyToProto(a, resp->mutable_agency());
+    return absl::OkStatus();
+  });
+}
+
+grpc::Status TokenServiceImpl::CreateToken(grpc::ServerContext* ctx,
+                                           const v1::CreateTokenRequest* req,
+                                           v1::CreateTokenResponse* resp) {
+  return gate_->Run(ctx, Tok("CreateToken"), [&](const auth::Caller& caller) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auth::NewToken t,
+                            tokens_->Create(caller, RoleFromProto(req->role()),
+                                            req->agency_prefix(), req->label()));
+    TokenToProto(t.record, resp->mutable_token());
+    resp->set_secret(t.secret);
+    return absl::OkStatus();
+  });
+}
+
+grpc::Status TokenServiceImpl::RevokeToken(grpc::ServerContext* ctx,
+                                           const v1::RevokeTokenRequest* req,
+                                           v1::RevokeTokenResponse* resp) {
+  return gate_->Run(ctx, Tok("RevokeToken"), [&](const auth::Caller& caller) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auth::TokenRecord t, tokens_->Revoke(caller, req->token_id()));
+    TokenToProto(t, resp->mutable_token());
+    return absl::OkStatus();
+  });
+}
+
+grpc::Status TokenServiceImpl::ListTokens(grpc::ServerContext* ctx,
+                                          const v1::ListTokensRequest*,
+                                          v1::ListTokensResponse* resp) {
+  return gate_->Run(ctx, Tok("ListTokens"), [&](const auth::Caller&) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto tokens, tokens_->List());
+    for (const auto& t : tokens) TokenToProto(t, resp->add_tokens());
+    return absl::OkStatus();
+  });
+}
+
+grpc::Status TokenServiceImpl::WhoAmI(grpc::ServerContext* ctx,
+                                      const v1::WhoAmIRequest*,
+                                      v1::WhoAmIResponse* resp) {
+  return gate_->Run(ctx, Tok("WhoAmI"), [&](const auth::Caller& caller) -> absl::Status {
+    resp->set_role(RoleToProto(caller.role));
+    resp->set_agency_prefix(caller.agency_prefix);
+    resp->set_token_id(caller.token_id);
+    return absl::OkStatus();
+  });
+}
+
+grpc::Status RankServiceImpl::ParseRank(grpc::ServerContext* ctx,
+                                        const v1::ParseRankRequest* req,
+                                        v1::ParseRankResponse* resp) {
+  return gate_->Run(ctx, MethodName(v1::RankService::service_full_name(), "ParseRank"),
+                    [&](const auth::Caller&) -> absl::Status {
+                      GORANK_ASSIGN_OR_RETURN(Rank r, Rank::Parse(req->text()));
+                      RankToProto(r, resp->mutable_rank());
+                      resp->set_chinese(r.ToChinese());
+                      return absl::OkStatus();
+                    });
+}
+
+}  // namespace gorank::registry

@@ -1,0 +1,100 @@
+// gRPC handlers of registry.proto: PlayerRegistry, AgencyService,
+// TokenService and RankService. Each handler converts the request, makes one
+// domain call through the CallGate (authentication, access table, logging,
+// status mapping) and converts the answer.
+#ifndef GORANK_SERVICES_REGISTRY_REGISTRY_SERVICE_H_
+#define GORANK_SERVICES_REGISTRY_REGISTRY_SERVICE_H_
+
+#include "gorank/v1/registry.grpc.pb.h"
+#include "services/auth/token_manager.h"
+#include "services/common/call_gate.h"
+#include "services/registry/player_registry.h"
+
+namespace gorank::registry {
+
+// The handlers do not own their collaborators, which must outlive them.
+class PlayerRegistryService final : public v1::PlayerRegistry::Service {
+ public:
+  PlayerRegistryService(CallGate* gate, PlayerRegistry* registry)
+      : gate_(gate), registry_(registry) {}
+
+  grpc::Status RegisterPlayer(grpc::ServerContext* ctx,
+                              const v1::RegisterPlayerRequest* req,
+                              v1::RegisterPlayerResponse* resp) override;
+  grpc::Status GetPlayer(grpc::ServerContext* ctx, const v1::GetPlayerRequest* req,
+                         v1::GetPlayerResponse* resp) override;
+  grpc::Status UpdatePlayer(grpc::ServerContext* ctx,
+                            const v1::UpdatePlayerRequest* req,
+                            v1::UpdatePlayerResponse* resp) override;
+  grpc::Status SearchPlayers(grpc::ServerContext* ctx,
+                             const v1::SearchPlayersRequest* req,
+                             v1::SearchPlayersResponse* resp) override;
+  grpc::Status GetRankHistory(grpc::ServerContext* ctx,
+                              const v1::GetRankHistoryRequest* req,
+                              v1::GetRankHistoryResponse* resp) override;
+  grpc::Status ChangeRank(grpc::ServerContext* ctx, const v1::ChangeRankRequest* req,
+                          v1::ChangeRankResponse* resp) override;
+
+ private:
+  CallGate* gate_;
+  PlayerRegistry* registry_;
+};
+
+class AgencyServiceImpl final : public v1::AgencyService::Service {
+ public:
+  AgencyServiceImpl(CallGate* gate, PlayerRegistry* registry)
+      : gate_(gate), registry_(registry) {}
+
+  grpc::Status ListAgencies(grpc::ServerContext* ctx,
+                            const v1::ListAgenciesRequest* req,
+                            v1::ListAgenciesResponse* resp) override;
+  grpc::Status CreateAgency(grpc::ServerContext* ctx,
+                            const v1::CreateAgencyRequest* req,
+                            v1::CreateAgencyResponse* resp) override;
+  grpc::Status SuspendAgency(grpc::ServerContext* ctx,
+                             const v1::SuspendAgencyRequest* req,
+                             v1::SuspendAgencyResponse* resp) override;
+  grpc::Status ReinstateAgency(grpc::ServerContext* ctx,
+                               const v1::ReinstateAgencyRequest* req,
+                               v1::ReinstateAgencyResponse* resp) override;
+
+ private:
+  CallGate* gate_;
+  PlayerRegistry* registry_;
+};
+
+class TokenServiceImpl final : public v1::TokenService::Service {
+ public:
+  TokenServiceImpl(CallGate* gate, auth::TokenManager* tokens)
+      : gate_(gate), tokens_(tokens) {}
+
+  grpc::Status CreateToken(grpc::ServerContext* ctx,
+                           const v1::CreateTokenRequest* req,
+                           v1::CreateTokenResponse* resp) override;
+  grpc::Status RevokeToken(grpc::ServerContext* ctx,
+                           const v1::RevokeTokenRequest* req,
+                           v1::RevokeTokenResponse* resp) override;
+  grpc::Status ListTokens(grpc::ServerContext* ctx,
+                          const v1::ListTokensRequest* req,
+                          v1::ListTokensResponse* resp) override;
+  grpc::Status WhoAmI(grpc::ServerContext* ctx, const v1::WhoAmIRequest* req,
+                      v1::WhoAmIResponse* resp) override;
+
+ private:
+  CallGate* gate_;
+  auth::TokenManager* tokens_;
+};
+
+class RankServiceImpl final : public v1::RankService::Service {
+ public:
+  explicit RankServiceImpl(CallGate* gate) : gate_(gate) {}
+  grpc::Status ParseRank(grpc::ServerContext* ctx, const v1::ParseRankRequest* req,
+                         v1::ParseRankResponse* resp) override;
+
+ private:
+  CallGate* gate_;
+};
+
+}  // namespace gorank::registry
+
+#endif  // GORANK_SERVICES_REGISTRY_REGISTRY_SERVICE_H_

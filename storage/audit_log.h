@@ -1,0 +1,25 @@
+// Appending to the audit log: one row per state change, written by the
+// repositories inside the same transaction as the change. The entry bytes
+// are stored once and never re-encoded; the leaf hash (RFC 6962:
+// SHA-256(0x00 || entry)) is stored beside them for the Merkle tree.
+#ifndef GORANK_STORAGE_AUDIT_LOG_H_
+#define GORANK_STORAGE_AUDIT_LOG_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "services/common/change.h"
+#include "storage/database.h"
+
+namespace gorank::storage {
+
+// The canonical bytes of a change (compact JSON with fixed key order).
+std::string EncodeChange(const ChangeRecord& change);
+
+// Appends `change` inside the caller's open write transaction and returns
+// its sequence number (1-based).
+absl::StatusOr<int64_t> AppendAudit(Connection& conn, const ChangeRecord& change);
+
+}  // namespace gorank::storage
+
+#endif  // GORANK_STORAGE_AUDIT_LOG_H_

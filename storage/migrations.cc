@@ -1,0 +1,146 @@
+#include "storage/migrations.h"
+
+#include <sstream>
+#include <string>
+
+#include "services/common/status_macros.h"
+#include "storage/audit_log.h"
+#include "storage/regions.h"
+
+namespace gorank::storage {
+namespace {
+
+constexpr char kSchemaV1[] = R"sql(
+CREATE TABLE agencies(
+  prefix TEXT PRIMARY KEY CHECK (length(prefix) = 3),
+  name TEXT NOT NULL,
+  name_en TEXT NOT NULL DEFAULT '',
+  level INTEGER NOT NULL,
+  status INTEGER NOT NULL,
+  status_reason TEXT NOT NULL DEFAULT ''
+) STRICT;
+
+CREATE TABLE players(
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  latin_name TEXT NOT NULL DEFAULT '',
+  gender INTEGER NOT NULL,
+  birth_date TEXT,
+  agency_prefix TEXT NOT NULL REFERENCES agencies(prefix),
+  resident_id TEXT UNIQUE,
+  rank_ordinal INTEGER,
+  created_unix INTEGER NOT NULL,
+  updated_unix INTEGER NOT NULL
+) STRICT;
+CREATE INDEX players_by_name ON players(name);
+CREATE INDEX players_by_latin_name ON players(latin_name);
+CREATE INDEX players_by_agency ON players(agency_prefix, id);
+
+CREATE TABLE rank_history(
+  id INTEGER PRIMARY KEY,
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  discipline TEXT NOT NULL DEFAULT 'go',
+  from_ordinal INTEGER,
+  to_ordinal INTEGER,
+  effective_date TEXT NOT NULL,
+  reason INTEGER NOT NULL,
+  basis TEXT NOT NULL,
+  actor TEXT NOT NULL,
+  recorded_unix INTEGER NOT NULL
+) STRICT;
+CREATE INDEX rank_history_by_player ON rank_history(player_id, id);
+
+CREATE TABLE tokens(
+  id INTEGER PRIMARY KEY,
+  hash TEXT NOT NULL UNIQUE,
+  role INTEGER NOT NULL,
+  agency_prefix TEXT REFERENCES agencies(prefix),
+  label TEXT NOT NULL,
+  created_unix INTEGER NOT NULL,
+  revoked_unix INTEGER NOT NULL DEFAULT 0
+) STRICT;
+
+CREATE TABLE audit_log(
+  seq INTEGER PRIMARY KEY,
+  entry BLOB NOT NULL,
+  leaf_hash BLOB NOT NULL
+) STRICT;
+CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
+BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;
+CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
+BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;
+)sql";
+
+constexpr char kInsertAgency[] =
+    "INSERT INTO agencies(prefix, name, name_en, level, status) "
+    "VALUES(?1, ?2, ?3, ?4, 1)";
+
+// Loads the shipped region table (SPEC appendix A) as agencies.
+absl::Status SeedRegions(Connection& c) {
+  std::istringstream in(kRegionsTsv);
+  std::string line;
+  std::string prefixes;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const size_t t1 = line.find('\t');
+    const size_t t2 = line.find('\t', t1 + 1);
+    if (t1 == std::string::npos || t2 == std::string::npos) {
+      return absl::InternalError("bad line in the shipped region table: " + line);
+    }
+    const std::string prefix = line.substr(0, t1);
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kInsertAgency));
+    st->Bind(1, prefix)
+        .Bind(2, line.substr(t1 + 1, t2 - t1 - 1))
+        .Bind(3, line.substr(t2 + 1))
+        .Bind(4, int64_t{prefix == "000" ? 1 : 2});
+    GORANK_RETURN_IF_ERROR(st->Run());
+    prefixes += (prefixes.empty() ? "" : ",") + prefix;
+  }
+  return AppendAudit(c, ChangeRecord{0, "system", "registry.seed_regions",
+                                     "agencies", "", "[" + prefixes + "]"})
+      .status();
+}
+
+}  // namespace
+
+const std::vector<Migration>& Migrations() {
+  static const std::vector<Migration>* const kMigrations =
+      new std::vector<Migration>{
+          {1, "registry: agencies, players, rank history, tokens, audit log",
+           [](Connection& c) { return c.Exec(kSchemaV1); }},
+          {2, "load the shipped region table", SeedRegions},
+      };
+  return *kMigrations;
+}
+
+int LatestSchemaVersion() { return Migrations().back().version; }
+
+absl::Status Migrate(Connection& conn, int target) {
+  if (target < 0) target = LatestSchemaVersion();
+  GORANK_ASSIGN_OR_RETURN(auto st, conn.Prepare("PRAGMA user_version"));
+  GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+  const int current = row ? static_cast<int>(st->Int(0)) : 0;
+  st.reset();
+  if (current > LatestSchemaVersion()) {
+    return absl::FailedPreconditionError(
+        "database schema version " + std::to_string(current) +
+        " is newer than this rankd (" + std::to_string(LatestSchemaVersion()) +
+        "); upgrade rankd");
+  }
+  for (const Migration& m : Migrations()) {
+    if (m.version <= current || m.version > target) continue;
+    GORANK_RETURN_IF_ERROR(conn.Exec("BEGIN IMMEDIATE"));
+    absl::Status s = m.apply(conn);
+    if (s.ok()) s = conn.Exec("PRAGMA user_version = " + std::to_string(m.version));
+    if (s.ok()) s = conn.Exec("COMMIT");
+    if (!s.ok()) {
+      conn.Exec("ROLLBACK").IgnoreError();
+      return absl::Status(s.code(), "migration " + std::to_string(m.version) +
+                                        " (" + m.description + ") failed: " +
+                                        std::string(s.message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace gorank::storage

@@ -1,0 +1,333 @@
+#include "storage/sqlite_registry_repository.h"
+
+#include "services/common/status_macros.h"
+#include "storage/audit_log.h"
+
+namespace gorank::storage {
+
+using registry::Agency;
+using registry::AgencyLevel;
+using registry::AgencyStatus;
+using registry::Player;
+using registry::PlayerId;
+using registry::Rank;
+using registry::RankHistoryEntry;
+
+namespace {
+
+constexpr char kListAgencies[] =
+    "SELECT prefix, name, name_en, level, status, status_reason FROM agencies "
+    "ORDER BY prefix";
+constexpr char kGetAgency[] =
+    "SELECT prefix, name, name_en, level, status, status_reason FROM agencies "
+    "WHERE prefix = ?1";
+constexpr char kInsertAgency[] =
+    "INSERT INTO agencies(prefix, name, name_en, level, status, status_reason) "
+    "VALUES(?1, ?2, ?3, ?4, ?5, ?6)";
+constexpr char kSetAgencyStatus[] =
+    "UPDATE agencies SET status = ?2, status_reason = ?3 WHERE prefix = ?1";
+constexpr char kGetPlayer[] =
+    "SELECT id, name, latin_name, gender, birth_date, agency_prefix, "
+    "resident_id, rank_ordinal, created_unix, updated_unix FROM players "
+    "WHERE id = ?1";
+constexpr char kInsertPlayer[] =
+    "INSERT INTO players(name, latin_name, gender, birth_date, agency_prefix, "
+    "resident_id, rank_ordinal, created_unix, updated_unix) "
+    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+constexpr char kUpdatePlayer[] =
+    "UPDATE players SET name = ?2, latin_name = ?3, gender = ?4, "
+    "birth_date = ?5, agency_prefix = ?6, resident_id = ?7, updated_unix = ?8 "
+    "WHERE id = ?1";
+constexpr char kSearchPlayers[] =
+    "SELECT id, name, latin_name, gender, birth_date, agency_prefix, "
+    "resident_id, rank_ordinal, created_unix, updated_unix FROM players "
+    "WHERE id > ?1 "
+    "AND (?2 = '' OR (name >= ?2 AND name < ?3) "
+    "     OR (latin_name >= ?2 AND latin_name < ?3)) "
+    "AND (?4 = '' OR agency_prefix = ?4) "
+    "AND (?5 IS NULL OR rank_ordinal >= ?5) "
+    "AND (?6 IS NULL OR rank_ordinal <= ?6) "
+    "ORDER BY id LIMIT ?7";
+constexpr char kSetRank[] =
+    "UPDATE players SET rank_ordinal = ?2, updated_unix = ?3 WHERE id = ?1";
+constexpr char kInsertHistory[] =
+    "INSERT INTO rank_history(player_id, from_ordinal, to_ordinal, "
+    "effective_date, reason, basis, actor, recorded_unix) "
+    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+constexpr char kListHistory[] =
+    "SELECT id, player_id, from_ordinal, to_ordinal, effective_date, reason, "
+    "basis, actor, recorded_unix FROM rank_history WHERE player_id = ?1 "
+    "AND discipline = 'go' ORDER BY id";
+
+Agency ReadAgency(const Statement& st) {
+  Agency a;
+  a.prefix = st.Text(0);
+  a.name = st.Text(1);
+  a.name_en = st.Text(2);
+  a.level = static_cast<AgencyLevel>(st.Int(3));
+  a.status = static_cast<AgencyStatus>(st.Int(4));
+  a.status_reason = st.Text(5);
+  return a;
+}
+
+Player ReadPlayer(const Statement& st) {
+  Player p;
+  p.id = PlayerId{st.Int(0)};
+  p.name = st.Text(1);
+  p.latin_name = st.Text(2);
+  p.gender = static_cast<registry::Gender>(st.Int(3));
+  if (auto d = st.OptText(4)) {
+    auto parsed = Date::Parse(*d);
+    if (parsed.ok()) p.birth_date = *parsed;
+  }
+  p.agency_prefix = st.Text(5);
+  p.resident_id = st.OptText(6).value_or("");
+  p.rank = registry_sql::RankOf(st.OptInt(7));
+  p.created_unix = st.Int(8);
+  p.updated_unix = st.Int(9);
+  return p;
+}
+
+void BindPlayerFields(Statement& st, const Player& p, int first) {
+  st.Bind(first, p.name)
+      .Bind(first + 1, p.latin_name)
+      .Bind(first + 2, int64_t{static_cast<int>(p.gender)})
+      .Bind(first + 3, p.birth_date ? std::optional<std::string>(
+                                          p.birth_date->ToString())
+                                    : std::nullopt)
+      .Bind(first + 4, p.agency_prefix)
+      .Bind(first + 5, p.resident_id.empty()
+                           ? std::nullopt
+                           : std::optional<std::string>(p.resident_id));
+}
+
+absl::Status MapPlayerWriteError(const absl::Status& s, const Player& p) {
+  if (absl::IsAlreadyExists(s)) {
+    return absl::AlreadyExistsError(
+        "a player with this resident ID is already registered");
+  }
+  if (absl::IsFailedPrecondition(s)) {
+    return absl::NotFoundError("agency " + p.agency_prefix + " does not exist");
+  }
+  return s;
+}
+
+}  // namespace
+
+namespace registry_sql {
+
+std::optional<int64_t> OrdinalOf(const std::optional<Rank>& r) {
+  if (!r) return std::nullopt;
+  return r->Ordinal();
+}
+
+std::optional<Rank> RankOf(const std::optional<int64_t>& ordinal) {
+  if (!ordinal) return std::nullopt;
+  auto r = Rank::FromOrdinal(static_cast<int>(*ordinal));
+  if (!r.ok()) return std::nullopt;
+  return *r;
+}
+
+absl::StatusOr<Player> LoadPlayer(Connection& c, PlayerId id) {
+  GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kGetPlayer));
+  st->Bind(1, id.value);
+  GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+  if (!row) {
+    return absl::NotFoundError("no player with id " + std::to_string(id.value));
+  }
+  return ReadPlayer(*st);
+}
+
+absl::StatusOr<int64_t> WriteRankChange(Connection& c, const RankHistoryEntry& e) {
+  GORANK_ASSIGN_OR_RETURN(Player p, LoadPlayer(c, e.player_id));
+  if (p.rank != e.from_rank) {
+    return absl::AbortedError("the player's rank changed meanwhile; retry");
+  }
+  GORANK_ASSIGN_OR_RETURN(auto set, c.Prepare(kSetRank));
+  set->Bind(1, e.player_id.value).Bind(2, OrdinalOf(e.to_rank)).Bind(3, e.recorded_unix);
+  GORANK_RETURN_IF_ERROR(set->Run());
+  set.reset();
+  GORANK_ASSIGN_OR_RETURN(auto ins, c.Prepare(kInsertHistory));
+  ins->Bind(1, e.player_id.value)
+      .Bind(2, OrdinalOf(e.from_rank))
+      .Bind(3, OrdinalOf(e.to_rank))
+      .Bind(4, e.effective_date.ToString())
+      .Bind(5, int64_t{static_cast<int>(e.reason)})
+      .Bind(6, e.basis)
+      .Bind(7, e.actor)
+      .Bind(8, e.recorded_unix);
+  GORANK_RETURN_IF_ERROR(ins->Run());
+  return c.LastInsertRowId();
+}
+
+}  // namespace registry_sql
+
+absl::StatusOr<std::vector<Agency>> SqliteRegistryRepository::ListAgencies() {
+  std::vector<Agency> out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kListAgencies));
+    while (true) {
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) return absl::OkStatus();
+      out.push_back(ReadAgency(*st));
+    }
+  }));
+  return out;
+}
+
+absl::StatusOr<Agency> SqliteRegistryRepository::GetAgency(const std::string& prefix) {
+  Agency a;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kGetAgency));
+    st->Bind(1, prefix);
+    GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+    if (!row) return absl::NotFoundError("no agency with prefix " + prefix);
+    a = ReadAgency(*st);
+    return absl::OkStatus();
+  }));
+  return a;
+}
+
+absl::Status SqliteRegistryRepository::InsertAgency(const Agency& a,
+                                                    const ChangeRecord& change) {
+  absl::Status s = db_->Write([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kInsertAgency));
+    st->Bind(1, a.prefix)
+        .Bind(2, a.name)
+        .Bind(3, a.name_en)
+        .Bind(4, int64_t{static_cast<int>(a.level)})
+        .Bind(5, int64_t{static_cast<int>(a.status)})
+        .Bind(6, a.status_reason);
+    GORANK_RETURN_IF_ERROR(st->Run());
+    return AppendAudit(c, change).status();
+  });
+  if (absl::IsAlreadyExists(s)) {
+    return absl::AlreadyExistsError("prefix " + a.prefix +
+                                    " already belongs to an agency");
+  }
+  return s;
+}
+
+absl::Status SqliteRegistryRepository::SetAgencyStatus(
+    const std::string& prefix, AgencyStatus status, const std::string& reason,
+    const ChangeRecord& change) {
+  return db_->Write([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kSetAgencyStatus));
+    st->Bind(1, prefix).Bind(2, int64_t{static_cast<int>(status)}).Bind(3, reason);
+    GORANK_RETURN_IF_ERROR(st->Run());
+    if (c.Changes() == 0) {
+      return absl::NotFoundError("no agency with prefix " + prefix);
+    }
+    return AppendAudit(c, change).status();
+  });
+}
+
+absl::StatusOr<PlayerId> SqliteRegistryRepository::InsertPlayer(
+    const Player& p, const std::optional<RankHistoryEntry>& initial,
+    const ChangeRecord& change) {
+  PlayerId id;
+  absl::Status s = db_->Write([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kInsertPlayer));
+    BindPlayerFields(*st, p, 1);
+    // The rank is set by the history entry below, never on its own.
+    st->BindNull(7).Bind(8, p.created_unix).Bind(9, p.updated_unix);
+    GORANK_RETURN_IF_ERROR(st->Run());
+    id = PlayerId{c.LastInsertRowId()};
+    if (initial) {
+      RankHistoryEntry e = *initial;
+      e.player_id = id;
+      GORANK_RETURN_IF_ERROR(registry_sql::WriteRankChange(c, e).status());
+    }
+    ChangeRecord audited = change;
+    audited.subject = "player:" + std::to_string(id.value);
+    return AppendAudit(c, audited).status();
+  });
+  if (!s.ok()) return MapPlayerWriteError(s, p);
+  return id;
+}
+
+absl::StatusOr<Player> SqliteRegistryRepository::GetPlayer(PlayerId id) {
+  Player p;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(p, registry_sql::LoadPlayer(c, id));
+    return absl::OkStatus();
+  }));
+  return p;
+}
+
+absl::Status SqliteRegistryRepository::UpdatePlayer(const Player& p,
+                                                    const ChangeRecord& change) {
+  absl::Status s = db_->Write([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kUpdatePlayer));
+    st->Bind(1, p.id.value);
+    BindPlayerFields(*st, p, 2);
+    st->Bind(8, p.updated_unix);
+    GORANK_RETURN_IF_ERROR(st->Run());
+    if (c.Changes() == 0) {
+      return absl::NotFoundError("no player with id " + std::to_string(p.id.value));
+    }
+    return AppendAudit(c, change).status();
+  });
+  return s.ok() ? s : MapPlayerWriteError(s, p);
+}
+
+absl::StatusOr<std::vector<Player>> SqliteRegistryRepository::SearchPlayers(
+    const registry::PlayerQuery& q) {
+  std::vector<Player> out;
+  // Upper bound of the prefix range: U+10FFFF sorts after every character.
+  const std::string upper = q.name_prefix + "\xF4\x8F\xBF\xBF";
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kSearchPlayers));
+    st->Bind(1, q.after_id)
+        .Bind(2, q.name_prefix)
+        .Bind(3, upper)
+        .Bind(4, q.agency_prefix)
+        .Bind(5, q.min_ordinal ? std::optional<int64_t>(*q.min_ordinal) : std::nullopt)
+        .Bind(6, q.max_ordinal ? std::optional<int64_t>(*q.max_ordinal) : std::nullopt)
+        .Bind(7, int64_t{q.limit});
+    while (true) {
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) return absl::OkStatus();
+      out.push_back(ReadPlayer(*st));
+    }
+  }));
+  return out;
+}
+
+absl::StatusOr<RankHistoryEntry> SqliteRegistryRepository::ApplyRankChange(
+    const RankHistoryEntry& entry, const ChangeRecord& change) {
+  RankHistoryEntry stored = entry;
+  GORANK_RETURN_IF_ERROR(db_->Write([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(stored.id, registry_sql::WriteRankChange(c, entry));
+    return AppendAudit(c, change).status();
+  }));
+  return stored;
+}
+
+absl::StatusOr<std::vector<RankHistoryEntry>>
+SqliteRegistryRepository::ListRankHistory(PlayerId id) {
+  std::vector<RankHistoryEntry> out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_RETURN_IF_ERROR(registry_sql::LoadPlayer(c, id).status());
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kListHistory));
+    st->Bind(1, id.value);
+    while (true) {
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) return absl::OkStatus();
+      RankHistoryEntry e;
+      e.id = st->Int(0);
+      e.player_id = PlayerId{st->Int(1)};
+      e.from_rank = registry_sql::RankOf(st->OptInt(2));
+      e.to_rank = registry_sql::RankOf(st->OptInt(3));
+      e.effective_date = Date::Parse(st->Text(4)).value_or(Date{});
+      e.reason = static_cast<registry::RankChangeReason>(st->Int(5));
+      e.basis = st->Text(6);
+      e.actor = st->Text(7);
+      e.recorded_unix = st->Int(8);
+      out.push_back(e);
+    }
+  }));
+  return out;
+}
+
+}  // namespace gorank::storage

@@ -1,0 +1,58 @@
+// RegistryRepository over SQLite: agencies, players and rank history, each
+// write in one transaction with its audit-log entry.
+#ifndef GORANK_STORAGE_SQLITE_REGISTRY_REPOSITORY_H_
+#define GORANK_STORAGE_SQLITE_REGISTRY_REPOSITORY_H_
+
+#include "services/registry/registry_repository.h"
+#include "storage/database.h"
+
+namespace gorank::storage {
+
+// Thread-safe. Does not own the database.
+class SqliteRegistryRepository : public registry::RegistryRepository {
+ public:
+  explicit SqliteRegistryRepository(Database* db) : db_(db) {}
+
+  absl::StatusOr<std::vector<registry::Agency>> ListAgencies() override;
+  absl::StatusOr<registry::Agency> GetAgency(const std::string& prefix) override;
+  absl::Status InsertAgency(const registry::Agency& agency,
+                            const ChangeRecord& change) override;
+  absl::Status SetAgencyStatus(const std::string& prefix,
+                               registry::AgencyStatus status,
+                               const std::string& reason,
+                               const ChangeRecord& change) override;
+  absl::StatusOr<registry::PlayerId> InsertPlayer(
+      const registry::Player& player,
+      const std::optional<registry::RankHistoryEntry>& initial,
+      const ChangeRecord& change) override;
+  absl::StatusOr<registry::Player> GetPlayer(registry::PlayerId id) override;
+  absl::Status UpdatePlayer(const registry::Player& player,
+                            const ChangeRecord& change) override;
+  absl::StatusOr<std::vector<registry::Player>> SearchPlayers(
+      const registry::PlayerQuery& query) override;
+  absl::StatusOr<registry::RankHistoryEntry> ApplyRankChange(
+      const registry::RankHistoryEntry& entry,
+      const ChangeRecord& change) override;
+  absl::StatusOr<std::vector<registry::RankHistoryEntry>> ListRankHistory(
+      registry::PlayerId id) override;
+
+ private:
+  Database* db_;
+};
+
+// Shared with the other SQLite repositories that change ranks inside their
+// own transactions (certificates, promotions).
+namespace registry_sql {
+// Reads a player inside an open transaction; NOT_FOUND when absent.
+absl::StatusOr<registry::Player> LoadPlayer(Connection& c, registry::PlayerId id);
+// Checks the stored rank equals entry.from_rank (ABORTED otherwise), sets it
+// to entry.to_rank and appends the history row; returns the row id.
+absl::StatusOr<int64_t> WriteRankChange(Connection& c,
+                                        const registry::RankHistoryEntry& entry);
+std::optional<int64_t> OrdinalOf(const std::optional<registry::Rank>& r);
+std::optional<registry::Rank> RankOf(const std::optional<int64_t>& ordinal);
+}  // namespace registry_sql
+
+}  // namespace gorank::storage
+
+#endif  // GORANK_STORAGE_SQLITE_REGISTRY_REPOSITORY_H_
