@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs what is missing (Debian packages), builds, and then:
+#   deploy/setup.sh run    starts rankd on the embedded SQLite database data/rankd.db
+#   deploy/setup.sh test   runs the whole test suite (ctest)
+#   deploy/setup.sh build  only builds
+# Environment: RANKD_LISTEN (default 127.0.0.1:50051), BUILD_DIR (default build).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode="${1:-build}"
+case "$mode" in run|test|build) ;; *) echo "usage: $0 run|test|build" >&2; exit 2 ;; esac
+
+packages=(
+  cmake ninja-build g++ pkg-config
+  libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler grpc-proto
+  libsqlite3-dev sqlite3 libssl-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev libtomlplusplus-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "installing: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+build="${BUILD_DIR:-build}"
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
+cmake --build "$build" -j "$(nproc)"
+
+case "$mode" in
+  run)
+    mkdir -p data
+    exec "$build/services/server/rankd" --db data/rankd.db --listen "${RANKD_LISTEN:-127.0.0.1:50051}"
+    ;;
+  test)
+    cd "$build"
+    exec ctest --output-on-failure -j "$(nproc)" --timeout 900
+    ;;
+esac

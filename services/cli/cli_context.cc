@@ -1,0 +1,103 @@
+#include "services/cli/cli_context.h"
+
+#include <chrono>
+#include <fstream>
+#include <iostream>
+
+#include "google/protobuf/util/json_util.h"
+#include "grpcpp/create_channel.h"
+#include "grpcpp/security/credentials.h"
+
+namespace gorank::cli {
+
+std::shared_ptr<grpc::Channel> CliContext::Channel() {
+  if (!channel_) {
+    channel_ = grpc::CreateChannel(server, grpc::InsecureChannelCredentials());
+  }
+  return channel_;
+}
+
+std::unique_ptr<grpc::ClientContext> CliContext::NewCall() {
+  auto ctx = std::make_unique<grpc::ClientContext>();
+  ctx->set_deadline(std::chrono::system_clock::now() +
+                    std::chrono::seconds(timeout_seconds));
+  if (!token_file.empty()) {
+    std::ifstream in(token_file);
+    std::string token;
+    if (!in || !std::getline(in, token)) {
+      std::cerr << "rankctl: cannot read token file " << token_file << "\n";
+      return nullptr;
+    }
+    while (!token.empty() && (token.back() == '\r' || token.back() == ' ')) token.pop_back();
+    ctx->AddMetadata("authorization", "Bearer " + token);
+  }
+  return ctx;
+}
+
+int CliContext::Print(const google::protobuf::Message& msg,
+                      const std::function<void()>& human) const {
+  if (json) {
+    std::string out;
+    google::protobuf::util::JsonPrintOptions options;
+    options.add_whitespace = true;
+    options.preserve_proto_field_names = true;
+    (void)google::protobuf::util::MessageToJsonString(msg, &out, options);
+    std::cout << out;
+  } else {
+    human();
+  }
+  return kExitOk;
+}
+
+std::string CodeName(grpc::StatusCode code) {
+  static const char* const kNames[] = {
+      "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED",
+      "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED",
+      "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED",
+      "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"};
+  const int i = static_cast<int>(code);
+  return i >= 0 && i <= 16 ? kNames[i] : "CODE_" + std::to_string(i);
+}
+
+int CliContext::Fail(const grpc::Status& status) const {
+  std::string msg = status.error_message();
+  if (status.error_code() == grpc::StatusCode::UNAVAILABLE) {
+    msg += " (is rankd running at " + server + "?)";
+  }
+  std::cerr << "rankctl: " << CodeName(status.error_code()) << ": " << msg << "\n";
+  return kExitCallFailed;
+}
+
+int CliContext::Usage(const std::string& message) {
+  std::cerr << "rankctl: " << message << "\n";
+  return kExitUsage;
+}
+
+void PrintTable(const std::vector<std::vector<std::string>>& rows) {
+  // Width in display columns: count UTF-8 lead bytes, CJK characters as two.
+  auto width = [](const std::string& s) {
+    size_t w = 0;
+    for (size_t i = 0; i < s.size();) {
+      const unsigned char c = s[i];
+      const int len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+      w += len >= 3 ? 2 : 1;
+      i += len;
+    }
+    return w;
+  };
+  std::vector<size_t> widths;
+  for (const auto& row : rows) {
+    if (widths.size() < row.size()) widths.resize(row.size());
+    for (size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], width(row[i]));
+  }
+  for (const auto& row : rows) {
+    std::string line;
+    for (size_t i = 0; i < row.size(); ++i) {
+      line += row[i];
+      if (i + 1 < row.size()) line += std::string(widths[i] - width(row[i]) + 2, ' ');
+    }
+    std::cout << line << "\n";
+  }
+}
+
+}  // namespace gorank::cli

@@ -1,0 +1,58 @@
+// What every rankctl command shares: the connection to rankd, the bearer
+// token, the output mode, and uniform printing of answers and errors.
+#ifndef GORANK_SERVICES_CLI_CLI_CONTEXT_H_
+#define GORANK_SERVICES_CLI_CLI_CONTEXT_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "google/protobuf/message.h"
+#include "grpcpp/channel.h"
+#include "grpcpp/client_context.h"
+#include "grpcpp/support/status.h"
+
+namespace gorank::cli {
+
+// Exit statuses of rankctl (a contract for scripts).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitCallFailed = 1;  // the server refused or failed
+inline constexpr int kExitUsage = 2;       // bad flags or arguments
+inline constexpr int kExitCheckFailed = 3; // `check`: a record failed
+
+class CliContext {
+ public:
+  std::string server = "127.0.0.1:50051";
+  std::string token_file;
+  bool json = false;
+  int timeout_seconds = 30;
+
+  // The channel (created on first use).
+  std::shared_ptr<grpc::Channel> Channel();
+  // A client context with the deadline and, when a token file was given,
+  // the authorization header. Fails (returns nullptr, message printed) when
+  // the token file cannot be read.
+  std::unique_ptr<grpc::ClientContext> NewCall();
+
+  // Prints `msg` as JSON (--json) or with `human` (default), returns kExitOk.
+  int Print(const google::protobuf::Message& msg,
+            const std::function<void()>& human) const;
+  // Prints "rankctl: CODE: message" on stderr; returns kExitCallFailed.
+  int Fail(const grpc::Status& status) const;
+  // Prints "rankctl: message" on stderr; returns kExitUsage.
+  static int Usage(const std::string& message);
+
+ private:
+  std::shared_ptr<grpc::Channel> channel_;
+};
+
+// Prints an aligned text table (first row is the header).
+void PrintTable(const std::vector<std::vector<std::string>>& rows);
+
+// The name of a status code ("NOT_FOUND").
+std::string CodeName(grpc::StatusCode code);
+
+}  // namespace gorank::cli
+
+#endif  // GORANK_SERVICES_CLI_CLI_CONTEXT_H_

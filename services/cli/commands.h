@@ -1,0 +1,30 @@
+// The rankctl command groups. Each Add*Commands registers its subcommands on
+// `app`; the chosen one stores what to run in `action` (run after parsing,
+// returning the exit status).
+#ifndef GORANK_SERVICES_CLI_COMMANDS_H_
+#define GORANK_SERVICES_CLI_COMMANDS_H_
+
+#include <functional>
+#include <string>
+
+#include "CLI/CLI.hpp"
+#include "gorank/v1/common.pb.h"
+#include "services/cli/cli_context.h"
+
+namespace gorank::cli {
+
+using Action = std::function<int()>;
+
+void AddRegistryCommands(CLI::App& app, CliContext& ctx, Action& action);
+
+// Shared argument helpers. A rank travels as its notation (the server
+// parses every accepted form); dates as YYYY-MM-DD.
+void SetRank(const std::string& text, v1::Rank* out);
+std::string RankText(const v1::Rank& r);  // "-" when absent
+// False (message printed) when `text` is not a date.
+bool SetDate(const std::string& text, v1::Date* out);
+std::string DateText(const v1::Date& d);  // "" when absent
+
+}  // namespace gorank::cli
+
+#endif  // GORANK_SERVICES_CLI_COMMANDS_H_

@@ -1,0 +1,36 @@
+// rankctl: the command-line client of rankd for associations.
+//
+//   rankctl [--server ADDR] [--token-file F] [--json] <command> ...
+//
+// Exit status: 0 success, 1 the server refused or failed the call (one line
+// on stderr: "rankctl: CODE: message"), 2 usage error, 3 `check` found a
+// failing record.
+
+#include "CLI/CLI.hpp"
+#include "services/cli/cli_context.h"
+#include "services/cli/commands.h"
+
+int main(int argc, char** argv) {
+  using namespace gorank::cli;
+  CLI::App app{"rankctl: client of the rankd rank-certification registry"};
+  app.require_subcommand(1);
+  // Global flags may also be written after the command ("player get 1 --json").
+  app.fallthrough();
+  CliContext ctx;
+  app.add_option("--server", ctx.server, "rankd address HOST:PORT")->capture_default_str();
+  app.add_option("--token-file", ctx.token_file,
+                 "file holding the bearer token (none: act as the public)");
+  app.add_flag("--json", ctx.json, "print answers as JSON");
+  app.add_option("--timeout", ctx.timeout_seconds, "seconds to wait for an answer")
+      ->capture_default_str();
+  Action action;
+  AddRegistryCommands(app, ctx, action);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? kExitOk : kExitUsage;
+  }
+  if (!action) return CliContext::Usage("no command given; see --help");
+  return action();
+}

@@ -1,0 +1,400 @@
+// rankctl player|agency|token|rank ...
+#include <iostream>
+
+#include "gorank/v1/registry.grpc.pb.h"
+#include "services/cli/commands.h"
+#include "services/common/date.h"
+
+namespace gorank::cli {
+
+void SetRank(const std::string& text, v1::Rank* out) { out->set_notation(text); }
+
+std::string RankText(const v1::Rank& r) {
+  return r.notation().empty() ? "-" : r.notation();
+}
+
+bool SetDate(const std::string& text, v1::Date* out) {
+  auto d = Date::Parse(text);
+  if (!d.ok()) {
+    std::cerr << "rankctl: " << d.status().message() << "\n";
+    return false;
+  }
+  out->set_year(d->year);
+  out->set_month(d->month);
+  out->set_day(d->day);
+  return true;
+}
+
+std::string DateText(const v1::Date& d) {
+  if (d.year() == 0) return "";
+  return Date{d.year(), d.month(), d.day()}.ToString();
+}
+
+namespace {
+
+std::string GenderText(v1::Gender g) {
+  return g == v1::GENDER_MALE ? "male" : g == v1::GENDER_FEMALE ? "female" : "-";
+}
+
+bool ParseGender(const std::string& s, v1::Gender* out) {
+  if (s == "male" || s == "m" || s == "男") *out = v1::GENDER_MALE;
+  else if (s == "female" || s == "f" || s == "女") *out = v1::GENDER_FEMALE;
+  else return false;
+  return true;
+}
+
+void PrintPlayers(const google::protobuf::RepeatedPtrField<v1::Player>& players) {
+  std::vector<std::vector<std::string>> rows = {
+      {"ID", "NAME", "LATIN", "GENDER", "BORN", "AGENCY", "RANK"}};
+  for (const auto& p : players) {
+    rows.push_back({std::to_string(p.id()), p.name(), p.latin_name(),
+                    GenderText(p.gender()), DateText(p.birth_date()),
+                    p.agency_prefix(), RankText(p.rank())});
+  }
+  PrintTable(rows);
+}
+
+void PrintPlayer(const v1::Player& p) {
+  PrintTable({{"id", std::to_string(p.id())},
+              {"name", p.name()},
+              {"latin name", p.latin_name()},
+              {"gender", GenderText(p.gender())},
+              {"birth date", DateText(p.birth_date())},
+              {"agency", p.agency_prefix()},
+              {"resident id", p.resident_id().empty()
+                                  ? (p.has_resident_id() ? "(recorded, hidden)" : "-")
+                                  : p.resident_id()},
+              {"rank", RankText(p.rank())}});
+}
+
+std::string ReasonText(v1::RankChangeReason r) {
+  std::string name = v1::RankChangeReason_Name(r);
+  const std::string prefix = "RANK_CHANGE_REASON_";
+  if (name.rfind(prefix, 0) == 0) name = name.substr(prefix.size());
+  for (char& c : name) c = static_cast<char>(std::tolower(c));
+  return name;
+}
+
+void PrintAgencies(const google::protobuf::RepeatedPtrField<v1::Agency>& agencies) {
+  std::vector<std::vector<std::string>> rows = {{"PREFIX", "NAME", "NAME_EN", "STATUS"}};
+  for (const auto& a : agencies) {
+    rows.push_back({a.prefix(), a.name(), a.name_en(),
+                    a.status() == v1::AGENCY_STATUS_ACTIVE
+                        ? "active"
+                        : "suspended: " + a.status_reason()});
+  }
+  PrintTable(rows);
+}
+
+std::string RoleText(v1::Role r) {
+  switch (r) {
+    case v1::ROLE_NATIONAL_ADMIN: return "national_admin";
+    case v1::ROLE_AGENCY_OPERATOR: return "agency_operator";
+    case v1::ROLE_AUDITOR: return "auditor";
+    default: return "public";
+  }
+}
+
+void PrintTokens(const google::protobuf::RepeatedPtrField<v1::TokenInfo>& tokens) {
+  std::vector<std::vector<std::string>> rows = {{"ID", "ROLE", "AGENCY", "LABEL", "STATE"}};
+  for (const auto& t : tokens) {
+    rows.push_back({std::to_string(t.id()), RoleText(t.role()), t.agency_prefix(),
+                    t.label(), t.revoked_unix() ? "revoked" : "valid"});
+  }
+  PrintTable(rows);
+}
+
+// Runs one unary call: `call(stub, ctx, response)`, then prints.
+template <typename Stub, typename Resp, typename CallFn>
+int Unary(CliContext& ctx, CallFn call, const std::function<void(const Resp&)>& human) {
+  auto stub = Stub::NewStub(ctx.Channel());
+  auto call_ctx = ctx.NewCall();
+  if (!call_ctx) return kExitUsage;
+  Resp resp;
+  grpc::Status s = call(*stub, call_ctx.get(), &resp);
+  if (!s.ok()) return ctx.Fail(s);
+  return ctx.Print(resp, [&] { human(resp); });
+}
+
+void AddPlayerCommands(CLI::App& app, CliContext& ctx, Action& action) {
+  auto* player = app.add_subcommand("player", "register, read and search players");
+  player->require_subcommand(1);
+
+  auto* reg = player->add_subcommand("register", "register a new player");
+  auto r = std::make_shared<v1::RegisterPlayerRequest>();
+  auto gender = std::make_shared<std::string>();
+  auto birth = std::make_shared<std::string>();
+  auto rank = std::make_shared<std::string>();
+  reg->add_option("--name", *r->mutable_name(), "name (Chinese characters as written)")->required();
+  reg->add_option("--latin-name", *r->mutable_latin_name(), "name in Latin letters");
+  reg->add_option("--gender", *gender, "male|female");
+  reg->add_option("--birth-date", *birth, "YYYY-MM-DD");
+  reg->add_option("--agency", *r->mutable_agency_prefix(), "home agency prefix, e.g. 110")->required();
+  reg->add_option("--resident-id", *r->mutable_resident_id(), "18-character resident ID number");
+  reg->add_option("--rank", *rank, "a rank the player already holds (5k, 3d, 业余3段 ...)");
+  reg->add_option("--rank-basis", *r->mutable_initial_rank_basis(), "what that rank rests on");
+  reg->callback([&, r, gender, birth, rank] {
+    action = [&, r, gender, birth, rank]() -> int {
+      if (!gender->empty()) {
+        v1::Gender g;
+        if (!ParseGender(*gender, &g)) return CliContext::Usage("--gender must be male or female");
+        r->set_gender(g);
+      }
+      if (!birth->empty() && !SetDate(*birth, r->mutable_birth_date())) return kExitUsage;
+      if (!rank->empty()) SetRank(*rank, r->mutable_initial_rank());
+      return Unary<v1::PlayerRegistry, v1::RegisterPlayerResponse>(
+          ctx,
+          [&](auto& stub, auto* c, auto* resp) { return stub.RegisterPlayer(c, *r, resp); },
+          [](const auto& resp) { PrintPlayer(resp.player()); });
+    };
+  });
+
+  auto* get = player->add_subcommand("get", "show one player");
+  auto id = std::make_shared<int64_t>(0);
+  get->add_option("id", *id, "player id")->required();
+  get->callback([&, id] {
+    action = [&, id]() -> int {
+      v1::GetPlayerRequest req;
+      req.set_player_id(*id);
+      return Unary<v1::PlayerRegistry, v1::GetPlayerResponse>(
+          ctx, [&](auto& stub, auto* c, auto* resp) { return stub.GetPlayer(c, req, resp); },
+          [](const auto& resp) { PrintPlayer(resp.player()); });
+    };
+  });
+
+  auto* upd = player->add_subcommand("update", "change a player's record");
+  auto u = std::make_shared<v1::UpdatePlayerRequest>();
+  auto ugender = std::make_shared<std::string>();
+  auto ubirth = std::make_shared<std::string>();
+  auto uid = std::make_shared<int64_t>(0);
+  upd->add_option("id", *uid, "player id")->required();
+  upd->add_option("--name", *u->mutable_name(), "new name");
+  upd->add_option("--latin-name", *u->mutable_latin_name(), "new Latin name");
+  upd->add_option("--gender", *ugender, "male|female");
+  upd->add_option("--birth-date", *ubirth, "YYYY-MM-DD");
+  upd->add_option("--resident-id", *u->mutable_resident_id(), "resident ID number");
+  upd->add_option("--agency", *u->mutable_agency_prefix(), "transfer to agency (national admin)");
+  upd->callback([&, u, ugender, ubirth, uid] {
+    action = [&, u, ugender, ubirth, uid]() -> int {
+      u->set_player_id(*uid);
+      if (!ugender->empty()) {
+        v1::Gender g;
+        if (!ParseGender(*ugender, &g)) return CliContext::Usage("--gender must be male or female");
+        u->set_gender(g);
+      }
+      if (!ubirth->empty() && !SetDate(*ubirth, u->mutable_birth_date())) return kExitUsage;
+      return Unary<v1::PlayerRegistry, v1::UpdatePlayerResponse>(
+          ctx, [&](auto& stub, auto* c, auto* resp) { return stub.UpdatePlayer(c, *u, resp); },
+          [](const auto& resp) { PrintPlayer(resp.player()); });
+    };
+  });
+
+  auto* search = player->add_subcommand("search", "find players");
+  auto s = std::make_shared<v1::SearchPlayersRequest>();
+  auto min_rank = std::make_shared<std::string>();
+  auto max_rank = std::make_shared<std::string>();
+  search->add_option("--name", *s->mutable_name_prefix(), "name or Latin-name prefix");
+  search->add_option("--agency", *s->mutable_agency_prefix(), "agency prefix");
+  search->add_option("--min-rank", *min_rank, "weakest rank, e.g. 5k");
+  search->add_option("--max-rank", *max_rank, "strongest rank, e.g. 3d");
+  search->add_option("--page-size", [s](const CLI::results_t& v) {
+    s->set_page_size(std::stoi(v[0]));
+    return true;
+  }, "results per page (default 50, at most 200)");
+  search->add_option("--page-token", *s->mutable_page_token(), "from a previous page");
+  search->callback([&, s, min_rank, max_rank] {
+    action = [&, s, min_rank, max_rank]() -> int {
+      if (!min_rank->empty()) SetRank(*min_rank, s->mutable_min_rank());
+      if (!max_rank->empty()) SetRank(*max_rank, s->mutable_max_rank());
+      return Unary<v1::PlayerRegistry, v1::SearchPlayersResponse>(
+          ctx, [&](auto& stub, auto* c, auto* resp) { return stub.SearchPlayers(c, *s, resp); },
+          [](const auto& resp) {
+            PrintPlayers(resp.players());
+            if (!resp.next_page_token().empty()) {
+              std::cout << "more: --page-token " << resp.next_page_token() << "\n";
+            }
+          });
+    };
+  });
+
+  auto* hist = player->add_subcommand("history", "a player's rank history");
+  auto hid = std::make_shared<int64_t>(0);
+  hist->add_option("id", *hid, "player id")->required();
+  hist->callback([&, hid] {
+    action = [&, hid]() -> int {
+      v1::GetRankHistoryRequest req;
+      req.set_player_id(*hid);
+      return Unary<v1::PlayerRegistry, v1::GetRankHistoryResponse>(
+          ctx, [&](auto& stub, auto* c, auto* resp) { return stub.GetRankHistory(c, req, resp); },
+          [](const auto& resp) {
+            std::vector<std::vector<std::string>> rows = {
+                {"DATE", "FROM", "TO", "REASON", "BASIS", "BY"}};
+            for (const auto& e : resp.entries()) {
+              rows.push_back({DateText(e.effective_date()), RankText(e.from_rank()),
+                              RankText(e.to_rank()), ReasonText(e.reason()), e.basis(),
+                              e.actor()});
+            }
+            PrintTable(rows);
+          });
+    };
+  });
+
+  auto* chg = player->add_subcommand("set-rank", "record a correction or a tournament award");
+  auto c = std::make_shared<v1::ChangeRankRequest>();
+  auto cid = std::make_shared<int64_t>(0);
+  auto crank = std::make_shared<std::string>();
+  auto creason = std::make_shared<std::string>();
+  auto cdate = std::make_shared<std::string>();
+  chg->add_option("id", *cid, "player id")->required();
+  chg->add_option("--rank", *crank, "the new rank")->required();
+  chg->add_option("--reason", *creason, "correction|award")->required();
+  chg->add_option("--basis", *c->mutable_basis(), "what the change rests on")->required();
+  chg->add_option("--date", *cdate, "effective date, YYYY-MM-DD (default today)");
+  chg->callback([&, c, cid, crank, creason, cdate] {
+    action = [&, c, cid, crank, creason, cdate]() -> int {
+      c->set_player_id(*cid);
+      SetRank(*crank, c->mutable_new_rank());
+      if (*creason == "correction") c->set_reason(v1::RANK_CHANGE_REASON_CORRECTION);
+      else if (*creason == "award") c->set_reason(v1::RANK_CHANGE_REASON_TOURNAMENT_AWARD);
+      else return CliContext::Usage("--reason must be correction or award");
+      if (!cdate->empty() && !SetDate(*cdate, c->mutable_effective_date())) return kExitUsage;
+      return Unary<v1::PlayerRegistry, v1::ChangeRankResponse>(
+          ctx, [&](auto& stub, auto* cc, auto* resp) { return stub.ChangeRank(cc, *c, resp); },
+          [](const auto& resp) { PrintPlayer(resp.player()); });
+    };
+  });
+}
+
+void AddAgencyCommands(CLI::App& app, CliContext& ctx, Action& action) {
+  auto* agency = app.add_subcommand("agency", "list and manage certifying agencies");
+  agency->require_subcommand(1);
+  agency->add_subcommand("list", "every agency with its prefix and status")->callback([&] {
+    action = [&]() -> int {
+      v1::ListAgenciesRequest req;
+      return Unary<v1::AgencyService, v1::ListAgenciesResponse>(
+          ctx, [&](auto& stub, auto* c, auto* resp) { return stub.ListAgencies(c, req, resp); },
+          [](const auto& resp) { PrintAgencies(resp.agencies()); });
+    };
+  });
+  auto* create = agency->add_subcommand("create", "create an agency (national admin)");
+  auto cr = std::make_shared<v1::CreateAgencyRequest>();
+  create->add_option("--prefix", *cr->mutable_prefix(), "three-digit prefix")->required();
+  create->add_option("--name", *cr->mutable_name(), "name")->required();
+  create->add_option("--name-en", *cr->mutable_name_en(), "English name");
+  create->callback([&, cr] {
+    action = [&, cr]() -> int {
+      return Unary<v1::AgencyService, v1::CreateAgencyResponse>(
+          ctx, [&](auto& stub, auto* c, auto* resp) { return stub.CreateAgency(c, *cr, resp); },
+          [](const auto& resp) { std::cout << "created agency " << resp.agency().prefix() << "\n"; });
+    };
+  });
+  auto* suspend = agency->add_subcommand("suspend", "suspend an agency (national admin)");
+  auto sr = std::make_shared<v1::SuspendAgencyRequest>();
+  suspend->add_option("prefix", *sr->mutable_prefix(), "agency prefix")->required();
+  suspend->add_option("--reason", *sr->mutable_reason(), "why")->required();
+  suspend->callback([&, sr] {
+    action = [&, sr]() -> int {
+      return Unary<v1::AgencyService, v1::SuspendAgencyResponse>(
+          ctx, [&](auto& stub, auto* c, auto* resp) { return stub.SuspendAgency(c, *sr, resp); },
+          [](const auto& resp) { std::cout << "suspended agency " << resp.agency().prefix() << "\n"; });
+    };
+  });
+  auto* reinstate = agency->add_subcommand("reinstate", "reinstate a suspended agency");
+  auto rr = std::make_shared<v1::ReinstateAgencyRequest>();
+  reinstate->add_option("prefix", *rr->mutable_prefix(), "agency prefix")->required();
+  reinstate->add_option("--reason", *rr->mutable_reason(), "why");
+  reinstate->callback([&, rr] {
+    action = [&, rr]() -> int {
+      return Unary<v1::AgencyService, v1::ReinstateAgencyResponse>(
+          ctx, [&](auto& stub, auto* c, auto* resp) { return stub.ReinstateAgency(c, *rr, resp); },
+          [](const auto& resp) { std::cout << "reinstated agency " << resp.agency().prefix() << "\n"; });
+    };
+  });
+}
+
+void AddTokenCommands(CLI::App& app, CliContext& ctx, Action& action) {
+  auto* token = app.add_subcommand("token", "access tokens (national admin)");
+  token->require_subcommand(1);
+  auto* create = token->add_subcommand("create", "create a token; its secret is shown once");
+  auto role = std::make_shared<std::string>();
+  auto cr = std::make_shared<v1::CreateTokenRequest>();
+  create->add_option("--role", *role, "national_admin|agency_operator|auditor")->required();
+  create->add_option("--agency", *cr->mutable_agency_prefix(), "agency prefix (agency_operator)");
+  create->add_option("--label", *cr->mutable_label(), "who holds it");
+  create->callback([&, role, cr] {
+    action = [&, role, cr]() -> int {
+      if (*role == "national_admin") cr->set_role(v1::ROLE_NATIONAL_ADMIN);
+      else if (*role == "agency_operator") cr->set_role(v1::ROLE_AGENCY_OPERATOR);
+      else if (*role == "auditor") cr->set_role(v1::ROLE_AUDITOR);
+      else return CliContext::Usage("--role must be national_admin, agency_operator or auditor");
+      return Unary<v1::TokenService, v1::CreateTokenResponse>(
+          ctx, [&](auto& stub, auto* c, auto* resp) { return stub.CreateToken(c, *cr, resp); },
+          [](const auto& resp) {
+            std::cout << "token " << resp.token().id() << " (" << RoleText(resp.token().role())
+                      << "); secret, shown only now:\n" << resp.secret() << "\n";
+          });
+    };
+  });
+  auto* revoke = token->add_subcommand("revoke", "revoke a token");
+  auto tid = std::make_shared<int64_t>(0);
+  revoke->add_option("id", *tid, "token id")->required();
+  revoke->callback([&, tid] {
+    action = [&, tid]() -> int {
+      v1::RevokeTokenRequest req;
+      req.set_token_id(*tid);
+      return Unary<v1::TokenService, v1::RevokeTokenResponse>(
+          ctx, [&](auto& stub, auto* c, auto* resp) { return stub.RevokeToken(c, req, resp); },
+          [](const auto& resp) { std::cout << "revoked token " << resp.token().id() << "\n"; });
+    };
+  });
+  token->add_subcommand("list", "every token (never its secret)")->callback([&] {
+    action = [&]() -> int {
+      v1::ListTokensRequest req;
+      return Unary<v1::TokenService, v1::ListTokensResponse>(
+          ctx, [&](auto& stub, auto* c, auto* resp) { return stub.ListTokens(c, req, resp); },
+          [](const auto& resp) { PrintTokens(resp.tokens()); });
+    };
+  });
+  token->add_subcommand("whoami", "the role of the token in use")->callback([&] {
+    action = [&]() -> int {
+      v1::WhoAmIRequest req;
+      return Unary<v1::TokenService, v1::WhoAmIResponse>(
+          ctx, [&](auto& stub, auto* c, auto* resp) { return stub.WhoAmI(c, req, resp); },
+          [](const auto& resp) {
+            std::cout << RoleText(resp.role())
+                      << (resp.agency_prefix().empty() ? "" : " of agency " + resp.agency_prefix())
+                      << "\n";
+          });
+    };
+  });
+}
+
+void AddRankCommands(CLI::App& app, CliContext& ctx, Action& action) {
+  auto* rank = app.add_subcommand("rank", "rank notation");
+  rank->require_subcommand(1);
+  auto* parse = rank->add_subcommand("parse", "parse a rank in any accepted notation");
+  auto text = std::make_shared<std::string>();
+  parse->add_option("text", *text, "e.g. 5k, 业余3段, 职业九段")->required();
+  parse->callback([&, text] {
+    action = [&, text]() -> int {
+      v1::ParseRankRequest req;
+      req.set_text(*text);
+      return Unary<v1::RankService, v1::ParseRankResponse>(
+          ctx, [&](auto& stub, auto* c, auto* resp) { return stub.ParseRank(c, req, resp); },
+          [](const auto& resp) {
+            std::cout << resp.rank().notation() << "\t" << resp.chinese() << "\n";
+          });
+    };
+  });
+}
+
+}  // namespace
+
+void AddRegistryCommands(CLI::App& app, CliContext& ctx, Action& action) {
+  AddPlayerCommands(app, ctx, action);
+  AddAgencyCommands(app, ctx, action);
+  AddTokenCommands(app, ctx, action);
+  AddRankCommands(app, ctx, action);
+}
+
+}  // namespace gorank::cli

@@ -1,0 +1,139 @@
+#include "services/server/rankd_server.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "grpcpp/ext/proto_server_reflection_plugin.h"
+#include "grpcpp/health_check_service_interface.h"
+#include "grpcpp/security/server_credentials.h"
+#include "grpcpp/server_builder.h"
+#include "services/auth/token_manager.h"
+#include "services/common/call_gate.h"
+#include "services/common/status_macros.h"
+#include "services/registry/player_registry.h"
+#include "services/registry/registry_service.h"
+#include "spdlog/spdlog.h"
+#include "storage/database.h"
+#include "storage/sqlite_registry_repository.h"
+#include "storage/sqlite_token_repository.h"
+
+namespace gorank::server {
+
+// Everything the server owns, in construction order (destroyed in reverse:
+// handlers before domain objects before repositories before the database).
+struct RankdServer::Parts {
+  std::unique_ptr<storage::Database> db;
+  std::unique_ptr<storage::SqliteRegistryRepository> registry_repo;
+  std::unique_ptr<storage::SqliteTokenRepository> token_repo;
+  std::unique_ptr<auth::TokenManager> tokens;
+  std::unique_ptr<registry::PlayerRegistry> registry;
+  std::unique_ptr<CallGate> gate;
+  std::unique_ptr<registry::PlayerRegistryService> player_service;
+  std::unique_ptr<registry::AgencyServiceImpl> agency_service;
+  std::unique_ptr<registry::TokenServiceImpl> token_service;
+  std::unique_ptr<registry::RankServiceImpl> rank_service;
+};
+
+namespace {
+
+// Writes `secret` to `path` readable by the owner only; the file is created
+// beside and renamed into place so it is never seen half-written.
+absl::Status WriteSecretFile(const std::string& path, const std::string& secret) {
+  const std::string tmp = path + ".tmp";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  if (fd < 0) return absl::UnavailableError("cannot create " + tmp);
+  const std::string line = secret + "\n";
+  const bool ok = ::write(fd, line.data(), line.size()) ==
+                      static_cast<ssize_t>(line.size()) &&
+                  ::fsync(fd) == 0;
+  ::close(fd);
+  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    return absl::UnavailableError("cannot write " + path);
+  }
+  return absl::OkStatus();
+}
+
+const char* const kServiceNames[] = {
+    "gorank.v1.PlayerRegistry", "gorank.v1.AgencyService",
+    "gorank.v1.TokenService", "gorank.v1.RankService"};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
+    const ServerConfig& config, const Clock* clock) {
+  std::unique_ptr<RankdServer> s(new RankdServer());
+  s->grace_ms_ = config.shutdown_grace_ms;
+  s->parts_ = std::make_unique<Parts>();
+  Parts& p = *s->parts_;
+
+  storage::DatabaseOptions db_options;
+  db_options.reader_connections = config.reader_connections;
+  GORANK_ASSIGN_OR_RETURN(p.db, storage::Database::Open(config.db_path, db_options));
+  GORANK_ASSIGN_OR_RETURN(int version, p.db->SchemaVersion());
+  spdlog::info("database {} open: integrity ok, schema version {}", config.db_path, version);
+
+  p.registry_repo = std::make_unique<storage::SqliteRegistryRepository>(p.db.get());
+  p.token_repo = std::make_unique<storage::SqliteTokenRepository>(p.db.get());
+  p.tokens = std::make_unique<auth::TokenManager>(p.token_repo.get(), clock);
+  p.registry = std::make_unique<registry::PlayerRegistry>(p.registry_repo.get(), clock);
+  p.gate = std::make_unique<CallGate>(p.tokens.get());
+  p.player_service =
+      std::make_unique<registry::PlayerRegistryService>(p.gate.get(), p.registry.get());
+  p.agency_service =
+      std::make_unique<registry::AgencyServiceImpl>(p.gate.get(), p.registry.get());
+  p.token_service =
+      std::make_unique<registry::TokenServiceImpl>(p.gate.get(), p.tokens.get());
+  p.rank_service = std::make_unique<registry::RankServiceImpl>(p.gate.get());
+
+  GORANK_ASSIGN_OR_RETURN(std::optional<std::string> secret,
+                          p.tokens->BootstrapIfEmpty());
+  if (secret) {
+    const std::string path = config.AdminTokenFile();
+    GORANK_RETURN_IF_ERROR(WriteSecretFile(path, *secret));
+    s->bootstrap_secret_ = *secret;
+    spdlog::warn("first start: national-admin token written to {} (mode 0600)", path);
+  }
+
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(config.listen, grpc::InsecureServerCredentials(), &s->port_);
+  builder.SetMaxReceiveMessageSize(config.max_request_bytes);
+  builder.RegisterService(p.player_service.get());
+  builder.RegisterService(p.agency_service.get());
+  builder.RegisterService(p.token_service.get());
+  builder.RegisterService(p.rank_service.get());
+  s->server_ = builder.BuildAndStart();
+  if (!s->server_ || s->port_ == 0) {
+    return absl::UnavailableError("cannot listen on " + config.listen);
+  }
+  auto* health = s->server_->GetHealthCheckService();
+  health->SetServingStatus(true);
+  for (const char* name : kServiceNames) health->SetServingStatus(name, true);
+  spdlog::info("rankd serving on port {} (plaintext: for local use only)", s->port_);
+  return s;
+}
+
+RankdServer::~RankdServer() { Shutdown(); }
+
+std::shared_ptr<grpc::Channel> RankdServer::InProcessChannel() {
+  return server_->InProcessChannel(grpc::ChannelArguments());
+}
+
+storage::Database* RankdServer::database() { return parts_->db.get(); }
+
+void RankdServer::Shutdown() {
+  if (shut_down_ || !server_) return;
+  shut_down_ = true;
+  server_->GetHealthCheckService()->Shutdown();
+  server_->Shutdown(std::chrono::system_clock::now() +
+                    std::chrono::milliseconds(grace_ms_));
+  server_->Wait();
+  parts_.reset();  // closes the database after the last call returned
+  spdlog::info("rankd stopped; database closed");
+}
+
+}  // namespace gorank::server

@@ -1,0 +1,59 @@
+// RankdServer: the whole service assembled — database, repositories, domain
+// objects, gRPC handlers, health and reflection — started on a listening
+// address. Used by rankd's main and by the in-process integration tests.
+#ifndef GORANK_SERVICES_SERVER_RANKD_SERVER_H_
+#define GORANK_SERVICES_SERVER_RANKD_SERVER_H_
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "grpcpp/channel.h"
+#include "grpcpp/server.h"
+#include "services/common/clock.h"
+#include "services/server/server_config.h"
+
+namespace gorank::storage {
+class Database;
+}
+
+namespace gorank::server {
+
+class RankdServer {
+ public:
+  // Opens and migrates the database, creates the bootstrap admin token on
+  // first start (written to config.AdminTokenFile(), mode 0600), and starts
+  // serving. `clock` must outlive the server. UNAVAILABLE when the address
+  // cannot be bound; the database's errors otherwise.
+  static absl::StatusOr<std::unique_ptr<RankdServer>> Start(
+      const ServerConfig& config, const Clock* clock = SystemClock::Get());
+  ~RankdServer();
+
+  // The port actually bound (useful with "127.0.0.1:0").
+  int port() const { return port_; }
+  // A channel to this server that bypasses the network.
+  std::shared_ptr<grpc::Channel> InProcessChannel();
+  // The bootstrap token's secret if this start created it, else "".
+  const std::string& bootstrap_secret() const { return bootstrap_secret_; }
+  storage::Database* database();
+
+  // Reports NOT_SERVING, stops accepting calls, lets in-flight calls finish
+  // (up to the configured grace), then closes the database cleanly.
+  // Idempotent.
+  void Shutdown();
+
+ private:
+  struct Parts;
+  RankdServer() = default;
+
+  std::unique_ptr<Parts> parts_;
+  std::unique_ptr<grpc::Server> server_;
+  int port_ = 0;
+  int grace_ms_ = 0;
+  std::string bootstrap_secret_;
+  bool shut_down_ = false;
+};
+
+}  // namespace gorank::server
+
+#endif  // GORANK_SERVICES_SERVER_RANKD_SERVER_H_

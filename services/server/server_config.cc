@@ -1,0 +1,76 @@
+#include "services/server/server_config.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "absl/status/status.h"
+#include "toml++/toml.h"
+
+namespace gorank::server {
+namespace {
+
+absl::Status ApplyTable(const toml::table& t, ServerConfig* c) {
+  for (const auto& [key, node] : t) {
+    const std::string k(key.str());
+    auto want_string = [&](std::string* out) -> absl::Status {
+      if (!node.is_string()) {
+        return absl::InvalidArgumentError("config key '" + k + "' must be a string");
+      }
+      *out = *node.value<std::string>();
+      return absl::OkStatus();
+    };
+    auto want_int = [&](int* out, int64_t lo, int64_t hi) -> absl::Status {
+      auto v = node.value<int64_t>();
+      if (!node.is_integer() || !v || *v < lo || *v > hi) {
+        return absl::InvalidArgumentError("config key '" + k + "' must be an integer in " +
+                                          std::to_string(lo) + ".." + std::to_string(hi));
+      }
+      *out = static_cast<int>(*v);
+      return absl::OkStatus();
+    };
+    absl::Status s;
+    if (k == "db") s = want_string(&c->db_path);
+    else if (k == "listen") s = want_string(&c->listen);
+    else if (k == "admin_token_file") s = want_string(&c->admin_token_file);
+    else if (k == "log_level") s = want_string(&c->log_level);
+    else if (k == "reader_connections") s = want_int(&c->reader_connections, 1, 64);
+    else if (k == "shutdown_grace_ms") s = want_int(&c->shutdown_grace_ms, 0, 600000);
+    else if (k == "max_request_bytes") s = want_int(&c->max_request_bytes, 1024, 64 << 20);
+    else return absl::InvalidArgumentError("unknown config key '" + k + "'");
+    if (!s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+std::string ServerConfig::AdminTokenFile() const {
+  if (!admin_token_file.empty()) return admin_token_file;
+  const size_t slash = db_path.rfind('/');
+  return (slash == std::string::npos ? std::string() : db_path.substr(0, slash + 1)) +
+         "admin.token";
+}
+
+absl::Status ParseConfigText(const std::string& text, ServerConfig* config) {
+  // Debian's toml++ is built with exceptions: a syntax error throws.
+  try {
+    toml::table table = toml::parse(text);
+    return ApplyTable(table, config);
+  } catch (const toml::parse_error& err) {
+    std::ostringstream msg;
+    msg << "config line " << err.source().begin.line << ": " << err.description();
+    return absl::InvalidArgumentError(msg.str());
+  }
+}
+
+absl::Status LoadConfigFile(const std::string& path, ServerConfig* config) {
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError("cannot read config file " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  absl::Status s = ParseConfigText(ss.str(), config);
+  if (!s.ok()) return absl::Status(s.code(), path + ": " + std::string(s.message()));
+  return s;
+}
+
+}  // namespace gorank::server

@@ -1,0 +1,38 @@
+// rankd's configuration: defaults, an optional TOML file, then command-line
+// flags (flags win). Every key is documented in deploy/rankd.example.toml.
+#ifndef GORANK_SERVICES_SERVER_SERVER_CONFIG_H_
+#define GORANK_SERVICES_SERVER_SERVER_CONFIG_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+
+namespace gorank::server {
+
+struct ServerConfig {
+  std::string db_path = "data/rankd.db";
+  std::string listen = "127.0.0.1:50051";
+  // Where the bootstrap national-admin token is written at first start
+  // (mode 0600). Default: "admin.token" beside the database.
+  std::string admin_token_file;
+  std::string log_level = "info";
+  int reader_connections = 4;
+  // Grace period for in-flight calls at shutdown.
+  int shutdown_grace_ms = 5000;
+  // Largest request accepted, bytes.
+  int max_request_bytes = 4 << 20;
+
+  // admin_token_file with its default applied.
+  std::string AdminTokenFile() const;
+};
+
+// Reads a TOML file over `config`. INVALID_ARGUMENT naming the key (or the
+// line of a syntax error) for anything it does not understand; NOT_FOUND
+// when the file does not exist.
+absl::Status LoadConfigFile(const std::string& path, ServerConfig* config);
+// Same, from text (for tests and fuzzing).
+absl::Status ParseConfigText(const std::string& text, ServerConfig* config);
+
+}  // namespace gorank::server
+
+#endif  // GORANK_SERVICES_SERVER_SERVER_CONFIG_H_
