@@ -44,6 +44,11 @@ absl::StatusOr<std::string> StringField(const json& object, const char* key) {
 
 }  // namespace
 
+AuditEntry AuditEntry::FromChange(const ChangeRecord& change) {
+  return AuditEntry{change.time_unix, change.actor,  change.action,
+                    change.subject,   change.before, change.after};
+}
+
 absl::StatusOr<std::string> AuditEntry::Encode() const {
   if (actor.empty() || action.empty()) {
     return absl::InvalidArgumentError(

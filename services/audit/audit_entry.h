@@ -17,6 +17,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "services/common/change.h"
 
 namespace gorank::audit {
 
@@ -30,6 +31,9 @@ struct AuditEntry {
   std::string after;      // JSON text of the record after, or "" if none
 
   bool operator==(const AuditEntry&) const = default;
+
+  // The entry recording `change` (same six fields).
+  static AuditEntry FromChange(const ChangeRecord& change);
 
   // The canonical bytes described above. INVALID_ARGUMENT when actor or
   // action is empty, a field is not valid UTF-8, or before/after is neither

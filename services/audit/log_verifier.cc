@@ -69,7 +69,10 @@ void LogVerifier::CheckRoots(const std::vector<const Checkpoint*>& by_size,
                              const Checkpoint* latest, LogVerdict& verdict,
                              Blame& blame) const {
   CompactRange range;
-  int64_t last_good = 0;
+  // Largest size whose root matched, and the largest matched size below it:
+  // a mismatch at size s blames the entries after the largest good size < s.
+  int64_t good = 0;
+  int64_t good_below = 0;
   for (const Checkpoint* checkpoint : by_size) {
     int64_t size = checkpoint->tree_size;
     if (size > entries_) {
@@ -87,6 +90,7 @@ void LogVerifier::CheckRoots(const std::vector<const Checkpoint*>& by_size,
     std::string root = range.RootHash();
     if (root != checkpoint->root_hash) {
       bool trusted = IsTrusted(checkpoint);
+      int64_t last_good = good < size ? good : good_below;
       blame = {last_good, size,
                "the first " + std::to_string(size) +
                    " entries do not hash to the root of " +
@@ -97,7 +101,10 @@ void LogVerifier::CheckRoots(const std::vector<const Checkpoint*>& by_size,
                             : "")};
       return;
     }
-    last_good = size;
+    if (size > good) {
+      good_below = good;
+      good = size;
+    }
     if (checkpoint == latest) verdict.root_hash = root;
   }
 }
@@ -135,8 +142,10 @@ LogVerdict LogVerifier::Finish() const {
   CheckRoots(by_size, latest, verdict, root_blame);
   const std::optional<Blame>& entry_blame = first_entry_blame_;
   const Blame* blame = nullptr;
+  // An exact entry defect inside (or before) the range a signed root blames
+  // explains that mismatch and is the more useful answer.
   if (entry_blame) blame = &*entry_blame;
-  if (root_blame.begin >= 0 && (!blame || root_blame.begin < blame->begin)) {
+  if (root_blame.begin >= 0 && (!blame || root_blame.end <= blame->begin)) {
     blame = &root_blame;
   }
   if (blame) {
