@@ -44,7 +44,8 @@ GameRecord GameLikeRecord(int moves) {
   GameRecord record;
   std::vector<Point> stones;
   while (static_cast<int>(record.moves.size()) < moves) {
-    const Stone color = record.moves.size() % 2 == 0 ? Stone::kBlack : Stone::kWhite;
+    const Stone color =
+        record.moves.size() % 2 == 0 ? Stone::kBlack : Stone::kWhite;
     Point p = kCenter;
     if (!stones.empty()) {
       const Point near = stones[next(static_cast<uint32_t>(stones.size()))];
@@ -58,7 +59,8 @@ GameRecord GameLikeRecord(int moves) {
       continue;
     }
     stones.push_back(p);
-    record.moves.push_back({static_cast<int>(record.moves.size()) + 1, color, p, {}});
+    record.moves.push_back(
+        {static_cast<int>(record.moves.size()) + 1, color, p, {}});
   }
   return record;
 }

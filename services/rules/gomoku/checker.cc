@@ -14,15 +14,17 @@ namespace {
 
 constexpr int kStep[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
 
-const char* ColorName(Stone color) { return color == Stone::kBlack ? "black" : "white"; }
+const char* ColorName(Stone color) {
+  return color == Stone::kBlack ? "black" : "white";
+}
 
 Winner WinnerOf(Stone color) {
   return color == Stone::kBlack ? Winner::kBlack : Winner::kWhite;
 }
 
 std::string Describe(const RecordedMove& move) {
-  return "move " + std::to_string(move.number) + " (" + ColorName(move.color) + " " +
-         (move.point ? move.point->ToString() : "pass") + ")";
+  return "move " + std::to_string(move.number) + " (" + ColorName(move.color) +
+         " " + (move.point ? move.point->ToString() : "pass") + ")";
 }
 
 // The longest run of `color` through `p` (which holds `color`), in line order.
@@ -129,8 +131,9 @@ void Replay::Play(const RecordedMove& move) {
     ++report_.moves_played;
     if (++passes_in_row_ == 2) {
       End(Winner::kNone, EndReason::kDrawByPasses, move.number,
-          "draw: both players passed (moves " + std::to_string(move.number - 1) +
-              " and " + std::to_string(move.number) + ")");
+          "draw: both players passed (moves " +
+              std::to_string(move.number - 1) + " and " +
+              std::to_string(move.number) + ")");
     }
     return;
   }
@@ -138,14 +141,17 @@ void Replay::Play(const RecordedMove& move) {
   const Point p = *move.point;
   if (!any_stone_ && formal() && p != kCenter) {
     AddViolation(move.number, ViolationKind::kFirstMoveNotCenter,
-                 Describe(move) + ": in formal games the first stone goes on H8 "
-                                  "(天元), not " + p.ToString());
+                 Describe(move) +
+                     ": in formal games the first stone goes on H8 "
+                     "(天元), not " +
+                     p.ToString());
   }
   if (!board().IsEmpty(p)) {
     AddViolation(move.number, ViolationKind::kOccupied,
                  Describe(move) + ": " + p.ToString() + " already holds the " +
                      StoneName(board().At(p)) + " stone of move " +
-                     std::to_string(placed_by_[p.Index()]) + "; the move is void");
+                     std::to_string(placed_by_[p.Index()]) +
+                     "; the move is void");
     return;
   }
   PlayStone(move, p);
@@ -163,26 +169,30 @@ void Replay::PlayStone(const RecordedMove& move, Point p) {
   std::vector<Point> run = LongestRun(board(), p, move.color);
   const bool five = check_forbidden ? analysis.makes_five : run.size() >= 5;
   if (five) {
-    if (check_forbidden) {  // black's five: the exact-five line, not an overline
+    if (check_forbidden) {  // black's five: the exact-five line, not an
+                            // overline
       for (const LineShape& s : analysis.shapes) {
         if (s.kind == ShapeKind::kFive) run = s.stones;
       }
     }
-    std::string summary = std::string(ColorName(move.color)) + " wins by five at move " +
+    std::string summary = std::string(ColorName(move.color)) +
+                          " wins by five at move " +
                           std::to_string(move.number) + ": " + JoinPoints(run);
     if (!analysis.fouls.empty()) {
       summary += " (the five takes precedence over the " +
                  std::string(FoulName(analysis.fouls.front())) + ")";
     }
     report_.outcome.five = run;
-    End(WinnerOf(move.color), EndReason::kFive, move.number, std::move(summary));
+    End(WinnerOf(move.color), EndReason::kFive, move.number,
+        std::move(summary));
   } else if (analysis.forbidden()) {
     const bool claim = options_.claim == ClaimPolicy::kImmediate;
-    report_.forbidden_moves.push_back(ForbiddenMoveReport{move.number, analysis, claim});
+    report_.forbidden_moves.push_back(
+        ForbiddenMoveReport{move.number, analysis, claim});
     if (claim) {
       End(Winner::kWhite, EndReason::kForbiddenMoveClaimed, move.number,
-          "white wins: black's move " + std::to_string(move.number) + " is forbidden (" +
-              analysis.ToString() + ")");
+          "white wins: black's move " + std::to_string(move.number) +
+              " is forbidden (" + analysis.ToString() + ")");
     }
   } else if (stones_ == kNumPoints) {
     End(Winner::kNone, EndReason::kDrawFullBoard, move.number,
@@ -199,11 +209,13 @@ void Replay::ClaimFromRecord() {
   ForbiddenMoveReport& last = report_.forbidden_moves.back();
   if (last.move_number != record_.moves.back().number) return;
   if (result.kind != RecordedResult::Kind::kWhiteWins) return;
-  if (result.reason == Reason::kResignation || result.reason == Reason::kTime) return;
+  if (result.reason == Reason::kResignation || result.reason == Reason::kTime)
+    return;
   last.claimed = true;
   End(Winner::kWhite, EndReason::kForbiddenMoveClaimed, last.move_number,
       "white wins: black's move " + std::to_string(last.move_number) +
-          " is forbidden and white claimed it (" + last.analysis.ToString() + ")");
+          " is forbidden and white claimed it (" + last.analysis.ToString() +
+          ")");
 }
 
 void Replay::OutcomeFromRecord() {
@@ -215,7 +227,8 @@ void Replay::OutcomeFromRecord() {
   switch (result.kind) {
     case Kind::kAbsent:
     case Kind::kUnknown:
-      outcome.summary = "unfinished: no five on the board and no result recorded";
+      outcome.summary =
+          "unfinished: no five on the board and no result recorded";
       return;
     case Kind::kDraw:
       outcome.reason = EndReason::kDrawRecorded;
@@ -229,7 +242,8 @@ void Replay::OutcomeFromRecord() {
     case Kind::kWhiteWins:
       break;
   }
-  outcome.winner = result.kind == Kind::kBlackWins ? Winner::kBlack : Winner::kWhite;
+  outcome.winner =
+      result.kind == Kind::kBlackWins ? Winner::kBlack : Winner::kWhite;
   const std::string who = outcome.winner == Winner::kBlack ? "black" : "white";
   switch (result.reason) {
     case Reason::kResignation:
@@ -275,8 +289,8 @@ void Replay::CompareWithRecord() {
   }
   if (recorded == report_.outcome.winner) return;
   AddViolation(0, ViolationKind::kResultMismatch,
-               "the record's result " + result.text + " contradicts the board: " +
-                   report_.outcome.summary);
+               "the record's result " + result.text +
+                   " contradicts the board: " + report_.outcome.summary);
 }
 
 }  // namespace
@@ -329,8 +343,9 @@ absl::StatusOr<CheckReport> CheckRecord(const GameRecord& record,
                                         const CheckOptions& options) {
   for (const RecordedMove& move : record.moves) {
     if (move.color != Stone::kBlack && move.color != Stone::kWhite) {
-      return absl::InvalidArgumentError("move " + std::to_string(move.number) +
-                                        " has no colour; expected black or white");
+      return absl::InvalidArgumentError(
+          "move " + std::to_string(move.number) +
+          " has no colour; expected black or white");
     }
     if (move.point && !move.point->OnBoard()) {
       return absl::InvalidArgumentError("move " + std::to_string(move.number) +
@@ -340,7 +355,8 @@ absl::StatusOr<CheckReport> CheckRecord(const GameRecord& record,
   return Replay(record, options).Run();
 }
 
-absl::StatusOr<CheckReport> CheckSgf(const std::string& sgf, const CheckOptions& options) {
+absl::StatusOr<CheckReport> CheckSgf(const std::string& sgf,
+                                     const CheckOptions& options) {
   GORANK_ASSIGN_OR_RETURN(GameRecord record, ParseSgfRecord(sgf));
   return CheckRecord(record, options);
 }

@@ -65,26 +65,26 @@ struct ForbiddenMoveReport {
 
 enum class Winner { kNone, kBlack, kWhite };
 enum class EndReason {
-  kUnfinished,             // no five and no recorded end
-  kFive,                   // decided_at_move made five
-  kForbiddenMoveClaimed,   // decided_at_move was black's forbidden move
-  kResignation,            // from the recorded result
-  kTime,                   // from the recorded result
-  kForfeit,                // from the recorded result
-  kRecordedWin,            // the record names a winner without a reason
-  kDrawFullBoard,          // 225 stones, no five
-  kDrawByPasses,           // two passes in a row
-  kDrawRecorded,           // the record says draw
-  kVoid,                   // the record says void
+  kUnfinished,            // no five and no recorded end
+  kFive,                  // decided_at_move made five
+  kForbiddenMoveClaimed,  // decided_at_move was black's forbidden move
+  kResignation,           // from the recorded result
+  kTime,                  // from the recorded result
+  kForfeit,               // from the recorded result
+  kRecordedWin,           // the record names a winner without a reason
+  kDrawFullBoard,         // 225 stones, no five
+  kDrawByPasses,          // two passes in a row
+  kDrawRecorded,          // the record says draw
+  kVoid,                  // the record says void
 };
 const char* EndReasonName(EndReason reason);
 
 struct Outcome {
   Winner winner = Winner::kNone;
   EndReason reason = EndReason::kUnfinished;
-  int decided_at_move = 0;       // 0 when not decided by a move on the board
-  std::vector<Point> five;       // the winning line, when reason is kFive
-  std::string summary;           // e.g. "black wins by five at move 9 (H4-H8)"
+  int decided_at_move = 0;  // 0 when not decided by a move on the board
+  std::vector<Point> five;  // the winning line, when reason is kFive
+  std::string summary;      // e.g. "black wins by five at move 9 (H4-H8)"
 };
 
 struct CheckReport {

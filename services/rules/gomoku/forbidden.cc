@@ -3,7 +3,6 @@
 #include <array>
 #include <cstdlib>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace gorank::rules::gomoku {
@@ -14,7 +13,9 @@ constexpr int kStep[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
 // Offsets along a line, relative to the move, are kept as bit masks: bit
 // (offset + kBias) for offsets -5..5.
 constexpr int kBias = 5;
-uint16_t Bit(int offset) { return static_cast<uint16_t>(1u << (offset + kBias)); }
+uint16_t Bit(int offset) {
+  return static_cast<uint16_t>(1u << (offset + kBias));
+}
 
 Point Step(Point p, int dir, int k) {
   return Point{p.col + k * kStep[dir][0], p.row + k * kStep[dir][1]};
@@ -39,6 +40,16 @@ Run BlackRun(const Board& b, Point p, int dir) {
   while (IsBlack(b, Step(p, dir, run.lo - 1))) --run.lo;
   while (IsBlack(b, Step(p, dir, run.hi + 1))) ++run.hi;
   return run;
+}
+
+// A five or an overline: every stone of the run. (An overline may reach
+// beyond the offsets a RawShape can hold.)
+LineShape RunShape(Point p, int dir, const Run& run) {
+  LineShape line;
+  line.kind = run.Length() == 5 ? ShapeKind::kFive : ShapeKind::kOverline;
+  line.direction = static_cast<Direction>(dir);
+  for (int k = run.lo; k <= run.hi; ++k) line.stones.push_back(Step(p, dir, k));
+  return line;
 }
 
 uint16_t RunMask(const Run& run, int except) {
@@ -83,12 +94,11 @@ RawShape StraightFourPoints(Board& b, Point p, int dir) {
     if (k == 0 || !IsEmptyOn(b, q)) continue;
     b.Set(q, Stone::kBlack);
     const Run run = BlackRun(b, p, dir);
-    const bool straight =
-        run.Length() == 4 && run.Contains(k) &&
-        IsEmptyOn(b, Step(p, dir, run.lo - 1)) &&
-        IsEmptyOn(b, Step(p, dir, run.hi + 1)) &&
-        !IsBlack(b, Step(p, dir, run.lo - 2)) &&
-        !IsBlack(b, Step(p, dir, run.hi + 2));
+    const bool straight = run.Length() == 4 && run.Contains(k) &&
+                          IsEmptyOn(b, Step(p, dir, run.lo - 1)) &&
+                          IsEmptyOn(b, Step(p, dir, run.hi + 1)) &&
+                          !IsBlack(b, Step(p, dir, run.lo - 2)) &&
+                          !IsBlack(b, Step(p, dir, run.hi + 2));
     b.Set(q, Stone::kEmpty);
     if (straight) {
       shape.points |= Bit(k);
@@ -129,7 +139,8 @@ uint16_t Checker::LivePoints(Point p, int dir, uint16_t candidates, int depth) {
   for (int k = -3; k <= 3; ++k) {
     if (!(candidates & Bit(k))) continue;
     // Beyond the guard a completion point is taken as not forbidden.
-    if (depth >= kMaxForbiddenDepth || !IsForbidden(Step(p, dir, k), depth + 1)) {
+    if (depth >= kMaxForbiddenDepth ||
+        !IsForbidden(Step(p, dir, k), depth + 1)) {
       live |= Bit(k);
     }
   }
@@ -151,7 +162,8 @@ bool Checker::ForbiddenPlaced(Point p, int depth) {
   for (int dir = 0; dir < 4; ++dir) {
     const int n = FindFours(board_, p, dir, fours);
     four_count += n;
-    if (n == 0) three_candidates[dir] = StraightFourPoints(board_, p, dir).points;
+    if (n == 0)
+      three_candidates[dir] = StraightFourPoints(board_, p, dir).points;
     three_lines += three_candidates[dir] != 0;
   }
   if (four_count >= 2) return true;
@@ -186,15 +198,9 @@ MoveAnalysis Checker::Analyze(Point p) {
   for (int dir = 0; dir < 4; ++dir) {
     const Run run = BlackRun(board_, p, dir);
     if (run.Length() >= 5) {
-      const bool five = run.Length() == 5;
-      result.makes_five |= five;
-      overline |= !five;
-      LineShape line;
-      line.kind = five ? ShapeKind::kFive : ShapeKind::kOverline;
-      line.direction = static_cast<Direction>(dir);
-      // An overline may reach beyond the offsets a RawShape can hold.
-      for (int k = run.lo; k <= run.hi; ++k) line.stones.push_back(Step(p, dir, k));
-      result.shapes.push_back(std::move(line));
+      result.makes_five |= run.Length() == 5;
+      overline |= run.Length() > 5;
+      result.shapes.push_back(RunShape(p, dir, run));
       continue;
     }
     std::array<RawShape, 8> fours;
@@ -286,11 +292,13 @@ std::string MoveAnalysis::ToString() const {
   std::string out = point.ToString();
   std::string fouls_text;
   for (Foul foul : fouls) {
-    fouls_text += (fouls_text.empty() ? "" : " and ") + std::string(FoulName(foul));
+    fouls_text +=
+        (fouls_text.empty() ? "" : " and ") + std::string(FoulName(foul));
   }
   if (makes_five) {
     out += " makes five";
-    if (!fouls.empty()) out += " (the five takes precedence over " + fouls_text + ")";
+    if (!fouls.empty())
+      out += " (the five takes precedence over " + fouls_text + ")";
   } else if (!fouls.empty()) {
     out += " is forbidden: " + fouls_text;
   } else {

@@ -14,13 +14,16 @@ constexpr std::string_view kChineseDigits[] = {"一", "二", "三", "四", "五"
                                                "六", "七", "八", "九", "十"};
 
 std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+    s.remove_suffix(1);
   return s;
 }
 
 bool ConsumeSuffix(std::string_view& s, std::string_view suffix) {
-  if (s.size() < suffix.size() || s.substr(s.size() - suffix.size()) != suffix) {
+  if (s.size() < suffix.size() ||
+      s.substr(s.size() - suffix.size()) != suffix) {
     return false;
   }
   s.remove_suffix(suffix.size());
@@ -54,16 +57,16 @@ absl::Status BadRank(std::string_view text) {
 
 absl::StatusOr<GomokuRank> GomokuRank::Kyu(int level) {
   if (level < 1 || level > kLowestKyu) {
-    return absl::InvalidArgumentError("Gomoku kyu level " + std::to_string(level) +
-                                      " is outside 1..10");
+    return absl::InvalidArgumentError(
+        "Gomoku kyu level " + std::to_string(level) + " is outside 1..10");
   }
   return GomokuRank(false, level);
 }
 
 absl::StatusOr<GomokuRank> GomokuRank::Dan(int level) {
   if (level < 1 || level > kHighestDan) {
-    return absl::InvalidArgumentError("Gomoku dan level " + std::to_string(level) +
-                                      " is outside 1..9");
+    return absl::InvalidArgumentError(
+        "Gomoku dan level " + std::to_string(level) + " is outside 1..9");
   }
   return GomokuRank(true, level);
 }
@@ -73,8 +76,8 @@ absl::StatusOr<GomokuRank> GomokuRank::Parse(const std::string& text) {
   const std::string_view kPrefix = "五子棋";
   if (s.substr(0, kPrefix.size()) == kPrefix) s.remove_prefix(kPrefix.size());
   bool dan;
-  if (ConsumeSuffix(s, "k") || ConsumeSuffix(s, "K") || ConsumeSuffix(s, "kyu") ||
-      ConsumeSuffix(s, "级")) {
+  if (ConsumeSuffix(s, "k") || ConsumeSuffix(s, "K") ||
+      ConsumeSuffix(s, "kyu") || ConsumeSuffix(s, "级")) {
     dan = false;
   } else if (ConsumeSuffix(s, "d") || ConsumeSuffix(s, "D") ||
              ConsumeSuffix(s, "dan") || ConsumeSuffix(s, "段")) {
@@ -92,7 +95,8 @@ absl::StatusOr<GomokuRank> GomokuRank::Parse(const std::string& text) {
 
 GomokuRank GomokuRank::FromOrdinal(int ordinal) {
   if (ordinal < 1 - kLowestKyu || ordinal > kHighestDan) std::abort();
-  return ordinal >= 1 ? GomokuRank(true, ordinal) : GomokuRank(false, 1 - ordinal);
+  return ordinal >= 1 ? GomokuRank(true, ordinal)
+                      : GomokuRank(false, 1 - ordinal);
 }
 
 std::string GomokuRank::ToString() const {

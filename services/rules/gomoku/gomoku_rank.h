@@ -41,7 +41,9 @@ class GomokuRank {
   int Ordinal() const { return dan_ ? level_ : 1 - level_; }
 
   // True for every kyu and for 1d..6d.
-  bool WithinInitialCap() const { return !dan_ || level_ <= kInitialHighestDan; }
+  bool WithinInitialCap() const {
+    return !dan_ || level_ <= kInitialHighestDan;
+  }
 
   // "5k", "3d".
   std::string ToString() const;

@@ -20,7 +20,8 @@ std::string Trim(const std::string& s) {
 }
 
 std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : s)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
 
@@ -53,7 +54,8 @@ RecordedResult ChineseResult(RecordedResult result, const std::string& s) {
     result.kind = Kind::kBlackWins;
   } else if (Contains(s, "白胜")) {
     result.kind = Kind::kWhiteWins;
-  } else if (Contains(s, "和棋") || Contains(s, "和局") || Contains(s, "平局")) {
+  } else if (Contains(s, "和棋") || Contains(s, "和局") ||
+             Contains(s, "平局")) {
     result.kind = Kind::kDraw;
   }
   return result;
@@ -61,10 +63,10 @@ RecordedResult ChineseResult(RecordedResult result, const std::string& s) {
 
 absl::StatusOr<std::string> SingleValue(const SgfProperty& property) {
   if (property.values.size() != 1) {
-    return absl::InvalidArgumentError(
-        "SGF " + property.position.ToString() + ": property " + property.id +
-        " has " + std::to_string(property.values.size()) +
-        " values; expected exactly one");
+    return absl::InvalidArgumentError("SGF " + property.position.ToString() +
+                                      ": property " + property.id + " has " +
+                                      std::to_string(property.values.size()) +
+                                      " values; expected exactly one");
   }
   return property.values[0];
 }
@@ -74,9 +76,10 @@ absl::Status CheckRoot(const SgfNode& root, GameRecord& record) {
     const char* id;
     std::string* target;
   };
-  for (const Text& t : {Text{"PB", &record.black_player}, Text{"PW", &record.white_player},
-                        Text{"EV", &record.event}, Text{"DT", &record.date},
-                        Text{"RU", &record.rules}}) {
+  for (const Text& t :
+       {Text{"PB", &record.black_player}, Text{"PW", &record.white_player},
+        Text{"EV", &record.event}, Text{"DT", &record.date},
+        Text{"RU", &record.rules}}) {
     if (const SgfProperty* p = root.Find(t.id)) {
       GORANK_ASSIGN_OR_RETURN(*t.target, SingleValue(*p));
     }
@@ -96,8 +99,9 @@ absl::Status CheckRoot(const SgfNode& root, GameRecord& record) {
   if (const SgfProperty* p = root.Find("SZ")) {
     GORANK_ASSIGN_OR_RETURN(std::string sz, SingleValue(*p));
     if (Trim(sz) != "15") {
-      return absl::InvalidArgumentError("SGF " + p->position.ToString() + ": SZ[" +
-                                        sz + "]: only 15x15 Gomoku is checked; "
+      return absl::InvalidArgumentError("SGF " + p->position.ToString() +
+                                        ": SZ[" + sz +
+                                        "]: only 15x15 Gomoku is checked; "
                                         "expected SZ[15]");
     }
   }
@@ -115,19 +119,55 @@ absl::StatusOr<RecordedMove> SgfMove(const SgfProperty& property, int number) {
                   value[1] >= 'a' && value[1] <= 'o';
   if (!ok) {
     return absl::InvalidArgumentError(
-        "SGF " + property.position.ToString() + ": move " + std::to_string(number) +
-        " " + property.id + "[" + value +
+        "SGF " + property.position.ToString() + ": move " +
+        std::to_string(number) + " " + property.id + "[" + value +
         "] is not a point of the 15x15 board; expected two letters a-o "
-        "(column, then row from the top), or " + property.id + "[] to pass");
+        "(column, then row from the top), or " +
+        property.id + "[] to pass");
   }
   move.point = Point{value[0] - 'a', kBoardSize - 1 - (value[1] - 'a')};
   return move;
 }
 
+struct Token {
+  std::string text;
+  TextPosition position;
+};
+
+bool IsSeparator(char c) {
+  return std::isspace(static_cast<unsigned char>(c)) || c == ',' || c == ';';
+}
+
+// Splits a move list at white space, commas and semicolons.
+std::vector<Token> Tokenize(const std::string& text) {
+  std::vector<Token> tokens;
+  TextPosition where;
+  size_t i = 0;
+  while (i < text.size()) {
+    if (IsSeparator(text[i])) {
+      if (text[i] == '\n') {
+        ++where.line;
+        where.column = 1;
+      } else {
+        ++where.column;
+      }
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < text.size() && !IsSeparator(text[end])) ++end;
+    tokens.push_back(Token{text.substr(i, end - i), where});
+    where.column += static_cast<int>(end - i);
+    i = end;
+  }
+  return tokens;
+}
+
 }  // namespace
 
 std::string RecordedMove::ToString() const {
-  return std::to_string(number) + ". " + (color == Stone::kBlack ? "B " : "W ") +
+  return std::to_string(number) + ". " +
+         (color == Stone::kBlack ? "B " : "W ") +
          (point ? point->ToString() : "pass");
 }
 
@@ -159,9 +199,10 @@ absl::StatusOr<GameRecord> ParseSgfRecord(const std::string& sgf) {
   for (const SgfNode& node : nodes) {
     for (const char* setup : {"AB", "AW", "AE"}) {
       if (const SgfProperty* p = node.Find(setup)) {
-        return absl::UnimplementedError(
-            "SGF " + p->position.ToString() + ": setup stones (" + setup +
-            ") are not supported; give the game as B/W moves from an empty board");
+        return absl::UnimplementedError("SGF " + p->position.ToString() +
+                                        ": setup stones (" + setup +
+                                        ") are not supported; give the game as "
+                                        "B/W moves from an empty board");
       }
     }
     const SgfProperty* black = node.Find("B");
@@ -173,7 +214,8 @@ absl::StatusOr<GameRecord> ParseSgfRecord(const std::string& sgf) {
     }
     if (!black && !white) continue;
     const int number = static_cast<int>(record.moves.size()) + 1;
-    GORANK_ASSIGN_OR_RETURN(RecordedMove move, SgfMove(black ? *black : *white, number));
+    GORANK_ASSIGN_OR_RETURN(RecordedMove move,
+                            SgfMove(black ? *black : *white, number));
     record.moves.push_back(move);
   }
   return record;
@@ -181,56 +223,36 @@ absl::StatusOr<GameRecord> ParseSgfRecord(const std::string& sgf) {
 
 absl::StatusOr<GameRecord> ParseMoveList(const std::string& text) {
   GameRecord record;
-  TextPosition where;
-  size_t i = 0;
-  while (i < text.size()) {
-    const char c = text[i];
-    if (std::isspace(static_cast<unsigned char>(c)) || c == ',' || c == ';') {
-      if (c == '\n') {
-        ++where.line;
-        where.column = 1;
-      } else {
-        ++where.column;
-      }
-      ++i;
-      continue;
-    }
-    const TextPosition start = where;
-    size_t end = i;
-    while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end])) &&
-           text[end] != ',' && text[end] != ';') {
-      ++end;
-    }
-    std::string token = text.substr(i, end - i);
-    where.column += static_cast<int>(end - i);
-    i = end;
+  for (Token& token : Tokenize(text)) {
     // A move number "12." may stand alone or before the move ("12.H8").
     size_t digits = 0;
-    while (digits < token.size() && std::isdigit(static_cast<unsigned char>(token[digits]))) {
+    while (digits < token.text.size() &&
+           std::isdigit(static_cast<unsigned char>(token.text[digits]))) {
       ++digits;
     }
-    if (digits > 0 && digits < token.size() && token[digits] == '.') {
-      token = token.substr(digits + 1);
-      if (token.empty()) continue;
+    if (digits > 0 && digits < token.text.size() && token.text[digits] == '.') {
+      token.text = token.text.substr(digits + 1);
+      if (token.text.empty()) continue;
     }
     RecordedMove move;
     move.number = static_cast<int>(record.moves.size()) + 1;
     move.color = move.number % 2 == 1 ? Stone::kBlack : Stone::kWhite;
-    move.position = start;
-    if (Lower(token) != "pass") {
-      absl::StatusOr<Point> point = Point::Parse(token);
+    move.position = token.position;
+    if (Lower(token.text) != "pass") {
+      absl::StatusOr<Point> point = Point::Parse(token.text);
       if (!point.ok()) {
-        return absl::InvalidArgumentError("move list, move " + std::to_string(move.number) +
-                                          " at " + start.ToString() + ": " +
-                                          std::string(point.status().message()));
+        return absl::InvalidArgumentError(
+            "move list, move " + std::to_string(move.number) + " at " +
+            token.position.ToString() + ": " +
+            std::string(point.status().message()));
       }
       move.point = *point;
     }
     record.moves.push_back(move);
   }
   if (record.moves.empty()) {
-    return absl::InvalidArgumentError("the move list holds no moves; expected "
-                                      "points such as \"H8 I9 H9\"");
+    return absl::InvalidArgumentError(
+        "the move list holds no moves; expected points such as \"H8 I9 H9\"");
   }
   return record;
 }

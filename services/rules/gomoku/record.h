@@ -22,7 +22,7 @@
 namespace gorank::rules::gomoku {
 
 struct RecordedMove {
-  int number = 0;              // 1-based position in the record
+  int number = 0;               // 1-based position in the record
   Stone color = Stone::kBlack;  // kBlack or kWhite
   std::optional<Point> point;   // no value: a pass
   TextPosition position;        // where the move is written
@@ -34,7 +34,13 @@ struct RecordedMove {
 // The result the record states (SGF RE), as read.
 struct RecordedResult {
   enum class Kind { kAbsent, kBlackWins, kWhiteWins, kDraw, kVoid, kUnknown };
-  enum class Reason { kUnspecified, kResignation, kTime, kForfeit, kForbiddenMove };
+  enum class Reason {
+    kUnspecified,
+    kResignation,
+    kTime,
+    kForfeit,
+    kForbiddenMove
+  };
   Kind kind = Kind::kAbsent;
   Reason reason = Reason::kUnspecified;
   std::string text;  // as written

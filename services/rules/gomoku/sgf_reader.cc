@@ -87,7 +87,8 @@ class Parser {
         if (Peek() <= 'Z') property.id.push_back(Peek());
         Advance();
       }
-      if (property.id.empty()) return Error("a property name needs upper-case letters");
+      if (property.id.empty())
+        return Error("a property name needs upper-case letters");
       SkipSpace();
       if (AtEnd() || Peek() != '[') {
         return Error("expected '[' after property " + property.id);
@@ -120,8 +121,9 @@ class Parser {
       Advance();
     }
     if (AtEnd()) {
-      return absl::InvalidArgumentError("SGF " + start.ToString() +
-                                        ": property value is not closed with ']'");
+      return absl::InvalidArgumentError(
+          "SGF " + start.ToString() +
+          ": property value is not closed with ']'");
     }
     Advance();  // ']'
     return value;

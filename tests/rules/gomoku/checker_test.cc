@@ -14,12 +14,14 @@ using ::gorank::rules::gomoku::testing::ReadDiagram;
 struct ExpectedViolation {
   int move_number;
   ViolationKind kind;
-  friend bool operator==(const ExpectedViolation&, const ExpectedViolation&) = default;
+  friend bool operator==(const ExpectedViolation&,
+                         const ExpectedViolation&) = default;
 };
 
 std::vector<ExpectedViolation> Violations(const CheckReport& report) {
   std::vector<ExpectedViolation> out;
-  for (const Violation& v : report.violations) out.push_back({v.move_number, v.kind});
+  for (const Violation& v : report.violations)
+    out.push_back({v.move_number, v.kind});
   return out;
 }
 
@@ -43,34 +45,88 @@ struct MoveListCase {
 
 const std::vector<MoveListCase>& MoveListCases() {
   static const auto* cases = new std::vector<MoveListCase>{
-      {"MovesAfterFive", "H8 A1 H9 A2 H10 A3 H11 A4 H12 B1 C1", {},
+      {"MovesAfterFive",
+       "H8 A1 H9 A2 H10 A3 H11 A4 H12 B1 C1",
+       {},
        {{10, ViolationKind::kAfterGameEnd}, {11, ViolationKind::kAfterGameEnd}},
-       Winner::kBlack, EndReason::kFive, 9, "H8 H9 H10 H11 H12"},
-      {"FirstMoveOffCenter", "A1 H8 B1 H9", {},
-       {{1, ViolationKind::kFirstMoveNotCenter}}, Winner::kNone, EndReason::kUnfinished,
-       0, ""},
-      {"FirstMoveAnywhereInFreestyle", "A1 H8 B1 H9", {Ruleset::kFreestyle, {}}, {},
-       Winner::kNone, EndReason::kUnfinished, 0, ""},
-      {"OccupiedPoint", "H8 I9 H8 J10", {}, {{3, ViolationKind::kOccupied}},
-       Winner::kNone, EndReason::kUnfinished, 0, ""},
+       Winner::kBlack,
+       EndReason::kFive,
+       9,
+       "H8 H9 H10 H11 H12"},
+      {"FirstMoveOffCenter",
+       "A1 H8 B1 H9",
+       {},
+       {{1, ViolationKind::kFirstMoveNotCenter}},
+       Winner::kNone,
+       EndReason::kUnfinished,
+       0,
+       ""},
+      {"FirstMoveAnywhereInFreestyle",
+       "A1 H8 B1 H9",
+       {Ruleset::kFreestyle, {}},
+       {},
+       Winner::kNone,
+       EndReason::kUnfinished,
+       0,
+       ""},
+      {"OccupiedPoint",
+       "H8 I9 H8 J10",
+       {},
+       {{3, ViolationKind::kOccupied}},
+       Winner::kNone,
+       EndReason::kUnfinished,
+       0,
+       ""},
       // White's six A1-A6 wins: white has no forbidden moves.
-      {"WhiteOverlineWins", "H8 A1 L3 A2 C12 A3 M13 A5 E2 A6 O8 A4", {}, {},
-       Winner::kWhite, EndReason::kFive, 12, "A1 A2 A3 A4 A5 A6"},
+      {"WhiteOverlineWins",
+       "H8 A1 L3 A2 C12 A3 M13 A5 E2 A6 O8 A4",
+       {},
+       {},
+       Winner::kWhite,
+       EndReason::kFive,
+       12,
+       "A1 A2 A3 A4 A5 A6"},
       // Black's six D8-I8 is forbidden, not a win; nobody claimed it.
-      {"BlackOverlineUnclaimed", "H8 A1 D8 A3 E8 A5 F8 A7 I8 A9 G8", {}, {},
-       Winner::kNone, EndReason::kUnfinished, 0, ""},
-      {"BlackOverlineClaimedAtOnce", "H8 A1 D8 A3 E8 A5 F8 A7 I8 A9 G8",
-       {Ruleset::kFormal, ClaimPolicy::kImmediate}, {}, Winner::kWhite,
-       EndReason::kForbiddenMoveClaimed, 11, ""},
-      {"BlackOverlineWinsInFreestyle", "H8 A1 D8 A3 E8 A5 F8 A7 I8 A9 G8",
-       {Ruleset::kFreestyle, {}}, {}, Winner::kBlack, EndReason::kFive, 11,
+      {"BlackOverlineUnclaimed",
+       "H8 A1 D8 A3 E8 A5 F8 A7 I8 A9 G8",
+       {},
+       {},
+       Winner::kNone,
+       EndReason::kUnfinished,
+       0,
+       ""},
+      {"BlackOverlineClaimedAtOnce",
+       "H8 A1 D8 A3 E8 A5 F8 A7 I8 A9 G8",
+       {Ruleset::kFormal, ClaimPolicy::kImmediate},
+       {},
+       Winner::kWhite,
+       EndReason::kForbiddenMoveClaimed,
+       11,
+       ""},
+      {"BlackOverlineWinsInFreestyle",
+       "H8 A1 D8 A3 E8 A5 F8 A7 I8 A9 G8",
+       {Ruleset::kFreestyle, {}},
+       {},
+       Winner::kBlack,
+       EndReason::kFive,
+       11,
        "D8 E8 F8 G8 H8 I8"},
-      {"ClaimedDoubleThreeEndsTheGame", "H8 A1 H10 A3 G9 A5 I9 A7 H9 B2 C3",
+      {"ClaimedDoubleThreeEndsTheGame",
+       "H8 A1 H10 A3 G9 A5 I9 A7 H9 B2 C3",
        {Ruleset::kFormal, ClaimPolicy::kImmediate},
        {{10, ViolationKind::kAfterGameEnd}, {11, ViolationKind::kAfterGameEnd}},
-       Winner::kWhite, EndReason::kForbiddenMoveClaimed, 9, ""},
-      {"TwoPassesDraw", "H8 pass pass", {}, {}, Winner::kNone, EndReason::kDrawByPasses,
-       3, ""},
+       Winner::kWhite,
+       EndReason::kForbiddenMoveClaimed,
+       9,
+       ""},
+      {"TwoPassesDraw",
+       "H8 pass pass",
+       {},
+       {},
+       Winner::kNone,
+       EndReason::kDrawByPasses,
+       3,
+       ""},
   };
   return *cases;
 }
@@ -88,26 +144,32 @@ TEST_P(MoveListTest, ReportsViolationsAndOutcome) {
   EXPECT_EQ(Points(report->outcome.five), c.five);
 }
 
-INSTANTIATE_TEST_SUITE_P(Records, MoveListTest, ::testing::ValuesIn(MoveListCases()),
-                         [](const auto& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(Records, MoveListTest,
+                         ::testing::ValuesIn(MoveListCases()),
+                         [](const auto& info) {
+                           return std::string(info.param.name);
+                         });
 
 TEST(CheckerTest, MessagesNameTheMoves) {
   const CheckReport after = *CheckMoveList("H8 A1 H9 A2 H10 A3 H11 A4 H12 B1");
   ASSERT_EQ(after.violations.size(), 1u);
   EXPECT_EQ(after.violations[0].message,
-            "move 10 (white B1) comes after the game ended at move 9 (black wins by five "
+            "move 10 (white B1) comes after the game ended at move 9 (black "
+            "wins by five "
             "at move 9: H8 H9 H10 H11 H12); it is not played");
   EXPECT_EQ(after.moves_played, 9);
 
   const CheckReport occupied = *CheckMoveList("H8 I9 H8 J10");
   EXPECT_EQ(occupied.violations[0].message,
-            "move 3 (black H8): H8 already holds the black stone of move 1; the move is "
+            "move 3 (black H8): H8 already holds the black stone of move 1; "
+            "the move is "
             "void");
   EXPECT_EQ(occupied.moves_played, 3);
 
   const CheckReport first = *CheckMoveList("A1 H8");
   EXPECT_EQ(first.violations[0].message,
-            "move 1 (black A1): in formal games the first stone goes on H8 (天元), not A1");
+            "move 1 (black A1): in formal games the first stone goes on H8 "
+            "(天元), not A1");
 }
 
 TEST(CheckerTest, ColoursMustAlternateStartingWithBlack) {
@@ -115,7 +177,8 @@ TEST(CheckerTest, ColoursMustAlternateStartingWithBlack) {
   ASSERT_EQ(white_first.violations.size(), 1u);
   EXPECT_EQ(white_first.violations[0].kind, ViolationKind::kWrongColor);
   EXPECT_EQ(white_first.violations[0].move_number, 1);
-  EXPECT_EQ(white_first.violations[0].message, "black moves first, but move 1 is white's");
+  EXPECT_EQ(white_first.violations[0].message,
+            "black moves first, but move 1 is white's");
 
   const CheckReport twice = *CheckSgf("(;GM[4];B[hh];B[ii];W[jj])");
   ASSERT_EQ(twice.violations.size(), 1u);
@@ -159,11 +222,14 @@ TEST(CheckerTest, ForbiddenMoveClaimedByTheRecordedResult) {
   EXPECT_EQ(report->outcome.winner, Winner::kWhite);
   EXPECT_EQ(report->outcome.reason, EndReason::kForbiddenMoveClaimed);
   EXPECT_EQ(report->outcome.decided_at_move, 9);
-  EXPECT_EQ(report->outcome.summary,
-            "white wins: black's move 9 is forbidden and white claimed it (H9 is "
-            "forbidden: double three (三三); live three, horizontal: stones G9 H9 I9; "
-            "straight four at F9 J9; live three, vertical: stones H8 H9 H10; straight "
-            "four at H7 H11)");
+  EXPECT_EQ(
+      report->outcome.summary,
+      "white wins: black's move 9 is forbidden and white claimed it (H9 is "
+      "forbidden: double three (三三); live three, horizontal: stones G9 H9 "
+      "I9; "
+      "straight four at F9 J9; live three, vertical: stones H8 H9 H10; "
+      "straight "
+      "four at H7 H11)");
 }
 
 TEST(CheckerTest, UnclaimedForbiddenMoveDoesNotLose) {
@@ -172,10 +238,11 @@ TEST(CheckerTest, UnclaimedForbiddenMoveDoesNotLose) {
     Winner winner;
     EndReason reason;
   };
-  for (const Case& c : {Case{"", Winner::kNone, EndReason::kUnfinished},
-                        Case{"RE[W+R]", Winner::kWhite, EndReason::kResignation},
-                        Case{"RE[B+R]", Winner::kBlack, EndReason::kResignation},
-                        Case{"RE[0]", Winner::kNone, EndReason::kDrawRecorded}}) {
+  for (const Case& c :
+       {Case{"", Winner::kNone, EndReason::kUnfinished},
+        Case{"RE[W+R]", Winner::kWhite, EndReason::kResignation},
+        Case{"RE[B+R]", Winner::kBlack, EndReason::kResignation},
+        Case{"RE[0]", Winner::kNone, EndReason::kDrawRecorded}}) {
     const CheckReport report =
         *CheckSgf(std::string("(;GM[4]") + c.re + kDoubleThreeGame);
     ASSERT_EQ(report.forbidden_moves.size(), 1u) << c.re;
@@ -207,25 +274,28 @@ TEST(CheckerTest, FiveWithDoubleThreeWins) {
  4 ...............
  3 O..............
  2 ...............
- 1 O..............)").board);
+ 1 O..............)")
+                                    .board);
   EXPECT_EQ(report.outcome.winner, Winner::kBlack);
   EXPECT_EQ(report.outcome.reason, EndReason::kFive);
   EXPECT_EQ(report.outcome.decided_at_move, 17);
   EXPECT_EQ(report.outcome.summary,
-            "black wins by five at move 17: D9 E9 F9 G9 H9 (the five takes precedence "
+            "black wins by five at move 17: D9 E9 F9 G9 H9 (the five takes "
+            "precedence "
             "over the double three (三三))");
 }
 
 TEST(CheckerTest, RecordedResultThatContradictsTheBoard) {
-  const CheckReport report =
-      *CheckSgf("(;GM[4]RE[W+R];B[hh];W[ao];B[hi];W[am];B[hj];W[ak];B[hk];W[ai];B[hl])");
+  const CheckReport report = *CheckSgf(
+      "(;GM[4]RE[W+R];B[hh];W[ao];B[hi];W[am];B[hj];W[ak];B[hk];W[ai];B[hl])");
   EXPECT_EQ(report.outcome.winner, Winner::kBlack);
   EXPECT_EQ(Points(report.outcome.five), "H4 H5 H6 H7 H8");
   ASSERT_EQ(report.violations.size(), 1u);
   EXPECT_EQ(report.violations[0].kind, ViolationKind::kResultMismatch);
   EXPECT_EQ(report.violations[0].move_number, 0);
   EXPECT_EQ(report.violations[0].message,
-            "the record's result W+R contradicts the board: black wins by five at move "
+            "the record's result W+R contradicts the board: black wins by five "
+            "at move "
             "9: H4 H5 H6 H7 H8");
 }
 
@@ -242,9 +312,11 @@ GameRecord FullBoardGame() {
   }
   GameRecord record;
   for (size_t i = 0; i < black.size(); ++i) {
-    record.moves.push_back({static_cast<int>(2 * i + 1), Stone::kBlack, black[i], {}});
+    record.moves.push_back(
+        {static_cast<int>(2 * i + 1), Stone::kBlack, black[i], {}});
     if (i < white.size()) {
-      record.moves.push_back({static_cast<int>(2 * i + 2), Stone::kWhite, white[i], {}});
+      record.moves.push_back(
+          {static_cast<int>(2 * i + 2), Stone::kWhite, white[i], {}});
     }
   }
   return record;
@@ -254,7 +326,8 @@ TEST(CheckerTest, FullBoardIsADraw) {
   GameRecord record = FullBoardGame();
   ASSERT_EQ(record.moves.size(), 225u);
   for (Ruleset ruleset : {Ruleset::kFormal, Ruleset::kFreestyle}) {
-    const CheckReport report = *CheckRecord(record, {ruleset, ClaimPolicy::kAsRecorded});
+    const CheckReport report =
+        *CheckRecord(record, {ruleset, ClaimPolicy::kAsRecorded});
     EXPECT_TRUE(report.ok());
     EXPECT_EQ(report.outcome.reason, EndReason::kDrawFullBoard);
     EXPECT_EQ(report.outcome.winner, Winner::kNone);
@@ -271,15 +344,18 @@ TEST(CheckerTest, FullBoardIsADraw) {
 TEST(CheckerTest, RejectsHandBuiltMovesOffTheBoard) {
   GameRecord record;
   record.moves.push_back({1, Stone::kBlack, Point{15, 3}, {}});
-  EXPECT_EQ(CheckRecord(record).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(CheckRecord(record).status().code(),
+            absl::StatusCode::kInvalidArgument);
   record.moves[0] = {1, Stone::kEmpty, kCenter, {}};
-  EXPECT_EQ(CheckRecord(record).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(CheckRecord(record).status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 TEST(CheckerTest, ParseErrorsPassThrough) {
   EXPECT_EQ(CheckSgf("(;GM[1];B[hh])").status().code(),
             absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(CheckMoveList("H8 Q9").status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(CheckMoveList("H8 Q9").status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace

@@ -28,8 +28,9 @@ inline Diagram ReadDiagram(const std::string& text) {
   int row = kBoardSize;
   while (std::getline(in, line)) {
     size_t i = 0;
-    while (i < line.size() &&
-           (line[i] == ' ' || std::isdigit(static_cast<unsigned char>(line[i])))) {
+    while (
+        i < line.size() &&
+        (line[i] == ' ' || std::isdigit(static_cast<unsigned char>(line[i])))) {
       ++i;
     }
     std::string rest = line.substr(i);

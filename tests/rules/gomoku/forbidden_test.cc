@@ -25,7 +25,8 @@ struct ForbiddenCase {
 
 const std::vector<ForbiddenCase>& Cases() {
   static const auto* cases = new std::vector<ForbiddenCase>{
-      {"DoubleThreeOfTwoOpenThrees", R"(
+      {"DoubleThreeOfTwoOpenThrees",
+       R"(
    ABCDEFGHIJKLMNO
 15 ...............
 14 ...............
@@ -42,11 +43,14 @@ const std::vector<ForbiddenCase>& Cases() {
  3 ...............
  2 ...............
  1 ...............)",
-       true, false, {Foul::kDoubleThree},
+       true,
+       false,
+       {Foul::kDoubleThree},
        {"live three, horizontal: stones G8 H8 I8; straight four at F8 J8",
         "live three, vertical: stones H7 H8 H9; straight four at H6 H10"}},
 
-      {"DoubleThreeWithASplitThree", R"(
+      {"DoubleThreeWithASplitThree",
+       R"(
    ABCDEFGHIJKLMNO
 15 ...............
 14 ...............
@@ -63,13 +67,16 @@ const std::vector<ForbiddenCase>& Cases() {
  3 ...............
  2 ...............
  1 ...............)",
-       true, false, {Foul::kDoubleThree},
+       true,
+       false,
+       {Foul::kDoubleThree},
        {"live three, horizontal: stones G8 H8 I8; straight four at F8 J8",
         "live three, vertical: stones H7 H8 H10; straight four at H9"}},
 
       // The same split three, but its only straight-four point H9 would make
       // the overline E9-J9: that three is not live, so no double three.
-      {"ThreeWhoseCompletionIsForbiddenIsNotLive", R"(
+      {"ThreeWhoseCompletionIsForbiddenIsNotLive",
+       R"(
    ABCDEFGHIJKLMNO
 15 ...............
 14 ...............
@@ -86,14 +93,17 @@ const std::vector<ForbiddenCase>& Cases() {
  3 ...............
  2 ...............
  1 ...............)",
-       false, false, {},
+       false,
+       false,
+       {},
        {"live three, horizontal: stones G8 H8 I8; straight four at F8 J8"}},
 
       // Two levels of recursion. H9 (the vertical three's only straight-four
       // point) would make four + three (G8 H9 I10) + three (H9 . J9 K9); the
       // last one needs I9, and I9 is an overline (I8-I13). So H9 makes only
       // four-three, is allowed, the vertical three is live: H8 is 3-3.
-      {"NestedForbiddenPointMakesThreeLive", R"(
+      {"NestedForbiddenPointMakesThreeLive",
+       R"(
    ABCDEFGHIJKLMNO
 15 ...............
 14 ...............
@@ -110,13 +120,16 @@ const std::vector<ForbiddenCase>& Cases() {
  3 ...............
  2 ...............
  1 ...............)",
-       true, false, {Foul::kDoubleThree},
+       true,
+       false,
+       {Foul::kDoubleThree},
        {"live three, horizontal: stones G8 H8 I8; straight four at F8 J8",
         "live three, vertical: stones H7 H8 H10; straight four at H9"}},
 
       // Without I11-I13, I9 is allowed, so H9 would be 4-3-3 (forbidden) and
       // the vertical three is not live.
-      {"NestedControlWithoutTheOverline", R"(
+      {"NestedControlWithoutTheOverline",
+       R"(
    ABCDEFGHIJKLMNO
 15 ...............
 14 ...............
@@ -133,10 +146,13 @@ const std::vector<ForbiddenCase>& Cases() {
  3 ...............
  2 ...............
  1 ...............)",
-       false, false, {},
+       false,
+       false,
+       {},
        {"live three, horizontal: stones G8 H8 I8; straight four at F8 J8"}},
 
-      {"ThreeBlockedByWhiteIsNotLive", R"(
+      {"ThreeBlockedByWhiteIsNotLive",
+       R"(
    ABCDEFGHIJKLMNO
 15 ...............
 14 ...............
@@ -153,12 +169,15 @@ const std::vector<ForbiddenCase>& Cases() {
  3 ...............
  2 ...............
  1 ...............)",
-       false, false, {},
+       false,
+       false,
+       {},
        {"live three, vertical: stones H7 H8 H9; straight four at H6 H10"}},
 
       // E8 F8 G8 can only become a straight four with an overline on either
       // side (B8, J8), so only the vertical three is live.
-      {"ThreeThatWouldNeedAnOverlineIsNotLive", R"(
+      {"ThreeThatWouldNeedAnOverlineIsNotLive",
+       R"(
    ABCDEFGHIJKLMNO
 15 ...............
 14 ...............
@@ -175,10 +194,13 @@ const std::vector<ForbiddenCase>& Cases() {
  3 ...............
  2 ...............
  1 ...............)",
-       false, false, {},
+       false,
+       false,
+       {},
        {"live three, vertical: stones G7 G8 G9; straight four at G6 G10"}},
 
-      {"DoubleFourOnOneLineSplit", R"(
+      {"DoubleFourOnOneLineSplit",
+       R"(
    ABCDEFGHIJKLMNO
 15 ...............
 14 ...............
@@ -195,11 +217,14 @@ const std::vector<ForbiddenCase>& Cases() {
  3 ...............
  2 ...............
  1 ...............)",
-       true, false, {Foul::kDoubleFour},
+       true,
+       false,
+       {Foul::kDoubleFour},
        {"four, horizontal: stones D8 F8 G8 H8; five at E8",
         "four, horizontal: stones F8 G8 H8 J8; five at I8"}},
 
-      {"DoubleFourOnOneLineThreeAndThree", R"(
+      {"DoubleFourOnOneLineThreeAndThree",
+       R"(
    ABCDEFGHIJKLMNO
 15 ...............
 14 ...............
@@ -216,12 +241,15 @@ const std::vector<ForbiddenCase>& Cases() {
  3 ...............
  2 ...............
  1 ...............)",
-       true, false, {Foul::kDoubleFour},
+       true,
+       false,
+       {Foul::kDoubleFour},
        {"four, horizontal: stones C8 D8 E8 G8; five at F8",
         "four, horizontal: stones G8 I8 J8 K8; five at H8"}},
 
       // A dead four (blocked by white at D8) still counts.
-      {"DoubleFourAcrossLines", R"(
+      {"DoubleFourAcrossLines",
+       R"(
    ABCDEFGHIJKLMNO
 15 ...............
 14 ...............
@@ -238,11 +266,14 @@ const std::vector<ForbiddenCase>& Cases() {
  3 ...............
  2 ...............
  1 ...............)",
-       true, false, {Foul::kDoubleFour},
+       true,
+       false,
+       {Foul::kDoubleFour},
        {"four, horizontal: stones E8 F8 G8 H8; five at I8",
         "four, vertical: stones H4 H5 H6 H8; five at H7"}},
 
-      {"OverlineOfSix", R"(
+      {"OverlineOfSix",
+       R"(
    ABCDEFGHIJKLMNO
 15 ...............
 14 ...............
@@ -259,10 +290,13 @@ const std::vector<ForbiddenCase>& Cases() {
  3 ...............
  2 ...............
  1 ...............)",
-       true, false, {Foul::kOverline},
+       true,
+       false,
+       {Foul::kOverline},
        {"overline, horizontal: stones C8 D8 E8 F8 G8 H8"}},
 
-      {"OverlineOfSevenFillingAGap", R"(
+      {"OverlineOfSevenFillingAGap",
+       R"(
    ABCDEFGHIJKLMNO
 15 ...............
 14 ...............
@@ -279,11 +313,14 @@ const std::vector<ForbiddenCase>& Cases() {
  3 ...............
  2 ...............
  1 ...............)",
-       true, false, {Foul::kOverline},
+       true,
+       false,
+       {Foul::kOverline},
        {"overline, horizontal: stones C8 D8 E8 F8 G8 H8 I8"}},
 
       // Five together with a double three: the five wins.
-      {"FivePlusDoubleThreeIsAWin", R"(
+      {"FivePlusDoubleThreeIsAWin",
+       R"(
    ABCDEFGHIJKLMNO
 15 ...............
 14 ...............
@@ -300,12 +337,16 @@ const std::vector<ForbiddenCase>& Cases() {
  3 ...............
  2 ...............
  1 ...............)",
-       false, true, {Foul::kDoubleThree},
+       false,
+       true,
+       {Foul::kDoubleThree},
        {"five, horizontal: stones D8 E8 F8 G8 H8",
         "live three, vertical: stones H7 H8 H9; straight four at H6 H10",
-        "live three, diagonal (A1-O15): stones G7 H8 I9; straight four at F6 J10"}},
+        "live three, diagonal (A1-O15): stones G7 H8 I9; straight four at F6 "
+        "J10"}},
 
-      {"FourThreeIsAllowed", R"(
+      {"FourThreeIsAllowed",
+       R"(
    ABCDEFGHIJKLMNO
 15 ...............
 14 ...............
@@ -322,12 +363,15 @@ const std::vector<ForbiddenCase>& Cases() {
  3 ...............
  2 ...............
  1 ...............)",
-       false, false, {},
+       false,
+       false,
+       {},
        {"four, horizontal: stones E8 F8 G8 H8; straight four, five at D8 I8",
         "live three, vertical: stones H7 H8 H9; straight four at H6 H10"}},
 
       // White's shapes never make a black move forbidden.
-      {"WhiteStonesDoNotCount", R"(
+      {"WhiteStonesDoNotCount",
+       R"(
    ABCDEFGHIJKLMNO
 15 ...............
 14 ...............
@@ -344,7 +388,10 @@ const std::vector<ForbiddenCase>& Cases() {
  3 ...............
  2 ...............
  1 ...............)",
-       false, false, {}, {}},
+       false,
+       false,
+       {},
+       {}},
   };
   return *cases;
 }
@@ -374,7 +421,8 @@ TEST_P(ForbiddenTest, ScanAgreesWithPointChecks) {
     const Point p = Point::FromIndex(i);
     if (!d.board.IsEmpty(p)) continue;
     const bool forbidden = IsForbiddenPoint(d.board, p);
-    EXPECT_EQ(AnalyzeBlackMove(d.board, p).forbidden(), forbidden) << p.ToString();
+    EXPECT_EQ(AnalyzeBlackMove(d.board, p).forbidden(), forbidden)
+        << p.ToString();
     if (forbidden) expected.push_back(p);
   }
   std::vector<Point> scanned;
@@ -386,7 +434,9 @@ TEST_P(ForbiddenTest, ScanAgreesWithPointChecks) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, ForbiddenTest, ::testing::ValuesIn(Cases()),
-                         [](const auto& info) { return std::string(info.param.name); });
+                         [](const auto& info) {
+                           return std::string(info.param.name);
+                         });
 
 TEST(FindForbiddenPointsTest, ListsTheDoubleThreePoint) {
   const Diagram d = ReadDiagram(R"(
@@ -410,10 +460,11 @@ TEST(FindForbiddenPointsTest, ListsTheDoubleThreePoint) {
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].point.ToString(), "H8");
   EXPECT_EQ(found[0].fouls, std::vector<Foul>{Foul::kDoubleThree});
-  EXPECT_EQ(found[0].ToString(),
-            "H8 is forbidden: double three (三三); live three, horizontal: stones "
-            "G8 H8 I8; straight four at F8 J8; live three, vertical: stones H7 H8 "
-            "H9; straight four at H6 H10");
+  EXPECT_EQ(
+      found[0].ToString(),
+      "H8 is forbidden: double three (三三); live three, horizontal: stones "
+      "G8 H8 I8; straight four at F8 J8; live three, vertical: stones H7 H8 "
+      "H9; straight four at H6 H10");
 }
 
 TEST(FindForbiddenPointsTest, OverlinePointButNotFivePoint) {

@@ -16,11 +16,21 @@ TEST(GomokuRankTest, ParsesEveryNotation) {
     int level;
   };
   for (const Case& c : {
-           Case{"10k", false, 10}, Case{"5k", false, 5}, Case{"5K", false, 5},
-           Case{" 1 kyu ", false, 1}, Case{"5级", false, 5}, Case{"五级", false, 5},
-           Case{"十级", false, 10}, Case{"1d", true, 1}, Case{"3D", true, 3},
-           Case{"3 dan", true, 3}, Case{"3段", true, 3}, Case{"三段", true, 3},
-           Case{"初段", true, 1}, Case{"九段", true, 9}, Case{"五子棋6段", true, 6},
+           Case{"10k", false, 10},
+           Case{"5k", false, 5},
+           Case{"5K", false, 5},
+           Case{" 1 kyu ", false, 1},
+           Case{"5级", false, 5},
+           Case{"五级", false, 5},
+           Case{"十级", false, 10},
+           Case{"1d", true, 1},
+           Case{"3D", true, 3},
+           Case{"3 dan", true, 3},
+           Case{"3段", true, 3},
+           Case{"三段", true, 3},
+           Case{"初段", true, 1},
+           Case{"九段", true, 9},
+           Case{"五子棋6段", true, 6},
        }) {
     const absl::StatusOr<GomokuRank> r = GomokuRank::Parse(c.text);
     ASSERT_TRUE(r.ok()) << c.text << ": " << r.status();
@@ -30,16 +40,19 @@ TEST(GomokuRankTest, ParsesEveryNotation) {
 }
 
 TEST(GomokuRankTest, RejectsRanksOffTheLadder) {
-  for (const char* bad : {"11k", "0k", "10d", "0d", "30k", "k", "", "5", "初级", "十段",
-                          "3p", "业余3段x", "abc"}) {
+  for (const char* bad : {"11k", "0k", "10d", "0d", "30k", "k", "", "5", "初级",
+                          "十段", "3p", "业余3段x", "abc"}) {
     const absl::StatusOr<GomokuRank> r = GomokuRank::Parse(bad);
     EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument) << bad;
   }
-  EXPECT_EQ(std::string(GomokuRank::Parse("11k").status().message()),
-            "'11k' is not a Gomoku rank: expected 10k..1k or 1d..9d (also 5级, 三段, "
-            "初段)");
-  EXPECT_EQ(GomokuRank::Kyu(11).status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(GomokuRank::Dan(10).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      std::string(GomokuRank::Parse("11k").status().message()),
+      "'11k' is not a Gomoku rank: expected 10k..1k or 1d..9d (also 5级, 三段, "
+      "初段)");
+  EXPECT_EQ(GomokuRank::Kyu(11).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(GomokuRank::Dan(10).status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 TEST(GomokuRankTest, OrdersTheWholeLadder) {

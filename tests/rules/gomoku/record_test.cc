@@ -16,11 +16,13 @@ std::vector<std::string> Moves(const GameRecord& record) {
 
 TEST(ParseSgfRecordTest, ReadsMovesAndRootProperties) {
   const absl::StatusOr<GameRecord> record = ParseSgfRecord(
-      "\xEF\xBB\xBF(;GM[4]FF[4]SZ[15]PB[张三]PW[李四]EV[省赛]DT[2024-05-01]RU[RIF]"
+      "\xEF\xBB\xBF(;GM[4]FF[4]SZ[15]PB[张三]PW[李四]EV[省赛]DT[2024-05-01]RU["
+      "RIF]"
       "RE[W+F]\n;B[hh];W[ao]\n;B[hf]C[comment \\] here];W[oa];B[])");
   ASSERT_TRUE(record.ok()) << record.status();
-  EXPECT_EQ(Moves(*record), (std::vector<std::string>{"1. B H8", "2. W A1", "3. B H10",
-                                                      "4. W O15", "5. B pass"}));
+  EXPECT_EQ(Moves(*record),
+            (std::vector<std::string>{"1. B H8", "2. W A1", "3. B H10",
+                                      "4. W O15", "5. B pass"}));
   EXPECT_EQ(record->black_player, "张三");
   EXPECT_EQ(record->white_player, "李四");
   EXPECT_EQ(record->event, "省赛");
@@ -35,7 +37,8 @@ TEST(ParseSgfRecordTest, FollowsTheFirstVariation) {
   const absl::StatusOr<GameRecord> record =
       ParseSgfRecord("(;GM[4];B[hh](;W[ii](;B[jj])(;B[aa]))(;W[gg];B[tt]))");
   ASSERT_TRUE(record.ok()) << record.status();
-  EXPECT_EQ(Moves(*record), (std::vector<std::string>{"1. B H8", "2. W I7", "3. B J6"}));
+  EXPECT_EQ(Moves(*record),
+            (std::vector<std::string>{"1. B H8", "2. W I7", "3. B J6"}));
 }
 
 TEST(ParseSgfRecordTest, WithoutGmOrSzIsAccepted) {
@@ -56,21 +59,26 @@ TEST(ParseSgfRecordTest, RejectsWithPositionAndExpectation) {
       {"hello", absl::StatusCode::kInvalidArgument,
        "SGF line 1, column 1: expected '(' to open the game"},
       {"(;GM[1];B[hh])", absl::StatusCode::kInvalidArgument,
-       "SGF line 1, column 3: GM[1] is not a Gomoku record; expected GM[4] (GM[1] is Go)"},
+       "SGF line 1, column 3: GM[1] is not a Gomoku record; expected GM[4] "
+       "(GM[1] is Go)"},
       {"(;GM[4]SZ[19];B[hh])", absl::StatusCode::kInvalidArgument,
-       "SGF line 1, column 8: SZ[19]: only 15x15 Gomoku is checked; expected SZ[15]"},
+       "SGF line 1, column 8: SZ[19]: only 15x15 Gomoku is checked; expected "
+       "SZ[15]"},
       {"(;GM[4];B[hh];W[pp])", absl::StatusCode::kInvalidArgument,
        "SGF line 1, column 15: move 2 W[pp] is not a point of the 15x15 board; "
-       "expected two letters a-o (column, then row from the top), or W[] to pass"},
+       "expected two letters a-o (column, then row from the top), or W[] to "
+       "pass"},
       {"(;GM[4];B[hh]\n;W[HH])", absl::StatusCode::kInvalidArgument,
        "SGF line 2, column 2: move 2 W[HH] is not a point of the 15x15 board; "
-       "expected two letters a-o (column, then row from the top), or W[] to pass"},
+       "expected two letters a-o (column, then row from the top), or W[] to "
+       "pass"},
       {"(;GM[4];B[hh]", absl::StatusCode::kInvalidArgument,
        "SGF line 1, column 14: the game tree is not closed with ')'"},
       {"(;B[hh", absl::StatusCode::kInvalidArgument,
        "SGF line 1, column 4: property value is not closed with ']'"},
       {"(;B[hh];W[ii]B[jj])", absl::StatusCode::kInvalidArgument,
-       "SGF line 1, column 8: a node holds both B and W; expected one move a node"},
+       "SGF line 1, column 8: a node holds both B and W; expected one move a "
+       "node"},
       {"(;B[hh][ii])", absl::StatusCode::kInvalidArgument,
        "SGF line 1, column 3: property B has 2 values; expected exactly one"},
       {"(;B[hh])(;B[hh])", absl::StatusCode::kInvalidArgument,
@@ -80,7 +88,8 @@ TEST(ParseSgfRecordTest, RejectsWithPositionAndExpectation) {
       {"(;B [hh] # )", absl::StatusCode::kInvalidArgument,
        "SGF line 1, column 10: expected ';', '(' or ')'"},
       {"(;GM[4]AB[hh][ii];W[jj])", absl::StatusCode::kUnimplemented,
-       "SGF line 1, column 8: setup stones (AB) are not supported; give the game as "
+       "SGF line 1, column 8: setup stones (AB) are not supported; give the "
+       "game as "
        "B/W moves from an empty board"},
   };
   for (const BadSgf& c : cases) {
@@ -103,9 +112,9 @@ TEST(ParseMoveListTest, ReadsTheRuleTextNotation) {
   const absl::StatusOr<GameRecord> record =
       ParseMoveList("1. H8 2. I9 3.h9,\tpass;\n J10  i10");
   ASSERT_TRUE(record.ok()) << record.status();
-  EXPECT_EQ(Moves(*record), (std::vector<std::string>{"1. B H8", "2. W I9", "3. B H9",
-                                                      "4. W pass", "5. B J10",
-                                                      "6. W I10"}));
+  EXPECT_EQ(Moves(*record),
+            (std::vector<std::string>{"1. B H8", "2. W I9", "3. B H9",
+                                      "4. W pass", "5. B J10", "6. W I10"}));
   EXPECT_EQ(record->moves[4].position.ToString(), "line 2, column 2");
   EXPECT_EQ(record->result.kind, RecordedResult::Kind::kAbsent);
 }
@@ -116,20 +125,25 @@ TEST(ParseMoveListTest, RejectsWithMoveNumberAndPosition) {
     const char* message;
   };
   for (const Case& c : {
-           Case{"H8 I9 P8", "move list, move 3 at line 1, column 7: 'P8' is not a Gomoku "
-                            "point: expected a column letter A-O then a row number 1-15, "
-                            "such as H8"},
-           Case{"H8\n  H16", "move list, move 2 at line 2, column 3: 'H16' is not a "
-                             "Gomoku point: expected a column letter A-O then a row "
-                             "number 1-15, such as H8"},
-           Case{"8H", "move list, move 1 at line 1, column 1: '8H' is not a Gomoku "
-                      "point: expected a column letter A-O then a row number 1-15, "
-                      "such as H8"},
-           Case{"  \n ", "the move list holds no moves; expected points such as \"H8 I9 "
-                         "H9\""},
+           Case{"H8 I9 P8",
+                "move list, move 3 at line 1, column 7: 'P8' is not a Gomoku "
+                "point: expected a column letter A-O then a row number 1-15, "
+                "such as H8"},
+           Case{"H8\n  H16",
+                "move list, move 2 at line 2, column 3: 'H16' is not a "
+                "Gomoku point: expected a column letter A-O then a row "
+                "number 1-15, such as H8"},
+           Case{"8H",
+                "move list, move 1 at line 1, column 1: '8H' is not a Gomoku "
+                "point: expected a column letter A-O then a row number 1-15, "
+                "such as H8"},
+           Case{"  \n ",
+                "the move list holds no moves; expected points such as \"H8 I9 "
+                "H9\""},
        }) {
     const absl::StatusOr<GameRecord> record = ParseMoveList(c.text);
-    EXPECT_EQ(record.status().code(), absl::StatusCode::kInvalidArgument) << c.text;
+    EXPECT_EQ(record.status().code(), absl::StatusCode::kInvalidArgument)
+        << c.text;
     EXPECT_EQ(std::string(record.status().message()), c.message) << c.text;
   }
 }
