@@ -93,7 +93,7 @@ RuleVerdict EvalAmateurRating(const AmateurRatingRule& p, const View& view) {
   if (!e.rating) {
     missing.push_back("no rated games yet");
   } else if (*e.rating < *e.threshold) {
-    missing.push_back(absl::StrFormat("rating %.1f is below %.0f", *e.rating,
+    missing.push_back(absl::StrFormat("rating %.2f is below %.0f", *e.rating,
                                       *e.threshold));
   }
   if (e.rated_games < p.min_rated_games) {
@@ -109,7 +109,7 @@ RuleVerdict EvalAmateurRating(const AmateurRatingRule& p, const View& view) {
                                    p.min_days_since_promotion, " needed"));
   }
   const std::string met_text = absl::StrFormat(
-      "rating %.1f >= %.0f, %d rated games in %d events since the last promotion",
+      "rating %.2f >= %.0f, %d rated games in %d events since the last promotion",
       e.rating.value_or(0), *e.threshold, e.rated_games, e.rated_events);
   return Conclude(std::move(v), target, missing, met_text);
 }

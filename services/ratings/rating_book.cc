@@ -1,6 +1,7 @@
 #include "services/ratings/rating_book.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include "services/common/status_macros.h"
@@ -165,6 +166,27 @@ void RatingBook::Commit(const RatedEvent& event,
   }
 }
 
+absl::Status RatingBook::SeedRating(PlayerId player, double gor) {
+  if (player.value <= 0) {
+    return absl::InvalidArgumentError("player ids must be positive");
+  }
+  if (!std::isfinite(gor) || gor < settings_.egf.floor) {
+    return absl::InvalidArgumentError(
+        "imported rating of player " + std::to_string(player.value) +
+        " must be a number at or above the floor");
+  }
+  if (index_.contains(player)) {
+    return absl::FailedPreconditionError(
+        "player " + std::to_string(player.value) +
+        " already has a rating; an imported rating only seeds new players");
+  }
+  index_.emplace(player, static_cast<uint32_t>(players_.size()));
+  players_.push_back(PlayerState{});
+  players_.back().id = player;
+  players_.back().gor = gor;
+  return absl::OkStatus();
+}
+
 absl::Status RatingBook::ApplyGames(std::vector<RatedGame> games) {
   GORANK_ASSIGN_OR_RETURN(std::vector<RatedEvent> events,
                           GroupIntoEvents(std::move(games)));
@@ -227,9 +249,13 @@ std::vector<PlayerRating> RatingBook::Table() const {
   return table;
 }
 
-absl::StatusOr<RatingBook> Recompute(const RatingSettings& settings,
-                                     std::vector<RatedGame> games) {
+absl::StatusOr<RatingBook> Recompute(
+    const RatingSettings& settings, std::vector<RatedGame> games,
+    const std::map<PlayerId, double>& imported) {
   RatingBook book(settings);
+  for (const auto& [player, gor] : imported) {
+    GORANK_RETURN_IF_ERROR(book.SeedRating(player, gor));
+  }
   GORANK_RETURN_IF_ERROR(book.ApplyGames(std::move(games)));
   return book;
 }

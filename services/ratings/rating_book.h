@@ -18,6 +18,7 @@
 #define GORANK_SERVICES_RATINGS_RATING_BOOK_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -82,6 +83,12 @@ class RatingBook {
   //   key or time class, or game_ids are not strictly increasing; a player
   //   without a rating has no declared rank in any rated game of the event.
   absl::Status ApplyEvent(const RatedEvent& event);
+
+  // Gives a player who has no rating yet an imported starting rating (e.g.
+  // from the European Go Database) instead of a rank seed.
+  // FAILED_PRECONDITION: the player is already in the book.
+  // INVALID_ARGUMENT: id <= 0, or `gor` not finite or below the floor.
+  absl::Status SeedRating(PlayerId player, double gor);
 
   // Groups `games` (GroupIntoEvents) and applies each event in order; stops
   // at the first error, leaving the events before it applied.
@@ -151,11 +158,13 @@ class RatingBook {
   absl::flat_hash_map<PlayerId, uint32_t> index_;
 };
 
-// A full, deterministic recompute: GroupIntoEvents(games), then ApplyEvent
-// for each event in EventKey order on an empty book. Errors as GroupIntoEvents
-// and ApplyEvent. Thread-safe (pure).
-absl::StatusOr<RatingBook> Recompute(const RatingSettings& settings,
-                                     std::vector<RatedGame> games);
+// A full, deterministic recompute: an empty book, SeedRating for each
+// entry of `imported` (by ascending id), then GroupIntoEvents(games) and
+// ApplyEvent for each event in EventKey order. Errors as SeedRating,
+// GroupIntoEvents and ApplyEvent. Thread-safe (pure).
+absl::StatusOr<RatingBook> Recompute(
+    const RatingSettings& settings, std::vector<RatedGame> games,
+    const std::map<PlayerId, double>& imported = {});
 
 }  // namespace gorank::ratings
 
