@@ -28,16 +28,15 @@ absl::Status CheckUtf8(const char* field, const std::string& value) {
 
 absl::Status CheckJsonOrEmpty(const char* field, const std::string& value) {
   if (value.empty() || json::accept(value)) return absl::OkStatus();
-  return absl::InvalidArgumentError(std::string("audit entry field '") +
-                                    field +
+  return absl::InvalidArgumentError(std::string("audit entry field '") + field +
                                     "' must be empty or a JSON text");
 }
 
 absl::StatusOr<std::string> StringField(const json& object, const char* key) {
   const json& value = object.at(key);
   if (!value.is_string()) {
-    return absl::InvalidArgumentError(std::string("audit entry field '") +
-                                      key + "' is not a string");
+    return absl::InvalidArgumentError(std::string("audit entry field '") + key +
+                                      "' is not a string");
   }
   return value.get<std::string>();
 }
@@ -62,9 +61,8 @@ absl::StatusOr<std::string> AuditEntry::Encode() const {
   GORANK_RETURN_IF_ERROR(CheckJsonOrEmpty("before", before));
   GORANK_RETURN_IF_ERROR(CheckJsonOrEmpty("after", after));
   // nlohmann::json objects keep keys sorted, which gives the fixed order.
-  json object = {{"action", action},   {"actor", actor},
-                 {"after", after},     {"before", before},
-                 {"subject", subject}, {"time", time_unix},
+  json object = {{"action", action}, {"actor", actor},     {"after", after},
+                 {"before", before}, {"subject", subject}, {"time", time_unix},
                  {"v", kVersion}};
   return object.dump();
 }
@@ -83,7 +81,8 @@ absl::StatusOr<AuditEntry> AuditEntry::Decode(const std::string& bytes) {
   if (object.size() != kKeys.size()) {
     return absl::InvalidArgumentError("audit entry has unknown fields");
   }
-  if (!object["v"].is_number_integer() || object["v"].get<int64_t>() != kVersion) {
+  if (!object["v"].is_number_integer() ||
+      object["v"].get<int64_t>() != kVersion) {
     return absl::InvalidArgumentError(
         "audit entry version is not 1 (this build reads version 1 only)");
   }

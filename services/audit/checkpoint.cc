@@ -83,8 +83,9 @@ absl::StatusOr<Checkpoint> Checkpoint::FromJson(const std::string& text) {
   }
   absl::StatusOr<std::string> signature = Base64Decode(*signature_b64);
   if (!signature.ok()) {
-    return FieldError("signature", std::string("is not base64: ") +
-                                       std::string(signature.status().message()));
+    return FieldError("signature",
+                      std::string("is not base64: ") +
+                          std::string(signature.status().message()));
   }
   return Checkpoint{*tree_size, *root, *time_unix, *signature, *key_id};
 }
@@ -94,9 +95,8 @@ absl::StatusOr<Checkpoint> SignCheckpoint(int64_t tree_size,
                                           int64_t time_unix,
                                           const SigningKey& key) {
   if (tree_size < 0) {
-    return absl::InvalidArgumentError("checkpoint tree size " +
-                                      std::to_string(tree_size) +
-                                      " is negative");
+    return absl::InvalidArgumentError(
+        "checkpoint tree size " + std::to_string(tree_size) + " is negative");
   }
   if (root_hash.size() != kHashSize) {
     return absl::InvalidArgumentError("checkpoint root hash has " +
@@ -110,8 +110,8 @@ absl::StatusOr<Checkpoint> SignCheckpoint(int64_t tree_size,
 
 Verdict VerifyCheckpoint(const Checkpoint& checkpoint,
                          const VerifyingKey& key) {
-  std::string name = "checkpoint of size " +
-                     std::to_string(checkpoint.tree_size);
+  std::string name =
+      "checkpoint of size " + std::to_string(checkpoint.tree_size);
   if (checkpoint.key_id != key.KeyId()) {
     return Verdict::Fail(name + " names key " + checkpoint.key_id +
                          ", but the trusted key is " + key.KeyId());
@@ -122,8 +122,10 @@ Verdict VerifyCheckpoint(const Checkpoint& checkpoint,
                          " bytes, expected 64)");
   }
   if (!key.Verify(checkpoint.SignedBytes(), checkpoint.signature)) {
-    return Verdict::Fail(name + " has a signature that does not verify with "
-                         "key " + key.KeyId() +
+    return Verdict::Fail(name +
+                         " has a signature that does not verify with "
+                         "key " +
+                         key.KeyId() +
                          " (the checkpoint was altered or signed by "
                          "another key)");
   }

@@ -37,8 +37,8 @@ absl::StatusOr<CompactRange> CompactRange::FromFrontier(
   return range;
 }
 
-absl::StatusOr<CompactRange> CompactRange::Build(
-    int64_t size, const LeafHashReader& reader) {
+absl::StatusOr<CompactRange> CompactRange::Build(int64_t size,
+                                                 const LeafHashReader& reader) {
   if (size < 0) {
     return absl::InvalidArgumentError("tree size " + std::to_string(size) +
                                       " is negative");
@@ -49,9 +49,9 @@ absl::StatusOr<CompactRange> CompactRange::Build(
     GORANK_ASSIGN_OR_RETURN(std::vector<std::string> batch, reader(lo, hi));
     if (static_cast<int64_t>(batch.size()) != hi - lo) {
       return absl::DataLossError("leaf hash store returned " +
-                                 std::to_string(batch.size()) +
-                                 " hashes for " + std::to_string(hi - lo) +
-                                 " leaves from " + std::to_string(lo));
+                                 std::to_string(batch.size()) + " hashes for " +
+                                 std::to_string(hi - lo) + " leaves from " +
+                                 std::to_string(lo));
     }
     for (size_t i = 0; i < batch.size(); ++i) {
       if (batch[i].size() != kHashSize) {

@@ -51,8 +51,10 @@ absl::StatusOr<std::string> HexDecode(const std::string& text) {
     int lo = HexValue(text[i + 1]);
     if (hi < 0 || lo < 0) {
       size_t bad = hi < 0 ? i : i + 1;
-      return absl::InvalidArgumentError("hex text has a non-hex character at "
-                                        "position " + std::to_string(bad));
+      return absl::InvalidArgumentError(
+          "hex text has a non-hex character at "
+          "position " +
+          std::to_string(bad));
     }
     out.push_back(static_cast<char>(hi << 4 | lo));
   }

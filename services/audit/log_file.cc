@@ -85,8 +85,7 @@ absl::StatusOr<LogFileLine> ParseLogFileLine(const std::string& line,
     absl::StatusOr<Checkpoint> checkpoint =
         Checkpoint::FromJson(object.at("checkpoint").dump());
     if (!checkpoint.ok()) {
-      return LineError(line_number,
-                       std::string(checkpoint.status().message()));
+      return LineError(line_number, std::string(checkpoint.status().message()));
     }
     LogFileLine out;
     out.checkpoint = *std::move(checkpoint);
@@ -110,13 +109,15 @@ absl::StatusOr<ExportedLog> ReadLogFile(std::istream& in) {
     if (!seen_header) {
       if (blank) continue;
       if (line->entry || line->checkpoint) {
-        return LineError(line_number, "the file does not start with the "
-                                      "gorank-audit-log header line");
+        return LineError(line_number,
+                         "the file does not start with the "
+                         "gorank-audit-log header line");
       }
       seen_header = true;
       continue;
     }
-    if (line->checkpoint) log.checkpoints.push_back(*std::move(line->checkpoint));
+    if (line->checkpoint)
+      log.checkpoints.push_back(*std::move(line->checkpoint));
     if (!line->entry) continue;
     int64_t expected = static_cast<int64_t>(log.entries.size());
     if (*line->index != expected) {
@@ -155,10 +156,9 @@ LogFileWriter::LogFileWriter(std::ostream* out) : out_(out) {
 absl::Status LogFileWriter::AddEntry(const std::string& bytes,
                                      const std::string& leaf_hash) {
   if (!leaf_hash.empty() && leaf_hash.size() != kHashSize) {
-    return absl::InvalidArgumentError("leaf hash of entry " +
-                                      std::to_string(next_index_) + " has " +
-                                      std::to_string(leaf_hash.size()) +
-                                      " bytes, expected 32");
+    return absl::InvalidArgumentError(
+        "leaf hash of entry " + std::to_string(next_index_) + " has " +
+        std::to_string(leaf_hash.size()) + " bytes, expected 32");
   }
   json object = {{"entry", Base64Encode(bytes)}, {"index", next_index_}};
   if (!leaf_hash.empty()) object["leaf_hash"] = HexEncode(leaf_hash);

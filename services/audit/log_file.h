@@ -37,7 +37,7 @@ struct ExportedEntry {
 };
 
 struct ExportedLog {
-  std::vector<ExportedEntry> entries;    // entries[i] is the entry of index i
+  std::vector<ExportedEntry> entries;   // entries[i] is the entry of index i
   std::vector<Checkpoint> checkpoints;  // in file order
 
   bool operator==(const ExportedLog&) const = default;

@@ -79,9 +79,8 @@ void LogVerifier::CheckRoots(const std::vector<const Checkpoint*>& by_size,
       blame = {entries_, size,
                "the log has " + std::to_string(entries_) + " entries but " +
                    Describe(*checkpoint, IsTrusted(checkpoint)) +
-                   " covers more: entries " + std::to_string(entries_) +
-                   ".." + std::to_string(size - 1) +
-                   " are missing (truncated log)"};
+                   " covers more: entries " + std::to_string(entries_) + ".." +
+                   std::to_string(size - 1) + " are missing (truncated log)"};
       return;
     }
     while (range.size() < size) {
@@ -91,14 +90,14 @@ void LogVerifier::CheckRoots(const std::vector<const Checkpoint*>& by_size,
     if (root != checkpoint->root_hash) {
       bool trusted = IsTrusted(checkpoint);
       int64_t last_good = good < size ? good : good_below;
-      blame = {last_good, size,
-               "the first " + std::to_string(size) +
-                   " entries do not hash to the root of " +
-                   Describe(*checkpoint, trusted) + ": an entry in " +
-                   std::to_string(last_good) + ".." +
-                   std::to_string(size - 1) + " was changed" +
-                   (trusted ? " after the auditor saw it (history rewritten)"
-                            : "")};
+      blame = {
+          last_good, size,
+          "the first " + std::to_string(size) +
+              " entries do not hash to the root of " +
+              Describe(*checkpoint, trusted) + ": an entry in " +
+              std::to_string(last_good) + ".." + std::to_string(size - 1) +
+              " was changed" +
+              (trusted ? " after the auditor saw it (history rewritten)" : "")};
       return;
     }
     if (size > good) {
@@ -114,21 +113,23 @@ LogVerdict LogVerifier::Finish() const {
   verdict.entries = entries_;
   verdict.checkpoints = static_cast<int64_t>(checkpoints_.size());
   if (checkpoints_.empty()) {
-    return Failed(verdict, "the log has no checkpoint: nothing in it is signed");
+    return Failed(verdict,
+                  "the log has no checkpoint: nothing in it is signed");
   }
   for (const Checkpoint& checkpoint : checkpoints_) {
     Verdict signature = VerifyCheckpoint(checkpoint, key_);
     if (!signature.ok) return Failed(verdict, signature.reason);
   }
   if (options_.trusted) {
-    Verdict signature = VerifyCheckpoint(
-        *options_.trusted, options_.trusted_key.value_or(key_));
+    Verdict signature = VerifyCheckpoint(*options_.trusted,
+                                         options_.trusted_key.value_or(key_));
     if (!signature.ok) {
       return Failed(verdict, "trusted checkpoint: " + signature.reason);
     }
   }
   std::vector<const Checkpoint*> by_size;
-  for (const Checkpoint& checkpoint : checkpoints_) by_size.push_back(&checkpoint);
+  for (const Checkpoint& checkpoint : checkpoints_)
+    by_size.push_back(&checkpoint);
   if (options_.trusted) by_size.push_back(&*options_.trusted);
   std::stable_sort(by_size.begin(), by_size.end(),
                    [](const Checkpoint* a, const Checkpoint* b) {
@@ -160,10 +161,10 @@ LogVerdict LogVerifier::Finish() const {
                     "a consistency proof needs the trusted checkpoint it "
                     "starts from");
     }
-    Verdict consistent = VerifyConsistency(
-        options_.trusted->tree_size, latest->tree_size,
-        options_.trusted->root_hash, latest->root_hash,
-        *options_.consistency_proof);
+    Verdict consistent =
+        VerifyConsistency(options_.trusted->tree_size, latest->tree_size,
+                          options_.trusted->root_hash, latest->root_hash,
+                          *options_.consistency_proof);
     if (!consistent.ok) {
       return Failed(verdict, "the server's consistency proof is wrong: " +
                                  consistent.reason);

@@ -52,10 +52,10 @@ struct LogVerdict {
   // signature). For a truncated log, the first missing index.
   int64_t first_bad_index = -1;
   int64_t bad_index_end = -1;
-  int64_t entries = 0;         // entries read
-  int64_t verified_size = 0;   // entries covered by the latest checkpoint
-  std::string root_hash;       // recomputed root at verified_size (32 bytes)
-  int64_t checkpoints = 0;     // log checkpoints checked
+  int64_t entries = 0;        // entries read
+  int64_t verified_size = 0;  // entries covered by the latest checkpoint
+  std::string root_hash;      // recomputed root at verified_size (32 bytes)
+  int64_t checkpoints = 0;    // log checkpoints checked
 
   bool exact() const { return bad_index_end == first_bad_index + 1; }
 };

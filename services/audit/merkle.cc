@@ -67,9 +67,9 @@ absl::StatusOr<std::string> SubtreeRoot(const Range& range,
     int64_t hi = std::min(range.second, lo + kLeafReadBatch);
     GORANK_ASSIGN_OR_RETURN(std::vector<std::string> batch, reader(lo, hi));
     if (static_cast<int64_t>(batch.size()) != hi - lo) {
-      return absl::DataLossError(
-          "leaf hash store returned " + std::to_string(batch.size()) +
-          " hashes for leaves " + RangeText(lo, hi));
+      return absl::DataLossError("leaf hash store returned " +
+                                 std::to_string(batch.size()) +
+                                 " hashes for leaves " + RangeText(lo, hi));
     }
     for (size_t i = 0; i < batch.size(); ++i) {
       if (batch[i].size() != kHashSize) {
@@ -149,8 +149,7 @@ std::string RootHash(const std::vector<std::string>& leaf_hashes) {
 LeafHashReader VectorLeafHashReader(const std::vector<std::string>& hashes) {
   return [&hashes](int64_t begin,
                    int64_t end) -> absl::StatusOr<std::vector<std::string>> {
-    if (begin < 0 || end > static_cast<int64_t>(hashes.size()) ||
-        begin > end) {
+    if (begin < 0 || end > static_cast<int64_t>(hashes.size()) || begin > end) {
       return absl::OutOfRangeError("leaves " + RangeText(begin, end) +
                                    " are not in a log of " +
                                    std::to_string(hashes.size()) + " leaves");
@@ -202,10 +201,10 @@ absl::StatusOr<std::vector<std::string>> InclusionProof(
 absl::StatusOr<std::vector<std::string>> ConsistencyProof(
     int64_t old_size, int64_t new_size, const LeafHashReader& reader) {
   if (old_size < 0 || old_size > new_size) {
-    return absl::InvalidArgumentError(
-        "no consistency proof from size " + std::to_string(old_size) +
-        " to size " + std::to_string(new_size) +
-        " (valid: 0 <= old_size <= new_size)");
+    return absl::InvalidArgumentError("no consistency proof from size " +
+                                      std::to_string(old_size) + " to size " +
+                                      std::to_string(new_size) +
+                                      " (valid: 0 <= old_size <= new_size)");
   }
   if (old_size == 0 || old_size == new_size) return std::vector<std::string>{};
   // RFC 6962 SUBPROOF(m, D[begin:end], b), unrolled from the root down.
@@ -244,9 +243,9 @@ absl::StatusOr<std::string> RootFromInclusionProof(
     const std::string& leaf_hash, int64_t index, int64_t size,
     const std::vector<std::string>& proof) {
   if (index < 0 || index >= size) {
-    return absl::InvalidArgumentError(
-        "leaf index " + std::to_string(index) + " is not in a tree of " +
-        std::to_string(size) + " leaves");
+    return absl::InvalidArgumentError("leaf index " + std::to_string(index) +
+                                      " is not in a tree of " +
+                                      std::to_string(size) + " leaves");
   }
   if (leaf_hash.size() != kHashSize || !AllHashSized(proof)) {
     return absl::InvalidArgumentError(
@@ -259,8 +258,8 @@ absl::StatusOr<std::string> RootFromInclusionProof(
     if (sn == 0) {
       return absl::InvalidArgumentError(
           "inclusion proof has too many elements (" +
-          std::to_string(proof.size()) + ") for leaf " +
-          std::to_string(index) + " of " + std::to_string(size));
+          std::to_string(proof.size()) + ") for leaf " + std::to_string(index) +
+          " of " + std::to_string(size));
     }
     if ((fn & 1) || fn == sn) {
       r = NodeHash(p, r);
@@ -272,10 +271,10 @@ absl::StatusOr<std::string> RootFromInclusionProof(
     sn >>= 1;
   }
   if (sn != 0) {
-    return absl::InvalidArgumentError(
-        "inclusion proof has too few elements (" +
-        std::to_string(proof.size()) + ") for leaf " + std::to_string(index) +
-        " of " + std::to_string(size));
+    return absl::InvalidArgumentError("inclusion proof has too few elements (" +
+                                      std::to_string(proof.size()) +
+                                      ") for leaf " + std::to_string(index) +
+                                      " of " + std::to_string(size));
   }
   return r;
 }
@@ -285,7 +284,8 @@ Verdict VerifyInclusion(const std::string& leaf_hash, int64_t index,
                         const std::string& root) {
   absl::StatusOr<std::string> computed =
       RootFromInclusionProof(leaf_hash, index, size, proof);
-  if (!computed.ok()) return Verdict::Fail(std::string(computed.status().message()));
+  if (!computed.ok())
+    return Verdict::Fail(std::string(computed.status().message()));
   if (*computed != root) {
     return Verdict::Fail("inclusion proof for leaf " + std::to_string(index) +
                          " of " + std::to_string(size) +

@@ -66,7 +66,8 @@ absl::Status ErrnoStatus(int err, const std::string& path) {
     case EPERM:
       return absl::PermissionDeniedError(message);
     case EEXIST:
-      return absl::AlreadyExistsError(message + " (keys are never overwritten)");
+      return absl::AlreadyExistsError(message +
+                                      " (keys are never overwritten)");
     default:
       return absl::InternalError(message);
   }
@@ -155,8 +156,7 @@ bool VerifyingKey::Verify(const std::string& message,
     result = EVP_DigestVerify(
         ctx, reinterpret_cast<const unsigned char*>(signature.data()),
         signature.size(),
-        reinterpret_cast<const unsigned char*>(message.data()),
-        message.size());
+        reinterpret_cast<const unsigned char*>(message.data()), message.size());
   }
   EVP_MD_CTX_free(ctx);
   if (result != 1) ERR_clear_error();
@@ -199,7 +199,8 @@ absl::StatusOr<SigningKey> SigningKey::FromPem(const std::string& pem) {
   if (pkey == nullptr) {
     return absl::InvalidArgumentError(
         "not an unencrypted PEM private key (expected -----BEGIN PRIVATE "
-        "KEY-----): " + TakeOpenSslError());
+        "KEY-----): " +
+        TakeOpenSslError());
   }
   if (!IsEd25519(pkey)) {
     EVP_PKEY_free(pkey);
@@ -258,7 +259,8 @@ absl::Status SigningKey::SavePemFile(const std::string& path) const {
       int err = errno;
       close(fd);
       unlink(path.c_str());
-      return absl::InternalError(path + ": write failed: " + std::strerror(err));
+      return absl::InternalError(path +
+                                 ": write failed: " + std::strerror(err));
     }
     written += static_cast<size_t>(n);
   }

@@ -16,7 +16,9 @@ struct Verdict {
   std::string reason;  // Empty when ok; otherwise why the check failed.
 
   static Verdict Pass() { return Verdict{true, ""}; }
-  static Verdict Fail(std::string why) { return Verdict{false, std::move(why)}; }
+  static Verdict Fail(std::string why) {
+    return Verdict{false, std::move(why)};
+  }
 };
 
 }  // namespace gorank::audit

@@ -14,8 +14,11 @@ namespace {
 using ::testing::HasSubstr;
 
 AuditEntry Sample() {
-  return AuditEntry{1767225600, "agency:110/token:7", "player.register",
-                    "player:42", "",
+  return AuditEntry{1767225600,
+                    "agency:110/token:7",
+                    "player.register",
+                    "player:42",
+                    "",
                     R"({"name":"张三","rank":"3d"})"};
 }
 
@@ -27,8 +30,8 @@ TEST(AuditEntryTest, EncodesCanonicalBytes) {
 }
 
 TEST(AuditEntryTest, FromChangeCopiesEveryField) {
-  ChangeRecord change{5, "system", "registry.seed_regions", "regions", "",
-                      "[1,2]"};
+  ChangeRecord change{5,         "system", "registry.seed_regions",
+                      "regions", "",       "[1,2]"};
   EXPECT_EQ(AuditEntry::FromChange(change),
             (AuditEntry{5, "system", "registry.seed_regions", "regions", "",
                         "[1,2]"}));
@@ -61,10 +64,14 @@ TEST(AuditEntryTest, EncodeRejectsInvalidEntries) {
   const std::vector<Case> cases = {
       {"no actor", {1, "", "a", "s", "", ""}, "actor and an action"},
       {"no action", {1, "u", "", "s", "", ""}, "actor and an action"},
-      {"bad UTF-8", {1, "u\xff", "a", "s", "", ""}, "'actor' is not valid UTF-8"},
-      {"before not JSON", {1, "u", "a", "s", "{oops", ""},
+      {"bad UTF-8",
+       {1, "u\xff", "a", "s", "", ""},
+       "'actor' is not valid UTF-8"},
+      {"before not JSON",
+       {1, "u", "a", "s", "{oops", ""},
        "'before' must be empty or a JSON text"},
-      {"after not JSON", {1, "u", "a", "s", "", "plain text"},
+      {"after not JSON",
+       {1, "u", "a", "s", "", "plain text"},
        "'after' must be empty or a JSON text"},
   };
   for (const Case& c : cases) {

@@ -105,15 +105,21 @@ TEST(CheckpointTest, JsonRoundTrip) {
   // Hand-edited OLD.json files may be pretty-printed.
   std::string pretty =
       "{\n  \"tree_size\": 8,\n  \"time_unix\": 1767225600,\n"
-      "  \"root_hash\": \"" + std::string(kRoot8) + "\",\n"
-      "  \"signature\": \"" + Base64Encode(checkpoint.signature) + "\",\n"
-      "  \"key_id\": \"" + checkpoint.key_id + "\"\n}\n";
+      "  \"root_hash\": \"" +
+      std::string(kRoot8) +
+      "\",\n"
+      "  \"signature\": \"" +
+      Base64Encode(checkpoint.signature) +
+      "\",\n"
+      "  \"key_id\": \"" +
+      checkpoint.key_id + "\"\n}\n";
   EXPECT_EQ(Checkpoint::FromJson(pretty).value(), checkpoint);
 }
 
 TEST(CheckpointTest, FromJsonNamesTheBadField) {
   const std::string root = std::string("\"root_hash\":\"") + kRoot8 + "\"";
-  const std::string rest = ",\"signature\":\"\",\"key_id\":\"k\",\"time_unix\":1";
+  const std::string rest =
+      ",\"signature\":\"\",\"key_id\":\"k\",\"time_unix\":1";
   struct Case {
     const char* name;
     std::string json;
@@ -126,8 +132,7 @@ TEST(CheckpointTest, FromJsonNamesTheBadField) {
        "'tree_size' is negative"},
       {"size as text", "{\"tree_size\":\"8\"," + root + rest + "}",
        "'tree_size' is not a 64-bit integer"},
-      {"short root",
-       "{\"tree_size\":8,\"root_hash\":\"5dc9\"" + rest + "}",
+      {"short root", "{\"tree_size\":8,\"root_hash\":\"5dc9\"" + rest + "}",
        "'root_hash' is not 64 hex digits"},
       {"bad signature",
        "{\"tree_size\":8," + root +

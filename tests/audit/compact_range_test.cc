@@ -72,10 +72,8 @@ TEST(CompactRangeTest, RejectsInconsistentFrontiers) {
     std::vector<std::string> frontier;
   };
   const std::vector<Case> cases = {
-      {"negative size", -1, {}},
-      {"size 0 with a hash", 0, {h}},
-      {"size 5 needs two hashes", 5, {h}},
-      {"size 4 needs one hash", 4, {h, h}},
+      {"negative size", -1, {}},           {"size 0 with a hash", 0, {h}},
+      {"size 5 needs two hashes", 5, {h}}, {"size 4 needs one hash", 4, {h, h}},
       {"short hash", 1, {"abc"}},
   };
   for (const Case& c : cases) {
@@ -87,8 +85,8 @@ TEST(CompactRangeTest, RejectsInconsistentFrontiers) {
 }
 
 TEST(CompactRangeTest, BuildPropagatesStorageErrors) {
-  LeafHashReader failing = [](int64_t, int64_t)
-      -> absl::StatusOr<std::vector<std::string>> {
+  LeafHashReader failing =
+      [](int64_t, int64_t) -> absl::StatusOr<std::vector<std::string>> {
     return absl::InternalError("disk I/O error");
   };
   EXPECT_EQ(CompactRange::Build(3, failing).status().code(),

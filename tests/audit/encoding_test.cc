@@ -27,8 +27,12 @@ TEST(HexTest, RejectsMalformedText) {
 // RFC 4648 section 10 test vectors.
 TEST(Base64Test, Rfc4648Vectors) {
   const std::vector<std::pair<std::string, std::string>> vectors = {
-      {"", ""},         {"f", "Zg=="},         {"fo", "Zm8="},
-      {"foo", "Zm9v"},  {"foob", "Zm9vYg=="},  {"fooba", "Zm9vYmE="},
+      {"", ""},
+      {"f", "Zg=="},
+      {"fo", "Zm8="},
+      {"foo", "Zm9v"},
+      {"foob", "Zm9vYg=="},
+      {"fooba", "Zm9vYmE="},
       {"foobar", "Zm9vYmFy"},
   };
   for (const auto& [plain, encoded] : vectors) {

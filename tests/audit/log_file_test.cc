@@ -31,7 +31,8 @@ TEST(LogFileTest, WritesTheDocumentedLines) {
       "{\"entry\":\"YmM=\",\"index\":1,\"leaf_hash\":\"" +
       HexEncode(log.entries[1].leaf_hash) +
       "\"}\n"
-      "{\"checkpoint\":" + log.checkpoints[0].ToJson() + "}\n";
+      "{\"checkpoint\":" +
+      log.checkpoints[0].ToJson() + "}\n";
   EXPECT_EQ(out.str(), expected);
 }
 
@@ -68,7 +69,8 @@ TEST(LogFileTest, WriterRejectsBadLeafHash) {
 }
 
 TEST(LogFileTest, ReadErrorsNameTheLine) {
-  const std::string header = "{\"format\":\"gorank-audit-log\",\"version\":1}\n";
+  const std::string header =
+      "{\"format\":\"gorank-audit-log\",\"version\":1}\n";
   const std::string e0 = "{\"entry\":\"YQ==\",\"index\":0}\n";
   const std::string e1 = "{\"entry\":\"YQ==\",\"index\":1}\n";
   const std::string e2 = "{\"entry\":\"YQ==\",\"index\":2}\n";
@@ -80,8 +82,8 @@ TEST(LogFileTest, ReadErrorsNameTheLine) {
   const std::vector<Case> cases = {
       {"empty", "", "no gorank-audit-log header"},
       {"no header", e0, "line 1: the file does not start with"},
-      {"other version",
-       "{\"format\":\"gorank-audit-log\",\"version\":2}\n", "line 1: header"},
+      {"other version", "{\"format\":\"gorank-audit-log\",\"version\":2}\n",
+       "line 1: header"},
       {"not JSON", header + "{oops\n", "line 2: not a JSON object"},
       {"unknown line", header + "{\"x\":1}\n", "line 2: neither"},
       {"bad base64", header + "{\"entry\":\"Y\",\"index\":0}\n",
@@ -91,8 +93,9 @@ TEST(LogFileTest, ReadErrorsNameTheLine) {
        "line 2: entry 0: 'leaf_hash' is not 64 hex digits"},
       {"negative index", header + "{\"entry\":\"YQ==\",\"index\":-1}\n",
        "line 2: entry line needs a non-negative integer 'index'"},
-      {"missing entry", header + e0 + e2, "line 3: entry index 2 where 1 was "
-                                          "expected (entries 1..1 are missing)"},
+      {"missing entry", header + e0 + e2,
+       "line 3: entry index 2 where 1 was "
+       "expected (entries 1..1 are missing)"},
       {"repeated entry", header + e0 + e1 + e1,
        "line 4: entry index 1 where 2 was expected (entry repeated"},
       {"bad checkpoint", header + "{\"checkpoint\":{\"tree_size\":1}}\n",

@@ -21,8 +21,11 @@ inline SigningKey FixtureKey(char fill = 's') {
 }
 
 inline std::string FixtureEntry(int64_t i) {
-  AuditEntry entry{1767225600 + i, "agency:110/token:" + std::to_string(i % 3),
-                   "player.register", "player:" + std::to_string(100 + i), "",
+  AuditEntry entry{1767225600 + i,
+                   "agency:110/token:" + std::to_string(i % 3),
+                   "player.register",
+                   "player:" + std::to_string(100 + i),
+                   "",
                    "{\"name\":\"选手" + std::to_string(i) + "\",\"rank\":\"" +
                        std::to_string(1 + i % 7) + "d\"}"};
   return entry.Encode().value();
@@ -39,10 +42,9 @@ inline ExportedLog SignedLog(const std::vector<std::string>& entries,
   for (size_t i = 0; i <= entries.size(); ++i) {
     while (next_size < sizes.size() &&
            sizes[next_size] == static_cast<int64_t>(i)) {
-      log.checkpoints.push_back(
-          SignCheckpoint(range.size(), range.RootHash(),
-                         1767225600 + range.size(), key)
-              .value());
+      log.checkpoints.push_back(SignCheckpoint(range.size(), range.RootHash(),
+                                               1767225600 + range.size(), key)
+                                    .value());
       ++next_size;
     }
     if (i == entries.size()) break;

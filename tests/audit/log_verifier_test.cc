@@ -152,7 +152,8 @@ TEST_F(LogVerifierTest, WrongKeyIsRejected) {
   EXPECT_THAT(verdict.reason, HasSubstr(other.KeyId()));
 }
 
-TEST_F(LogVerifierTest, HistoryRewrittenAndResignedIsCaughtByTrustedCheckpoint) {
+TEST_F(LogVerifierTest,
+       HistoryRewrittenAndResignedIsCaughtByTrustedCheckpoint) {
   std::vector<std::string> entries = FixtureEntries(kSize);
   entries[3] = FixtureEntry(1000);  // a different, valid entry
   ExportedLog forged = SignedLog(entries, kSignedSizes, key_);

@@ -16,8 +16,11 @@ namespace gorank::audit {
 namespace {
 
 std::string Entry(int64_t i) {
-  return AuditEntry{1767225600 + i, "agency:110/token:7", "player.register",
-                    "player:" + std::to_string(i), "",
+  return AuditEntry{1767225600 + i,
+                    "agency:110/token:7",
+                    "player.register",
+                    "player:" + std::to_string(i),
+                    "",
                     R"({"name":"张三","rank":"3d"})"}
       .Encode()
       .value();
@@ -55,7 +58,10 @@ void BM_InclusionProof(benchmark::State& state) {
     benchmark::DoNotOptimize(InclusionProof(index, hashes));
   }
 }
-BENCHMARK(BM_InclusionProof)->Arg(1 << 10)->Arg(100000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_InclusionProof)
+    ->Arg(1 << 10)
+    ->Arg(100000)
+    ->Unit(benchmark::kMillisecond);
 
 void BM_ConsistencyProof(benchmark::State& state) {
   std::vector<std::string> hashes = Hashes(state.range(0));

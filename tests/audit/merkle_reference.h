@@ -49,8 +49,7 @@ inline std::vector<std::string> RefPath(size_t m, const Leaves& d) {
   return path;
 }
 
-inline std::vector<std::string> RefSubproof(size_t m, const Leaves& d,
-                                            bool b) {
+inline std::vector<std::string> RefSubproof(size_t m, const Leaves& d, bool b) {
   size_t n = d.size();
   if (m == n) {
     if (b) return {};
@@ -85,7 +84,8 @@ inline std::vector<std::string> UnhexAll(const std::vector<std::string>& hex) {
 
 // Leaf i of a synthetic log: distinct, deterministic bytes.
 inline std::string SyntheticEntry(int64_t i) {
-  return "entry-" + std::to_string(i) + std::string(static_cast<size_t>(i % 7), '*');
+  return "entry-" + std::to_string(i) +
+         std::string(static_cast<size_t>(i % 7), '*');
 }
 
 }  // namespace gorank::audit::testing

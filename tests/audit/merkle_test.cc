@@ -94,16 +94,21 @@ struct InclusionVector {
 // Published audit paths of the test tree (0-based leaf index).
 const std::vector<InclusionVector> kInclusionVectors = {
     {0, 1, {}},
-    {0, 8,
+    {0,
+     8,
      {"96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7",
       "5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e",
       "6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4"}},
-    {5, 8,
+    {5,
+     8,
      {"bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b",
       "ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0",
       "d37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7"}},
-    {2, 3, {"fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125"}},
-    {1, 5,
+    {2,
+     3,
+     {"fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125"}},
+    {1,
+     5,
      {"6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d",
       "5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e",
       "bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b"}},
@@ -117,9 +122,9 @@ TEST(MerkleInclusionTest, PublishedAuditPaths) {
         InclusionProof(v.index, Prefix(hashes, v.size));
     ASSERT_TRUE(proof.ok()) << proof.status();
     EXPECT_EQ(*proof, UnhexAll(v.proof));
-    Verdict verdict = VerifyInclusion(hashes[v.index], v.index, v.size,
-                                      UnhexAll(v.proof),
-                                      Unhex(kCtRoots[v.size]));
+    Verdict verdict =
+        VerifyInclusion(hashes[v.index], v.index, v.size, UnhexAll(v.proof),
+                        Unhex(kCtRoots[v.size]));
     EXPECT_TRUE(verdict.ok) << verdict.reason;
   }
 }
@@ -132,15 +137,18 @@ struct ConsistencyVector {
 
 const std::vector<ConsistencyVector> kConsistencyVectors = {
     {1, 1, {}},
-    {1, 8,
+    {1,
+     8,
      {"96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7",
       "5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e",
       "6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4"}},
-    {6, 8,
+    {6,
+     8,
      {"0ebc5d3437fbe2db158b9f126a1d118e308181031d0a949f8dededebc558ef6a",
       "ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0",
       "d37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7"}},
-    {2, 5,
+    {2,
+     5,
      {"5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e",
       "bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b"}},
 };
@@ -307,8 +315,8 @@ TEST(MerkleProofTest, InvalidRequestsAreInvalidArgument) {
 }
 
 TEST(MerkleProofTest, ReaderFailuresArePropagated) {
-  LeafHashReader failing = [](int64_t, int64_t)
-      -> absl::StatusOr<std::vector<std::string>> {
+  LeafHashReader failing =
+      [](int64_t, int64_t) -> absl::StatusOr<std::vector<std::string>> {
     return absl::UnavailableError("database is locked");
   };
   EXPECT_EQ(InclusionProof(0, 8, failing).status(),
@@ -318,14 +326,16 @@ TEST(MerkleProofTest, ReaderFailuresArePropagated) {
   EXPECT_EQ(RootHash(8, failing).status().code(),
             absl::StatusCode::kUnavailable);
 
-  LeafHashReader short_read = [](int64_t begin, int64_t end)
-      -> absl::StatusOr<std::vector<std::string>> {
+  LeafHashReader short_read =
+      [](int64_t begin,
+         int64_t end) -> absl::StatusOr<std::vector<std::string>> {
     return std::vector<std::string>(end - begin - 1, std::string(32, 'x'));
   };
   EXPECT_EQ(RootHash(8, short_read).status().code(),
             absl::StatusCode::kDataLoss);
-  LeafHashReader bad_hash = [](int64_t begin, int64_t end)
-      -> absl::StatusOr<std::vector<std::string>> {
+  LeafHashReader bad_hash =
+      [](int64_t begin,
+         int64_t end) -> absl::StatusOr<std::vector<std::string>> {
     return std::vector<std::string>(end - begin, std::string(31, 'x'));
   };
   absl::Status status = InclusionProof(0, 8, bad_hash).status();
@@ -336,7 +346,8 @@ TEST(MerkleProofTest, ReaderFailuresArePropagated) {
 TEST(MerkleProofTest, ReadsInBoundedBatchesAndEachLeafAtMostOnce) {
   const int64_t size = 3 * kLeafReadBatch + 17;
   std::vector<std::string> hashes;
-  for (int64_t i = 0; i < size; ++i) hashes.push_back(LeafHash(SyntheticEntry(i)));
+  for (int64_t i = 0; i < size; ++i)
+    hashes.push_back(LeafHash(SyntheticEntry(i)));
   LeafHashReader inner = VectorLeafHashReader(hashes);
   int64_t leaves_read = 0;
   int64_t largest_batch = 0;
@@ -348,9 +359,8 @@ TEST(MerkleProofTest, ReadsInBoundedBatchesAndEachLeafAtMostOnce) {
   std::vector<std::string> proof = InclusionProof(1234, size, counting).value();
   EXPECT_EQ(leaves_read, size - 1);  // every leaf but the proven one
   EXPECT_LE(largest_batch, kLeafReadBatch);
-  EXPECT_TRUE(VerifyInclusion(hashes[1234], 1234, size, proof,
-                              RootHash(hashes))
-                  .ok);
+  EXPECT_TRUE(
+      VerifyInclusion(hashes[1234], 1234, size, proof, RootHash(hashes)).ok);
   leaves_read = 0;
   std::vector<std::string> consistency =
       ConsistencyProof(5000, size, counting).value();

@@ -35,11 +35,13 @@ struct Rfc8032Vector {
 const std::vector<Rfc8032Vector> kRfc8032 = {
     {"9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60",
      "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a", "",
-     "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590"
+     "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb882159"
+     "0"
      "a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b"},
     {"4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb",
      "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c", "72",
-     "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e"
+     "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43"
+     "e"
      "15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00"},
 };
 
@@ -50,7 +52,8 @@ TEST(SigningKeyTest, Rfc8032Vectors) {
     EXPECT_EQ(HexEncode(key->public_key().Raw()), v.public_key);
     std::string message = Unhex(v.message);
     EXPECT_EQ(HexEncode(key->Sign(message)), v.signature);
-    VerifyingKey public_key = VerifyingKey::FromRaw(Unhex(v.public_key)).value();
+    VerifyingKey public_key =
+        VerifyingKey::FromRaw(Unhex(v.public_key)).value();
     EXPECT_TRUE(public_key.Verify(message, Unhex(v.signature)));
     EXPECT_FALSE(public_key.Verify(message + "x", Unhex(v.signature)));
   }
@@ -90,8 +93,8 @@ TEST(SigningKeyTest, PemAndBase64RoundTrips) {
 // The PEM text `openssl genpkey -algorithm ed25519` writes for the RFC 8032
 // TEST 1 seed (PKCS#8: a fixed 16-byte prefix, then the seed).
 TEST(SigningKeyTest, ReadsOpenSslCommandLineKeys) {
-  std::string der = Unhex("302e020100300506032b657004220420") +
-                    Unhex(kRfc8032[0].seed);
+  std::string der =
+      Unhex("302e020100300506032b657004220420") + Unhex(kRfc8032[0].seed);
   std::string pem = "-----BEGIN PRIVATE KEY-----\n" + Base64Encode(der) +
                     "\n-----END PRIVATE KEY-----\n";
   absl::StatusOr<SigningKey> key = SigningKey::FromPem(pem);
@@ -119,20 +122,24 @@ TEST(SigningKeyTest, RejectsWhatIsNotAnEd25519Key) {
     const char* message;
   };
   const std::vector<Case> cases = {
-      {"garbage PEM", SigningKey::FromPem("hello").status(), "not an unencrypted PEM"},
-      {"EC key", SigningKey::FromPem(EcPrivateKeyPem()).status(), "not Ed25519"},
+      {"garbage PEM", SigningKey::FromPem("hello").status(),
+       "not an unencrypted PEM"},
+      {"EC key", SigningKey::FromPem(EcPrivateKeyPem()).status(),
+       "not Ed25519"},
       {"public PEM as private",
        SigningKey::FromPem(SigningKey::Generate()->public_key().Pem()).status(),
        "not an unencrypted PEM"},
       {"short seed", SigningKey::FromSeed("abc").status(), "32 bytes, got 3"},
-      {"short raw key", VerifyingKey::FromRaw("abc").status(), "32 bytes, got 3"},
+      {"short raw key", VerifyingKey::FromRaw("abc").status(),
+       "32 bytes, got 3"},
       {"bad base64", VerifyingKey::FromBase64("@@@@").status(), "public key"},
       {"garbage public PEM", VerifyingKey::FromPem("x").status(),
        "not a PEM public key"},
   };
   for (const Case& c : cases) {
     EXPECT_EQ(c.status.code(), absl::StatusCode::kInvalidArgument) << c.name;
-    EXPECT_THAT(std::string(c.status.message()), HasSubstr(c.message)) << c.name;
+    EXPECT_THAT(std::string(c.status.message()), HasSubstr(c.message))
+        << c.name;
   }
 }
 
