@@ -1,0 +1,120 @@
+// Storage interface of the certificate module, owned by the domain and
+// implemented over SQLite in storage/. Each mutating call is one
+// transaction that also writes the audit-log entry and, where the call
+// changes a rank, the player's new rank and its history entry. Serials are
+// allocated inside that transaction (BEGIN IMMEDIATE), so a failed issuance
+// consumes none and concurrent issuances never share or skip one.
+#ifndef GORANK_SERVICES_CERTIFICATES_CERTIFICATE_REPOSITORY_H_
+#define GORANK_SERVICES_CERTIFICATES_CERTIFICATE_REPOSITORY_H_
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "services/certificates/certificate.h"
+#include "services/common/change.h"
+#include "services/registry/player.h"
+
+namespace gorank::certificates {
+
+// What IssueCertificate does, decided by the domain. The callbacks run inside
+// the transaction once the number is known.
+struct IssuePlan {
+  Certificate draft;  // number, rank_applied and rank_before are filled in
+  // Apply the grade to the player's rank now (below 4d): the player's stored
+  // rank must still equal `expected_rank` (ABORTED otherwise).
+  bool apply_rank_now = false;
+  std::optional<registry::Rank> expected_rank;
+  // For agencies: the released stock of draft.year; issuing fails with
+  // FAILED_PRECONDITION when that many are already issued. nullopt: exempt.
+  std::optional<int> stock_limit;
+  // When set, this appraisal is marked approved with the new number.
+  std::optional<int64_t> appraisal_id;
+  std::string appraisal_note;
+  std::function<registry::RankHistoryEntry(const Certificate&)> history;
+  std::function<ChangeRecord(const Certificate&)> audit;
+};
+
+struct CertificateFilter {
+  std::string agency_prefix;  // "" = any
+  int year = 0;               // 0 = any
+  std::optional<registry::PlayerId> player_id;
+  bool only_pending_notice = false;  // notice not yet settled, not revoked
+  std::string after_number;          // pagination
+  int limit = 1000;
+};
+
+// Implementations are thread-safe.
+class CertificateRepository {
+ public:
+  virtual ~CertificateRepository() = default;
+
+  // Issues per `plan`. When draft.request_id is already used: returns that
+  // certificate if draft.request_hash matches, else ALREADY_EXISTS.
+  // RESOURCE_EXHAUSTED after serial 9999; FAILED_PRECONDITION when the stock
+  // is used up; ABORTED when the player's rank changed meanwhile.
+  virtual absl::StatusOr<Certificate> IssueCertificate(const IssuePlan& plan) = 0;
+  // NOT_FOUND for an unknown number.
+  virtual absl::StatusOr<Certificate> GetCertificate(const CertificateNumber& n) = 0;
+  virtual absl::StatusOr<std::vector<Certificate>> ListCertificates(
+      const CertificateFilter& filter) = 0;
+
+  // Marks a certificate whose notice ended as settled and, when `change` is
+  // set, applies it to the player's rank (the stored rank must equal
+  // change->from_rank, else ABORTED). FAILED_PRECONDITION when already
+  // settled or revoked.
+  virtual absl::Status SettleNotice(
+      const CertificateNumber& n,
+      const std::optional<registry::RankHistoryEntry>& change,
+      const std::optional<registry::Rank>& rank_before,
+      const ChangeRecord& audit) = 0;
+  // Revokes (FAILED_PRECONDITION when already revoked) and, when `change` is
+  // set, sets the player's rank back (ABORTED on a stale from_rank).
+  virtual absl::Status Revoke(const CertificateNumber& n, int64_t revoked_unix,
+                              const std::string& reason,
+                              const std::optional<registry::RankHistoryEntry>& change,
+                              const ChangeRecord& audit) = 0;
+
+  // Objections. InsertObjection: NOT_FOUND for an unknown certificate.
+  virtual absl::StatusOr<int64_t> InsertObjection(const Objection& o,
+                                                  const ChangeRecord& audit) = 0;
+  virtual absl::StatusOr<Objection> GetObjection(int64_t id) = 0;
+  virtual absl::StatusOr<std::vector<Objection>> ListObjections(
+      const CertificateNumber& n) = 0;
+  // Records the decision on an open objection (FAILED_PRECONDITION when
+  // already decided); an upheld one revokes the certificate in the same
+  // transaction.
+  virtual absl::Status DecideObjection(int64_t id, ObjectionState state,
+                                       const std::string& note, int64_t now_unix,
+                                       const ChangeRecord& audit) = 0;
+
+  // Appraisals.
+  virtual absl::StatusOr<int64_t> InsertAppraisal(const Appraisal& a,
+                                                  const ChangeRecord& audit) = 0;
+  virtual absl::StatusOr<Appraisal> GetAppraisal(int64_t id) = 0;
+  virtual absl::StatusOr<std::vector<Appraisal>> ListAppraisals(
+      const std::string& agency_prefix, bool pending_only) = 0;
+  // Rejects a pending appraisal (FAILED_PRECONDITION when decided already).
+  virtual absl::Status RejectAppraisal(int64_t id, const std::string& note,
+                                       int64_t now_unix, const ChangeRecord& audit) = 0;
+
+  // Stock. PutStockOrder creates or amends (FAILED_PRECONDITION once
+  // released). ReleaseStockOrder: NOT_FOUND without an order,
+  // FAILED_PRECONDITION when released already.
+  virtual absl::Status PutStockOrder(const StockOrder& order,
+                                     const ChangeRecord& audit) = 0;
+  virtual absl::Status ReleaseStockOrder(const std::string& prefix, int year,
+                                         int64_t now_unix, const std::string& by,
+                                         const ChangeRecord& audit) = 0;
+  // The order with `used` filled; NOT_FOUND when none.
+  virtual absl::StatusOr<StockOrder> GetStockOrder(const std::string& prefix,
+                                                   int year) = 0;
+  // Certificates issued under `prefix` in `year` (revoked ones included).
+  virtual absl::StatusOr<int> CountIssued(const std::string& prefix, int year) = 0;
+};
+
+}  // namespace gorank::certificates
+
+#endif  // GORANK_SERVICES_CERTIFICATES_CERTIFICATE_REPOSITORY_H_

@@ -1,0 +1,174 @@
+#include "services/certificates/certificate_rules.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace gorank::certificates {
+
+using registry::Rank;
+
+std::string CertificateNumber::ToString() const {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%s%02d%04d", prefix.c_str(), yy, serial);
+  return buf;
+}
+
+absl::StatusOr<CertificateNumber> CertificateNumber::Parse(const std::string& text) {
+  std::string digits;
+  for (char c : text) {
+    if (c >= '0' && c <= '9') {
+      digits.push_back(c);
+    } else if (c != ' ' && c != '-') {
+      return absl::InvalidArgumentError(
+          "a certificate number has nine digits PPPYYSSSS, e.g. 610140001");
+    }
+  }
+  if (digits.size() != 9 || digits.substr(5) == "0000") {
+    return absl::InvalidArgumentError(
+        "a certificate number has nine digits PPPYYSSSS with serial 0001..9999");
+  }
+  return CertificateNumber{digits.substr(0, 3), std::stoi(digits.substr(3, 2)),
+                           std::stoi(digits.substr(5))};
+}
+
+const char* BasisName(Basis b) {
+  switch (b) {
+    case Basis::kTournament: return "tournament";
+    case Basis::kAppraisal: return "appraisal";
+    case Basis::kRatingPromotion: return "rating_promotion";
+    case Basis::kHonoraryAward: return "honorary_award";
+  }
+  return "unknown";
+}
+
+const char* StateName(CertificateState s) {
+  switch (s) {
+    case CertificateState::kUnderNotice: return "under_notice";
+    case CertificateState::kEffective: return "effective";
+    case CertificateState::kRevoked: return "revoked";
+  }
+  return "unknown";
+}
+
+absl::StatusOr<CertificateNumber> NextNumber(const std::string& prefix, int year,
+                                             int last_serial) {
+  if (last_serial >= kMaxSerial) {
+    return absl::ResourceExhaustedError(
+        "prefix " + prefix + " has used all 9999 certificate numbers of " +
+        std::to_string(year) + "; no further certificate can be issued under it this year");
+  }
+  return CertificateNumber{prefix, year % 100, last_serial + 1};
+}
+
+bool IsCertifiableGrade(const Rank& grade) {
+  return (grade.IsKyu() && grade.level() <= 10) || grade.IsAmateurDan();
+}
+
+bool NeedsPublicNotice(const Rank& grade) {
+  return grade.IsAmateurDan() && grade.level() >= 4 && grade.level() <= 7;
+}
+
+absl::Status CheckIssueAuthority(const auth::Caller& caller,
+                                 const registry::Agency& agency, const Rank& grade,
+                                 Basis basis) {
+  if (!IsCertifiableGrade(grade)) {
+    return absl::InvalidArgumentError(
+        "certificates are issued for 10k..1k and 1d..7d (8d honorary); not for " +
+        grade.ToString());
+  }
+  const bool honorary = grade == Rank::FromString("8d");
+  if (honorary != (basis == Basis::kHonoraryAward)) {
+    return absl::InvalidArgumentError(
+        honorary ? "8d is honorary only: its basis must be HONORARY_AWARD"
+                 : "the honorary-award basis is for 8d only");
+  }
+  if (caller.role != auth::Role::kNationalAdmin &&
+      caller.role != auth::Role::kAgencyOperator) {
+    return absl::PermissionDeniedError("only agencies issue certificates");
+  }
+  if (!caller.ActsFor(agency.prefix)) {
+    return absl::PermissionDeniedError(
+        "rule: an agency issues only under its own prefix (" + caller.agency_prefix +
+        "), not under " + agency.prefix);
+  }
+  const bool high = grade.IsAmateurDan() && grade.level() >= 4;
+  if (high && (agency.prefix != registry::kNationalPrefix || !caller.IsNational())) {
+    return absl::PermissionDeniedError(
+        "rule: 4d..7d and honorary 8d are issued by the national body (prefix 000) only");
+  }
+  if (agency.status == registry::AgencyStatus::kSuspended) {
+    return absl::FailedPreconditionError("rule: a suspended agency issues nothing (agency " +
+                                         agency.prefix + ": " + agency.status_reason + ")");
+  }
+  return absl::OkStatus();
+}
+
+CertificateState StateAt(const Certificate& cert, int64_t now_unix) {
+  if (cert.revoked_unix != 0) return CertificateState::kRevoked;
+  if (now_unix < cert.notice_until_unix || cert.has_open_objection) {
+    return CertificateState::kUnderNotice;
+  }
+  return CertificateState::kEffective;
+}
+
+absl::Status CheckStockWindow(int year, const Date& today) {
+  if (today.year == year - 1 && today.month == 12) return absl::OkStatus();
+  return absl::FailedPreconditionError(
+      "stock for " + std::to_string(year) + " is ordered between " +
+      std::to_string(year - 1) + "-12-01 and " + std::to_string(year - 1) +
+      "-12-31; today is " + today.ToString());
+}
+
+absl::Status CheckAppraisalAge(const std::optional<Date>& birth, const Date& on) {
+  if (!birth) {
+    return absl::FailedPreconditionError(
+        "appraisal needs the player's birth date (the holder must be 18 or older)");
+  }
+  const int age = AgeOn(*birth, on);
+  if (age < 18) {
+    return absl::FailedPreconditionError(
+        "rule: appraisal needs a holder aged 18 or older; the player is " +
+        std::to_string(age) + " on " + on.ToString());
+  }
+  return absl::OkStatus();
+}
+
+std::vector<std::string> MissingHolderFields(const registry::Player& p, const Rank& grade) {
+  std::vector<std::string> missing;
+  if (grade < Rank::FromString("1d")) return missing;
+  if (p.name.empty()) missing.push_back("name");
+  if (p.gender == registry::Gender::kUnspecified) missing.push_back("gender");
+  if (!p.birth_date) missing.push_back("birth date");
+  if (p.agency_prefix.empty()) missing.push_back("agency");
+  return missing;
+}
+
+std::optional<Rank> FallbackRank(const Certificate& revoked,
+                                 const std::optional<Rank>& current,
+                                 const std::vector<Rank>& other_effective_grades) {
+  if (!revoked.rank_applied || current != revoked.grade) return current;
+  std::optional<Rank> best = revoked.rank_before;
+  for (const Rank& g : other_effective_grades) {
+    if (!best || g > *best) best = g;
+  }
+  return best;
+}
+
+std::string MaskName(const std::string& name) {
+  std::string out;
+  bool first = true;
+  for (size_t i = 0; i < name.size();) {
+    const unsigned char c = name[i];
+    const size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    if (first) {
+      out += name.substr(i, len);
+      first = false;
+    } else {
+      out += '*';
+    }
+    i += len;
+  }
+  return out;
+}
+
+}  // namespace gorank::certificates

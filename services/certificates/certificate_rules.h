@@ -1,0 +1,73 @@
+// The certificate rules of SPEC section 3 as pure functions of values and
+// the time: numbering, issuing authority, the state during public notice,
+// the stock-ordering window, the appraisal age limit, the rank a revocation
+// falls back to, and the masked holder name the public sees. No I/O; every
+// function is thread-safe.
+#ifndef GORANK_SERVICES_CERTIFICATES_CERTIFICATE_RULES_H_
+#define GORANK_SERVICES_CERTIFICATES_CERTIFICATE_RULES_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "services/auth/caller.h"
+#include "services/certificates/certificate.h"
+#include "services/registry/player.h"
+
+namespace gorank::certificates {
+
+// The number of the next certificate of `prefix` in `year` after
+// `last_serial` (0 when none yet). RESOURCE_EXHAUSTED after 9999.
+absl::StatusOr<CertificateNumber> NextNumber(const std::string& prefix, int year,
+                                             int last_serial);
+
+// True for the grades certificates are issued for: 10k..1k and 1d..8d.
+bool IsCertifiableGrade(const registry::Rank& grade);
+// True for the grades that need public notice: 4d..7d.
+bool NeedsPublicNotice(const registry::Rank& grade);
+
+// Whether `caller` may issue `grade` under `agency` (whose status is given)
+// with `basis`. The rule broken is named in the message:
+//   INVALID_ARGUMENT     grade not certifiable; 8d without the honorary basis
+//   PERMISSION_DENIED    an operator under another prefix; 4d..8d other than
+//                        by the national body under 000; a public/auditor
+//   FAILED_PRECONDITION  the agency is suspended
+absl::Status CheckIssueAuthority(const auth::Caller& caller,
+                                 const registry::Agency& agency,
+                                 const registry::Rank& grade, Basis basis);
+
+// The state of `cert` at `now_unix`: REVOKED once revoked; UNDER_NOTICE
+// while the notice period runs or an objection is open; EFFECTIVE after.
+CertificateState StateAt(const Certificate& cert, int64_t now_unix);
+
+// OK when `today` (Asia/Shanghai) lies in the ordering window for stock of
+// `year`: 1..31 December of year - 1. FAILED_PRECONDITION naming the window.
+absl::Status CheckStockWindow(int year, const Date& today);
+
+// OK when a holder born on `birth` is at least 18 on `on`;
+// FAILED_PRECONDITION with the age otherwise (or when birth is unknown).
+absl::Status CheckAppraisalAge(const std::optional<Date>& birth, const Date& on);
+
+// The holder fields missing for a certificate of `grade` (1d and above need
+// name, gender, birth date and agency). Empty when complete.
+std::vector<std::string> MissingHolderFields(const registry::Player& player,
+                                             const registry::Rank& grade);
+
+// The player's rank after revoking `revoked`, given the player's current
+// rank and the grades of the player's other certificates that are still
+// effective: the best of those; else the rank the player had before
+// `revoked` was applied. The current rank stays when `revoked` was not what
+// gave it (it never applied, or the player ranks higher for another reason).
+std::optional<registry::Rank> FallbackRank(
+    const Certificate& revoked, const std::optional<registry::Rank>& current,
+    const std::vector<registry::Rank>& other_effective_grades);
+
+// "张*" for "张三", "欧**" for "欧阳锋", "L*****" for "Li Wei": the first
+// character kept, every other one (spaces included) starred.
+std::string MaskName(const std::string& name);
+
+}  // namespace gorank::certificates
+
+#endif  // GORANK_SERVICES_CERTIFICATES_CERTIFICATE_RULES_H_

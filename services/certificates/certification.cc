@@ -1,0 +1,283 @@
+#include "services/certificates/certification.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "services/certificates/certificate_json.h"
+#include "services/certificates/certificate_rules.h"
+#include "services/common/status_macros.h"
+#include "services/registry/player_registry.h"
+
+namespace gorank::certificates {
+
+using registry::Rank;
+using registry::RankChangeReason;
+using registry::RankHistoryEntry;
+
+namespace {
+
+constexpr size_t kMaxTextBytes = 500;
+
+absl::Status CheckText(const std::string& field, const std::string& text, bool required) {
+  if (required && text.empty()) return absl::InvalidArgumentError(field + " is required");
+  if (text.size() > kMaxTextBytes) {
+    return absl::InvalidArgumentError(field + " is longer than 500 bytes");
+  }
+  return absl::OkStatus();
+}
+
+// The canonical form of an issuance request, compared on idempotent retries.
+std::string Fingerprint(const IssueRequest& r, const std::string& prefix, const Date& date) {
+  return std::to_string(r.player_id.value) + "|" + r.grade->ToString() + "|" +
+         date.ToString() + "|" + BasisName(r.basis) + "|" + r.basis_reference + "|" +
+         prefix + "|" + (r.correction ? "c:" + r.correction_reason : "");
+}
+
+}  // namespace
+
+absl::StatusOr<std::optional<int>> Certification::StockLimit(const std::string& prefix,
+                                                             int year) {
+  if (prefix == registry::kNationalPrefix) return std::optional<int>();
+  auto order = certs_->GetStockOrder(prefix, year);
+  if (absl::IsNotFound(order.status()) || (order.ok() && order->released_unix == 0)) {
+    return absl::FailedPreconditionError(
+        "rule: agency " + prefix + " has no released certificate stock for " +
+        std::to_string(year) + " (order it 1-31 December, then the national body releases it)");
+  }
+  if (!order.ok()) return order.status();
+  return std::optional<int>(order->quantity);
+}
+
+absl::StatusOr<Certificate> Certification::Issue(const auth::Caller& caller,
+                                                 const IssueRequest& request) {
+  return IssueWithPlan(caller, request, std::nullopt, "");
+}
+
+absl::StatusOr<Certificate> Certification::IssueWithPlan(
+    const auth::Caller& caller, const IssueRequest& r, std::optional<int64_t> appraisal_id,
+    const std::string& appraisal_note) {
+  if (!r.grade) return absl::InvalidArgumentError("grade is required");
+  if (r.request_id.size() > 128) {
+    return absl::InvalidArgumentError("request_id is longer than 128 bytes");
+  }
+  GORANK_RETURN_IF_ERROR(CheckText("basis_reference", r.basis_reference, true));
+  GORANK_RETURN_IF_ERROR(CheckText("correction_reason", r.correction_reason, r.correction));
+  const Date today = clock_->Today();
+  const Date date = r.issue_date.value_or(today);
+  if (!date.IsValid() || date > today || date.year < 2000) {
+    return absl::InvalidArgumentError("issue_date must be a date from 2000 up to today");
+  }
+  const std::string prefix =
+      !r.agency_prefix.empty() ? r.agency_prefix
+      : caller.IsNational()    ? std::string(registry::kNationalPrefix)
+                               : caller.agency_prefix;
+  GORANK_ASSIGN_OR_RETURN(registry::Agency agency, registry_->GetAgency(prefix));
+  GORANK_RETURN_IF_ERROR(CheckIssueAuthority(caller, agency, *r.grade, r.basis));
+  GORANK_ASSIGN_OR_RETURN(registry::Player player, registry_->GetPlayer(r.player_id));
+  if (!caller.ActsFor(player.agency_prefix)) {
+    return absl::PermissionDeniedError("an agency issues certificates to its own players only");
+  }
+  const std::vector<std::string> missing = MissingHolderFields(player, *r.grade);
+  if (!missing.empty()) {
+    std::string list;
+    for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
+    return absl::FailedPreconditionError(
+        "rule: a certificate of 1d and above needs a complete holder record; missing: " + list);
+  }
+  if (player.rank && *r.grade < *player.rank && !r.correction) {
+    return absl::FailedPreconditionError(
+        "rule: issuing " + r.grade->ToString() + " below the player's current rank " +
+        player.rank->ToString() + " needs the correction flag and a reason");
+  }
+  GORANK_ASSIGN_OR_RETURN(std::optional<int> limit, StockLimit(prefix, date.year));
+
+  const int64_t now = clock_->NowSeconds();
+  IssuePlan plan;
+  Certificate& c = plan.draft;
+  c.number.prefix = prefix;
+  c.year = date.year;
+  c.player_id = r.player_id;
+  c.grade = *r.grade;
+  c.issue_date = date;
+  c.basis = r.basis;
+  c.basis_reference = r.basis_reference;
+  c.issued_by = caller.Describe();
+  c.issued_unix = now;
+  c.correction_reason = r.correction ? r.correction_reason : "";
+  c.request_id = r.request_id;
+  c.request_hash = Fingerprint(r, prefix, date);
+  if (NeedsPublicNotice(*r.grade)) {
+    c.notice_until_unix = now + int64_t{options_.notice_days} * 86400;
+  } else {
+    plan.apply_rank_now = true;
+    plan.expected_rank = player.rank;
+  }
+  plan.stock_limit = limit;
+  plan.appraisal_id = appraisal_id;
+  plan.appraisal_note = appraisal_note;
+  const auto reason = r.basis == Basis::kAppraisal ? RankChangeReason::kAppraisal
+                                                   : RankChangeReason::kCertificate;
+  plan.history = [&, reason](const Certificate& issued) {
+    return RankHistoryEntry{0,      player.id,       player.rank,      issued.grade,
+                            issued.issue_date, reason, "certificate " + issued.number.ToString(),
+                            caller.Describe(), now};
+  };
+  plan.audit = [&](const Certificate& issued) {
+    return ChangeRecord{now, caller.Describe(), "certificate.issue",
+                        "certificate:" + issued.number.ToString(), "", CertificateJson(issued)};
+  };
+  GORANK_ASSIGN_OR_RETURN(Certificate issued, certs_->IssueCertificate(plan));
+  if (issued.notice_until_unix != 0) {
+    int64_t due = next_due_unix_.load();
+    while (due != 0 && issued.notice_until_unix < due &&
+           !next_due_unix_.compare_exchange_weak(due, issued.notice_until_unix)) {
+    }
+  }
+  return issued;
+}
+
+absl::StatusOr<Certificate> Certification::Get(const auth::Caller& caller,
+                                               const std::string& number) {
+  GORANK_ASSIGN_OR_RETURN(CertificateNumber n, CertificateNumber::Parse(number));
+  GORANK_RETURN_IF_ERROR(SettleDueNotices());
+  GORANK_ASSIGN_OR_RETURN(Certificate c, certs_->GetCertificate(n));
+  if (caller.role == auth::Role::kAgencyOperator && caller.agency_prefix != n.prefix) {
+    GORANK_ASSIGN_OR_RETURN(registry::Player p, registry_->GetPlayer(c.player_id));
+    if (p.agency_prefix != caller.agency_prefix) {
+      return absl::PermissionDeniedError(
+          "an agency sees its own certificates and its own players' certificates");
+    }
+  }
+  return c;
+}
+
+absl::StatusOr<std::vector<Certificate>> Certification::List(const auth::Caller& caller,
+                                                             const CertificateFilter& filter) {
+  CertificateFilter f = filter;
+  if (caller.role == auth::Role::kAgencyOperator) {
+    if (!f.agency_prefix.empty() && f.agency_prefix != caller.agency_prefix) {
+      return absl::PermissionDeniedError("an agency lists only its own certificates");
+    }
+    f.agency_prefix = caller.agency_prefix;
+  }
+  if (f.limit <= 0 || f.limit > 1000) f.limit = 1000;
+  GORANK_RETURN_IF_ERROR(SettleDueNotices());
+  return certs_->ListCertificates(f);
+}
+
+absl::StatusOr<Certificate> Certification::Revoke(const auth::Caller& caller,
+                                                  const std::string& number,
+                                                  const std::string& reason) {
+  GORANK_ASSIGN_OR_RETURN(CertificateNumber n, CertificateNumber::Parse(number));
+  GORANK_RETURN_IF_ERROR(CheckText("reason", reason, true));
+  GORANK_RETURN_IF_ERROR(SettleDueNotices());
+  GORANK_ASSIGN_OR_RETURN(Certificate c, certs_->GetCertificate(n));
+  if (!caller.IsNational() && caller.agency_prefix != n.prefix) {
+    return absl::PermissionDeniedError(
+        "rule: an agency revokes only certificates issued under its own prefix");
+  }
+  if (c.revoked_unix != 0) {
+    return absl::FailedPreconditionError("certificate " + number + " is already revoked");
+  }
+  const int64_t now = clock_->NowSeconds();
+  GORANK_ASSIGN_OR_RETURN(registry::Player player, registry_->GetPlayer(c.player_id));
+  CertificateFilter by_player;
+  by_player.player_id = c.player_id;
+  GORANK_ASSIGN_OR_RETURN(std::vector<Certificate> others, certs_->ListCertificates(by_player));
+  std::vector<Rank> effective;
+  for (const Certificate& o : others) {
+    if (o.number != c.number && o.rank_applied && StateAt(o, now) == CertificateState::kEffective) {
+      effective.push_back(o.grade);
+    }
+  }
+  const std::optional<Rank> fallback = FallbackRank(c, player.rank, effective);
+  std::optional<RankHistoryEntry> change;
+  if (fallback != player.rank) {
+    change = RankHistoryEntry{0, c.player_id, player.rank, fallback, clock_->Today(),
+                              RankChangeReason::kRevocation,
+                              "certificate " + number + " revoked: " + reason,
+                              caller.Describe(), now};
+  }
+  const std::string before = CertificateJson(c);
+  c.revoked_unix = now;
+  c.revoke_reason = reason;
+  GORANK_RETURN_IF_ERROR(certs_->Revoke(
+      n, now, reason, change,
+      ChangeRecord{now, caller.Describe(), "certificate.revoke", "certificate:" + number,
+                   before, CertificateJson(c)}));
+  return c;
+}
+
+absl::Status Certification::SettleOne(const Certificate& c) {
+  const int64_t now = clock_->NowSeconds();
+  GORANK_ASSIGN_OR_RETURN(registry::Player player, registry_->GetPlayer(c.player_id));
+  std::optional<RankHistoryEntry> change;
+  if (!player.rank || *player.rank < c.grade) {
+    change = RankHistoryEntry{0,
+                              c.player_id,
+                              player.rank,
+                              c.grade,
+                              ShanghaiDate(c.notice_until_unix),
+                              c.basis == Basis::kAppraisal ? RankChangeReason::kAppraisal
+                                                           : RankChangeReason::kCertificate,
+                              "certificate " + c.number.ToString() + " (public notice ended)",
+                              "system",
+                              now};
+  }
+  Certificate after = c;
+  after.rank_applied = true;
+  after.rank_before = player.rank;
+  return certs_->SettleNotice(
+      c.number, change, player.rank,
+      ChangeRecord{now, "system", "certificate.notice_ended",
+                   "certificate:" + c.number.ToString(), CertificateJson(c),
+                   CertificateJson(after)});
+}
+
+absl::Status Certification::SettleDueNotices() {
+  const int64_t now = clock_->NowSeconds();
+  const int64_t due = next_due_unix_.load();
+  if (due != 0 && now < due) return absl::OkStatus();
+  CertificateFilter f;
+  f.only_pending_notice = true;
+  GORANK_ASSIGN_OR_RETURN(std::vector<Certificate> pending, certs_->ListCertificates(f));
+  int64_t next = std::numeric_limits<int64_t>::max();
+  for (const Certificate& c : pending) {
+    if (StateAt(c, now) == CertificateState::kEffective) {
+      absl::Status s = SettleOne(c);
+      // Another thread may have settled it, or the rank moved: both fine,
+      // the next pass sees the new state.
+      if (!s.ok() && !absl::IsFailedPrecondition(s) && !absl::IsAborted(s)) return s;
+      if (absl::IsAborted(s)) next = 0;
+    } else if (!c.has_open_objection) {
+      next = std::min(next, c.notice_until_unix);
+    }
+  }
+  next_due_unix_.store(next == 0 ? 0 : next);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<HolderRow>> Certification::ExportHolders(
+    const auth::Caller& caller, const std::string& prefix, int year) {
+  if (caller.role == auth::Role::kAgencyOperator && caller.agency_prefix != prefix) {
+    return absl::PermissionDeniedError("an agency exports only its own records");
+  }
+  if (year < 2000 || year > 2099) return absl::InvalidArgumentError("year must be 2000..2099");
+  GORANK_RETURN_IF_ERROR(registry_->GetAgency(prefix).status());
+  GORANK_RETURN_IF_ERROR(SettleDueNotices());
+  CertificateFilter f;
+  f.agency_prefix = prefix;
+  f.year = year;
+  f.limit = kMaxSerial;
+  GORANK_ASSIGN_OR_RETURN(std::vector<Certificate> certs, certs_->ListCertificates(f));
+  std::vector<HolderRow> rows;
+  const int64_t now = clock_->NowSeconds();
+  for (Certificate& c : certs) {
+    GORANK_ASSIGN_OR_RETURN(registry::Player p, registry_->GetPlayer(c.player_id));
+    const CertificateState state = StateAt(c, now);
+    rows.push_back(HolderRow{std::move(c), state, registry::PlayerRegistry::Redact(caller, p)});
+  }
+  return rows;
+}
+
+}  // namespace gorank::certificates

@@ -1,0 +1,178 @@
+// Certification: the certificate office of the registry — issuing under the
+// rules of SPEC section 3 (authority, numbering, holder records, stock,
+// corrections, idempotent retries), public notice with objections,
+// appraisals, revocation with rank fallback, public verification and rank
+// lookup, and the national-backup export. Pure C++ over the certificate and
+// registry repositories; the gRPC handlers call this and nothing else.
+#ifndef GORANK_SERVICES_CERTIFICATES_CERTIFICATION_H_
+#define GORANK_SERVICES_CERTIFICATES_CERTIFICATION_H_
+
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "services/auth/caller.h"
+#include "services/certificates/certificate.h"
+#include "services/certificates/certificate_repository.h"
+#include "services/certificates/certificate_rules.h"
+#include "services/common/clock.h"
+#include "services/registry/registry_repository.h"
+
+namespace gorank::certificates {
+
+struct CertificationOptions {
+  int notice_days = 7;
+};
+
+struct IssueRequest {
+  std::string request_id;  // optional idempotency key, at most 128 bytes
+  registry::PlayerId player_id;
+  std::optional<registry::Rank> grade;
+  std::optional<Date> issue_date;  // default: today in Asia/Shanghai
+  Basis basis = Basis::kTournament;
+  std::string basis_reference;  // required: event and place, decision, ...
+  // Issuing agency; default: the operator's own, "000" for the national admin.
+  std::string agency_prefix;
+  bool correction = false;  // required to issue below the current rank
+  std::string correction_reason;
+};
+
+enum class VerifyOutcome { kNotValid = 0, kValid = 1, kUnderNotice = 2, kRevoked = 3 };
+
+// The public answer of Verify. For kNotValid every other field is empty.
+struct VerifyResult {
+  VerifyOutcome outcome = VerifyOutcome::kNotValid;
+  std::string number;
+  std::optional<registry::Rank> grade;
+  std::optional<Date> issue_date;
+  std::string agency_prefix;
+  std::string agency_name;
+  std::string masked_holder;
+  int64_t notice_until_unix = 0;
+};
+
+struct NoticeEntry {
+  Certificate certificate;
+  std::string holder_name;
+  std::string agency_name;
+  int open_objections = 0;
+};
+
+struct PublicRankEntry {
+  std::string name;
+  std::string latin_name;
+  std::string agency_prefix;
+  std::string region;
+  std::optional<registry::Rank> rank;
+  std::vector<Certificate> effective;     // in force
+  std::vector<Certificate> under_notice;  // posted, not yet in force
+};
+
+struct HolderRow {
+  Certificate certificate;
+  CertificateState state;
+  registry::Player holder;  // redacted for the caller
+};
+
+// Thread-safe. Does not own its arguments.
+//
+// Errors common to all: INVALID_ARGUMENT (names the field), NOT_FOUND,
+// PERMISSION_DENIED (names the rule), FAILED_PRECONDITION (names the rule and
+// the numbers), and the repositories' errors. A failed call changes nothing.
+class Certification {
+ public:
+  Certification(CertificateRepository* certs, registry::RegistryRepository* registry,
+                const Clock* clock, CertificationOptions options = {})
+      : certs_(certs), registry_(registry), clock_(clock), options_(options) {}
+
+  // Checked when the national admin releases stock of `year` for an agency
+  // (the annual review of year - 1 must have passed). Default: always OK.
+  void SetReleasePrecondition(
+      std::function<absl::Status(const std::string& prefix, int year)> check) {
+    release_precondition_ = std::move(check);
+  }
+
+  absl::StatusOr<Certificate> Issue(const auth::Caller& caller, const IssueRequest& request);
+  // National admin and auditor: any; an operator: its own prefix or its
+  // own players' certificates.
+  absl::StatusOr<Certificate> Get(const auth::Caller& caller, const std::string& number);
+  absl::StatusOr<std::vector<Certificate>> List(const auth::Caller& caller,
+                                                const CertificateFilter& filter);
+  // National admin, or the issuing agency for its own certificates.
+  absl::StatusOr<Certificate> Revoke(const auth::Caller& caller, const std::string& number,
+                                     const std::string& reason);
+  CertificateState StateOf(const Certificate& c) const {
+    return StateAt(c, clock_->NowSeconds());
+  }
+
+  // Public notice (4d..7d).
+  absl::StatusOr<Objection> LodgeObjection(const auth::Caller& caller,
+                                           const std::string& number,
+                                           const std::string& text,
+                                           const std::string& contact);
+  absl::StatusOr<Objection> DecideObjection(const auth::Caller& caller, int64_t id,
+                                            bool uphold, const std::string& note);
+  absl::StatusOr<std::vector<NoticeEntry>> ListNotices();
+
+  // Appraisal (鉴定): recommended by an agency, decided by the national body.
+  absl::StatusOr<Appraisal> RecommendAppraisal(const auth::Caller& caller,
+                                               registry::PlayerId player,
+                                               const registry::Rank& grade,
+                                               const std::string& note);
+  // Approval issues the certificate (basis APPRAISAL) in the same
+  // transaction; the holder must be 18 or older on the approval date.
+  absl::StatusOr<Appraisal> DecideAppraisal(const auth::Caller& caller, int64_t id,
+                                            bool approve, const std::string& note);
+  absl::StatusOr<std::vector<Appraisal>> ListAppraisals(const auth::Caller& caller,
+                                                        const std::string& agency_prefix,
+                                                        bool pending_only);
+
+  // Stock: ordered 1..31 December for the next year (the national admin may
+  // record an order at any time), released by the national admin.
+  absl::StatusOr<StockOrder> OrderStock(const auth::Caller& caller,
+                                        const std::string& prefix, int year, int quantity);
+  absl::StatusOr<StockOrder> ReleaseStock(const auth::Caller& caller,
+                                          const std::string& prefix, int year);
+  absl::StatusOr<StockOrder> GetStock(const auth::Caller& caller,
+                                      const std::string& prefix, int year);
+
+  // Public. A malformed number is INVALID_ARGUMENT; an unknown number and a
+  // wrong name give the same kNotValid answer after the same work.
+  absl::StatusOr<VerifyResult> Verify(const std::string& number,
+                                      const std::string& holder_name);
+  // Public: players whose name or Latin name is exactly `name` (at most 20).
+  absl::StatusOr<std::vector<PublicRankEntry>> LookupRank(const std::string& name);
+
+  // The national backup: every certificate of `prefix` issued in `year`
+  // with its holder's record. National admin, auditor, or that agency.
+  absl::StatusOr<std::vector<HolderRow>> ExportHolders(const auth::Caller& caller,
+                                                       const std::string& prefix, int year);
+
+  // Applies the grade of every certificate whose notice ended without an
+  // open objection to its holder's rank. Called before every read that
+  // shows ranks, so answers are right without a background job.
+  absl::Status SettleDueNotices();
+
+ private:
+  absl::StatusOr<Certificate> IssueWithPlan(const auth::Caller& caller,
+                                            const IssueRequest& request,
+                                            std::optional<int64_t> appraisal_id,
+                                            const std::string& appraisal_note);
+  absl::StatusOr<std::optional<int>> StockLimit(const std::string& prefix, int year);
+  absl::Status SettleOne(const Certificate& c);
+
+  CertificateRepository* certs_;
+  registry::RegistryRepository* registry_;
+  const Clock* clock_;
+  CertificationOptions options_;
+  std::function<absl::Status(const std::string&, int)> release_precondition_;
+  // Earliest time a settle pass can find work; 0 = unknown.
+  std::atomic<int64_t> next_due_unix_{0};
+};
+
+}  // namespace gorank::certificates
+
+#endif  // GORANK_SERVICES_CERTIFICATES_CERTIFICATION_H_

@@ -1,0 +1,174 @@
+// Certification: public notice and objections, verification, rank lookup.
+#include <openssl/crypto.h>
+#include <openssl/sha.h>
+
+#include "services/certificates/certificate_json.h"
+#include "services/certificates/certificate_rules.h"
+#include "services/certificates/certification.h"
+#include "services/common/status_macros.h"
+
+namespace gorank::certificates {
+namespace {
+
+std::string Trim(const std::string& s) {
+  const size_t b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
+using Digest = std::array<unsigned char, SHA256_DIGEST_LENGTH>;
+
+Digest NameDigest(const std::string& name) {
+  Digest d;
+  const std::string t = Trim(name);
+  SHA256(reinterpret_cast<const unsigned char*>(t.data()), t.size(), d.data());
+  return d;
+}
+
+// Compares two names in time independent of where they differ.
+bool SameName(const std::string& given, const std::string& stored) {
+  const Digest a = NameDigest(given);
+  const Digest b = NameDigest(stored);
+  return CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0 && !Trim(stored).empty();
+}
+
+}  // namespace
+
+absl::StatusOr<Objection> Certification::LodgeObjection(const auth::Caller& caller,
+                                                        const std::string& number,
+                                                        const std::string& text,
+                                                        const std::string& contact) {
+  GORANK_ASSIGN_OR_RETURN(CertificateNumber n, CertificateNumber::Parse(number));
+  if (text.empty() || text.size() > 4000) {
+    return absl::InvalidArgumentError("text is required (at most 4000 bytes)");
+  }
+  if (contact.empty() || contact.size() > 200) {
+    return absl::InvalidArgumentError("contact is required (at most 200 bytes)");
+  }
+  GORANK_RETURN_IF_ERROR(SettleDueNotices());
+  GORANK_ASSIGN_OR_RETURN(Certificate c, certs_->GetCertificate(n));
+  const int64_t now = clock_->NowSeconds();
+  if (c.notice_until_unix == 0 || c.rank_applied || now >= c.notice_until_unix ||
+      c.revoked_unix != 0) {
+    return absl::FailedPreconditionError("certificate " + number +
+                                         " is not under public notice; objections are "
+                                         "lodged during the notice period");
+  }
+  Objection o{0, n, text, contact, now, ObjectionState::kOpen, 0, ""};
+  GORANK_ASSIGN_OR_RETURN(
+      o.id, certs_->InsertObjection(o, ChangeRecord{now, caller.Describe(),
+                                                    "certificate.objection",
+                                                    "certificate:" + number, "",
+                                                    ObjectionJson(o)}));
+  return o;
+}
+
+absl::StatusOr<Objection> Certification::DecideObjection(const auth::Caller& caller,
+                                                         int64_t id, bool uphold,
+                                                         const std::string& note) {
+  if (note.empty() || note.size() > 2000) {
+    return absl::InvalidArgumentError("note (the reasons of the decision) is required");
+  }
+  GORANK_ASSIGN_OR_RETURN(Objection o, certs_->GetObjection(id));
+  if (o.state != ObjectionState::kOpen) {
+    return absl::FailedPreconditionError("objection " + std::to_string(id) +
+                                         " is already decided");
+  }
+  const std::string before = ObjectionJson(o);
+  const int64_t now = clock_->NowSeconds();
+  o.state = uphold ? ObjectionState::kUpheld : ObjectionState::kDismissed;
+  o.decided_unix = now;
+  o.decision_note = note;
+  GORANK_RETURN_IF_ERROR(certs_->DecideObjection(
+      id, o.state, note, now,
+      ChangeRecord{now, caller.Describe(),
+                   uphold ? "certificate.objection_upheld" : "certificate.objection_dismissed",
+                   "certificate:" + o.number.ToString(), before, ObjectionJson(o)}));
+  next_due_unix_.store(0);  // a certificate held by this objection may be due
+  return o;
+}
+
+absl::StatusOr<std::vector<NoticeEntry>> Certification::ListNotices() {
+  GORANK_RETURN_IF_ERROR(SettleDueNotices());
+  CertificateFilter f;
+  f.only_pending_notice = true;
+  GORANK_ASSIGN_OR_RETURN(std::vector<Certificate> pending, certs_->ListCertificates(f));
+  std::vector<NoticeEntry> out;
+  for (Certificate& c : pending) {
+    GORANK_ASSIGN_OR_RETURN(registry::Player p, registry_->GetPlayer(c.player_id));
+    GORANK_ASSIGN_OR_RETURN(registry::Agency a, registry_->GetAgency(c.number.prefix));
+    GORANK_ASSIGN_OR_RETURN(std::vector<Objection> objections,
+                            certs_->ListObjections(c.number));
+    int open = 0;
+    for (const auto& o : objections) open += o.state == ObjectionState::kOpen;
+    out.push_back(NoticeEntry{std::move(c), p.name, a.name, open});
+  }
+  return out;
+}
+
+absl::StatusOr<VerifyResult> Certification::Verify(const std::string& number,
+                                                   const std::string& holder_name) {
+  GORANK_ASSIGN_OR_RETURN(CertificateNumber n, CertificateNumber::Parse(number));
+  if (holder_name.size() > 200) return absl::InvalidArgumentError("holder name is too long");
+  GORANK_RETURN_IF_ERROR(SettleDueNotices());
+  // The same work on every path: one certificate read, one player read, two
+  // digest comparisons.
+  auto cert = certs_->GetCertificate(n);
+  if (!cert.ok() && !absl::IsNotFound(cert.status())) return cert.status();
+  const registry::PlayerId holder_id = cert.ok() ? cert->player_id : registry::PlayerId{0};
+  auto player = registry_->GetPlayer(holder_id);
+  if (!player.ok() && !absl::IsNotFound(player.status())) return player.status();
+  const std::string stored = player.ok() ? player->name : std::string();
+  const std::string stored_latin = player.ok() ? player->latin_name : std::string();
+  const bool by_name = SameName(holder_name, stored);
+  const bool by_latin = SameName(holder_name, stored_latin);
+  VerifyResult result;
+  if (!cert.ok() || !player.ok() || !(by_name || by_latin)) return result;
+  auto agency = registry_->GetAgency(n.prefix);
+  switch (StateAt(*cert, clock_->NowSeconds())) {
+    case CertificateState::kEffective: result.outcome = VerifyOutcome::kValid; break;
+    case CertificateState::kUnderNotice: result.outcome = VerifyOutcome::kUnderNotice; break;
+    case CertificateState::kRevoked: result.outcome = VerifyOutcome::kRevoked; break;
+  }
+  result.number = n.ToString();
+  result.grade = cert->grade;
+  result.issue_date = cert->issue_date;
+  result.agency_prefix = n.prefix;
+  result.agency_name = agency.ok() ? agency->name : "";
+  result.masked_holder = MaskName(player->name);
+  result.notice_until_unix = cert->notice_until_unix;
+  return result;
+}
+
+absl::StatusOr<std::vector<PublicRankEntry>> Certification::LookupRank(const std::string& name) {
+  const std::string wanted = Trim(name);
+  if (wanted.empty() || wanted.size() > 120) {
+    return absl::InvalidArgumentError("name is required (at most 120 bytes)");
+  }
+  GORANK_RETURN_IF_ERROR(SettleDueNotices());
+  registry::PlayerQuery q;
+  q.name_prefix = wanted;
+  q.limit = 200;
+  GORANK_ASSIGN_OR_RETURN(std::vector<registry::Player> found, registry_->SearchPlayers(q));
+  std::vector<PublicRankEntry> out;
+  const int64_t now = clock_->NowSeconds();
+  for (const registry::Player& p : found) {
+    if (p.name != wanted && p.latin_name != wanted) continue;
+    if (out.size() == 20) break;
+    PublicRankEntry e{p.name, p.latin_name, p.agency_prefix, "", p.rank, {}, {}};
+    auto agency = registry_->GetAgency(p.agency_prefix);
+    if (agency.ok()) e.region = agency->name;
+    CertificateFilter f;
+    f.player_id = p.id;
+    GORANK_ASSIGN_OR_RETURN(std::vector<Certificate> certs, certs_->ListCertificates(f));
+    for (Certificate& c : certs) {
+      const CertificateState s = StateAt(c, now);
+      if (s == CertificateState::kEffective) e.effective.push_back(std::move(c));
+      else if (s == CertificateState::kUnderNotice) e.under_notice.push_back(std::move(c));
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+}  // namespace gorank::certificates
