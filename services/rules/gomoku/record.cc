@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "services/common/status_macros.h"
 
 namespace gorank::rules::gomoku {
 namespace {
@@ -61,74 +60,6 @@ RecordedResult ChineseResult(RecordedResult result, const std::string& s) {
   return result;
 }
 
-absl::StatusOr<std::string> SingleValue(const SgfProperty& property) {
-  if (property.values.size() != 1) {
-    return absl::InvalidArgumentError("SGF " + property.position.ToString() +
-                                      ": property " + property.id + " has " +
-                                      std::to_string(property.values.size()) +
-                                      " values; expected exactly one");
-  }
-  return property.values[0];
-}
-
-absl::Status CheckRoot(const SgfNode& root, GameRecord& record) {
-  struct Text {
-    const char* id;
-    std::string* target;
-  };
-  for (const Text& t :
-       {Text{"PB", &record.black_player}, Text{"PW", &record.white_player},
-        Text{"EV", &record.event}, Text{"DT", &record.date},
-        Text{"RU", &record.rules}}) {
-    if (const SgfProperty* p = root.Find(t.id)) {
-      GORANK_ASSIGN_OR_RETURN(*t.target, SingleValue(*p));
-    }
-  }
-  if (const SgfProperty* p = root.Find("RE")) {
-    GORANK_ASSIGN_OR_RETURN(std::string re, SingleValue(*p));
-    record.result = ParseRecordedResult(re);
-  }
-  if (const SgfProperty* p = root.Find("GM")) {
-    GORANK_ASSIGN_OR_RETURN(std::string gm, SingleValue(*p));
-    if (Trim(gm) != "4") {
-      return absl::InvalidArgumentError(
-          "SGF " + p->position.ToString() + ": GM[" + gm +
-          "] is not a Gomoku record; expected GM[4] (GM[1] is Go)");
-    }
-  }
-  if (const SgfProperty* p = root.Find("SZ")) {
-    GORANK_ASSIGN_OR_RETURN(std::string sz, SingleValue(*p));
-    if (Trim(sz) != "15") {
-      return absl::InvalidArgumentError("SGF " + p->position.ToString() +
-                                        ": SZ[" + sz +
-                                        "]: only 15x15 Gomoku is checked; "
-                                        "expected SZ[15]");
-    }
-  }
-  return absl::OkStatus();
-}
-
-absl::StatusOr<RecordedMove> SgfMove(const SgfProperty& property, int number) {
-  RecordedMove move;
-  move.number = number;
-  move.color = property.id == "B" ? Stone::kBlack : Stone::kWhite;
-  move.position = property.position;
-  GORANK_ASSIGN_OR_RETURN(std::string value, SingleValue(property));
-  if (value.empty() || value == "tt") return move;  // pass
-  const bool ok = value.size() == 2 && value[0] >= 'a' && value[0] <= 'o' &&
-                  value[1] >= 'a' && value[1] <= 'o';
-  if (!ok) {
-    return absl::InvalidArgumentError(
-        "SGF " + property.position.ToString() + ": move " +
-        std::to_string(number) + " " + property.id + "[" + value +
-        "] is not a point of the 15x15 board; expected two letters a-o "
-        "(column, then row from the top), or " +
-        property.id + "[] to pass");
-  }
-  move.point = Point{value[0] - 'a', kBoardSize - 1 - (value[1] - 'a')};
-  return move;
-}
-
 struct Token {
   std::string text;
   TextPosition position;
@@ -165,6 +96,10 @@ std::vector<Token> Tokenize(const std::string& text) {
 
 }  // namespace
 
+std::string TextPosition::ToString() const {
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
 std::string RecordedMove::ToString() const {
   return std::to_string(number) + ". " +
          (color == Stone::kBlack ? "B " : "W ") +
@@ -190,35 +125,6 @@ RecordedResult ParseRecordedResult(const std::string& text) {
     result = ChineseResult(result, s);
   }
   return result;
-}
-
-absl::StatusOr<GameRecord> ParseSgfRecord(const std::string& sgf) {
-  GORANK_ASSIGN_OR_RETURN(std::vector<SgfNode> nodes, ReadSgfMainLine(sgf));
-  GameRecord record;
-  GORANK_RETURN_IF_ERROR(CheckRoot(nodes.front(), record));
-  for (const SgfNode& node : nodes) {
-    for (const char* setup : {"AB", "AW", "AE"}) {
-      if (const SgfProperty* p = node.Find(setup)) {
-        return absl::UnimplementedError("SGF " + p->position.ToString() +
-                                        ": setup stones (" + setup +
-                                        ") are not supported; give the game as "
-                                        "B/W moves from an empty board");
-      }
-    }
-    const SgfProperty* black = node.Find("B");
-    const SgfProperty* white = node.Find("W");
-    if (black && white) {
-      return absl::InvalidArgumentError("SGF " + node.position.ToString() +
-                                        ": a node holds both B and W; expected "
-                                        "one move a node");
-    }
-    if (!black && !white) continue;
-    const int number = static_cast<int>(record.moves.size()) + 1;
-    GORANK_ASSIGN_OR_RETURN(RecordedMove move,
-                            SgfMove(black ? *black : *white, number));
-    record.moves.push_back(move);
-  }
-  return record;
 }
 
 absl::StatusOr<GameRecord> ParseMoveList(const std::string& text) {

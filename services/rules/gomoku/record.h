@@ -17,9 +17,17 @@
 
 #include "absl/status/statusor.h"
 #include "services/rules/gomoku/board.h"
-#include "services/rules/gomoku/sgf_reader.h"
 
 namespace gorank::rules::gomoku {
+
+// A place in the input text, both 1-based; columns count characters (UTF-8
+// code points), not bytes.
+struct TextPosition {
+  int line = 1;
+  int column = 1;
+  // "line 3, column 14".
+  std::string ToString() const;
+};
 
 struct RecordedMove {
   int number = 0;               // 1-based position in the record
@@ -61,14 +69,26 @@ struct GameRecord {
   std::string event;
   std::string date;
   std::string rules;  // SGF RU, as written
+  // SGF only: the charset the bytes were read in ("UTF-8", "GB18030", ...)
+  // and, when that was a guess or overrode CA[], a sentence saying so.
+  std::string charset;
+  std::string charset_note;
 };
 
-// INVALID_ARGUMENT, naming the line/column and what was expected, for SGF
-// syntax errors (see sgf_reader.h), GM other than 4, SZ other than 15, a
-// node with both B and W, a move value that is not two letters a-o (or
-// empty / "tt"), or a property with more than one value where one is meant.
-// UNIMPLEMENTED for setup stones (AB, AW, AE): start positions are not
-// supported. Thread-safe.
+// Reads SGF through the shared reader (services/rules/sgf: charset detection
+// for GBK/GB18030/Big5 records, lenient FF[1]-FF[3] syntax, iterative parse).
+// Errors:
+//   INVALID_ARGUMENT for malformed SGF (the shared reader's message, with the
+//     byte offset); and, naming the line/column and what was expected: more
+//     than one game in the file, GM other than 4, SZ other than 15, a node
+//     with both B and W, a move value that is not two letters a-o (or empty
+//     / "tt" for a pass), a property given more than one value where one is
+//     meant.
+//   UNIMPLEMENTED for setup stones (AB, AW, AE): start positions are not
+//     supported.
+//   RESOURCE_EXHAUSTED over the shared reader's limits (1 MiB, 200000 nodes,
+//     nesting 10000).
+// Thread-safe.
 absl::StatusOr<GameRecord> ParseSgfRecord(const std::string& sgf);
 
 // INVALID_ARGUMENT naming the move number, the line/column and the token
