@@ -108,6 +108,38 @@ void LogVerifier::CheckRoots(const std::vector<const Checkpoint*>& by_size,
   }
 }
 
+Verdict LogVerifier::CheckSignatures() const {
+  for (const Checkpoint& checkpoint : checkpoints_) {
+    Verdict signature = VerifyCheckpoint(checkpoint, key_);
+    if (!signature.ok) return signature;
+  }
+  if (options_.trusted) {
+    Verdict signature = VerifyCheckpoint(*options_.trusted,
+                                         options_.trusted_key.value_or(key_));
+    if (!signature.ok) {
+      return Verdict::Fail("trusted checkpoint: " + signature.reason);
+    }
+  }
+  return Verdict::Pass();
+}
+
+Verdict LogVerifier::CheckConsistencyProof(const Checkpoint& latest) const {
+  if (!options_.consistency_proof) return Verdict::Pass();
+  if (!options_.trusted) {
+    return Verdict::Fail(
+        "a consistency proof needs the trusted checkpoint it starts from");
+  }
+  Verdict consistent =
+      VerifyConsistency(options_.trusted->tree_size, latest.tree_size,
+                        options_.trusted->root_hash, latest.root_hash,
+                        *options_.consistency_proof);
+  if (!consistent.ok) {
+    return Verdict::Fail("the server's consistency proof is wrong: " +
+                         consistent.reason);
+  }
+  return Verdict::Pass();
+}
+
 LogVerdict LogVerifier::Finish() const {
   LogVerdict verdict;
   verdict.entries = entries_;
@@ -116,17 +148,8 @@ LogVerdict LogVerifier::Finish() const {
     return Failed(verdict,
                   "the log has no checkpoint: nothing in it is signed");
   }
-  for (const Checkpoint& checkpoint : checkpoints_) {
-    Verdict signature = VerifyCheckpoint(checkpoint, key_);
-    if (!signature.ok) return Failed(verdict, signature.reason);
-  }
-  if (options_.trusted) {
-    Verdict signature = VerifyCheckpoint(*options_.trusted,
-                                         options_.trusted_key.value_or(key_));
-    if (!signature.ok) {
-      return Failed(verdict, "trusted checkpoint: " + signature.reason);
-    }
-  }
+  Verdict signatures = CheckSignatures();
+  if (!signatures.ok) return Failed(verdict, signatures.reason);
   std::vector<const Checkpoint*> by_size;
   for (const Checkpoint& checkpoint : checkpoints_)
     by_size.push_back(&checkpoint);
@@ -155,21 +178,8 @@ LogVerdict LogVerifier::Finish() const {
     verdict.root_hash.clear();
     return Failed(verdict, blame->reason);
   }
-  if (options_.consistency_proof) {
-    if (!options_.trusted) {
-      return Failed(verdict,
-                    "a consistency proof needs the trusted checkpoint it "
-                    "starts from");
-    }
-    Verdict consistent =
-        VerifyConsistency(options_.trusted->tree_size, latest->tree_size,
-                          options_.trusted->root_hash, latest->root_hash,
-                          *options_.consistency_proof);
-    if (!consistent.ok) {
-      return Failed(verdict, "the server's consistency proof is wrong: " +
-                                 consistent.reason);
-    }
-  }
+  Verdict consistency = CheckConsistencyProof(*latest);
+  if (!consistency.ok) return Failed(verdict, consistency.reason);
   verdict.ok = true;
   verdict.verified_size = latest->tree_size;
   return verdict;

@@ -37,7 +37,7 @@ struct LogVerifyOptions {
   std::optional<Checkpoint> trusted;
   std::optional<VerifyingKey> trusted_key;  // e.g. before a key rotation
   // A consistency proof from `trusted` to the latest checkpoint, as served by
-  // the server; verified when set (REQUIRES: trusted is set).
+  // the server; verified when set (set without `trusted`, the verdict fails).
   std::optional<std::vector<std::string>> consistency_proof;
   // Also require every entry to be a canonical AuditEntry encoding.
   bool require_canonical_entries = true;
@@ -82,7 +82,10 @@ class LogVerifier {
   // not verify, a bad entry, a signed root that the entries do not
   // reproduce, fewer entries than a checkpoint covers, a trusted checkpoint
   // the log no longer extends, or a consistency proof that does not verify.
-  // The reported entry failure is the one with the lowest index.
+  // Signature failures come first (no index). Among entry failures the
+  // lowest wins, except that an exact defect (entry bytes vs recorded leaf
+  // hash, or an entry that does not decode) inside the range a bad signed
+  // root blames is reported instead of that range, since it explains it.
   LogVerdict Finish() const;
 
  private:
@@ -93,6 +96,10 @@ class LogVerifier {
   };
   void Record(Blame blame);
   bool IsTrusted(const Checkpoint* checkpoint) const;
+  // Every log checkpoint under key_, the trusted one under its key.
+  Verdict CheckSignatures() const;
+  // The optional consistency proof from the trusted checkpoint to `latest`.
+  Verdict CheckConsistencyProof(const Checkpoint& latest) const;
   // Checks every signed size (ascending in `by_size`) against the recomputed
   // prefix roots; sets verdict.root_hash at `latest`, or `blame`.
   void CheckRoots(const std::vector<const Checkpoint*>& by_size,

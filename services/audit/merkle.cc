@@ -119,6 +119,38 @@ void ShiftPastZeros(uint64_t& fn, uint64_t& sn) {
   }
 }
 
+// RFC 9162 section 2.1.4.2 steps 2-7: the (old, new) roots a consistency
+// proof yields. REQUIRES: 0 < old_size < new_size, every hash 32 bytes.
+// INVALID_ARGUMENT ("has too many/few elements") on a wrong proof length.
+absl::StatusOr<std::pair<std::string, std::string>> RootsFromConsistencyProof(
+    int64_t old_size, int64_t new_size, const std::string& old_root,
+    const std::vector<std::string>& proof) {
+  std::vector<std::string> path;
+  if (std::has_single_bit(static_cast<uint64_t>(old_size))) {
+    path.push_back(old_root);
+  }
+  path.insert(path.end(), proof.begin(), proof.end());
+  uint64_t fn = static_cast<uint64_t>(old_size - 1);
+  uint64_t sn = static_cast<uint64_t>(new_size - 1);
+  ShiftPastOnes(fn, sn);
+  std::string fr = path[0];
+  std::string sr = path[0];
+  for (size_t i = 1; i < path.size(); ++i) {
+    if (sn == 0) return absl::InvalidArgumentError("has too many elements");
+    if ((fn & 1) || fn == sn) {
+      fr = NodeHash(path[i], fr);
+      sr = NodeHash(path[i], sr);
+      ShiftPastZeros(fn, sn);
+    } else {
+      sr = NodeHash(sr, path[i]);
+    }
+    fn >>= 1;
+    sn >>= 1;
+  }
+  if (sn != 0) return absl::InvalidArgumentError("has too few elements");
+  return std::make_pair(fr, sr);
+}
+
 }  // namespace
 
 std::string Sha256(const std::string& data) {
@@ -321,40 +353,17 @@ Verdict VerifyConsistency(int64_t old_size, int64_t new_size,
                          " is empty or holds a value that is not a 32-byte "
                          "hash");
   }
-  std::vector<std::string> path;
-  if (std::has_single_bit(static_cast<uint64_t>(old_size))) {
-    path.push_back(old_root);
+  absl::StatusOr<std::pair<std::string, std::string>> roots =
+      RootsFromConsistencyProof(old_size, new_size, old_root, proof);
+  if (!roots.ok()) {
+    return Verdict::Fail("consistency proof " + sizes + " " +
+                         std::string(roots.status().message()));
   }
-  path.insert(path.end(), proof.begin(), proof.end());
-  uint64_t fn = static_cast<uint64_t>(old_size - 1);
-  uint64_t sn = static_cast<uint64_t>(new_size - 1);
-  ShiftPastOnes(fn, sn);
-  std::string fr = path[0];
-  std::string sr = path[0];
-  for (size_t i = 1; i < path.size(); ++i) {
-    if (sn == 0) {
-      return Verdict::Fail("consistency proof " + sizes +
-                           " has too many elements");
-    }
-    if ((fn & 1) || fn == sn) {
-      fr = NodeHash(path[i], fr);
-      sr = NodeHash(path[i], sr);
-      ShiftPastZeros(fn, sn);
-    } else {
-      sr = NodeHash(sr, path[i]);
-    }
-    fn >>= 1;
-    sn >>= 1;
-  }
-  if (sn != 0) {
-    return Verdict::Fail("consistency proof " + sizes +
-                         " has too few elements");
-  }
-  if (fr != old_root) {
+  if (roots->first != old_root) {
     return Verdict::Fail("consistency proof " + sizes +
                          " does not lead to the old root hash");
   }
-  if (sr != new_root) {
+  if (roots->second != new_root) {
     return Verdict::Fail("consistency proof " + sizes +
                          " does not lead to the new root hash");
   }
