@@ -1,0 +1,65 @@
+// EventRepository: where events and their results are kept. The domain owns
+// this interface; storage/ implements it over SQLite, and tests use an
+// in-memory fake (tests/tournaments/fake_event_repository.h). Every
+// implementation must pass the same contract test.
+#ifndef GORANK_SERVICES_TOURNAMENTS_EVENT_REPOSITORY_H_
+#define GORANK_SERVICES_TOURNAMENTS_EVENT_REPOSITORY_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "services/tournaments/event.h"
+#include "services/tournaments/results.h"
+
+namespace gorank::tournaments {
+
+struct EventFilter {
+  std::string organiser_prefix;  // "" = any
+  std::string competition;       // "" = any
+  std::optional<Date> starts_on_or_after;
+  std::optional<Date> starts_on_or_before;
+};
+
+// Implementations are thread-safe: every method may be called concurrently.
+class EventRepository {
+ public:
+  virtual ~EventRepository() = default;
+
+  // Stores a new event and returns it with its id assigned (the id in
+  // `event` is ignored). INVALID_ARGUMENT when ValidateEvent fails.
+  virtual absl::StatusOr<Event> CreateEvent(const Event& event) = 0;
+
+  // NOT_FOUND when no event has this id.
+  virtual absl::StatusOr<Event> GetEvent(EventId id) const = 0;
+
+  // Replaces the event's description. NOT_FOUND when unknown;
+  // INVALID_ARGUMENT when ValidateEvent fails.
+  virtual absl::Status UpdateEvent(const Event& event) = 0;
+
+  // Events matching every set field of `filter`, ordered by start date,
+  // then id.
+  virtual absl::StatusOr<std::vector<Event>> ListEvents(
+      const EventFilter& filter) const = 0;
+
+  // The event's entrants, teams, games, byes and tie decisions (empty
+  // results for a new event). NOT_FOUND when the event is unknown.
+  virtual absl::StatusOr<EventResults> GetResults(EventId id) const = 0;
+
+  // Replaces the event's results as a whole, atomically. NOT_FOUND when the
+  // event is unknown; INVALID_ARGUMENT when ValidateResults fails (nothing
+  // is stored then).
+  virtual absl::Status SaveResults(EventId id, const EventResults& results) = 0;
+
+  // Ids of the events in which the registry player `player_id` is an
+  // entrant, ordered by start date then id.
+  virtual absl::StatusOr<std::vector<EventId>> EventsOfPlayer(
+      int64_t player_id) const = 0;
+};
+
+}  // namespace gorank::tournaments
+
+#endif  // GORANK_SERVICES_TOURNAMENTS_EVENT_REPOSITORY_H_

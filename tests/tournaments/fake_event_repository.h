@@ -1,0 +1,98 @@
+// In-memory EventRepository for tests. Thread-safe (one mutex).
+#ifndef GORANK_TESTS_TOURNAMENTS_FAKE_EVENT_REPOSITORY_H_
+#define GORANK_TESTS_TOURNAMENTS_FAKE_EVENT_REPOSITORY_H_
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+#include "services/common/status_macros.h"
+#include "services/tournaments/event_repository.h"
+
+namespace gorank::tournaments::testing {
+
+class FakeEventRepository : public EventRepository {
+ public:
+  absl::StatusOr<Event> CreateEvent(const Event& event) override {
+    GORANK_RETURN_IF_ERROR(ValidateEvent(event));
+    std::lock_guard<std::mutex> lock(mu_);
+    Event stored = event;
+    stored.id = EventId{++last_id_};
+    events_[stored.id.value] = {stored, EventResults{}};
+    return stored;
+  }
+  absl::StatusOr<Event> GetEvent(EventId id) const override {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = events_.find(id.value);
+    if (it == events_.end()) return NotFound(id);
+    return it->second.first;
+  }
+  absl::Status UpdateEvent(const Event& event) override {
+    GORANK_RETURN_IF_ERROR(ValidateEvent(event));
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = events_.find(event.id.value);
+    if (it == events_.end()) return NotFound(event.id);
+    it->second.first = event;
+    return absl::OkStatus();
+  }
+  absl::StatusOr<std::vector<Event>> ListEvents(
+      const EventFilter& f) const override {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<Event> out;
+    for (const auto& [id, entry] : events_) {
+      const Event& e = entry.first;
+      if (!f.organiser_prefix.empty() && e.organiser_prefix != f.organiser_prefix) continue;
+      if (!f.competition.empty() && e.competition != f.competition) continue;
+      if (f.starts_on_or_after && e.start < *f.starts_on_or_after) continue;
+      if (f.starts_on_or_before && e.start > *f.starts_on_or_before) continue;
+      out.push_back(e);
+    }
+    std::stable_sort(out.begin(), out.end(), [](const Event& a, const Event& b) {
+      return a.start < b.start;
+    });
+    return out;
+  }
+  absl::StatusOr<EventResults> GetResults(EventId id) const override {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = events_.find(id.value);
+    if (it == events_.end()) return NotFound(id);
+    return it->second.second;
+  }
+  absl::Status SaveResults(EventId id, const EventResults& results) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = events_.find(id.value);
+    if (it == events_.end()) return NotFound(id);
+    GORANK_RETURN_IF_ERROR(ValidateResults(it->second.first, results));
+    it->second.second = results;
+    return absl::OkStatus();
+  }
+  absl::StatusOr<std::vector<EventId>> EventsOfPlayer(
+      int64_t player_id) const override {
+    std::vector<Event> all;
+    GORANK_ASSIGN_OR_RETURN(all, ListEvents(EventFilter{}));
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<EventId> out;
+    for (const Event& e : all) {
+      for (const Entrant& en : events_.at(e.id.value).second.entrants) {
+        if (en.player_id == player_id) {
+          out.push_back(e.id);
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+ private:
+  static absl::Status NotFound(EventId id) {
+    return absl::NotFoundError("no event with id " + std::to_string(id.value));
+  }
+
+  mutable std::mutex mu_;
+  int64_t last_id_ = 0;
+  std::map<int64_t, std::pair<Event, EventResults>> events_;
+};
+
+}  // namespace gorank::tournaments::testing
+
+#endif  // GORANK_TESTS_TOURNAMENTS_FAKE_EVENT_REPOSITORY_H_
