@@ -58,8 +58,8 @@ double EgfSeed(const Rank& rank) {
 
 Rank EgfGrade(double rating) {
   if (rating >= 2050.0) {
-    const int dan =
-        std::min(7, static_cast<int>(std::floor((rating - 2050.0) / 100.0)) + 1);
+    const int dan = std::min(
+        7, static_cast<int>(std::floor((rating - 2050.0) / 100.0)) + 1);
     return *Rank::Create(Ladder::kAmateurDan, dan);
   }
   const double kyu = std::ceil((2050.0 - rating) / 100.0);

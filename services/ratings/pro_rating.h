@@ -28,8 +28,8 @@ struct ProEloSettings {
   // Seeds that replace the rank-based one for named players.
   std::map<PlayerId, double> seed_overrides;
 
-  friend bool operator==(const ProEloSettings&, const ProEloSettings&) =
-      default;
+  friend bool operator==(const ProEloSettings&,
+                         const ProEloSettings&) = default;
 };
 
 double EloExpectedScore(double rating, double opponent);

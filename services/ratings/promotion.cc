@@ -27,7 +27,8 @@ class View {
   const Rank& rank() const { return record_.rank; }
   bool Counts(const Date& d) const { return d <= as_of_; }
   bool SincePromotion(const Date& d) const {
-    return Counts(d) && (!record_.last_promotion || d > *record_.last_promotion);
+    return Counts(d) &&
+           (!record_.last_promotion || d > *record_.last_promotion);
   }
   std::optional<int> DaysSincePromotion() const {
     if (!record_.last_promotion) return std::nullopt;
@@ -68,9 +69,10 @@ RuleVerdict EvalAmateurRating(const AmateurRatingRule& p, const View& view) {
     return NotApplicable("professional ranks are not promoted by rating");
   }
   if (view.rank() >= p.max_target) {
-    return NotApplicable("current rank " + view.rank().ToString() +
-                         " is at or above the highest grade this rule awards (" +
-                         p.max_target.ToString() + ")");
+    return NotApplicable(
+        "current rank " + view.rank().ToString() +
+        " is at or above the highest grade this rule awards (" +
+        p.max_target.ToString() + ")");
   }
   const Rank target = *Rank::FromOrdinal(view.rank().Ordinal() + 1);
   RuleVerdict v;
@@ -93,23 +95,28 @@ RuleVerdict EvalAmateurRating(const AmateurRatingRule& p, const View& view) {
   if (!e.rating) {
     missing.push_back("no rated games yet");
   } else if (*e.rating < *e.threshold) {
-    missing.push_back(absl::StrFormat("rating %.2f is below %.0f", *e.rating,
-                                      *e.threshold));
+    missing.push_back(
+        absl::StrFormat("rating %.2f is below %.0f", *e.rating, *e.threshold));
   }
   if (e.rated_games < p.min_rated_games) {
-    missing.push_back(absl::StrCat(e.rated_games, " rated games since the last promotion, ",
+    missing.push_back(absl::StrCat(e.rated_games,
+                                   " rated games since the last promotion, ",
                                    p.min_rated_games, " needed"));
   }
   if (e.rated_events < p.min_events) {
-    missing.push_back(absl::StrCat(e.rated_events, " rated events since the last promotion, ",
+    missing.push_back(absl::StrCat(e.rated_events,
+                                   " rated events since the last promotion, ",
                                    p.min_events, " needed"));
   }
-  if (e.days_since_promotion && *e.days_since_promotion < p.min_days_since_promotion) {
-    missing.push_back(absl::StrCat(*e.days_since_promotion, " days since the last promotion, ",
+  if (e.days_since_promotion &&
+      *e.days_since_promotion < p.min_days_since_promotion) {
+    missing.push_back(absl::StrCat(*e.days_since_promotion,
+                                   " days since the last promotion, ",
                                    p.min_days_since_promotion, " needed"));
   }
   const std::string met_text = absl::StrFormat(
-      "rating %.2f >= %.0f, %d rated games in %d events since the last promotion",
+      "rating %.2f >= %.0f, %d rated games in %d events since the last "
+      "promotion",
       e.rating.value_or(0), *e.threshold, e.rated_games, e.rated_events);
   return Conclude(std::move(v), target, missing, met_text);
 }
@@ -124,7 +131,8 @@ std::string RankTournamentShortfall(const RankTournamentRule& p,
            ", above this rule's limit " + p.max_award.ToString();
   }
   if (r.games < std::max(1, p.min_games)) {
-    return where + absl::StrCat(r.games, " games, ", std::max(1, p.min_games), " needed");
+    return where + absl::StrCat(r.games, " games, ", std::max(1, p.min_games),
+                                " needed");
   }
   const int half_points = 2 * r.wins + r.draws;
   if (half_points < 2.0 * p.min_win_rate * r.games - 1e-9) {
@@ -177,10 +185,10 @@ RuleVerdict EvalRankTournament(const RankTournamentRule& p, const View& view) {
   e.draws = best->draws;
   e.days_since_promotion = view.DaysSincePromotion();
   e.event_ids = {best->event_id};
-  return Conclude(std::move(v), *best->group_target_rank, {},
-                  absl::StrFormat("event '%s': %d wins, %d draws in %d games",
-                                  best->event_id, best->wins, best->draws,
-                                  best->games));
+  return Conclude(
+      std::move(v), *best->group_target_rank, {},
+      absl::StrFormat("event '%s': %d wins, %d draws in %d games",
+                      best->event_id, best->wins, best->draws, best->games));
 }
 
 RuleVerdict EvalPlacement(const PlacementRule& p, const View& view) {
@@ -244,31 +252,34 @@ RuleVerdict EvalProWins(const ProWinsRule& p, const View& view) {
     if (score == 1.0) ++e.wins;
     if (score == 0.5) ++e.draws;
   }
-  const Rank target = *Rank::Create(registry::Ladder::kProDan, view.rank().level() + 1);
+  const Rank target =
+      *Rank::Create(registry::Ladder::kProDan, view.rank().level() + 1);
   std::vector<std::string> missing;
   if (e.wins < e.required) {
     missing.push_back(absl::StrCat(e.wins, " wins at ", view.rank().ToString(),
                                    ", ", e.required, " needed"));
   }
-  return Conclude(std::move(v), target, missing,
-                  absl::StrCat(e.wins, " wins in ", e.games, " games at ",
-                               view.rank().ToString(), " (", e.required,
-                               " needed)"));
+  return Conclude(
+      std::move(v), target, missing,
+      absl::StrCat(e.wins, " wins in ", e.games, " games at ",
+                   view.rank().ToString(), " (", e.required, " needed)"));
 }
 
 absl::Status ValidateRecord(const PlayerRecord& r, Date as_of) {
   const std::string who = "player " + std::to_string(r.player.value) + ": ";
-  if (r.last_promotion && (!r.last_promotion->IsValid() || *r.last_promotion > as_of)) {
+  if (r.last_promotion &&
+      (!r.last_promotion->IsValid() || *r.last_promotion > as_of)) {
     return absl::InvalidArgumentError(
         who + "last_promotion " + r.last_promotion->ToString() +
-        " is not a calendar date on or before the evaluation date " + as_of.ToString());
+        " is not a calendar date on or before the evaluation date " +
+        as_of.ToString());
   }
   for (const RatedGame& g : r.games) {
     GORANK_RETURN_IF_ERROR(ValidateGame(g));
     if (g.black != r.player && g.white != r.player) {
-      return absl::InvalidArgumentError(who + "game " + std::to_string(g.game_id) +
-                                        " of event '" + g.event_id +
-                                        "' does not involve the player");
+      return absl::InvalidArgumentError(
+          who + "game " + std::to_string(g.game_id) + " of event '" +
+          g.event_id + "' does not involve the player");
     }
   }
   for (const EventResult& e : r.results) {
@@ -276,13 +287,15 @@ absl::Status ValidateRecord(const PlayerRecord& r, Date as_of) {
         e.draws < 0 || e.wins + e.draws > e.games) {
       return absl::InvalidArgumentError(
           who + "result of event '" + e.event_id +
-          "' has an invalid date, a negative count or more wins and draws than games");
+          "' has an invalid date, a negative count or more wins and draws than "
+          "games");
     }
   }
   for (const RatingChange& h : r.rating_history) {
     if (!h.event.date.IsValid()) {
-      return absl::InvalidArgumentError(who + "rating history entry for event '" +
-                                        h.event.event_id + "' has an invalid date");
+      return absl::InvalidArgumentError(
+          who + "rating history entry for event '" + h.event.event_id +
+          "' has an invalid date");
     }
   }
   return absl::OkStatus();
@@ -304,10 +317,14 @@ absl::StatusOr<std::vector<RuleVerdict>> ExplainPlayer(
     RuleVerdict v = std::visit(
         [&](const auto& p) {
           using T = std::decay_t<decltype(p)>;
-          if constexpr (std::is_same_v<T, AmateurRatingRule>) return EvalAmateurRating(p, view);
-          if constexpr (std::is_same_v<T, RankTournamentRule>) return EvalRankTournament(p, view);
-          if constexpr (std::is_same_v<T, PlacementRule>) return EvalPlacement(p, view);
-          if constexpr (std::is_same_v<T, ProWinsRule>) return EvalProWins(p, view);
+          if constexpr (std::is_same_v<T, AmateurRatingRule>)
+            return EvalAmateurRating(p, view);
+          if constexpr (std::is_same_v<T, RankTournamentRule>)
+            return EvalRankTournament(p, view);
+          if constexpr (std::is_same_v<T, PlacementRule>)
+            return EvalPlacement(p, view);
+          if constexpr (std::is_same_v<T, ProWinsRule>)
+            return EvalProWins(p, view);
         },
         rule.params);
     v.rule_id = rule.id;
@@ -323,7 +340,8 @@ absl::StatusOr<std::vector<Proposal>> EvaluatePromotions(
   std::vector<Proposal> proposals;
   for (const PlayerRecord& record : records) {
     if (!seen.insert(record.player).second) {
-      return absl::InvalidArgumentError("player " + std::to_string(record.player.value) +
+      return absl::InvalidArgumentError("player " +
+                                        std::to_string(record.player.value) +
                                         " appears twice in the records");
     }
     GORANK_ASSIGN_OR_RETURN(std::vector<RuleVerdict> verdicts,
@@ -341,11 +359,12 @@ absl::StatusOr<std::vector<Proposal>> EvaluatePromotions(
       proposals.push_back(std::move(p));
     }
   }
-  std::sort(proposals.begin(), proposals.end(), [](const Proposal& a, const Proposal& b) {
-    if (a.player != b.player) return a.player < b.player;
-    if (a.to != b.to) return a.to > b.to;
-    return a.rule_id < b.rule_id;
-  });
+  std::sort(proposals.begin(), proposals.end(),
+            [](const Proposal& a, const Proposal& b) {
+              if (a.player != b.player) return a.player < b.player;
+              if (a.to != b.to) return a.to > b.to;
+              return a.rule_id < b.rule_id;
+            });
   return proposals;
 }
 

@@ -66,7 +66,8 @@ struct Evidence {
   int rated_games = 0;              // since the last promotion
   int rated_events = 0;             // since the last promotion
   std::optional<int> days_since_promotion;
-  int games = 0;  // rank tournament: games of the event; pro_wins: games counted
+  int games =
+      0;  // rank tournament: games of the event; pro_wins: games counted
   int wins = 0;
   int draws = 0;
   int count = 0;     // placement: qualifying results

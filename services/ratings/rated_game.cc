@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <map>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 
 namespace gorank::ratings {
@@ -72,8 +72,8 @@ absl::Status ValidateGame(const RatedGame& game) {
                              " is not a calendar date");
   }
   if (game.handicap < 0 || game.handicap > 9) {
-    return Invalid(game, "handicap " + std::to_string(game.handicap) +
-                             " is outside 0..9");
+    return Invalid(
+        game, "handicap " + std::to_string(game.handicap) + " is outside 0..9");
   }
   if (!std::isfinite(game.komi)) return Invalid(game, "komi is not a number");
   if (game.black.value < 0 || game.white.value < 0) {
@@ -86,7 +86,8 @@ absl::Status ValidateGame(const RatedGame& game) {
     return absl::OkStatus();
   }
   if (game.black.value <= 0 || game.white.value <= 0) {
-    return Invalid(game, "a game that is not a bye needs two players (ids > 0)");
+    return Invalid(game,
+                   "a game that is not a bye needs two players (ids > 0)");
   }
   if (game.black == game.white) {
     return Invalid(game, "player " + std::to_string(game.black.value) +
@@ -97,17 +98,21 @@ absl::Status ValidateGame(const RatedGame& game) {
 
 absl::StatusOr<std::vector<RatedEvent>> GroupIntoEvents(
     std::vector<RatedGame> games) {
-  std::map<std::string, RatedEvent> by_id;
+  std::vector<RatedEvent> events;
+  absl::flat_hash_map<std::string, size_t> index;
   for (RatedGame& game : games) {
     if (absl::Status s = ValidateGame(game); !s.ok()) return s;
-    auto [it, inserted] = by_id.try_emplace(game.event_id);
-    RatedEvent& event = it->second;
+    auto [it, inserted] = index.try_emplace(game.event_id, events.size());
     if (inserted) {
-      event.key = EventKey{game.event_date, game.event_order, game.event_id};
-      event.time_class = game.time_class;
-    } else if (event.key.date != game.event_date ||
-               event.key.order != game.event_order ||
-               event.time_class != game.time_class) {
+      events.emplace_back();
+      events.back().key =
+          EventKey{game.event_date, game.event_order, game.event_id};
+      events.back().time_class = game.time_class;
+    }
+    RatedEvent& event = events[it->second];
+    if (event.key.date != game.event_date ||
+        event.key.order != game.event_order ||
+        event.time_class != game.time_class) {
       return Invalid(game,
                      "event date, order or time class differs from the "
                      "event's other games (" +
@@ -117,9 +122,7 @@ absl::StatusOr<std::vector<RatedEvent>> GroupIntoEvents(
     }
     event.games.push_back(std::move(game));
   }
-  std::vector<RatedEvent> events;
-  events.reserve(by_id.size());
-  for (auto& [id, event] : by_id) {
+  for (RatedEvent& event : events) {
     std::sort(event.games.begin(), event.games.end(),
               [](const RatedGame& a, const RatedGame& b) {
                 return a.game_id < b.game_id;
@@ -129,10 +132,11 @@ absl::StatusOr<std::vector<RatedEvent>> GroupIntoEvents(
         return Invalid(event.games[i], "game_id is used twice in the event");
       }
     }
-    events.push_back(std::move(event));
   }
-  std::sort(events.begin(), events.end(),
-            [](const RatedEvent& a, const RatedEvent& b) { return a.key < b.key; });
+  // Event ids are unique, so the keys are distinct and the order is total.
+  std::sort(
+      events.begin(), events.end(),
+      [](const RatedEvent& a, const RatedEvent& b) { return a.key < b.key; });
   return events;
 }
 

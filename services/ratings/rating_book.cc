@@ -138,7 +138,8 @@ void RatingBook::Commit(const RatedEvent& event,
     const double shift = EgfHandicapShift(game.handicap);
     // b.gor and w.gor are the ratings at the start of the event: they only
     // change in the loop below.
-    b.delta += EgfGameChange(settings_.egf, b.gor, w.gor, sb, shift, 0.0, weight);
+    b.delta +=
+        EgfGameChange(settings_.egf, b.gor, w.gor, sb, shift, 0.0, weight);
     w.delta += EgfGameChange(settings_.egf, w.gor, b.gor, 1.0 - sb, 0.0, shift,
                              weight);
     touch(bi);
@@ -152,9 +153,13 @@ void RatingBook::Commit(const RatedEvent& event,
   }
   for (uint32_t i : touched) {
     PlayerState& p = players_[i];
-    HistoryRecord record{event_index, p.event_games, p.event_pro_games,
-                         p.gor, std::max(settings_.egf.floor, p.gor + p.delta),
-                         p.pro, p.pro + p.pro_delta};
+    HistoryRecord record{event_index,
+                         p.event_games,
+                         p.event_pro_games,
+                         p.gor,
+                         std::max(settings_.egf.floor, p.gor + p.delta),
+                         p.pro,
+                         p.pro + p.pro_delta};
     p.gor = record.gor_after;
     p.pro = record.pro_after;
     p.games += p.event_games;
@@ -237,8 +242,9 @@ std::vector<const RatingBook::PlayerState*> RatingBook::SortedPlayers() const {
   std::vector<const PlayerState*> sorted;
   sorted.reserve(players_.size());
   for (const PlayerState& p : players_) sorted.push_back(&p);
-  std::sort(sorted.begin(), sorted.end(),
-            [](const PlayerState* a, const PlayerState* b) { return a->id < b->id; });
+  std::sort(
+      sorted.begin(), sorted.end(),
+      [](const PlayerState* a, const PlayerState* b) { return a->id < b->id; });
   return sorted;
 }
 

@@ -38,16 +38,16 @@ struct RatingSettings {
   EgfSettings egf;
   ProEloSettings pro;
 
-  friend bool operator==(const RatingSettings&, const RatingSettings&) =
-      default;
+  friend bool operator==(const RatingSettings&,
+                         const RatingSettings&) = default;
 };
 
 // A player's current standing.
 struct PlayerRating {
   PlayerId player;
   double gor = 0.0;
-  int64_t rated_games = 0;   // GoR-rated games, all events
-  int64_t rated_events = 0;  // events with at least one rated game
+  int64_t rated_games = 0;        // GoR-rated games, all events
+  int64_t rated_events = 0;       // events with at least one rated game
   std::optional<double> pro_elo;  // absent: never played a pro-list game
   int64_t pro_games = 0;
 
@@ -61,7 +61,7 @@ struct RatingChange {
   EventKey event;
   double gor_before = 0.0;  // the seed for the player's first event
   double gor_after = 0.0;
-  int games = 0;  // rated games in the event
+  int games = 0;                     // rated games in the event
   std::optional<double> pro_before;  // set when pro_games > 0
   std::optional<double> pro_after;
   int pro_games = 0;

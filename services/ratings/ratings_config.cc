@@ -1,12 +1,12 @@
 #include "services/ratings/ratings_config.h"
 
+#include <toml++/toml.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <utility>
-
-#include <toml++/toml.h>
 
 #include "absl/status/status.h"
 #include "services/common/status_macros.h"
@@ -41,9 +41,9 @@ absl::Status CheckSystem(TomlReader& r, const std::string& expected) {
   std::string system = expected;
   GORANK_RETURN_IF_ERROR(r.ReadString("system", false, system));
   if (system != expected) {
-    return r.Error(r.table().get("system"), "system",
-                   "only \"" + expected + "\" is supported, not \"" + system +
-                       "\"");
+    return r.Error(
+        r.table().get("system"), "system",
+        "only \"" + expected + "\" is supported, not \"" + system + "\"");
   }
   return absl::OkStatus();
 }
@@ -119,25 +119,34 @@ absl::Status ParseParams(TomlReader& r, const std::string& kind,
                          PromotionRule& rule) {
   if (kind == "amateur_rating") {
     AmateurRatingRule p;
-    GORANK_RETURN_IF_ERROR(r.ReadRank("max_target", true, AmateurUpTo7d, p.max_target));
-    GORANK_RETURN_IF_ERROR(r.ReadInt("min_rated_games", true, 0, kMaxCount, p.min_rated_games));
-    GORANK_RETURN_IF_ERROR(r.ReadInt("min_events", true, 0, kMaxCount, p.min_events));
+    GORANK_RETURN_IF_ERROR(
+        r.ReadRank("max_target", true, AmateurUpTo7d, p.max_target));
+    GORANK_RETURN_IF_ERROR(
+        r.ReadInt("min_rated_games", true, 0, kMaxCount, p.min_rated_games));
+    GORANK_RETURN_IF_ERROR(
+        r.ReadInt("min_events", true, 0, kMaxCount, p.min_events));
     GORANK_RETURN_IF_ERROR(r.ReadInt("min_days_since_promotion", true, 0, 36500,
                                      p.min_days_since_promotion));
     rule.params = p;
   } else if (kind == "rank_tournament") {
     RankTournamentRule p;
     GORANK_RETURN_IF_ERROR(r.ReadStringList("categories", true, p.categories));
-    GORANK_RETURN_IF_ERROR(r.ReadInt("min_games", true, 0, kMaxCount, p.min_games));
-    GORANK_RETURN_IF_ERROR(r.ReadDouble("min_win_rate", true, 0.0, 1.0, p.min_win_rate));
-    GORANK_RETURN_IF_ERROR(r.ReadRank("max_award", true, AmateurUpTo7d, p.max_award));
+    GORANK_RETURN_IF_ERROR(
+        r.ReadInt("min_games", true, 0, kMaxCount, p.min_games));
+    GORANK_RETURN_IF_ERROR(
+        r.ReadDouble("min_win_rate", true, 0.0, 1.0, p.min_win_rate));
+    GORANK_RETURN_IF_ERROR(
+        r.ReadRank("max_award", true, AmateurUpTo7d, p.max_award));
     rule.params = p;
   } else if (kind == "placement") {
     PlacementRule p;
     GORANK_RETURN_IF_ERROR(r.ReadStringList("categories", true, p.categories));
-    GORANK_RETURN_IF_ERROR(r.ReadInt("placement_max", true, 1, kMaxCount, p.placement_max));
-    GORANK_RETURN_IF_ERROR(r.ReadInt("min_count", false, 1, kMaxCount, p.min_count));
-    GORANK_RETURN_IF_ERROR(r.ReadBool("since_last_promotion", false, p.since_last_promotion));
+    GORANK_RETURN_IF_ERROR(
+        r.ReadInt("placement_max", true, 1, kMaxCount, p.placement_max));
+    GORANK_RETURN_IF_ERROR(
+        r.ReadInt("min_count", false, 1, kMaxCount, p.min_count));
+    GORANK_RETURN_IF_ERROR(
+        r.ReadBool("since_last_promotion", false, p.since_last_promotion));
     GORANK_RETURN_IF_ERROR(r.ReadRank("award", true, NotHonorary, p.award));
     rule.params = p;
   } else if (kind == "pro_wins") {
@@ -202,9 +211,9 @@ absl::StatusOr<RatingsConfig> ParseTable(const toml::table& root,
   int version = 0;
   GORANK_RETURN_IF_ERROR(r.ReadInt("version", true, 0, kMaxCount, version));
   if (version != 1) {
-    return r.Error(root.get("version"), "version",
-                   "this build reads version 1 only, not " +
-                       std::to_string(version));
+    return r.Error(
+        root.get("version"), "version",
+        "this build reads version 1 only, not " + std::to_string(version));
   }
   RatingsConfig config;
   absl::Status status;
@@ -238,15 +247,15 @@ const PromotionRule* PromotionConfig::Find(const std::string& id) const {
   return nullptr;
 }
 
-absl::StatusOr<RatingsConfig> ParseRatingsConfig(const std::string& toml_text,
-                                                 const std::string& source_name) {
+absl::StatusOr<RatingsConfig> ParseRatingsConfig(
+    const std::string& toml_text, const std::string& source_name) {
   toml::table root;
   try {
     root = toml::parse(toml_text, source_name);
   } catch (const toml::parse_error& e) {
-    return absl::InvalidArgumentError(internal::Position(source_name, e.source()) +
-                                      ": TOML syntax error: " +
-                                      std::string(e.description()));
+    return absl::InvalidArgumentError(
+        internal::Position(source_name, e.source()) +
+        ": TOML syntax error: " + std::string(e.description()));
   }
   return ParseTable(root, source_name);
 }
@@ -254,7 +263,8 @@ absl::StatusOr<RatingsConfig> ParseRatingsConfig(const std::string& toml_text,
 absl::StatusOr<RatingsConfig> LoadRatingsConfigFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    return absl::NotFoundError("cannot read ratings config file '" + path + "'");
+    return absl::NotFoundError("cannot read ratings config file '" + path +
+                               "'");
   }
   std::ostringstream text;
   text << in.rdbuf();
@@ -271,7 +281,8 @@ const RatingsConfig& DefaultRatingsConfig() {
   static const RatingsConfig* const kConfig = [] {
     absl::StatusOr<RatingsConfig> config =
         ParseRatingsConfig(DefaultRatingsConfigText(), "default_ratings.toml");
-    if (!config.ok()) std::abort();  // the shipped file is broken: a build defect
+    if (!config.ok())
+      std::abort();  // the shipped file is broken: a build defect
     return new RatingsConfig(*std::move(config));
   }();
   return *kConfig;

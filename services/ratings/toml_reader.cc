@@ -49,8 +49,8 @@ absl::Status TomlReader::ReadInt(const char* key, bool required, int min,
   return absl::OkStatus();
 }
 
-absl::Status TomlReader::ReadDouble(const char* key, bool required,
-                                    double min, double max, double& out) {
+absl::Status TomlReader::ReadDouble(const char* key, bool required, double min,
+                                    double max, double& out) {
   absl::Status status;
   const toml::node* node = Get(key, required, status);
   if (node == nullptr) return status;
@@ -63,9 +63,9 @@ absl::Status TomlReader::ReadDouble(const char* key, bool required,
     return Error(node, key, "must be a number");
   }
   if (!std::isfinite(v) || v < min || v > max) {
-    return Error(node, key,
-                 absl::StrCat("must be a finite number between ", min, " and ",
-                              max));
+    return Error(
+        node, key,
+        absl::StrCat("must be a finite number between ", min, " and ", max));
   }
   out = v;
   return absl::OkStatus();
@@ -148,14 +148,13 @@ const toml::table* TomlReader::ReadTable(const char* key, bool required,
   return node->as_table();
 }
 
-const toml::array* TomlReader::ReadArrayOfTables(const char* key,
-                                                 bool required,
+const toml::array* TomlReader::ReadArrayOfTables(const char* key, bool required,
                                                  absl::Status& status) {
   const toml::node* node = Get(key, required, status);
   if (node == nullptr) return nullptr;
   if (!node->is_array_of_tables()) {
-    status = Error(node, key, "must be written as [[" + std::string(key) +
-                                  "]] tables");
+    status = Error(node, key,
+                   "must be written as [[" + std::string(key) + "]] tables");
     return nullptr;
   }
   return node->as_array();

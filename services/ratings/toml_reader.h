@@ -6,12 +6,12 @@
 #ifndef GORANK_SERVICES_RATINGS_TOML_READER_H_
 #define GORANK_SERVICES_RATINGS_TOML_READER_H_
 
+#include <toml++/toml.h>
+
 #include <functional>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <toml++/toml.h>
 
 #include "absl/status/status.h"
 #include "services/registry/rank.h"
@@ -22,7 +22,9 @@ class TomlReader {
  public:
   // `context` names the table in messages, e.g. "[rating]" or "rule 'x'".
   TomlReader(const toml::table& table, std::string source, std::string context)
-      : table_(table), source_(std::move(source)), context_(std::move(context)) {}
+      : table_(table),
+        source_(std::move(source)),
+        context_(std::move(context)) {}
 
   void set_context(std::string context) { context_ = std::move(context); }
   const toml::table& table() const { return table_; }

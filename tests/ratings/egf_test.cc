@@ -32,7 +32,8 @@ std::vector<std::string> DataLines(const std::string& name) {
 std::vector<double> SplitNumbers(const std::string& s, char sep) {
   std::vector<double> out;
   std::stringstream in(s);
-  for (std::string item; std::getline(in, item, sep);) out.push_back(std::stod(item));
+  for (std::string item; std::getline(in, item, sep);)
+    out.push_back(std::stod(item));
   return out;
 }
 
@@ -48,17 +49,22 @@ TEST(EgfPublishedVectors, SingleGamesReproduceTo3Decimals) {
     const std::vector<double> v = SplitNumbers(line, ',');
     ASSERT_EQ(v.size(), 6u);
     EXPECT_NEAR(EgfExpectedScore(v[0], v[1]), v[3], 0.0000005);
-    EXPECT_NEAR(v[0] + EgfGameChange(s, v[0], v[1], v[2], 0, 0, 1.0), v[4], k3Decimals);
-    EXPECT_NEAR(v[1] + EgfGameChange(s, v[1], v[0], 1 - v[2], 0, 0, 1.0), v[5], k3Decimals);
+    EXPECT_NEAR(v[0] + EgfGameChange(s, v[0], v[1], v[2], 0, 0, 1.0), v[4],
+                k3Decimals);
+    EXPECT_NEAR(v[1] + EgfGameChange(s, v[1], v[0], 1 - v[2], 0, 0, 1.0), v[5],
+                k3Decimals);
 
     RatingBook book(RatingSettings{});
     ASSERT_TRUE(book.SeedRating(PlayerId{1}, v[0]).ok());
     ASSERT_TRUE(book.SeedRating(PlayerId{2}, v[1]).ok());
-    const GameResult r = v[2] == 1 ? GameResult::kBlackWin
+    const GameResult r = v[2] == 1   ? GameResult::kBlackWin
                          : v[2] == 0 ? GameResult::kWhiteWin
                                      : GameResult::kJigo;
-    ASSERT_TRUE(book.ApplyGames({GameBuilder("e" + std::to_string(++n), D(2021, 1, 1), 1)
-                                     .Black(1).White(2).Result(r)})
+    ASSERT_TRUE(book.ApplyGames({GameBuilder("e" + std::to_string(++n),
+                                             D(2021, 1, 1), 1)
+                                     .Black(1)
+                                     .White(2)
+                                     .Result(r)})
                     .ok());
     EXPECT_NEAR(book.Find(PlayerId{1})->gor, v[4], k3Decimals);
     EXPECT_NEAR(book.Find(PlayerId{2})->gor, v[5], k3Decimals);
@@ -85,21 +91,26 @@ TEST(EgfPublishedVectors, EventsReproduceTo3Decimals) {
       const std::vector<double> os = SplitNumbers(g, ':');
       imported[PlayerId{++opponent}] = os[0];
       event.push_back(GameBuilder("ev", D(2021, 3, 1), opponent)
-                          .Black(1).White(opponent)
+                          .Black(1)
+                          .White(opponent)
                           .Result(os[1] == 1   ? GameResult::kBlackWin
                                   : os[1] == 0 ? GameResult::kWhiteWin
                                                : GameResult::kJigo));
     }
     absl::StatusOr<RatingBook> book = Recompute({}, event, imported);
     ASSERT_TRUE(book.ok()) << book.status();
-    EXPECT_NEAR(book->Find(PlayerId{1})->gor, std::stod(final_rating), k3Decimals);
-    EXPECT_EQ(book->Find(PlayerId{1})->rated_games, static_cast<int64_t>(event.size()));
+    EXPECT_NEAR(book->Find(PlayerId{1})->gor, std::stod(final_rating),
+                k3Decimals);
+    EXPECT_EQ(book->Find(PlayerId{1})->rated_games,
+              static_cast<int64_t>(event.size()));
     EXPECT_EQ(book->Find(PlayerId{1})->rated_events, 1);
   }
 }
 
 TEST(EgfFormulas, ConAndBonusMatchTheNotesTable) {
-  struct Row { double r, con, bonus; };
+  struct Row {
+    double r, con, bonus;
+  };
   const Row rows[] = {{-900, 130.4821, 8.0000}, {0, 88.7104, 5.7500},
                       {1000, 49.7871, 3.2500},  {2000, 19.9830, 0.7546},
                       {2100, 17.5809, 0.5158},  {2400, 11.0953, 0.0504},
@@ -120,7 +131,10 @@ TEST(EgfFormulas, HandicapShiftsTheReceiverInsideBetaOnly) {
   EXPECT_NEAR(EgfExpectedScore(2000, 2000, 50, 0), 0.568208, 0.0000005);
   RatingBook book(RatingSettings{});
   ASSERT_TRUE(book.ApplyGames({GameBuilder("h", D(2022, 5, 1), 1)
-                                   .Black(1, "6k").White(2, "3k").Handicap(3).WhiteWins()})
+                                   .Black(1, "6k")
+                                   .White(2, "3k")
+                                   .Handicap(3)
+                                   .WhiteWins()})
                   .ok());
   // con and bonus use the unshifted 1500.
   EXPECT_NEAR(book.Find(PlayerId{1})->gor, 1487.104, k3Decimals);
@@ -138,7 +152,9 @@ TEST(EgfFormulas, HugeHandicapForAStrongPlayerStaysFinite) {
 TEST(EgfFormulas, FloorIsMinus900) {
   RatingBook book(RatingSettings{});
   ASSERT_TRUE(book.ApplyGames({GameBuilder("f", D(2022, 1, 1), 1)
-                                   .Black(1, "30k").White(2, "30k").WhiteWins()})
+                                   .Black(1, "30k")
+                                   .White(2, "30k")
+                                   .WhiteWins()})
                   .ok());
   // -900 + 130.48 * (0 - 0.5) + 8 = -957.24 -> floor.
   EXPECT_DOUBLE_EQ(book.Find(PlayerId{1})->gor, -900.0);
@@ -146,7 +162,12 @@ TEST(EgfFormulas, FloorIsMinus900) {
 }
 
 TEST(EgfFormulas, ClassWeightScalesTheChange) {
-  struct Case { TimeClass c; bool weight_bonus; GameResult r; double black; };
+  struct Case {
+    TimeClass c;
+    bool weight_bonus;
+    GameResult r;
+    double black;
+  };
   const Case cases[] = {
       {TimeClass::kA, true, GameResult::kBlackWin, 2109.306},
       {TimeClass::kB, true, GameResult::kBlackWin, 2106.980},
@@ -156,8 +177,12 @@ TEST(EgfFormulas, ClassWeightScalesTheChange) {
   for (const Case& c : cases) {
     RatingSettings s;
     s.egf.weight_applies_to_bonus = c.weight_bonus;
-    absl::StatusOr<RatingBook> book = Recompute(
-        s, {GameBuilder("w", D(2022, 1, 1), 1).Black(1, "1d").White(2, "1d").Class(c.c).Result(c.r)});
+    absl::StatusOr<RatingBook> book =
+        Recompute(s, {GameBuilder("w", D(2022, 1, 1), 1)
+                          .Black(1, "1d")
+                          .White(2, "1d")
+                          .Class(c.c)
+                          .Result(c.r)});
     ASSERT_TRUE(book.ok());
     EXPECT_NEAR(book->Find(PlayerId{1})->gor, c.black, k3Decimals)
         << TimeClassName(c.c) << " weight_bonus=" << c.weight_bonus;
@@ -166,34 +191,53 @@ TEST(EgfFormulas, ClassWeightScalesTheChange) {
 
 TEST(EgfFormulas, RatingsAreFrozenForTheWholeEvent) {
   // 5k (1600) beats another 5k and a 3k (1800) in one event ...
-  absl::StatusOr<RatingBook> one = Recompute(
-      {}, {GameBuilder("e", D(2022, 1, 1), 1).Black(1, "5k").White(2, "5k").BlackWins(),
-           GameBuilder("e", D(2022, 1, 1), 2).Black(1, "5k").White(3, "3k").BlackWins()});
+  absl::StatusOr<RatingBook> one =
+      Recompute({}, {GameBuilder("e", D(2022, 1, 1), 1)
+                         .Black(1, "5k")
+                         .White(2, "5k")
+                         .BlackWins(),
+                     GameBuilder("e", D(2022, 1, 1), 2)
+                         .Black(1, "5k")
+                         .White(3, "3k")
+                         .BlackWins()});
   ASSERT_TRUE(one.ok());
   EXPECT_NEAR(one->Find(PlayerId{1})->gor, 1640.519, k3Decimals);
   // ... which differs from the same games in two events.
-  absl::StatusOr<RatingBook> two = Recompute(
-      {}, {GameBuilder("e1", D(2022, 1, 1), 1).Black(1, "5k").White(2, "5k").BlackWins(),
-           GameBuilder("e2", D(2022, 1, 2), 1).Black(1, "5k").White(3, "3k").BlackWins()});
+  absl::StatusOr<RatingBook> two =
+      Recompute({}, {GameBuilder("e1", D(2022, 1, 1), 1)
+                         .Black(1, "5k")
+                         .White(2, "5k")
+                         .BlackWins(),
+                     GameBuilder("e2", D(2022, 1, 2), 1)
+                         .Black(1, "5k")
+                         .White(3, "3k")
+                         .BlackWins()});
   ASSERT_TRUE(two.ok());
   EXPECT_NEAR(two->Find(PlayerId{1})->gor, 1639.679, k3Decimals);
 }
 
 TEST(EgfSeeding, SeedsFromDeclaredRank) {
-  struct Case { const char* rank; double seed; };
-  const Case cases[] = {{"30k", -900}, {"20k", 100}, {"10k", 1100}, {"1k", 2000},
-                        {"1d", 2100},  {"6d", 2600}, {"7d", 2700},  {"1p", 2700},
-                        {"2p", 2730},  {"9p", 2940}};
+  struct Case {
+    const char* rank;
+    double seed;
+  };
+  const Case cases[] = {
+      {"30k", -900}, {"20k", 100}, {"10k", 1100}, {"1k", 2000}, {"1d", 2100},
+      {"6d", 2600},  {"7d", 2700}, {"1p", 2700},  {"2p", 2730}, {"9p", 2940}};
   for (const Case& c : cases) {
     EXPECT_DOUBLE_EQ(EgfSeed(Rank::FromString(c.rank)), c.seed) << c.rank;
   }
 }
 
 TEST(EgfGrades, RatingMapsToGrade) {
-  struct Case { double r; const char* grade; };
-  const Case cases[] = {{-900, "30k"},   {0, "21k"},     {100, "20k"},  {1949.99, "2k"},
-                        {1950, "1k"},    {2049.99, "1k"}, {2050, "1d"}, {2149.99, "1d"},
-                        {2150, "2d"},    {2449.99, "4d"}, {2450, "5d"}, {2650, "7d"},
+  struct Case {
+    double r;
+    const char* grade;
+  };
+  const Case cases[] = {{-900, "30k"},   {0, "21k"},      {100, "20k"},
+                        {1949.99, "2k"}, {1950, "1k"},    {2049.99, "1k"},
+                        {2050, "1d"},    {2149.99, "1d"}, {2150, "2d"},
+                        {2449.99, "4d"}, {2450, "5d"},    {2650, "7d"},
                         {2940, "7d"}};
   for (const Case& c : cases) {
     EXPECT_EQ(EgfGrade(c.r).ToString(), c.grade) << c.r;
@@ -201,7 +245,10 @@ TEST(EgfGrades, RatingMapsToGrade) {
 }
 
 TEST(EgfGrades, ThresholdIsTheLowerEdgeOfTheBand) {
-  struct Case { const char* rank; double threshold; };
+  struct Case {
+    const char* rank;
+    double threshold;
+  };
   const Case cases[] = {{"30k", -950}, {"2k", 1850}, {"1k", 1950}, {"1d", 2050},
                         {"2d", 2150},  {"5d", 2450}, {"7d", 2650}};
   for (const Case& c : cases) {

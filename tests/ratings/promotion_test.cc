@@ -10,14 +10,15 @@
 namespace gorank::ratings {
 namespace {
 
-using ::testing::HasSubstr;
 using registry::Rank;
 using testing::D;
 using testing::GameBuilder;
+using ::testing::HasSubstr;
 
 const PromotionConfig& Rules() { return DefaultRatingsConfig().promotion; }
 
-RatingChange Change(const std::string& event, Date date, double after, int games) {
+RatingChange Change(const std::string& event, Date date, double after,
+                    int games) {
   RatingChange c;
   c.event = EventKey{date, 0, event};
   c.gor_after = after;
@@ -40,7 +41,8 @@ PlayerRecord RatedKyu(double rating) {
 }
 const Date kAsOf = D(2023, 6, 30);
 
-const RuleVerdict& Verdict(const std::vector<RuleVerdict>& all, const std::string& id) {
+const RuleVerdict& Verdict(const std::vector<RuleVerdict>& all,
+                           const std::string& id) {
   for (const RuleVerdict& v : all) {
     if (v.rule_id == id) return v;
   }
@@ -49,8 +51,10 @@ const RuleVerdict& Verdict(const std::vector<RuleVerdict>& all, const std::strin
   return kNone;
 }
 
-RuleVerdict Explain(const PlayerRecord& record, const std::string& rule, Date as_of = kAsOf) {
-  absl::StatusOr<std::vector<RuleVerdict>> all = ExplainPlayer(Rules(), record, as_of);
+RuleVerdict Explain(const PlayerRecord& record, const std::string& rule,
+                    Date as_of = kAsOf) {
+  absl::StatusOr<std::vector<RuleVerdict>> all =
+      ExplainPlayer(Rules(), record, as_of);
   EXPECT_TRUE(all.ok()) << all.status();
   return all.ok() ? Verdict(*all, rule) : RuleVerdict{};
 }
@@ -59,18 +63,23 @@ TEST(AmateurRatingRule, Boundaries) {
   struct Case {
     const char* name;
     double rating;
-    int drop_games;       // taken from the last event
-    bool drop_event;      // merge e2 into e1
+    int drop_games;   // taken from the last event
+    bool drop_event;  // merge e2 into e1
     Date as_of;
     bool met;
     const char* why;
   };
   const Case cases[] = {
-      {"exactly at threshold", 2050.0, 0, false, kAsOf, true, "meets the rule for 1d"},
-      {"just below", 2049.99, 0, false, kAsOf, false, "rating 2049.99 is below 2050"},
-      {"one game short", 2100, 1, false, kAsOf, false, "14 rated games since the last promotion, 15 needed"},
-      {"one event short", 2100, 0, true, kAsOf, false, "2 rated events since the last promotion, 3 needed"},
-      {"one day short", 2100, 0, false, D(2023, 6, 29), false, "179 days since the last promotion, 180 needed"},
+      {"exactly at threshold", 2050.0, 0, false, kAsOf, true,
+       "meets the rule for 1d"},
+      {"just below", 2049.99, 0, false, kAsOf, false,
+       "rating 2049.99 is below 2050"},
+      {"one game short", 2100, 1, false, kAsOf, false,
+       "14 rated games since the last promotion, 15 needed"},
+      {"one event short", 2100, 0, true, kAsOf, false,
+       "2 rated events since the last promotion, 3 needed"},
+      {"one day short", 2100, 0, false, D(2023, 6, 29), false,
+       "179 days since the last promotion, 180 needed"},
   };
   for (const Case& c : cases) {
     PlayerRecord r = RatedKyu(c.rating);
@@ -90,7 +99,8 @@ TEST(AmateurRatingRule, Boundaries) {
       EXPECT_EQ(v.evidence.rated_games, 15);
       EXPECT_EQ(v.evidence.rated_events, 3);
       EXPECT_EQ(*v.evidence.days_since_promotion, 180);
-      EXPECT_THAT(v.evidence.event_ids, ::testing::ElementsAre("e1", "e2", "e3"));
+      EXPECT_THAT(v.evidence.event_ids,
+                  ::testing::ElementsAre("e1", "e2", "e3"));
     }
   }
 }
@@ -124,7 +134,8 @@ TEST(AmateurRatingRule, NeverPromotedHasNoWaitingTime) {
   EXPECT_FALSE(v.evidence.days_since_promotion.has_value());
 }
 
-PlayerRecord RankTournamentPlayer(int games, int wins, int draws, const char* target = "1d") {
+PlayerRecord RankTournamentPlayer(int games, int wins, int draws,
+                                  const char* target = "1d") {
   PlayerRecord r;
   r.player = PlayerId{21};
   r.rank = Rank::FromString("2k");
@@ -142,19 +153,28 @@ PlayerRecord RankTournamentPlayer(int games, int wins, int draws, const char* ta
 }
 
 TEST(RankTournamentRule, GamesAndWinRate) {
-  struct Case { const char* name; int games, wins, draws; const char* target; bool met; const char* why; };
+  struct Case {
+    const char* name;
+    int games, wins, draws;
+    const char* target;
+    bool met;
+    const char* why;
+  };
   const Case cases[] = {
-      {"exactly 70% in 10", 10, 7, 0, "1d", true, "7 wins, 0 draws in 10 games"},
+      {"exactly 70% in 10", 10, 7, 0, "1d", true,
+       "7 wins, 0 draws in 10 games"},
       {"7 of 7", 7, 7, 0, "1d", true, "meets the rule for 1d"},
       {"one game short", 6, 6, 0, "1d", false, "6 games, 7 needed"},
       {"69%: 9 of 13", 13, 9, 0, "1d", false, "win rate 69.2%, 70.0% needed"},
       {"draws count half", 10, 6, 2, "1d", true, "6 wins, 2 draws"},
       {"group above limit", 9, 9, 0, "6d", false, "above this rule's limit 5d"},
-      {"group not above rank", 9, 9, 0, "2k", false, "no rank-tournament result above the current rank"},
+      {"group not above rank", 9, 9, 0, "2k", false,
+       "no rank-tournament result above the current rank"},
   };
   for (const Case& c : cases) {
-    const RuleVerdict v = Explain(RankTournamentPlayer(c.games, c.wins, c.draws, c.target),
-                                  "am.rank_tournament");
+    const RuleVerdict v =
+        Explain(RankTournamentPlayer(c.games, c.wins, c.draws, c.target),
+                "am.rank_tournament");
     EXPECT_TRUE(v.applicable) << c.name;
     EXPECT_EQ(v.met, c.met) << c.name << ": " << v.explanation;
     EXPECT_THAT(v.explanation, HasSubstr(c.why)) << c.name;
@@ -177,7 +197,8 @@ TEST(RankTournamentRule, PicksTheHighestQualifyingGroupAndIgnoresOldResults) {
   EXPECT_THAT(v.evidence.event_ids, ::testing::ElementsAre("province-2023"));
 }
 
-PlayerRecord Placed(const char* rank, const char* category, std::vector<int> places) {
+PlayerRecord Placed(const char* rank, const char* category,
+                    std::vector<int> places) {
   PlayerRecord r;
   r.player = PlayerId{31};
   r.rank = Rank::FromString(rank);
@@ -194,33 +215,144 @@ PlayerRecord Placed(const char* rank, const char* category, std::vector<int> pla
 }
 
 TEST(PlacementRules, AwardsAndBoundaries) {
-  struct Case { const char* name; const char* rule; const char* rank; const char* category;
-                std::vector<int> places; bool applicable; bool met; };
+  struct Case {
+    const char* name;
+    const char* rule;
+    const char* rank;
+    const char* category;
+    std::vector<int> places;
+    bool applicable;
+    bool met;
+  };
   const Case cases[] = {
-      {"national 6th", "am.national_6d", "3d", "national_amateur", {6}, true, true},
-      {"national 7th", "am.national_6d", "3d", "national_amateur", {7}, true, false},
-      {"national, kyu player", "am.national_6d", "1k", "national_amateur", {1}, true, true},
-      {"national, already 6d", "am.national_6d", "6d", "national_amateur", {1}, false, false},
-      {"national, 7d never demoted", "am.national_6d", "7d", "national_amateur", {1}, false, false},
-      {"other category", "am.national_6d", "3d", "provincial_amateur", {1}, true, false},
-      {"champion", "am.champion_7d", "6d", "recognised_national_amateur_championship", {1}, true, true},
-      {"champion runner-up", "am.champion_7d", "6d", "recognised_national_amateur_championship", {2}, true, false},
-      {"world title", "pro.world_title", "5p", "world_pro_individual", {1}, true, true},
-      {"world title, amateur", "pro.world_title", "7d", "world_pro_individual", {1}, false, false},
-      {"world title, already 9p", "pro.world_title", "9p", "world_pro_individual", {1}, false, false},
-      {"two runner-ups", "pro.world_runner_up_x2", "4p", "world_pro_individual", {2, 2}, true, true},
-      {"runner-up and semi", "pro.world_runner_up_x2", "4p", "world_pro_individual", {2, 3}, true, false},
-      {"bilateral", "pro.bilateral_title", "3p", "bilateral_title_match", {1}, true, true},
-      {"bilateral, 8p", "pro.bilateral_title", "8p", "bilateral_title_match", {1}, false, false},
-      {"women's title", "pro.women_world_title", "2p", "world_women_individual", {1}, true, true},
-      {"unplaced", "pro.world_title", "5p", "world_pro_individual", {0}, true, false},
+      {"national 6th",
+       "am.national_6d",
+       "3d",
+       "national_amateur",
+       {6},
+       true,
+       true},
+      {"national 7th",
+       "am.national_6d",
+       "3d",
+       "national_amateur",
+       {7},
+       true,
+       false},
+      {"national, kyu player",
+       "am.national_6d",
+       "1k",
+       "national_amateur",
+       {1},
+       true,
+       true},
+      {"national, already 6d",
+       "am.national_6d",
+       "6d",
+       "national_amateur",
+       {1},
+       false,
+       false},
+      {"national, 7d never demoted",
+       "am.national_6d",
+       "7d",
+       "national_amateur",
+       {1},
+       false,
+       false},
+      {"other category",
+       "am.national_6d",
+       "3d",
+       "provincial_amateur",
+       {1},
+       true,
+       false},
+      {"champion",
+       "am.champion_7d",
+       "6d",
+       "recognised_national_amateur_championship",
+       {1},
+       true,
+       true},
+      {"champion runner-up",
+       "am.champion_7d",
+       "6d",
+       "recognised_national_amateur_championship",
+       {2},
+       true,
+       false},
+      {"world title",
+       "pro.world_title",
+       "5p",
+       "world_pro_individual",
+       {1},
+       true,
+       true},
+      {"world title, amateur",
+       "pro.world_title",
+       "7d",
+       "world_pro_individual",
+       {1},
+       false,
+       false},
+      {"world title, already 9p",
+       "pro.world_title",
+       "9p",
+       "world_pro_individual",
+       {1},
+       false,
+       false},
+      {"two runner-ups",
+       "pro.world_runner_up_x2",
+       "4p",
+       "world_pro_individual",
+       {2, 2},
+       true,
+       true},
+      {"runner-up and semi",
+       "pro.world_runner_up_x2",
+       "4p",
+       "world_pro_individual",
+       {2, 3},
+       true,
+       false},
+      {"bilateral",
+       "pro.bilateral_title",
+       "3p",
+       "bilateral_title_match",
+       {1},
+       true,
+       true},
+      {"bilateral, 8p",
+       "pro.bilateral_title",
+       "8p",
+       "bilateral_title_match",
+       {1},
+       false,
+       false},
+      {"women's title",
+       "pro.women_world_title",
+       "2p",
+       "world_women_individual",
+       {1},
+       true,
+       true},
+      {"unplaced",
+       "pro.world_title",
+       "5p",
+       "world_pro_individual",
+       {0},
+       true,
+       false},
   };
   for (const Case& c : cases) {
     const RuleVerdict v = Explain(Placed(c.rank, c.category, c.places), c.rule);
     EXPECT_EQ(v.applicable, c.applicable) << c.name << ": " << v.explanation;
     EXPECT_EQ(v.met, c.met) << c.name << ": " << v.explanation;
     if (c.met) {
-      EXPECT_EQ(*v.proposed, std::get<PlacementRule>(Rules().Find(c.rule)->params).award) << c.name;
+      EXPECT_EQ(*v.proposed,
+                std::get<PlacementRule>(Rules().Find(c.rule)->params).award)
+          << c.name;
     }
   }
 }
@@ -241,14 +373,22 @@ PlayerRecord Pro(const char* rank, int wins, int losses) {
   for (int i = 0; i < wins + losses; ++i) {
     GameBuilder g("league", D(2021, 1, 1).AddDays(i), ++id);
     g.Black(41, rank).White(99, "5p");
-    if (i < wins) g.BlackWins(); else g.WhiteWins();
+    if (i < wins)
+      g.BlackWins();
+    else
+      g.WhiteWins();
     r.games.push_back(g);
   }
   return r;
 }
 
 TEST(ProWinsRule, TableBoundaries) {
-  struct Case { const char* rank; int wins; bool met; const char* to; };
+  struct Case {
+    const char* rank;
+    int wins;
+    bool met;
+    const char* to;
+  };
   const Case cases[] = {{"1p", 30, true, "2p"},  {"1p", 29, false, ""},
                         {"4p", 70, true, "5p"},  {"4p", 69, false, ""},
                         {"8p", 200, true, "9p"}, {"8p", 199, false, ""}};
@@ -268,19 +408,31 @@ TEST(ProWinsRule, TableBoundaries) {
 
 TEST(ProWinsRule, ForfeitsByesAndWinsBeforeThePromotionDoNotCount) {
   PlayerRecord r = Pro("1p", 29, 0);
-  r.games.push_back(GameBuilder("x", D(2021, 6, 1), 1).Black(41, "1p").White(98, "2p").Forfeit().BlackWins());
+  r.games.push_back(GameBuilder("x", D(2021, 6, 1), 1)
+                        .Black(41, "1p")
+                        .White(98, "2p")
+                        .Forfeit()
+                        .BlackWins());
   r.games.push_back(GameBuilder("x", D(2021, 6, 1), 2).Black(41, "1p").Bye());
-  r.games.push_back(GameBuilder("y", D(2019, 6, 1), 1).White(41, "1p").Black(98, "2p").WhiteWins());
+  r.games.push_back(GameBuilder("y", D(2019, 6, 1), 1)
+                        .White(41, "1p")
+                        .Black(98, "2p")
+                        .WhiteWins());
   EXPECT_FALSE(Explain(r, "pro.wins").met);
-  r.games.push_back(GameBuilder("z", D(2021, 7, 1), 1).White(41, "1p").Black(98, "2p").WhiteWins());
+  r.games.push_back(GameBuilder("z", D(2021, 7, 1), 1)
+                        .White(41, "1p")
+                        .Black(98, "2p")
+                        .WhiteWins());
   EXPECT_TRUE(Explain(r, "pro.wins").met);
 }
 
 TEST(EvaluatePromotions, ListsMetRulesSortedWithEvidence) {
-  std::vector<PlayerRecord> records = {Placed("4p", "world_pro_individual", {1, 2}),
-                                       RatedKyu(2100), Placed("3d", "national_amateur", {3})};
+  std::vector<PlayerRecord> records = {
+      Placed("4p", "world_pro_individual", {1, 2}), RatedKyu(2100),
+      Placed("3d", "national_amateur", {3})};
   records[2].player = PlayerId{5};
-  absl::StatusOr<std::vector<Proposal>> p = EvaluatePromotions(Rules(), records, kAsOf);
+  absl::StatusOr<std::vector<Proposal>> p =
+      EvaluatePromotions(Rules(), records, kAsOf);
   ASSERT_TRUE(p.ok()) << p.status();
   ASSERT_EQ(p->size(), 4u);
   EXPECT_EQ((*p)[0].player, PlayerId{5});
@@ -290,8 +442,10 @@ TEST(EvaluatePromotions, ListsMetRulesSortedWithEvidence) {
   EXPECT_EQ((*p)[1].rule_id, "am.rating");
   EXPECT_EQ((*p)[1].from, Rank::FromString("1k"));
   EXPECT_EQ((*p)[1].to, Rank::FromString("1d"));
-  EXPECT_THAT((*p)[1].rule_description, HasSubstr("Amateur promotion by rating"));
-  EXPECT_EQ((*p)[2].rule_id, "pro.world_runner_up_x2");  // same rank: by rule id
+  EXPECT_THAT((*p)[1].rule_description,
+              HasSubstr("Amateur promotion by rating"));
+  EXPECT_EQ((*p)[2].rule_id,
+            "pro.world_runner_up_x2");  // same rank: by rule id
   EXPECT_EQ((*p)[3].rule_id, "pro.world_title");
   EXPECT_EQ((*p)[3].evidence.count, 1);
   EXPECT_EQ((*p)[2].evidence.count, 2);
@@ -301,18 +455,30 @@ TEST(EvaluatePromotions, BadRecordsAreInvalidArgument) {
   PlayerRecord late = RatedKyu(2100);
   late.last_promotion = D(2024, 1, 1);
   PlayerRecord stranger = Pro("1p", 1, 0);
-  stranger.games.push_back(GameBuilder("q", D(2021, 1, 1), 1).Black(7, "1p").White(8, "1p").BlackWins());
+  stranger.games.push_back(GameBuilder("q", D(2021, 1, 1), 1)
+                               .Black(7, "1p")
+                               .White(8, "1p")
+                               .BlackWins());
   PlayerRecord counts = RankTournamentPlayer(3, 3, 1);
-  struct Case { const char* name; std::vector<PlayerRecord> records; Date as_of; const char* why; };
+  struct Case {
+    const char* name;
+    std::vector<PlayerRecord> records;
+    Date as_of;
+    const char* why;
+  };
   const Case cases[] = {
       {"promotion after as_of", {late}, kAsOf, "last_promotion 2024-01-01"},
       {"foreign game", {stranger}, kAsOf, "does not involve the player"},
-      {"wins + draws > games", {counts}, kAsOf, "more wins and draws than games"},
+      {"wins + draws > games",
+       {counts},
+       kAsOf,
+       "more wins and draws than games"},
       {"duplicate", {RatedKyu(1), RatedKyu(2)}, kAsOf, "appears twice"},
       {"bad as_of", {RatedKyu(1)}, D(2023, 2, 29), "not a calendar date"},
   };
   for (const Case& c : cases) {
-    absl::StatusOr<std::vector<Proposal>> p = EvaluatePromotions(Rules(), c.records, c.as_of);
+    absl::StatusOr<std::vector<Proposal>> p =
+        EvaluatePromotions(Rules(), c.records, c.as_of);
     EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument) << c.name;
     EXPECT_THAT(p.status().message(), HasSubstr(c.why)) << c.name;
   }

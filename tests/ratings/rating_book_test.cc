@@ -14,27 +14,50 @@
 namespace gorank::ratings {
 namespace {
 
-using ::testing::HasSubstr;
 using testing::D;
 using testing::GameBuilder;
+using ::testing::HasSubstr;
 using testing::SyntheticGames;
 
 std::vector<RatedGame> SmallHistory() {
   return {
-      GameBuilder("spring", D(2023, 4, 2), 1).Black(1, "1d").White(2, "2d").WhiteWins(),
-      GameBuilder("spring", D(2023, 4, 2), 2).Black(3, "3k").White(1, "1d").Jigo(),
-      GameBuilder("spring", D(2023, 4, 2), 3).Black(2, "2d").White(3, "3k").Forfeit().BlackWins(),
-      GameBuilder("autumn", D(2023, 10, 8), 1).Black(1, "1d").White(3, "3k").BlackWins(),
+      GameBuilder("spring", D(2023, 4, 2), 1)
+          .Black(1, "1d")
+          .White(2, "2d")
+          .WhiteWins(),
+      GameBuilder("spring", D(2023, 4, 2), 2)
+          .Black(3, "3k")
+          .White(1, "1d")
+          .Jigo(),
+      GameBuilder("spring", D(2023, 4, 2), 3)
+          .Black(2, "2d")
+          .White(3, "3k")
+          .Forfeit()
+          .BlackWins(),
+      GameBuilder("autumn", D(2023, 10, 8), 1)
+          .Black(1, "1d")
+          .White(3, "3k")
+          .BlackWins(),
       GameBuilder("autumn", D(2023, 10, 8), 2).Black(4, "5k").Bye(),
   };
 }
 
 TEST(RatingBook, UnratedGamesChangeNothingAndAreNotCounted) {
-  absl::StatusOr<RatingBook> book = Recompute(
-      {}, {GameBuilder("x", D(2022, 1, 1), 1).Black(1, "1d").White(2, "1d").Forfeit().BlackWins(),
-           GameBuilder("x", D(2022, 1, 1), 2).Black(1, "1d").White(2, "1d").Fast().BlackWins(),
-           GameBuilder("x", D(2022, 1, 1), 3).Black(1, "1d").Bye(),
-           GameBuilder("x", D(2022, 1, 1), 4).Black(1, "1d").White(2, "1d")});  // no result
+  absl::StatusOr<RatingBook> book =
+      Recompute({}, {GameBuilder("x", D(2022, 1, 1), 1)
+                         .Black(1, "1d")
+                         .White(2, "1d")
+                         .Forfeit()
+                         .BlackWins(),
+                     GameBuilder("x", D(2022, 1, 1), 2)
+                         .Black(1, "1d")
+                         .White(2, "1d")
+                         .Fast()
+                         .BlackWins(),
+                     GameBuilder("x", D(2022, 1, 1), 3).Black(1, "1d").Bye(),
+                     GameBuilder("x", D(2022, 1, 1), 4)
+                         .Black(1, "1d")
+                         .White(2, "1d")});  // no result
   ASSERT_TRUE(book.ok()) << book.status();
   EXPECT_EQ(book->player_count(), 0u);
   EXPECT_EQ(book->event_count(), 1u);
@@ -64,8 +87,11 @@ TEST(RatingBook, HistoryPerPlayer) {
 }
 
 TEST(RatingBook, CanonicalTableFormat) {
-  absl::StatusOr<RatingBook> book = Recompute(
-      {}, {GameBuilder("e", D(2021, 1, 1), 1).Black(7, "1d").White(3, "1d").BlackWins()});
+  absl::StatusOr<RatingBook> book =
+      Recompute({}, {GameBuilder("e", D(2021, 1, 1), 1)
+                         .Black(7, "1d")
+                         .White(3, "1d")
+                         .BlackWins()});
   ASSERT_TRUE(book.ok());
   EXPECT_EQ(book->SerializeTable(),
             "gorank-rating-table v1\n"
@@ -109,16 +135,22 @@ TEST(RatingBook, IncrementalEqualsFullRecompute) {
   EXPECT_EQ(incremental.SerializeTable(), full->SerializeTable());
   EXPECT_EQ(incremental.SerializeHistory(), full->SerializeHistory());
   for (int64_t id = 1; id <= 300; ++id) {
-    ASSERT_EQ(incremental.History(PlayerId{id}), full->History(PlayerId{id})) << id;
+    ASSERT_EQ(incremental.History(PlayerId{id}), full->History(PlayerId{id}))
+        << id;
   }
 }
 
 TEST(RatingBook, SameDayEventsAreOrderedByOrderThenId) {
-  const auto game = [](const std::string& id, int64_t order, int black, int white) {
-    return GameBuilder(id, D(2024, 6, 1), 1).Order(order).Black(black, "3k").White(white, "3k").BlackWins();
+  const auto game = [](const std::string& id, int64_t order, int black,
+                       int white) {
+    return GameBuilder(id, D(2024, 6, 1), 1)
+        .Order(order)
+        .Black(black, "3k")
+        .White(white, "3k")
+        .BlackWins();
   };
-  absl::StatusOr<RatingBook> book =
-      Recompute({}, {game("b", 0, 2, 1), game("a", 0, 1, 2), game("c", 1, 2, 1)});
+  absl::StatusOr<RatingBook> book = Recompute(
+      {}, {game("b", 0, 2, 1), game("a", 0, 1, 2), game("c", 1, 2, 1)});
   ASSERT_TRUE(book.ok());
   const std::vector<RatingChange> h = book->History(PlayerId{1});
   ASSERT_EQ(h.size(), 3u);
@@ -131,12 +163,16 @@ TEST(RatingBook, BackDatedOrRepeatedEventIsRefusedAndChangesNothing) {
   RatingBook book(RatingSettings{});
   ASSERT_TRUE(book.ApplyGames(SmallHistory()).ok());
   const std::string before = book.SerializeTable();
-  absl::Status s = book.ApplyGames(
-      {GameBuilder("summer", D(2023, 7, 1), 1).Black(1, "1d").White(2, "2d").BlackWins()});
+  absl::Status s = book.ApplyGames({GameBuilder("summer", D(2023, 7, 1), 1)
+                                        .Black(1, "1d")
+                                        .White(2, "2d")
+                                        .BlackWins()});
   EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_THAT(s.message(), HasSubstr("full recompute"));
-  s = book.ApplyGames(
-      {GameBuilder("spring", D(2024, 1, 1), 1).Black(1, "1d").White(2, "2d").BlackWins()});
+  s = book.ApplyGames({GameBuilder("spring", D(2024, 1, 1), 1)
+                           .Black(1, "1d")
+                           .White(2, "2d")
+                           .BlackWins()});
   EXPECT_EQ(s.code(), absl::StatusCode::kAlreadyExists);
   EXPECT_EQ(book.SerializeTable(), before);
 }
@@ -150,46 +186,97 @@ TEST(RatingBook, NewPlayerWithoutDeclaredRankIsRefused) {
   EXPECT_EQ(book.event_count(), 0u);
   EXPECT_EQ(book.player_count(), 0u);
   // A player already rated needs no declared rank.
-  ASSERT_TRUE(book.ApplyGames({GameBuilder("e", D(2023, 1, 1), 1).Black(1, "1d").White(9, "2k").BlackWins()}).ok());
-  ASSERT_TRUE(book.ApplyGames({GameBuilder("f", D(2023, 2, 1), 1).Black(1).White(9).BlackWins()}).ok());
+  ASSERT_TRUE(book.ApplyGames({GameBuilder("e", D(2023, 1, 1), 1)
+                                   .Black(1, "1d")
+                                   .White(9, "2k")
+                                   .BlackWins()})
+                  .ok());
+  ASSERT_TRUE(book.ApplyGames({GameBuilder("f", D(2023, 2, 1), 1)
+                                   .Black(1)
+                                   .White(9)
+                                   .BlackWins()})
+                  .ok());
   EXPECT_EQ(book.Find(PlayerId{9})->rated_games, 2);
 }
 
 TEST(RatingBook, SeedRatingOnlyForNewPlayers) {
   RatingBook book(RatingSettings{});
   EXPECT_TRUE(book.SeedRating(PlayerId{5}, 1234.5).ok());
-  EXPECT_EQ(book.SeedRating(PlayerId{5}, 1000).code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_EQ(book.SeedRating(PlayerId{6}, -901).code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(book.SeedRating(PlayerId{0}, 100).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(book.SeedRating(PlayerId{5}, 1000).code(),
+            absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(book.SeedRating(PlayerId{6}, -901).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(book.SeedRating(PlayerId{0}, 100).code(),
+            absl::StatusCode::kInvalidArgument);
   EXPECT_DOUBLE_EQ(book.Find(PlayerId{5})->gor, 1234.5);
 }
 
 TEST(RatingBook, BadGamesAreInvalidArgument) {
-  struct Case { const char* name; RatedGame game; const char* message; };
-  RatedGame inconsistent = GameBuilder("e", D(2023, 1, 1), 2).Black(3, "1d").White(4, "1d").Class(TimeClass::kB).BlackWins();
+  struct Case {
+    const char* name;
+    RatedGame game;
+    const char* message;
+  };
+  RatedGame inconsistent = GameBuilder("e", D(2023, 1, 1), 2)
+                               .Black(3, "1d")
+                               .White(4, "1d")
+                               .Class(TimeClass::kB)
+                               .BlackWins();
   const Case cases[] = {
-      {"self", GameBuilder("e", D(2023, 1, 1), 1).Black(1, "1d").White(1, "1d").BlackWins(), "themself"},
-      {"handicap", GameBuilder("e", D(2023, 1, 1), 1).Black(1, "1d").White(2, "1d").Handicap(10).BlackWins(), "handicap 10"},
-      {"date", GameBuilder("e", D(2023, 2, 30), 1).Black(1, "1d").White(2, "1d").BlackWins(), "calendar date"},
-      {"no event", GameBuilder("", D(2023, 1, 1), 1).Black(1, "1d").White(2, "1d").BlackWins(), "no event_id"},
-      {"no white", GameBuilder("e", D(2023, 1, 1), 1).Black(1, "1d").BlackWins(), "two players"},
+      {"self",
+       GameBuilder("e", D(2023, 1, 1), 1)
+           .Black(1, "1d")
+           .White(1, "1d")
+           .BlackWins(),
+       "themself"},
+      {"handicap",
+       GameBuilder("e", D(2023, 1, 1), 1)
+           .Black(1, "1d")
+           .White(2, "1d")
+           .Handicap(10)
+           .BlackWins(),
+       "handicap 10"},
+      {"date",
+       GameBuilder("e", D(2023, 2, 30), 1)
+           .Black(1, "1d")
+           .White(2, "1d")
+           .BlackWins(),
+       "calendar date"},
+      {"no event",
+       GameBuilder("", D(2023, 1, 1), 1)
+           .Black(1, "1d")
+           .White(2, "1d")
+           .BlackWins(),
+       "no event_id"},
+      {"no white",
+       GameBuilder("e", D(2023, 1, 1), 1).Black(1, "1d").BlackWins(),
+       "two players"},
       {"class", inconsistent, "time class"},
   };
   for (const Case& c : cases) {
-    std::vector<RatedGame> games = {
-        GameBuilder("e", D(2023, 1, 1), 1).Black(5, "1d").White(6, "1d").BlackWins()};
+    std::vector<RatedGame> games = {GameBuilder("e", D(2023, 1, 1), 1)
+                                        .Black(5, "1d")
+                                        .White(6, "1d")
+                                        .BlackWins()};
     if (std::string(c.name) == "class") {
       games.push_back(c.game);
     } else {
       games = {c.game};
     }
     absl::StatusOr<RatingBook> book = Recompute({}, games);
-    EXPECT_EQ(book.status().code(), absl::StatusCode::kInvalidArgument) << c.name;
+    EXPECT_EQ(book.status().code(), absl::StatusCode::kInvalidArgument)
+        << c.name;
     EXPECT_THAT(book.status().message(), HasSubstr(c.message)) << c.name;
   }
-  absl::StatusOr<std::vector<RatedEvent>> dup = GroupIntoEvents(
-      {GameBuilder("e", D(2023, 1, 1), 1).Black(1, "1d").White(2, "1d").BlackWins(),
-       GameBuilder("e", D(2023, 1, 1), 1).Black(3, "1d").White(4, "1d").BlackWins()});
+  absl::StatusOr<std::vector<RatedEvent>> dup =
+      GroupIntoEvents({GameBuilder("e", D(2023, 1, 1), 1)
+                           .Black(1, "1d")
+                           .White(2, "1d")
+                           .BlackWins(),
+                       GameBuilder("e", D(2023, 1, 1), 1)
+                           .Black(3, "1d")
+                           .White(4, "1d")
+                           .BlackWins()});
   EXPECT_EQ(dup.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(dup.status().message(), HasSubstr("game_id is used twice"));
 }
@@ -197,14 +284,26 @@ TEST(RatingBook, BadGamesAreInvalidArgument) {
 TEST(ProList, SeedsAndEvenGamesBetweenProfessionalsOnly) {
   RatingSettings s;
   s.pro.seed_overrides[PlayerId{3}] = 2600;
-  absl::StatusOr<RatingBook> book = Recompute(
-      s, {GameBuilder("p", D(2020, 1, 1), 1).Black(1, "1p").White(2, "9p").BlackWins(),
-          GameBuilder("p", D(2020, 1, 1), 2).Black(3, "9p").White(4, "7d").BlackWins(),
-          GameBuilder("p", D(2020, 1, 1), 3).Black(1, "1p").White(3, "9p").Handicap(2).BlackWins()});
+  absl::StatusOr<RatingBook> book =
+      Recompute(s, {GameBuilder("p", D(2020, 1, 1), 1)
+                        .Black(1, "1p")
+                        .White(2, "9p")
+                        .BlackWins(),
+                    GameBuilder("p", D(2020, 1, 1), 2)
+                        .Black(3, "9p")
+                        .White(4, "7d")
+                        .BlackWins(),
+                    GameBuilder("p", D(2020, 1, 1), 3)
+                        .Black(1, "1p")
+                        .White(3, "9p")
+                        .Handicap(2)
+                        .BlackWins()});
   ASSERT_TRUE(book.ok()) << book.status();
   // 2240 beats 2560: E = 1 / (1 + 10^(320/400)) = 0.136806; +16 * 0.863194.
-  EXPECT_NEAR(*book->Find(PlayerId{1})->pro_elo, 2240 + 16 * (1 - 0.1368063), 1e-4);
-  EXPECT_NEAR(*book->Find(PlayerId{2})->pro_elo, 2560 - 16 * (1 - 0.1368063), 1e-4);
+  EXPECT_NEAR(*book->Find(PlayerId{1})->pro_elo, 2240 + 16 * (1 - 0.1368063),
+              1e-4);
+  EXPECT_NEAR(*book->Find(PlayerId{2})->pro_elo, 2560 - 16 * (1 - 0.1368063),
+              1e-4);
   EXPECT_EQ(book->Find(PlayerId{1})->pro_games, 1);
   // Player 3 played a pro only in a handicap game and an amateur otherwise.
   EXPECT_FALSE(book->Find(PlayerId{3})->pro_elo.has_value());
@@ -218,9 +317,15 @@ TEST(ProList, OverrideSeedAndEventBatching) {
   RatingSettings s;
   s.pro.k = 20;
   s.pro.seed_overrides[PlayerId{3}] = 2600;
-  absl::StatusOr<RatingBook> book = Recompute(
-      s, {GameBuilder("p", D(2020, 1, 1), 1).Black(3, "9p").White(5, "5p").WhiteWins(),
-          GameBuilder("p", D(2020, 1, 1), 2).Black(6, "5p").White(3, "9p").BlackWins()});
+  absl::StatusOr<RatingBook> book =
+      Recompute(s, {GameBuilder("p", D(2020, 1, 1), 1)
+                        .Black(3, "9p")
+                        .White(5, "5p")
+                        .WhiteWins(),
+                    GameBuilder("p", D(2020, 1, 1), 2)
+                        .Black(6, "5p")
+                        .White(3, "9p")
+                        .BlackWins()});
   ASSERT_TRUE(book.ok());
   // 2600 vs 2400 twice, frozen: E = 0.759747 each, two losses.
   const std::vector<RatingChange> h = book->History(PlayerId{3});

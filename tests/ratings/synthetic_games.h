@@ -28,8 +28,8 @@ inline std::vector<RatedGame> SyntheticGames(int players, int64_t games,
   rank.push_back(registry::Rank::FromString("30k"));  // unused id 0
   for (int p = 1; p <= players; ++p) {
     if (below(50) == 0) {
-      rank.push_back(*registry::Rank::Create(registry::Ladder::kProDan,
-                                             1 + below(9)));
+      rank.push_back(
+          *registry::Rank::Create(registry::Ladder::kProDan, 1 + below(9)));
     } else {
       rank.push_back(*registry::Rank::FromOrdinal(-29 + below(37)));
     }
@@ -50,8 +50,10 @@ inline std::vector<RatedGame> SyntheticGames(int players, int64_t games,
     const Date date = start.AddDays(event / 3);
     const TimeClass time_class = static_cast<TimeClass>(below(4));
     for (int round = 1; round <= kRounds; ++round) {
-      for (int i = kEntrants - 1; i > 0; --i) std::swap(entrants[i], entrants[below(i + 1)]);
-      for (int b = 0; b < kEntrants / 2 && static_cast<int64_t>(out.size()) < games; ++b) {
+      for (int i = kEntrants - 1; i > 0; --i)
+        std::swap(entrants[i], entrants[below(i + 1)]);
+      for (int b = 0;
+           b < kEntrants / 2 && static_cast<int64_t>(out.size()) < games; ++b) {
         RatedGame g;
         g.event_id = id;
         g.event_date = date;
@@ -63,13 +65,14 @@ inline std::vector<RatedGame> SyntheticGames(int players, int64_t games,
         g.black_rank = rank[g.black.value];
         g.white_rank = rank[g.white.value];
         const int gap = g.white_rank->Ordinal() - g.black_rank->Ordinal();
-        if (gap > 0 && gap <= 9 && g.black_rank->IsAmateur() && g.white_rank->IsAmateur()) {
+        if (gap > 0 && gap <= 9 && g.black_rank->IsAmateur() &&
+            g.white_rank->IsAmateur()) {
           g.handicap = gap;
           g.komi = 0.5;
         }
         const int64_t roll = below(1000);
         const int64_t black_wins_below = 500 + 40 * (g.handicap > 0 ? 0 : -gap);
-        g.result = roll < black_wins_below ? GameResult::kBlackWin
+        g.result = roll < black_wins_below       ? GameResult::kBlackWin
                    : roll < black_wins_below + 5 ? GameResult::kJigo
                                                  : GameResult::kWhiteWin;
         const int64_t flag = below(100);
