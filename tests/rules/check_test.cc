@@ -366,7 +366,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadRecord{"TooLarge", "(;SZ[26])", "board sizes 2..25"},
         BadRecord{"NotGo", "(;GM[4]SZ[15])", "not a Go record"},
         BadRecord{"BadPoint", "(;SZ[9];B[e])", "not an SGF point"},
-        BadRecord{"BothColours", "(;SZ[9];B[aa]W[bb])", "both a black and a white move"},
+        BadRecord{"BothColours", "(;SZ[9];B[aa]W[bb])", "a node holds two moves"},
         BadRecord{"BadKomi", "(;SZ[9]KM[seven])", "not a number"},
         BadRecord{"SecondGameNamed", "(;SZ[9])(;SZ[9];B[zz])", "game 1: "}),
     [](const testing::TestParamInfo<BadRecord>& info) { return info.param.name; });

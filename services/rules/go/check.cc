@@ -70,7 +70,8 @@ class Replay {
     use_history_ = options_.ko_rule != KoRule::kSimple;
     situational_ = options_.ko_rule != KoRule::kPositionalSuperko;
     if (use_history_) {
-      history_.Reset(board_.cell_count());
+      // Positions: the start, one per step, one per void or pass.
+      history_.Reset(board_.cell_count(), 2 * static_cast<int>(record_.steps.size()) + 2);
       scratch_.resize(board_.cell_count());
       Remember();
     }

@@ -5,7 +5,7 @@
 namespace gorank::rules::go {
 namespace {
 
-constexpr size_t kInitialSlots = 1024;
+constexpr size_t kInitialSlots = 256;
 
 size_t SlotOf(uint64_t key, size_t mask) {
   return static_cast<size_t>((key ^ (key >> 29)) & mask);
@@ -13,18 +13,25 @@ size_t SlotOf(uint64_t key, size_t mask) {
 
 }  // namespace
 
-void PositionHistory::Reset(int cell_count) {
+void PositionHistory::Reset(int cell_count, int expected_positions) {
   cell_count_ = cell_count;
   snapshots_.clear();
   moves_.clear();
-  slot_keys_.assign(kInitialSlots, 0);
-  slots_.assign(kInitialSlots, 0);
+  size_t wanted = expected_positions > 0 ? static_cast<size_t>(expected_positions) : 0;
+  snapshots_.reserve(wanted * cell_count);
+  moves_.reserve(wanted);
+  size_t slots = kInitialSlots;
+  while (slots < 2 * wanted + 2) slots *= 2;
+  slot_keys_.assign(slots, 0);
+  slots_.assign(slots, 0);
 }
 
 void PositionHistory::Add(uint64_t key, const uint8_t* cells, int move_number) {
   if ((moves_.size() + 1) * 2 > slots_.size()) Grow();
   int32_t entry = static_cast<int32_t>(moves_.size());
-  snapshots_.insert(snapshots_.end(), cells, cells + cell_count_);
+  size_t used = snapshots_.size();
+  snapshots_.resize(used + cell_count_);
+  std::memcpy(snapshots_.data() + used, cells, cell_count_);
   moves_.push_back(move_number);
   size_t mask = slots_.size() - 1;
   size_t slot = SlotOf(key, mask);

@@ -14,8 +14,10 @@ namespace gorank::rules::go {
 
 class PositionHistory {
  public:
-  // Forgets everything; every later position is `cell_count` bytes.
-  void Reset(int cell_count);
+  // Forgets everything; every later position is `cell_count` bytes. Room
+  // for `expected_positions` is reserved at once (growing the snapshot
+  // buffer move by move costs more than the rest of the check).
+  void Reset(int cell_count, int expected_positions = 0);
 
   // Remembers that after move `move_number` (0 = the starting position) the
   // position was `cells` (cell_count bytes), under `key`.

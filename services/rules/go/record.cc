@@ -81,17 +81,9 @@ absl::Status ReadSetup(const sgf::GameTree& game, int node, int size, Setup& set
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::optional<RecordMove>> ReadMove(const sgf::GameTree& game, int node,
-                                                   int size) {
-  const sgf::Value* black = game.FirstValue(node, "B");
-  const sgf::Value* white = game.FirstValue(node, "W");
-  if (black == nullptr && white == nullptr) return std::optional<RecordMove>();
-  if (black != nullptr && white != nullptr) {
-    return ValueError(*white, "a node holds both a black and a white move");
-  }
-  const sgf::Value& v = black != nullptr ? *black : *white;
+absl::StatusOr<RecordMove> ReadMove(const sgf::Value& v, Color color, int size) {
   RecordMove move;
-  move.color = black != nullptr ? Color::kBlack : Color::kWhite;
+  move.color = color;
   move.offset = v.offset;
   std::string text = Trim(v.text);
   if (text.empty() || (text == "tt" && size <= 19)) {
@@ -99,7 +91,37 @@ absl::StatusOr<std::optional<RecordMove>> ReadMove(const sgf::GameTree& game, in
   } else {
     GORANK_ASSIGN_OR_RETURN(move.point, ParsePoint(v, text, size));
   }
-  return std::optional<RecordMove>(move);
+  return move;
+}
+
+// One pass over a node's properties (the hot path of reading a record).
+absl::Status ReadStep(const sgf::GameTree& game, int node, bool root, int size,
+                      RecordStep& step) {
+  const sgf::Node& n = game.node(node);
+  for (uint32_t i = 0; i < n.property_count; ++i) {
+    const sgf::Property& prop = game.property(n.first_property + i);
+    if (prop.value_count == 0) continue;
+    const sgf::Value& first = game.value(prop.first_value);
+    const std::string& id = prop.id;
+    if (id == "B" || id == "W") {
+      if (step.move) return ValueError(first, "a node holds two moves");
+      GORANK_ASSIGN_OR_RETURN(
+          step.move, ReadMove(first, id == "B" ? Color::kBlack : Color::kWhite, size));
+    } else if (id == "WARNB" || id == "WARNW") {
+      auto& list = id == "WARNB" ? step.black_warnings : step.white_warnings;
+      for (uint32_t k = 0; k < prop.value_count; ++k) {
+        list.push_back(Trim(game.value(prop.first_value + k).text));
+      }
+    } else if (!root && (id == "AB" || id == "AW" || id == "AE")) {
+      Color color = id == "AB" ? Color::kBlack : id == "AW" ? Color::kWhite : Color::kEmpty;
+      for (uint32_t k = 0; k < prop.value_count; ++k) {
+        std::vector<Point> points;
+        GORANK_RETURN_IF_ERROR(AddPoints(game.value(prop.first_value + k), size, points));
+        for (Point p : points) step.setup.emplace_back(p, color);
+      }
+    }
+  }
+  return absl::OkStatus();
 }
 
 std::string Text(const sgf::GameTree& game, int node, const char* id) {
@@ -177,10 +199,7 @@ absl::StatusOr<GameRecord> ReadGameRecord(const sgf::GameTree& game,
   for (size_t i = 0; i < line.size(); ++i) {
     int node = line[i];
     RecordStep step;
-    if (i > 0) GORANK_RETURN_IF_ERROR(ReadSetup(game, node, record.size, step.setup));
-    GORANK_ASSIGN_OR_RETURN(step.move, ReadMove(game, node, record.size));
-    for (const sgf::Value* v : game.Values(node, "WARNB")) step.black_warnings.push_back(Trim(v->text));
-    for (const sgf::Value* v : game.Values(node, "WARNW")) step.white_warnings.push_back(Trim(v->text));
+    GORANK_RETURN_IF_ERROR(ReadStep(game, node, i == 0, record.size, step));
     if (step.setup.empty() && !step.move && step.black_warnings.empty() &&
         step.white_warnings.empty()) {
       continue;

@@ -61,7 +61,7 @@ struct GameRecord {
 // Reads the nodes `line` (from GameTree::Line) of `game`.
 // INVALID_ARGUMENT, naming the byte offset: GM other than 1; SZ not a number,
 // non-square (`SZ[19:13]`), or outside 2..25; HA not a whole number 0..361;
-// KM unreadable (see ReadKomi); a node with both B and W; a point that is
+// KM unreadable (see ReadKomi); a node with two moves (B and W); a point that is
 // malformed or off the board (a move off the board is a malformed record);
 // PL other than B/W (1/2 accepted, as some FF[3] writers use).
 // Thread-safe.
