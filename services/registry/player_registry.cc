@@ -288,6 +288,11 @@ absl::StatusOr<std::pair<Player, RankHistoryEntry>> PlayerRegistry::ChangeRank(
         "an agency may grant ranks up to 3d; " + new_rank.ToString() +
         " needs the national body");
   }
+  if (!caller.IsNational() && p.rank && !WithinAgencyAuthority(*p.rank)) {
+    return absl::PermissionDeniedError(
+        "the player holds " + p.rank->ToString() +
+        ", above an agency's authority (3d); only the national body may change it");
+  }
   if (p.rank == new_rank) {
     return absl::FailedPreconditionError("player already holds " +
                                          new_rank.ToString());

@@ -82,7 +82,8 @@ class PlayerRegistry {
       const auth::Caller& caller, PlayerId id);
   // A correction or a tournament award (the other reasons belong to the
   // certificate and promotion flows). `basis` is required. An operator acts
-  // only for its own players and within its authority (amateur, at most 3d).
+  // only for its own players and within its authority (amateur, at most 3d):
+  // both the new rank and the rank the player holds must be within it.
   absl::StatusOr<std::pair<Player, RankHistoryEntry>> ChangeRank(
       const auth::Caller& caller, PlayerId id, const Rank& new_rank,
       RankChangeReason reason, const std::string& basis,
