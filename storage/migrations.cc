@@ -71,6 +71,79 @@ CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
 BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;
 )sql";
 
+constexpr char kSchemaV3[] = R"sql(
+CREATE TABLE certificate_serials(
+  prefix TEXT NOT NULL REFERENCES agencies(prefix),
+  year INTEGER NOT NULL,
+  last_serial INTEGER NOT NULL CHECK (last_serial BETWEEN 0 AND 9999),
+  PRIMARY KEY (prefix, year)
+) STRICT;
+
+CREATE TABLE certificates(
+  number TEXT PRIMARY KEY CHECK (length(number) = 9),
+  discipline TEXT NOT NULL DEFAULT 'go',
+  prefix TEXT NOT NULL REFERENCES agencies(prefix),
+  year INTEGER NOT NULL,
+  serial INTEGER NOT NULL CHECK (serial BETWEEN 1 AND 9999),
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  grade_ordinal INTEGER NOT NULL,
+  issue_date TEXT NOT NULL,
+  basis INTEGER NOT NULL,
+  basis_reference TEXT NOT NULL,
+  issued_by TEXT NOT NULL,
+  issued_unix INTEGER NOT NULL,
+  notice_until_unix INTEGER NOT NULL DEFAULT 0,
+  rank_applied INTEGER NOT NULL DEFAULT 0,
+  rank_before_ordinal INTEGER,
+  revoked_unix INTEGER NOT NULL DEFAULT 0,
+  revoke_reason TEXT NOT NULL DEFAULT '',
+  correction_reason TEXT NOT NULL DEFAULT '',
+  request_id TEXT UNIQUE,
+  request_hash TEXT NOT NULL DEFAULT '',
+  UNIQUE (prefix, year, serial)
+) STRICT;
+CREATE INDEX certificates_by_player ON certificates(player_id);
+CREATE INDEX certificates_pending ON certificates(number)
+  WHERE rank_applied = 0 AND revoked_unix = 0;
+
+CREATE TABLE objections(
+  id INTEGER PRIMARY KEY,
+  number TEXT NOT NULL REFERENCES certificates(number),
+  text TEXT NOT NULL,
+  contact TEXT NOT NULL,
+  lodged_unix INTEGER NOT NULL,
+  state INTEGER NOT NULL,
+  decided_unix INTEGER NOT NULL DEFAULT 0,
+  decision_note TEXT NOT NULL DEFAULT ''
+) STRICT;
+CREATE INDEX objections_by_number ON objections(number);
+
+CREATE TABLE appraisals(
+  id INTEGER PRIMARY KEY,
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  grade_ordinal INTEGER NOT NULL,
+  agency_prefix TEXT NOT NULL REFERENCES agencies(prefix),
+  note TEXT NOT NULL,
+  recommended_by TEXT NOT NULL,
+  recommended_unix INTEGER NOT NULL,
+  state INTEGER NOT NULL,
+  decided_unix INTEGER NOT NULL DEFAULT 0,
+  decision_note TEXT NOT NULL DEFAULT '',
+  certificate_number TEXT REFERENCES certificates(number)
+) STRICT;
+
+CREATE TABLE stock_orders(
+  agency_prefix TEXT NOT NULL REFERENCES agencies(prefix),
+  year INTEGER NOT NULL,
+  quantity INTEGER NOT NULL CHECK (quantity BETWEEN 1 AND 9999),
+  ordered_unix INTEGER NOT NULL,
+  ordered_by TEXT NOT NULL,
+  released_unix INTEGER NOT NULL DEFAULT 0,
+  released_by TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (agency_prefix, year)
+) STRICT;
+)sql";
+
 constexpr char kInsertAgency[] =
     "INSERT INTO agencies(prefix, name, name_en, level, status) "
     "VALUES(?1, ?2, ?3, ?4, 1)";
@@ -109,6 +182,8 @@ const std::vector<Migration>& Migrations() {
           {1, "registry: agencies, players, rank history, tokens, audit log",
            [](Connection& c) { return c.Exec(kSchemaV1); }},
           {2, "load the shipped region table", SeedRegions},
+          {3, "certificates: serials, certificates, objections, appraisals, stock",
+           [](Connection& c) { return c.Exec(kSchemaV3); }},
       };
   return *kMigrations;
 }

@@ -15,6 +15,7 @@ std::vector<MethodPolicy> BuildTable() {
   const std::string agy = "/gorank.v1.AgencyService/";
   const std::string tok = "/gorank.v1.TokenService/";
   const std::string rnk = "/gorank.v1.RankService/";
+  const std::string crt = "/gorank.v1.CertificateService/";
   return {
       {reg + "RegisterPlayer", {kN, kA}},
       {reg + "GetPlayer", {kP, kN, kA, kU}},
@@ -31,6 +32,22 @@ std::vector<MethodPolicy> BuildTable() {
       {tok + "ListTokens", {kN, kU}},
       {tok + "WhoAmI", {kP, kN, kA, kU}},
       {rnk + "ParseRank", {kP, kN, kA, kU}},
+      {crt + "IssueCertificate", {kN, kA}},
+      {crt + "GetCertificate", {kN, kA, kU}},
+      {crt + "ListCertificates", {kN, kA, kU}},
+      {crt + "RevokeCertificate", {kN, kA}},
+      {crt + "LodgeObjection", {kP, kN, kA, kU}},
+      {crt + "DecideObjection", {kN}},
+      {crt + "ListNotices", {kP, kN, kA, kU}},
+      {crt + "RecommendAppraisal", {kN, kA}},
+      {crt + "DecideAppraisal", {kN}},
+      {crt + "ListAppraisals", {kN, kA, kU}},
+      {crt + "OrderStock", {kN, kA}},
+      {crt + "ReleaseStock", {kN}},
+      {crt + "GetStock", {kN, kA, kU}},
+      {crt + "VerifyCertificate", {kP, kN, kA, kU}},
+      {crt + "LookupRank", {kP, kN, kA, kU}},
+      {crt + "ExportHolders", {kN, kA, kU}},
   };
 }
 

@@ -16,6 +16,7 @@ namespace gorank::cli {
 using Action = std::function<int()>;
 
 void AddRegistryCommands(CLI::App& app, CliContext& ctx, Action& action);
+void AddCertificateCommands(CLI::App& app, CliContext& ctx, Action& action);
 
 // Shared argument helpers. A rank travels as its notation (the server
 // parses every accepted form); dates as YYYY-MM-DD.

@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   Action action;
   AddRegistryCommands(app, ctx, action);
+  AddCertificateCommands(app, ctx, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -3,6 +3,7 @@
 
 #include "gorank/v1/registry.grpc.pb.h"
 #include "services/cli/commands.h"
+#include "services/cli/unary.h"
 #include "services/common/date.h"
 
 namespace gorank::cli {
@@ -102,18 +103,6 @@ void PrintTokens(const google::protobuf::RepeatedPtrField<v1::TokenInfo>& tokens
                     t.label(), t.revoked_unix() ? "revoked" : "valid"});
   }
   PrintTable(rows);
-}
-
-// Runs one unary call: `call(stub, ctx, response)`, then prints.
-template <typename Stub, typename Resp, typename CallFn>
-int Unary(CliContext& ctx, CallFn call, const std::function<void(const Resp&)>& human) {
-  auto stub = Stub::NewStub(ctx.Channel());
-  auto call_ctx = ctx.NewCall();
-  if (!call_ctx) return kExitUsage;
-  Resp resp;
-  grpc::Status s = call(*stub, call_ctx.get(), &resp);
-  if (!s.ok()) return ctx.Fail(s);
-  return ctx.Print(resp, [&] { human(resp); });
 }
 
 void AddPlayerCommands(CLI::App& app, CliContext& ctx, Action& action) {

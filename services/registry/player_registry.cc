@@ -180,6 +180,7 @@ absl::StatusOr<Player> PlayerRegistry::Register(const auth::Caller& caller,
 
 absl::StatusOr<Player> PlayerRegistry::Get(const auth::Caller& caller,
                                            PlayerId id) {
+  GORANK_RETURN_IF_ERROR(BeforeRead());
   GORANK_ASSIGN_OR_RETURN(Player p, repo_->GetPlayer(id));
   return Redact(caller, std::move(p));
 }
@@ -249,6 +250,7 @@ absl::StatusOr<PlayerPage> PlayerRegistry::Search(const auth::Caller& caller,
     }
     q.after_id = std::stoll(r.page_token);
   }
+  GORANK_RETURN_IF_ERROR(BeforeRead());
   const int size = r.page_size == 0 ? kDefaultPageSize : r.page_size;
   q.limit = size + 1;
   GORANK_ASSIGN_OR_RETURN(std::vector<Player> found, repo_->SearchPlayers(q));
@@ -263,6 +265,7 @@ absl::StatusOr<PlayerPage> PlayerRegistry::Search(const auth::Caller& caller,
 
 absl::StatusOr<std::vector<RankHistoryEntry>> PlayerRegistry::History(
     const auth::Caller&, PlayerId id) {
+  GORANK_RETURN_IF_ERROR(BeforeRead());
   return repo_->ListRankHistory(id);
 }
 

@@ -5,6 +5,7 @@
 #ifndef GORANK_SERVICES_REGISTRY_PLAYER_REGISTRY_H_
 #define GORANK_SERVICES_REGISTRY_PLAYER_REGISTRY_H_
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -64,6 +65,13 @@ class PlayerRegistry {
   PlayerRegistry(RegistryRepository* repo, const Clock* clock)
       : repo_(repo), clock_(clock) {}
 
+  // Runs before every read that shows ranks (Get, Search, History); the
+  // server settles certificates whose public notice ended there. Its error
+  // fails the read. Set once, before serving.
+  void SetBeforeRead(std::function<absl::Status()> hook) {
+    before_read_ = std::move(hook);
+  }
+
   // Registers a player of `draft.agency_prefix` (an operator: only its own).
   // The birth date is taken from the resident ID when not given; both given
   // and different is INVALID_ARGUMENT. An initial rank is recorded as a
@@ -113,8 +121,11 @@ class PlayerRegistry {
                                const std::string& prefix);
   absl::Status ValidateDraft(PlayerDraft& draft);
 
+  absl::Status BeforeRead() { return before_read_ ? before_read_() : absl::OkStatus(); }
+
   RegistryRepository* repo_;
   const Clock* clock_;
+  std::function<absl::Status()> before_read_;
 };
 
 // JSON text of a player for the audit log (the resident ID is never written

@@ -11,12 +11,15 @@
 #include "grpcpp/security/server_credentials.h"
 #include "grpcpp/server_builder.h"
 #include "services/auth/token_manager.h"
+#include "services/certificates/certificate_service.h"
+#include "services/certificates/certification.h"
 #include "services/common/call_gate.h"
 #include "services/common/status_macros.h"
 #include "services/registry/player_registry.h"
 #include "services/registry/registry_service.h"
 #include "spdlog/spdlog.h"
 #include "storage/database.h"
+#include "storage/sqlite_certificate_repository.h"
 #include "storage/sqlite_registry_repository.h"
 #include "storage/sqlite_token_repository.h"
 
@@ -28,13 +31,16 @@ struct RankdServer::Parts {
   std::unique_ptr<storage::Database> db;
   std::unique_ptr<storage::SqliteRegistryRepository> registry_repo;
   std::unique_ptr<storage::SqliteTokenRepository> token_repo;
+  std::unique_ptr<storage::SqliteCertificateRepository> certificate_repo;
   std::unique_ptr<auth::TokenManager> tokens;
   std::unique_ptr<registry::PlayerRegistry> registry;
+  std::unique_ptr<certificates::Certification> certification;
   std::unique_ptr<CallGate> gate;
   std::unique_ptr<registry::PlayerRegistryService> player_service;
   std::unique_ptr<registry::AgencyServiceImpl> agency_service;
   std::unique_ptr<registry::TokenServiceImpl> token_service;
   std::unique_ptr<registry::RankServiceImpl> rank_service;
+  std::unique_ptr<certificates::CertificateServiceImpl> certificate_service;
 };
 
 namespace {
@@ -58,7 +64,8 @@ absl::Status WriteSecretFile(const std::string& path, const std::string& secret)
 
 const char* const kServiceNames[] = {
     "gorank.v1.PlayerRegistry", "gorank.v1.AgencyService",
-    "gorank.v1.TokenService", "gorank.v1.RankService"};
+    "gorank.v1.TokenService", "gorank.v1.RankService",
+    "gorank.v1.CertificateService"};
 
 }  // namespace
 
@@ -78,7 +85,16 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   p.registry_repo = std::make_unique<storage::SqliteRegistryRepository>(p.db.get());
   p.token_repo = std::make_unique<storage::SqliteTokenRepository>(p.db.get());
   p.tokens = std::make_unique<auth::TokenManager>(p.token_repo.get(), clock);
+  p.certificate_repo = std::make_unique<storage::SqliteCertificateRepository>(p.db.get());
   p.registry = std::make_unique<registry::PlayerRegistry>(p.registry_repo.get(), clock);
+  certificates::CertificationOptions cert_options;
+  cert_options.notice_days = config.notice_days;
+  p.certification = std::make_unique<certificates::Certification>(
+      p.certificate_repo.get(), p.registry_repo.get(), clock, cert_options);
+  // Ranks change when a public notice ends: settle due notices before any
+  // registry read shows a rank.
+  certificates::Certification* office = p.certification.get();
+  p.registry->SetBeforeRead([office] { return office->SettleDueNotices(); });
   p.gate = std::make_unique<CallGate>(p.tokens.get());
   p.player_service =
       std::make_unique<registry::PlayerRegistryService>(p.gate.get(), p.registry.get());
@@ -87,6 +103,8 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   p.token_service =
       std::make_unique<registry::TokenServiceImpl>(p.gate.get(), p.tokens.get());
   p.rank_service = std::make_unique<registry::RankServiceImpl>(p.gate.get());
+  p.certificate_service = std::make_unique<certificates::CertificateServiceImpl>(
+      p.gate.get(), p.certification.get(), clock);
 
   GORANK_ASSIGN_OR_RETURN(std::optional<std::string> secret,
                           p.tokens->BootstrapIfEmpty());
@@ -106,6 +124,7 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   builder.RegisterService(p.agency_service.get());
   builder.RegisterService(p.token_service.get());
   builder.RegisterService(p.rank_service.get());
+  builder.RegisterService(p.certificate_service.get());
   s->server_ = builder.BuildAndStart();
   if (!s->server_ || s->port_ == 0) {
     return absl::UnavailableError("cannot listen on " + config.listen);

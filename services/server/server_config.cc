@@ -35,6 +35,7 @@ absl::Status ApplyTable(const toml::table& t, ServerConfig* c) {
     else if (k == "log_level") s = want_string(&c->log_level);
     else if (k == "reader_connections") s = want_int(&c->reader_connections, 1, 64);
     else if (k == "shutdown_grace_ms") s = want_int(&c->shutdown_grace_ms, 0, 600000);
+    else if (k == "notice_days") s = want_int(&c->notice_days, 0, 365);
     else if (k == "max_request_bytes") s = want_int(&c->max_request_bytes, 1024, 64 << 20);
     else return absl::InvalidArgumentError("unknown config key '" + k + "'");
     if (!s.ok()) return s;

@@ -21,6 +21,8 @@ struct ServerConfig {
   int shutdown_grace_ms = 5000;
   // Largest request accepted, bytes.
   int max_request_bytes = 4 << 20;
+  // Public-notice period of 4d..7d certificates, days.
+  int notice_days = 7;
 
   // admin_token_file with its default applied.
   std::string AdminTokenFile() const;

@@ -1,0 +1,433 @@
+// rankctl cert|appraisal|stock ...
+#include <iostream>
+#include <random>
+
+#include "gorank/v1/certificates.grpc.pb.h"
+#include "services/cli/commands.h"
+#include "services/cli/unary.h"
+
+namespace gorank::cli {
+namespace {
+
+std::string StateText(v1::CertificateState s) {
+  switch (s) {
+    case v1::CERTIFICATE_STATE_UNDER_NOTICE: return "under notice";
+    case v1::CERTIFICATE_STATE_EFFECTIVE: return "effective";
+    case v1::CERTIFICATE_STATE_REVOKED: return "revoked";
+    default: return "-";
+  }
+}
+
+std::string BasisText(v1::CertificateBasis b) {
+  switch (b) {
+    case v1::CERTIFICATE_BASIS_TOURNAMENT: return "tournament";
+    case v1::CERTIFICATE_BASIS_APPRAISAL: return "appraisal";
+    case v1::CERTIFICATE_BASIS_RATING_PROMOTION: return "rating";
+    case v1::CERTIFICATE_BASIS_HONORARY_AWARD: return "honorary";
+    default: return "-";
+  }
+}
+
+std::string NewRequestId() {
+  std::random_device rd;
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string id = "cli-";
+  for (int i = 0; i < 24; ++i) id.push_back(kHex[rd() % 16]);
+  return id;
+}
+
+void PrintCertificate(const v1::Certificate& c) {
+  PrintTable({{"number", c.number()},
+              {"player", std::to_string(c.player_id())},
+              {"grade", RankText(c.grade())},
+              {"issued", DateText(c.issue_date())},
+              {"agency", c.agency_prefix()},
+              {"basis", BasisText(c.basis()) + ": " + c.basis_reference()},
+              {"state", StateText(c.state()) +
+                            (c.revoke_reason().empty() ? "" : " (" + c.revoke_reason() + ")")}});
+}
+
+void PrintCertificates(const google::protobuf::RepeatedPtrField<v1::Certificate>& list) {
+  std::vector<std::vector<std::string>> rows = {
+      {"NUMBER", "PLAYER", "GRADE", "ISSUED", "BASIS", "STATE"}};
+  for (const auto& c : list) {
+    rows.push_back({c.number(), std::to_string(c.player_id()), RankText(c.grade()),
+                    DateText(c.issue_date()), BasisText(c.basis()), StateText(c.state())});
+  }
+  PrintTable(rows);
+}
+
+// RFC 4180 field quoting.
+std::string Csv(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
+  auto* cert = app.add_subcommand("cert", "issue, verify and manage rank certificates");
+  cert->require_subcommand(1);
+
+  auto* issue = cert->add_subcommand("issue", "issue a certificate");
+  auto r = std::make_shared<v1::IssueCertificateRequest>();
+  auto grade = std::make_shared<std::string>();
+  auto date = std::make_shared<std::string>();
+  auto basis = std::make_shared<std::string>("tournament");
+  issue->add_option("--player", [r](const CLI::results_t& v) {
+    r->set_player_id(std::stoll(v[0]));
+    return true;
+  }, "player id")->required();
+  issue->add_option("--grade", *grade, "10k..1k, 1d..7d, 8d (honorary)")->required();
+  issue->add_option("--basis", *basis, "tournament|rating|honorary")->capture_default_str();
+  issue->add_option("--reference", *r->mutable_basis_reference(),
+                    "what it rests on: event and place, decision ...")->required();
+  issue->add_option("--date", *date, "date of issue YYYY-MM-DD (default today)");
+  issue->add_option("--agency", *r->mutable_agency_prefix(), "issuing agency prefix");
+  issue->add_option("--request-id", *r->mutable_request_id(),
+                    "idempotency key (default: a fresh random one)");
+  issue->add_option("--correction", [r](const CLI::results_t& v) {
+    r->set_correction(true);
+    r->set_correction_reason(v[0]);
+    return true;
+  }, "issue below the current rank, with this reason");
+  issue->callback([&, r, grade, date, basis] {
+    action = [&, r, grade, date, basis]() -> int {
+      SetRank(*grade, r->mutable_grade());
+      if (!date->empty() && !SetDate(*date, r->mutable_issue_date())) return kExitUsage;
+      if (*basis == "tournament") r->set_basis(v1::CERTIFICATE_BASIS_TOURNAMENT);
+      else if (*basis == "rating") r->set_basis(v1::CERTIFICATE_BASIS_RATING_PROMOTION);
+      else if (*basis == "honorary") r->set_basis(v1::CERTIFICATE_BASIS_HONORARY_AWARD);
+      else return CliContext::Usage("--basis must be tournament, rating or honorary");
+      if (r->request_id().empty()) r->set_request_id(NewRequestId());
+      return Unary<v1::CertificateService, v1::IssueCertificateResponse>(
+          ctx, [&](auto& s, auto* c, auto* resp) { return s.IssueCertificate(c, *r, resp); },
+          [](const auto& resp) { PrintCertificate(resp.certificate()); });
+    };
+  });
+
+  auto* get = cert->add_subcommand("get", "show a certificate");
+  auto number = std::make_shared<std::string>();
+  get->add_option("number", *number, "nine-digit number")->required();
+  get->callback([&, number] {
+    action = [&, number]() -> int {
+      v1::GetCertificateRequest req;
+      req.set_number(*number);
+      return Unary<v1::CertificateService, v1::GetCertificateResponse>(
+          ctx, [&](auto& s, auto* c, auto* resp) { return s.GetCertificate(c, req, resp); },
+          [](const auto& resp) { PrintCertificate(resp.certificate()); });
+    };
+  });
+
+  auto* list = cert->add_subcommand("list", "list certificates");
+  auto lr = std::make_shared<v1::ListCertificatesRequest>();
+  list->add_option("--agency", *lr->mutable_agency_prefix(), "agency prefix");
+  list->add_option("--year", [lr](const CLI::results_t& v) {
+    lr->set_year(std::stoi(v[0]));
+    return true;
+  }, "year of issue");
+  list->add_option("--player", [lr](const CLI::results_t& v) {
+    lr->set_player_id(std::stoll(v[0]));
+    return true;
+  }, "player id");
+  list->callback([&, lr] {
+    action = [&, lr]() -> int {
+      return Unary<v1::CertificateService, v1::ListCertificatesResponse>(
+          ctx, [&](auto& s, auto* c, auto* resp) { return s.ListCertificates(c, *lr, resp); },
+          [](const auto& resp) { PrintCertificates(resp.certificates()); });
+    };
+  });
+
+  auto* revoke = cert->add_subcommand("revoke", "revoke a certificate");
+  auto rv = std::make_shared<v1::RevokeCertificateRequest>();
+  revoke->add_option("number", *rv->mutable_number(), "nine-digit number")->required();
+  revoke->add_option("--reason", *rv->mutable_reason(), "why")->required();
+  revoke->callback([&, rv] {
+    action = [&, rv]() -> int {
+      return Unary<v1::CertificateService, v1::RevokeCertificateResponse>(
+          ctx, [&](auto& s, auto* c, auto* resp) { return s.RevokeCertificate(c, *rv, resp); },
+          [](const auto& resp) { PrintCertificate(resp.certificate()); });
+    };
+  });
+
+  auto* verify = cert->add_subcommand("verify", "check a certificate number against a name (public)");
+  auto vr = std::make_shared<v1::VerifyCertificateRequest>();
+  verify->add_option("number", *vr->mutable_number(), "nine-digit number")->required();
+  verify->add_option("--name", *vr->mutable_holder_name(), "holder's name")->required();
+  verify->callback([&, vr] {
+    action = [&, vr]() -> int {
+      return Unary<v1::CertificateService, v1::VerifyCertificateResponse>(
+          ctx, [&](auto& s, auto* c, auto* resp) { return s.VerifyCertificate(c, *vr, resp); },
+          [](const auto& resp) {
+            std::string outcome = v1::VerifyOutcome_Name(resp.outcome()).substr(15);
+            std::cout << outcome;
+            if (resp.outcome() != v1::VERIFY_OUTCOME_NOT_VALID) {
+              std::cout << "  " << resp.number() << "  " << RankText(resp.grade()) << "  "
+                        << DateText(resp.issue_date()) << "  " << resp.agency_name() << "  "
+                        << resp.masked_holder_name();
+            }
+            std::cout << "\n";
+          });
+    };
+  });
+
+  auto* lookup = cert->add_subcommand("lookup", "public rank lookup by exact name");
+  auto name = std::make_shared<std::string>();
+  lookup->add_option("name", *name, "name or Latin name")->required();
+  lookup->callback([&, name] {
+    action = [&, name]() -> int {
+      v1::LookupRankRequest req;
+      req.set_name(*name);
+      return Unary<v1::CertificateService, v1::LookupRankResponse>(
+          ctx, [&](auto& s, auto* c, auto* resp) { return s.LookupRank(c, req, resp); },
+          [](const auto& resp) {
+            std::vector<std::vector<std::string>> rows = {
+                {"NAME", "REGION", "RANK", "CERTIFICATES"}};
+            for (const auto& p : resp.players()) {
+              std::string certs;
+              for (const auto& c : p.certificates()) {
+                certs += (certs.empty() ? "" : ", ") + c.number() + " " + RankText(c.grade()) +
+                         (c.state() == v1::CERTIFICATE_STATE_UNDER_NOTICE ? " (notice)" : "");
+              }
+              rows.push_back({p.name(), p.region(), RankText(p.rank()), certs});
+            }
+            PrintTable(rows);
+          });
+    };
+  });
+
+  cert->add_subcommand("notices", "certificates under public notice (public)")->callback([&] {
+    action = [&]() -> int {
+      v1::ListNoticesRequest req;
+      return Unary<v1::CertificateService, v1::ListNoticesResponse>(
+          ctx, [&](auto& s, auto* c, auto* resp) { return s.ListNotices(c, req, resp); },
+          [](const auto& resp) {
+            std::vector<std::vector<std::string>> rows = {
+                {"NUMBER", "HOLDER", "GRADE", "AGENCY", "NOTICE ENDS (UTC)", "OBJECTIONS"}};
+            for (const auto& n : resp.notices()) {
+              char when[32];
+              const time_t t = n.certificate().notice_until_unix();
+              std::strftime(when, sizeof when, "%Y-%m-%d %H:%M", std::gmtime(&t));
+              rows.push_back({n.certificate().number(), n.holder_name(),
+                              RankText(n.certificate().grade()), n.agency_name(), when,
+                              std::to_string(n.open_objections())});
+            }
+            PrintTable(rows);
+          });
+    };
+  });
+
+  auto* object = cert->add_subcommand("object", "lodge an objection to a posted certificate");
+  auto ob = std::make_shared<v1::LodgeObjectionRequest>();
+  object->add_option("number", *ob->mutable_number(), "nine-digit number")->required();
+  object->add_option("--text", *ob->mutable_text(), "the objection")->required();
+  object->add_option("--contact", *ob->mutable_contact(), "how to reach you")->required();
+  object->callback([&, ob] {
+    action = [&, ob]() -> int {
+      return Unary<v1::CertificateService, v1::LodgeObjectionResponse>(
+          ctx, [&](auto& s, auto* c, auto* resp) { return s.LodgeObjection(c, *ob, resp); },
+          [](const auto& resp) {
+            std::cout << "objection " << resp.objection().id() << " lodged\n";
+          });
+    };
+  });
+
+  auto* decide = cert->add_subcommand("decide-objection", "uphold or dismiss an objection");
+  auto dr = std::make_shared<v1::DecideObjectionRequest>();
+  auto verdict = std::make_shared<std::string>();
+  decide->add_option("id", [dr](const CLI::results_t& v) {
+    dr->set_objection_id(std::stoll(v[0]));
+    return true;
+  }, "objection id")->required();
+  decide->add_option("--verdict", *verdict, "uphold|dismiss")->required();
+  decide->add_option("--note", *dr->mutable_note(), "reasons")->required();
+  decide->callback([&, dr, verdict] {
+    action = [&, dr, verdict]() -> int {
+      if (*verdict != "uphold" && *verdict != "dismiss") {
+        return CliContext::Usage("--verdict must be uphold or dismiss");
+      }
+      dr->set_uphold(*verdict == "uphold");
+      return Unary<v1::CertificateService, v1::DecideObjectionResponse>(
+          ctx, [&](auto& s, auto* c, auto* resp) { return s.DecideObjection(c, *dr, resp); },
+          [](const auto& resp) {
+            std::cout << "objection " << resp.objection().id() << ": "
+                      << v1::ObjectionState_Name(resp.objection().state()) << "\n";
+          });
+    };
+  });
+
+  auto* exp = cert->add_subcommand("export", "an agency's certificates and holders as CSV");
+  auto er = std::make_shared<v1::ExportHoldersRequest>();
+  exp->add_option("--agency", *er->mutable_agency_prefix(), "agency prefix")->required();
+  exp->add_option("--year", [er](const CLI::results_t& v) {
+    er->set_year(std::stoi(v[0]));
+    return true;
+  }, "year of issue")->required();
+  exp->callback([&, er] {
+    action = [&, er]() -> int {
+      return Unary<v1::CertificateService, v1::ExportHoldersResponse>(
+          ctx, [&](auto& s, auto* c, auto* resp) { return s.ExportHolders(c, *er, resp); },
+          [](const auto& resp) {
+            std::cout << "number,grade,issue_date,basis,basis_reference,state,name,latin_name,"
+                         "gender,birth_date,home_agency,resident_id\n";
+            for (const auto& h : resp.records()) {
+              const auto& c = h.certificate();
+              std::cout << c.number() << "," << RankText(c.grade()) << ","
+                        << DateText(c.issue_date()) << "," << BasisText(c.basis()) << ","
+                        << Csv(c.basis_reference()) << "," << StateText(c.state()) << ","
+                        << Csv(h.name()) << "," << Csv(h.latin_name()) << ","
+                        << (h.gender() == v1::GENDER_MALE     ? "male"
+                            : h.gender() == v1::GENDER_FEMALE ? "female"
+                                                              : "")
+                        << "," << DateText(h.birth_date()) << "," << h.home_agency_prefix()
+                        << "," << h.resident_id() << "\n";
+            }
+          });
+    };
+  });
+}
+
+void AddAppraisalCommands(CLI::App& app, CliContext& ctx, Action& action) {
+  auto* ap = app.add_subcommand("appraisal", "appraisal (鉴定) recommendations and decisions");
+  ap->require_subcommand(1);
+  auto* rec = ap->add_subcommand("recommend", "recommend a player for an appraisal grade");
+  auto rr = std::make_shared<v1::RecommendAppraisalRequest>();
+  auto grade = std::make_shared<std::string>();
+  rec->add_option("--player", [rr](const CLI::results_t& v) {
+    rr->set_player_id(std::stoll(v[0]));
+    return true;
+  }, "player id")->required();
+  rec->add_option("--grade", *grade, "1d..7d")->required();
+  rec->add_option("--note", *rr->mutable_note(), "grounds of the recommendation");
+  rec->callback([&, rr, grade] {
+    action = [&, rr, grade]() -> int {
+      SetRank(*grade, rr->mutable_grade());
+      return Unary<v1::CertificateService, v1::RecommendAppraisalResponse>(
+          ctx, [&](auto& s, auto* c, auto* resp) { return s.RecommendAppraisal(c, *rr, resp); },
+          [](const auto& resp) {
+            std::cout << "appraisal " << resp.appraisal().id() << " pending\n";
+          });
+    };
+  });
+  auto* dec = ap->add_subcommand("decide", "approve or reject (national admin)");
+  auto dr = std::make_shared<v1::DecideAppraisalRequest>();
+  auto verdict = std::make_shared<std::string>();
+  dec->add_option("id", [dr](const CLI::results_t& v) {
+    dr->set_appraisal_id(std::stoll(v[0]));
+    return true;
+  }, "appraisal id")->required();
+  dec->add_option("--verdict", *verdict, "approve|reject")->required();
+  dec->add_option("--note", *dr->mutable_note(), "reasons");
+  dec->callback([&, dr, verdict] {
+    action = [&, dr, verdict]() -> int {
+      if (*verdict != "approve" && *verdict != "reject") {
+        return CliContext::Usage("--verdict must be approve or reject");
+      }
+      dr->set_approve(*verdict == "approve");
+      return Unary<v1::CertificateService, v1::DecideAppraisalResponse>(
+          ctx, [&](auto& s, auto* c, auto* resp) { return s.DecideAppraisal(c, *dr, resp); },
+          [](const auto& resp) {
+            std::cout << "appraisal " << resp.appraisal().id() << ": "
+                      << v1::AppraisalState_Name(resp.appraisal().state())
+                      << (resp.appraisal().certificate_number().empty()
+                              ? ""
+                              : ", certificate " + resp.appraisal().certificate_number())
+                      << "\n";
+          });
+    };
+  });
+  auto* list = ap->add_subcommand("list", "appraisals");
+  auto lr = std::make_shared<v1::ListAppraisalsRequest>();
+  list->add_option("--agency", *lr->mutable_agency_prefix(), "agency prefix");
+  list->add_flag("--pending", [lr](int64_t) { lr->set_pending_only(true); }, "pending only");
+  list->callback([&, lr] {
+    action = [&, lr]() -> int {
+      return Unary<v1::CertificateService, v1::ListAppraisalsResponse>(
+          ctx, [&](auto& s, auto* c, auto* resp) { return s.ListAppraisals(c, *lr, resp); },
+          [](const auto& resp) {
+            std::vector<std::vector<std::string>> rows = {
+                {"ID", "PLAYER", "GRADE", "AGENCY", "STATE", "CERTIFICATE"}};
+            for (const auto& a : resp.appraisals()) {
+              rows.push_back({std::to_string(a.id()), std::to_string(a.player_id()),
+                              RankText(a.grade()), a.agency_prefix(),
+                              v1::AppraisalState_Name(a.state()).substr(16),
+                              a.certificate_number()});
+            }
+            PrintTable(rows);
+          });
+    };
+  });
+}
+
+void PrintStock(const v1::StockOrder& s) {
+  std::cout << "agency " << s.agency_prefix() << " stock " << s.year() << ": ordered "
+            << s.quantity() << ", used " << s.used() << ", "
+            << (s.released_unix() ? "released" : "not released") << "\n";
+}
+
+void AddStockCommands(CLI::App& app, CliContext& ctx, Action& action) {
+  auto* st = app.add_subcommand("stock", "certificate stock orders");
+  st->require_subcommand(1);
+  struct Args {
+    std::string prefix;
+    int year = 0;
+    int quantity = 0;
+  };
+  auto* order = st->add_subcommand("order", "order next year's stock (1-31 December)");
+  auto oa = std::make_shared<Args>();
+  order->add_option("--agency", oa->prefix, "agency prefix")->required();
+  order->add_option("--year", oa->year, "the year the stock is for")->required();
+  order->add_option("--quantity", oa->quantity, "number of certificates")->required();
+  order->callback([&, oa] {
+    action = [&, oa]() -> int {
+      v1::OrderStockRequest req;
+      req.set_agency_prefix(oa->prefix);
+      req.set_year(oa->year);
+      req.set_quantity(oa->quantity);
+      return Unary<v1::CertificateService, v1::OrderStockResponse>(
+          ctx, [&](auto& s, auto* c, auto* resp) { return s.OrderStock(c, req, resp); },
+          [](const auto& resp) { PrintStock(resp.order()); });
+    };
+  });
+  auto* release = st->add_subcommand("release", "release an order (national admin)");
+  auto ra = std::make_shared<Args>();
+  release->add_option("--agency", ra->prefix, "agency prefix")->required();
+  release->add_option("--year", ra->year, "year")->required();
+  release->callback([&, ra] {
+    action = [&, ra]() -> int {
+      v1::ReleaseStockRequest req;
+      req.set_agency_prefix(ra->prefix);
+      req.set_year(ra->year);
+      return Unary<v1::CertificateService, v1::ReleaseStockResponse>(
+          ctx, [&](auto& s, auto* c, auto* resp) { return s.ReleaseStock(c, req, resp); },
+          [](const auto& resp) { PrintStock(resp.order()); });
+    };
+  });
+  auto* get = st->add_subcommand("get", "show an order and its use");
+  auto ga = std::make_shared<Args>();
+  get->add_option("--agency", ga->prefix, "agency prefix")->required();
+  get->add_option("--year", ga->year, "year")->required();
+  get->callback([&, ga] {
+    action = [&, ga]() -> int {
+      v1::GetStockRequest req;
+      req.set_agency_prefix(ga->prefix);
+      req.set_year(ga->year);
+      return Unary<v1::CertificateService, v1::GetStockResponse>(
+          ctx, [&](auto& s, auto* c, auto* resp) { return s.GetStock(c, req, resp); },
+          [](const auto& resp) { PrintStock(resp.order()); });
+    };
+  });
+}
+
+}  // namespace
+
+void AddCertificateCommands(CLI::App& app, CliContext& ctx, Action& action) {
+  AddCertCommands(app, ctx, action);
+  AddAppraisalCommands(app, ctx, action);
+  AddStockCommands(app, ctx, action);
+}
+
+}  // namespace gorank::cli

@@ -1,0 +1,27 @@
+// One unary call from rankctl: build the stub, make the call with the
+// shared context (deadline, token), then print the answer or the error.
+#ifndef GORANK_SERVICES_CLI_UNARY_H_
+#define GORANK_SERVICES_CLI_UNARY_H_
+
+#include <functional>
+
+#include "services/cli/cli_context.h"
+
+namespace gorank::cli {
+
+// `call(stub, client_context, response)` returns the grpc::Status; `human`
+// prints the answer as text (--json prints it as JSON instead).
+template <typename Service, typename Resp, typename CallFn>
+int Unary(CliContext& ctx, CallFn call, const std::function<void(const Resp&)>& human) {
+  auto stub = Service::NewStub(ctx.Channel());
+  auto call_ctx = ctx.NewCall();
+  if (!call_ctx) return kExitUsage;
+  Resp resp;
+  grpc::Status s = call(*stub, call_ctx.get(), &resp);
+  if (!s.ok()) return ctx.Fail(s);
+  return ctx.Print(resp, [&] { human(resp); });
+}
+
+}  // namespace gorank::cli
+
+#endif  // GORANK_SERVICES_CLI_UNARY_H_

@@ -1,0 +1,521 @@
+#include "storage/sqlite_certificate_repository.h"
+
+#include "services/certificates/certificate_rules.h"
+#include "services/common/status_macros.h"
+#include "storage/audit_log.h"
+#include "storage/sqlite_registry_repository.h"
+
+namespace gorank::storage {
+
+using certificates::Appraisal;
+using certificates::AppraisalState;
+using certificates::Certificate;
+using certificates::CertificateNumber;
+using certificates::Objection;
+using certificates::ObjectionState;
+using certificates::StockOrder;
+using registry::RankHistoryEntry;
+
+namespace {
+
+#define GORANK_CERT_COLUMNS                                                     \
+  "SELECT number, year, player_id, grade_ordinal, issue_date, basis, "          \
+  "basis_reference, issued_by, issued_unix, notice_until_unix, rank_applied, "  \
+  "rank_before_ordinal, revoked_unix, revoke_reason, correction_reason, "       \
+  "request_id, request_hash, EXISTS(SELECT 1 FROM objections o WHERE "          \
+  "o.number = certificates.number AND o.state = 1) FROM certificates "
+
+constexpr char kCertByNumber[] = GORANK_CERT_COLUMNS "WHERE number = ?1";
+constexpr char kCertByRequest[] = GORANK_CERT_COLUMNS "WHERE request_id = ?1";
+constexpr char kListCerts[] = GORANK_CERT_COLUMNS
+    "WHERE number > ?1 AND (?2 = '' OR prefix = ?2) AND (?3 = 0 OR year = ?3) "
+    "AND (?4 = 0 OR player_id = ?4) "
+    "AND (?5 = 0 OR (rank_applied = 0 AND revoked_unix = 0 AND notice_until_unix > 0)) "
+    "ORDER BY number LIMIT ?6";
+#undef GORANK_CERT_COLUMNS
+
+constexpr char kGetSerial[] =
+    "SELECT last_serial FROM certificate_serials WHERE prefix = ?1 AND year = ?2";
+constexpr char kPutSerial[] =
+    "INSERT INTO certificate_serials(prefix, year, last_serial) VALUES(?1, ?2, ?3) "
+    "ON CONFLICT(prefix, year) DO UPDATE SET last_serial = excluded.last_serial";
+constexpr char kCountIssued[] =
+    "SELECT count(*) FROM certificates WHERE prefix = ?1 AND year = ?2";
+constexpr char kInsertCert[] =
+    "INSERT INTO certificates(number, prefix, year, serial, player_id, grade_ordinal, "
+    "issue_date, basis, basis_reference, issued_by, issued_unix, notice_until_unix, "
+    "rank_applied, rank_before_ordinal, correction_reason, request_id, request_hash) "
+    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)";
+constexpr char kSettle[] =
+    "UPDATE certificates SET rank_applied = 1, rank_before_ordinal = ?2 "
+    "WHERE number = ?1 AND rank_applied = 0 AND revoked_unix = 0";
+constexpr char kRevoke[] =
+    "UPDATE certificates SET revoked_unix = ?2, revoke_reason = ?3 "
+    "WHERE number = ?1 AND revoked_unix = 0";
+constexpr char kInsertObjection[] =
+    "INSERT INTO objections(number, text, contact, lodged_unix, state) "
+    "VALUES(?1, ?2, ?3, ?4, 1)";
+constexpr char kObjectionColumns[] =
+    "SELECT id, number, text, contact, lodged_unix, state, decided_unix, decision_note "
+    "FROM objections WHERE id = ?1";
+constexpr char kObjectionsByNumber[] =
+    "SELECT id, number, text, contact, lodged_unix, state, decided_unix, decision_note "
+    "FROM objections WHERE number = ?1 ORDER BY id";
+constexpr char kDecideObjection[] =
+    "UPDATE objections SET state = ?2, decided_unix = ?3, decision_note = ?4 "
+    "WHERE id = ?1 AND state = 1";
+constexpr char kInsertAppraisal[] =
+    "INSERT INTO appraisals(player_id, grade_ordinal, agency_prefix, note, "
+    "recommended_by, recommended_unix, state) VALUES(?1, ?2, ?3, ?4, ?5, ?6, 1)";
+constexpr char kAppraisalById[] =
+    "SELECT id, player_id, grade_ordinal, agency_prefix, note, recommended_by, "
+    "recommended_unix, state, decided_unix, decision_note, certificate_number "
+    "FROM appraisals WHERE id = ?1";
+constexpr char kListAppraisals[] =
+    "SELECT id, player_id, grade_ordinal, agency_prefix, note, recommended_by, "
+    "recommended_unix, state, decided_unix, decision_note, certificate_number "
+    "FROM appraisals WHERE (?1 = '' OR agency_prefix = ?1) AND (?2 = 0 OR state = 1) "
+    "ORDER BY id";
+constexpr char kDecideAppraisal[] =
+    "UPDATE appraisals SET state = ?2, decided_unix = ?3, decision_note = ?4, "
+    "certificate_number = ?5 WHERE id = ?1 AND state = 1";
+constexpr char kPutStock[] =
+    "INSERT INTO stock_orders(agency_prefix, year, quantity, ordered_unix, ordered_by) "
+    "VALUES(?1, ?2, ?3, ?4, ?5) ON CONFLICT(agency_prefix, year) DO UPDATE SET "
+    "quantity = excluded.quantity, ordered_unix = excluded.ordered_unix, "
+    "ordered_by = excluded.ordered_by WHERE released_unix = 0";
+constexpr char kReleaseStock[] =
+    "UPDATE stock_orders SET released_unix = ?3, released_by = ?4 "
+    "WHERE agency_prefix = ?1 AND year = ?2 AND released_unix = 0";
+constexpr char kGetStock[] =
+    "SELECT agency_prefix, year, quantity, ordered_unix, ordered_by, released_unix, "
+    "released_by, (SELECT count(*) FROM certificates c WHERE c.prefix = ?1 AND c.year = ?2) "
+    "FROM stock_orders WHERE agency_prefix = ?1 AND year = ?2";
+
+Certificate ReadCertificate(const Statement& st) {
+  Certificate c;
+  c.number = *CertificateNumber::Parse(st.Text(0));
+  c.year = static_cast<int>(st.Int(1));
+  c.player_id = registry::PlayerId{st.Int(2)};
+  c.grade = *registry_sql::RankOf(st.Int(3));
+  c.issue_date = Date::Parse(st.Text(4)).value_or(Date{});
+  c.basis = static_cast<certificates::Basis>(st.Int(5));
+  c.basis_reference = st.Text(6);
+  c.issued_by = st.Text(7);
+  c.issued_unix = st.Int(8);
+  c.notice_until_unix = st.Int(9);
+  c.rank_applied = st.Int(10) != 0;
+  c.rank_before = registry_sql::RankOf(st.OptInt(11));
+  c.revoked_unix = st.Int(12);
+  c.revoke_reason = st.Text(13);
+  c.correction_reason = st.Text(14);
+  c.request_id = st.OptText(15).value_or("");
+  c.request_hash = st.Text(16);
+  c.has_open_objection = st.Int(17) != 0;
+  return c;
+}
+
+Objection ReadObjection(const Statement& st) {
+  Objection o;
+  o.id = st.Int(0);
+  o.number = *CertificateNumber::Parse(st.Text(1));
+  o.text = st.Text(2);
+  o.contact = st.Text(3);
+  o.lodged_unix = st.Int(4);
+  o.state = static_cast<ObjectionState>(st.Int(5));
+  o.decided_unix = st.Int(6);
+  o.decision_note = st.Text(7);
+  return o;
+}
+
+Appraisal ReadAppraisal(const Statement& st) {
+  Appraisal a;
+  a.id = st.Int(0);
+  a.player_id = registry::PlayerId{st.Int(1)};
+  a.grade = *registry_sql::RankOf(st.Int(2));
+  a.agency_prefix = st.Text(3);
+  a.note = st.Text(4);
+  a.recommended_by = st.Text(5);
+  a.recommended_unix = st.Int(6);
+  a.state = static_cast<AppraisalState>(st.Int(7));
+  a.decided_unix = st.Int(8);
+  a.decision_note = st.Text(9);
+  a.certificate_number = st.OptText(10).value_or("");
+  return a;
+}
+
+absl::StatusOr<std::optional<Certificate>> FindOne(Connection& c, const char* sql,
+                                                   const std::string& key) {
+  GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(sql));
+  st->Bind(1, key);
+  GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+  if (!row) return std::optional<Certificate>();
+  return std::optional<Certificate>(ReadCertificate(*st));
+}
+
+absl::StatusOr<int64_t> ScalarInt(Connection& c, const char* sql, const std::string& a,
+                                  int64_t b) {
+  GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(sql));
+  st->Bind(1, a).Bind(2, b);
+  GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+  return row ? st->Int(0) : 0;
+}
+
+// Allocates the next number and stores the certificate row.
+absl::StatusOr<Certificate> InsertNew(Connection& c, const certificates::IssuePlan& plan) {
+  Certificate cert = plan.draft;
+  const std::string& prefix = cert.number.prefix;
+  if (plan.stock_limit) {
+    GORANK_ASSIGN_OR_RETURN(int64_t used, ScalarInt(c, kCountIssued, prefix, cert.year));
+    if (used >= *plan.stock_limit) {
+      return absl::FailedPreconditionError(
+          "rule: agency " + prefix + " has issued " + std::to_string(used) +
+          " certificates in " + std::to_string(cert.year) + ", all of its released stock of " +
+          std::to_string(*plan.stock_limit));
+    }
+  }
+  GORANK_ASSIGN_OR_RETURN(int64_t last, ScalarInt(c, kGetSerial, prefix, cert.year));
+  GORANK_ASSIGN_OR_RETURN(cert.number,
+                          certificates::NextNumber(prefix, cert.year, static_cast<int>(last)));
+  GORANK_ASSIGN_OR_RETURN(auto put, c.Prepare(kPutSerial));
+  put->Bind(1, prefix).Bind(2, int64_t{cert.year}).Bind(3, int64_t{cert.number.serial});
+  GORANK_RETURN_IF_ERROR(put->Run());
+  put.reset();
+  if (plan.apply_rank_now) {
+    cert.rank_applied = true;
+    cert.rank_before = plan.expected_rank;
+    if (plan.expected_rank != cert.grade) {
+      GORANK_RETURN_IF_ERROR(registry_sql::WriteRankChange(c, plan.history(cert)).status());
+    }
+  }
+  GORANK_ASSIGN_OR_RETURN(auto ins, c.Prepare(kInsertCert));
+  ins->Bind(1, cert.number.ToString())
+      .Bind(2, prefix)
+      .Bind(3, int64_t{cert.year})
+      .Bind(4, int64_t{cert.number.serial})
+      .Bind(5, cert.player_id.value)
+      .Bind(6, int64_t{cert.grade.Ordinal()})
+      .Bind(7, cert.issue_date.ToString())
+      .Bind(8, int64_t{static_cast<int>(cert.basis)})
+      .Bind(9, cert.basis_reference)
+      .Bind(10, cert.issued_by)
+      .Bind(11, cert.issued_unix)
+      .Bind(12, cert.notice_until_unix)
+      .Bind(13, int64_t{cert.rank_applied ? 1 : 0})
+      .Bind(14, registry_sql::OrdinalOf(cert.rank_before))
+      .Bind(15, cert.correction_reason)
+      .Bind(16, cert.request_id.empty() ? std::nullopt
+                                        : std::optional<std::string>(cert.request_id))
+      .Bind(17, cert.request_hash);
+  GORANK_RETURN_IF_ERROR(ins->Run());
+  return cert;
+}
+
+}  // namespace
+
+absl::StatusOr<Certificate> SqliteCertificateRepository::IssueCertificate(
+    const certificates::IssuePlan& plan) {
+  Certificate out;
+  GORANK_RETURN_IF_ERROR(db_->Write([&](Connection& c) -> absl::Status {
+    if (!plan.draft.request_id.empty()) {
+      GORANK_ASSIGN_OR_RETURN(auto prior, FindOne(c, kCertByRequest, plan.draft.request_id));
+      if (prior) {
+        if (prior->request_hash != plan.draft.request_hash) {
+          return absl::AlreadyExistsError("request id " + plan.draft.request_id +
+                                          " was already used for a different issuance");
+        }
+        out = *prior;
+        return absl::OkStatus();
+      }
+    }
+    GORANK_ASSIGN_OR_RETURN(out, InsertNew(c, plan));
+    if (plan.appraisal_id) {
+      GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kDecideAppraisal));
+      st->Bind(1, *plan.appraisal_id)
+          .Bind(2, int64_t{static_cast<int>(AppraisalState::kApproved)})
+          .Bind(3, out.issued_unix)
+          .Bind(4, plan.appraisal_note)
+          .Bind(5, out.number.ToString());
+      GORANK_RETURN_IF_ERROR(st->Run());
+      if (c.Changes() == 0) {
+        return absl::FailedPreconditionError("appraisal " + std::to_string(*plan.appraisal_id) +
+                                             " is no longer pending");
+      }
+    }
+    return AppendAudit(c, plan.audit(out)).status();
+  }));
+  return out;
+}
+
+absl::StatusOr<Certificate> SqliteCertificateRepository::GetCertificate(
+    const CertificateNumber& n) {
+  std::optional<Certificate> out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(out, FindOne(c, kCertByNumber, n.ToString()));
+    return absl::OkStatus();
+  }));
+  if (!out) return absl::NotFoundError("no certificate " + n.ToString());
+  return *out;
+}
+
+absl::StatusOr<std::vector<Certificate>> SqliteCertificateRepository::ListCertificates(
+    const certificates::CertificateFilter& f) {
+  std::vector<Certificate> out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kListCerts));
+    st->Bind(1, f.after_number)
+        .Bind(2, f.agency_prefix)
+        .Bind(3, int64_t{f.year})
+        .Bind(4, f.player_id ? f.player_id->value : int64_t{0})
+        .Bind(5, int64_t{f.only_pending_notice ? 1 : 0})
+        .Bind(6, int64_t{f.limit});
+    while (true) {
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) return absl::OkStatus();
+      out.push_back(ReadCertificate(*st));
+    }
+  }));
+  return out;
+}
+
+absl::Status SqliteCertificateRepository::SettleNotice(
+    const CertificateNumber& n, const std::optional<RankHistoryEntry>& change,
+    const std::optional<registry::Rank>& rank_before, const ChangeRecord& audit) {
+  return db_->Write([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kSettle));
+    st->Bind(1, n.ToString()).Bind(2, registry_sql::OrdinalOf(rank_before));
+    GORANK_RETURN_IF_ERROR(st->Run());
+    if (c.Changes() == 0) {
+      return absl::FailedPreconditionError("certificate " + n.ToString() +
+                                           " is already settled or revoked");
+    }
+    st.reset();
+    if (change) GORANK_RETURN_IF_ERROR(registry_sql::WriteRankChange(c, *change).status());
+    return AppendAudit(c, audit).status();
+  });
+}
+
+absl::Status SqliteCertificateRepository::Revoke(const CertificateNumber& n,
+                                                 int64_t revoked_unix,
+                                                 const std::string& reason,
+                                                 const std::optional<RankHistoryEntry>& change,
+                                                 const ChangeRecord& audit) {
+  return db_->Write([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kRevoke));
+    st->Bind(1, n.ToString()).Bind(2, revoked_unix).Bind(3, reason);
+    GORANK_RETURN_IF_ERROR(st->Run());
+    if (c.Changes() == 0) {
+      return absl::FailedPreconditionError("certificate " + n.ToString() +
+                                           " is already revoked");
+    }
+    st.reset();
+    if (change) GORANK_RETURN_IF_ERROR(registry_sql::WriteRankChange(c, *change).status());
+    return AppendAudit(c, audit).status();
+  });
+}
+
+absl::StatusOr<int64_t> SqliteCertificateRepository::InsertObjection(
+    const Objection& o, const ChangeRecord& audit) {
+  int64_t id = 0;
+  absl::Status s = db_->Write([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kInsertObjection));
+    st->Bind(1, o.number.ToString()).Bind(2, o.text).Bind(3, o.contact).Bind(4, o.lodged_unix);
+    GORANK_RETURN_IF_ERROR(st->Run());
+    id = c.LastInsertRowId();
+    return AppendAudit(c, audit).status();
+  });
+  if (absl::IsFailedPrecondition(s)) {
+    return absl::NotFoundError("no certificate " + o.number.ToString());
+  }
+  if (!s.ok()) return s;
+  return id;
+}
+
+absl::StatusOr<Objection> SqliteCertificateRepository::GetObjection(int64_t id) {
+  std::optional<Objection> out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kObjectionColumns));
+    st->Bind(1, id);
+    GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+    if (row) out = ReadObjection(*st);
+    return absl::OkStatus();
+  }));
+  if (!out) return absl::NotFoundError("no objection " + std::to_string(id));
+  return *out;
+}
+
+absl::StatusOr<std::vector<Objection>> SqliteCertificateRepository::ListObjections(
+    const CertificateNumber& n) {
+  std::vector<Objection> out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kObjectionsByNumber));
+    st->Bind(1, n.ToString());
+    while (true) {
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) return absl::OkStatus();
+      out.push_back(ReadObjection(*st));
+    }
+  }));
+  return out;
+}
+
+absl::Status SqliteCertificateRepository::DecideObjection(int64_t id, ObjectionState state,
+                                                          const std::string& note,
+                                                          int64_t now_unix,
+                                                          const ChangeRecord& audit) {
+  return db_->Write([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kDecideObjection));
+    st->Bind(1, id).Bind(2, int64_t{static_cast<int>(state)}).Bind(3, now_unix).Bind(4, note);
+    GORANK_RETURN_IF_ERROR(st->Run());
+    if (c.Changes() == 0) {
+      return absl::FailedPreconditionError("objection " + std::to_string(id) +
+                                           " is not open");
+    }
+    st.reset();
+    if (state == ObjectionState::kUpheld) {
+      GORANK_ASSIGN_OR_RETURN(auto get, c.Prepare(kObjectionColumns));
+      get->Bind(1, id);
+      GORANK_ASSIGN_OR_RETURN(bool row, get->Step());
+      if (!row) return absl::InternalError("objection vanished");
+      const std::string number = get->Text(1);
+      get.reset();
+      GORANK_ASSIGN_OR_RETURN(auto rev, c.Prepare(kRevoke));
+      rev->Bind(1, number).Bind(2, now_unix).Bind(3, "objection upheld: " + note);
+      GORANK_RETURN_IF_ERROR(rev->Run());
+    }
+    return AppendAudit(c, audit).status();
+  });
+}
+
+absl::StatusOr<int64_t> SqliteCertificateRepository::InsertAppraisal(
+    const Appraisal& a, const ChangeRecord& audit) {
+  int64_t id = 0;
+  GORANK_RETURN_IF_ERROR(db_->Write([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kInsertAppraisal));
+    st->Bind(1, a.player_id.value)
+        .Bind(2, int64_t{a.grade.Ordinal()})
+        .Bind(3, a.agency_prefix)
+        .Bind(4, a.note)
+        .Bind(5, a.recommended_by)
+        .Bind(6, a.recommended_unix);
+    GORANK_RETURN_IF_ERROR(st->Run());
+    id = c.LastInsertRowId();
+    return AppendAudit(c, audit).status();
+  }));
+  return id;
+}
+
+absl::StatusOr<Appraisal> SqliteCertificateRepository::GetAppraisal(int64_t id) {
+  std::optional<Appraisal> out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kAppraisalById));
+    st->Bind(1, id);
+    GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+    if (row) out = ReadAppraisal(*st);
+    return absl::OkStatus();
+  }));
+  if (!out) return absl::NotFoundError("no appraisal " + std::to_string(id));
+  return *out;
+}
+
+absl::StatusOr<std::vector<Appraisal>> SqliteCertificateRepository::ListAppraisals(
+    const std::string& agency_prefix, bool pending_only) {
+  std::vector<Appraisal> out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kListAppraisals));
+    st->Bind(1, agency_prefix).Bind(2, int64_t{pending_only ? 1 : 0});
+    while (true) {
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) return absl::OkStatus();
+      out.push_back(ReadAppraisal(*st));
+    }
+  }));
+  return out;
+}
+
+absl::Status SqliteCertificateRepository::RejectAppraisal(int64_t id, const std::string& note,
+                                                          int64_t now_unix,
+                                                          const ChangeRecord& audit) {
+  return db_->Write([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kDecideAppraisal));
+    st->Bind(1, id)
+        .Bind(2, int64_t{static_cast<int>(AppraisalState::kRejected)})
+        .Bind(3, now_unix)
+        .Bind(4, note)
+        .BindNull(5);
+    GORANK_RETURN_IF_ERROR(st->Run());
+    if (c.Changes() == 0) {
+      return absl::FailedPreconditionError("appraisal " + std::to_string(id) +
+                                           " is not pending");
+    }
+    return AppendAudit(c, audit).status();
+  });
+}
+
+absl::Status SqliteCertificateRepository::PutStockOrder(const StockOrder& o,
+                                                        const ChangeRecord& audit) {
+  return db_->Write([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kPutStock));
+    st->Bind(1, o.agency_prefix)
+        .Bind(2, int64_t{o.year})
+        .Bind(3, int64_t{o.quantity})
+        .Bind(4, o.ordered_unix)
+        .Bind(5, o.ordered_by);
+    GORANK_RETURN_IF_ERROR(st->Run());
+    if (c.Changes() == 0) {
+      return absl::FailedPreconditionError("the " + std::to_string(o.year) +
+                                           " stock order of agency " + o.agency_prefix +
+                                           " is already released and cannot be amended");
+    }
+    return AppendAudit(c, audit).status();
+  });
+}
+
+absl::Status SqliteCertificateRepository::ReleaseStockOrder(const std::string& prefix,
+                                                            int year, int64_t now_unix,
+                                                            const std::string& by,
+                                                            const ChangeRecord& audit) {
+  return db_->Write([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kReleaseStock));
+    st->Bind(1, prefix).Bind(2, int64_t{year}).Bind(3, now_unix).Bind(4, by);
+    GORANK_RETURN_IF_ERROR(st->Run());
+    if (c.Changes() == 0) {
+      return absl::FailedPreconditionError("no unreleased " + std::to_string(year) +
+                                           " stock order of agency " + prefix);
+    }
+    return AppendAudit(c, audit).status();
+  });
+}
+
+absl::StatusOr<StockOrder> SqliteCertificateRepository::GetStockOrder(const std::string& prefix,
+                                                                      int year) {
+  std::optional<StockOrder> out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kGetStock));
+    st->Bind(1, prefix).Bind(2, int64_t{year});
+    GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+    if (row) {
+      out = StockOrder{st->Text(0), static_cast<int>(st->Int(1)), static_cast<int>(st->Int(2)),
+                       st->Int(3), st->Text(4), st->Int(5), st->Text(6),
+                       static_cast<int>(st->Int(7))};
+    }
+    return absl::OkStatus();
+  }));
+  if (!out) {
+    return absl::NotFoundError("agency " + prefix + " has no stock order for " +
+                               std::to_string(year));
+  }
+  return *out;
+}
+
+absl::StatusOr<int> SqliteCertificateRepository::CountIssued(const std::string& prefix,
+                                                             int year) {
+  int64_t n = 0;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(n, ScalarInt(c, kCountIssued, prefix, year));
+    return absl::OkStatus();
+  }));
+  return static_cast<int>(n);
+}
+
+}  // namespace gorank::storage

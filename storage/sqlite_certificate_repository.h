@@ -1,0 +1,60 @@
+// CertificateRepository over SQLite. Issuance allocates the serial from
+// certificate_serials inside BEGIN IMMEDIATE together with the certificate
+// row, the rank change, its history entry and the audit entry.
+#ifndef GORANK_STORAGE_SQLITE_CERTIFICATE_REPOSITORY_H_
+#define GORANK_STORAGE_SQLITE_CERTIFICATE_REPOSITORY_H_
+
+#include "services/certificates/certificate_repository.h"
+#include "storage/database.h"
+
+namespace gorank::storage {
+
+// Thread-safe. Does not own the database.
+class SqliteCertificateRepository : public certificates::CertificateRepository {
+ public:
+  explicit SqliteCertificateRepository(Database* db) : db_(db) {}
+
+  absl::StatusOr<certificates::Certificate> IssueCertificate(
+      const certificates::IssuePlan& plan) override;
+  absl::StatusOr<certificates::Certificate> GetCertificate(
+      const certificates::CertificateNumber& n) override;
+  absl::StatusOr<std::vector<certificates::Certificate>> ListCertificates(
+      const certificates::CertificateFilter& filter) override;
+  absl::Status SettleNotice(const certificates::CertificateNumber& n,
+                            const std::optional<registry::RankHistoryEntry>& change,
+                            const std::optional<registry::Rank>& rank_before,
+                            const ChangeRecord& audit) override;
+  absl::Status Revoke(const certificates::CertificateNumber& n, int64_t revoked_unix,
+                      const std::string& reason,
+                      const std::optional<registry::RankHistoryEntry>& change,
+                      const ChangeRecord& audit) override;
+  absl::StatusOr<int64_t> InsertObjection(const certificates::Objection& o,
+                                          const ChangeRecord& audit) override;
+  absl::StatusOr<certificates::Objection> GetObjection(int64_t id) override;
+  absl::StatusOr<std::vector<certificates::Objection>> ListObjections(
+      const certificates::CertificateNumber& n) override;
+  absl::Status DecideObjection(int64_t id, certificates::ObjectionState state,
+                               const std::string& note, int64_t now_unix,
+                               const ChangeRecord& audit) override;
+  absl::StatusOr<int64_t> InsertAppraisal(const certificates::Appraisal& a,
+                                          const ChangeRecord& audit) override;
+  absl::StatusOr<certificates::Appraisal> GetAppraisal(int64_t id) override;
+  absl::StatusOr<std::vector<certificates::Appraisal>> ListAppraisals(
+      const std::string& agency_prefix, bool pending_only) override;
+  absl::Status RejectAppraisal(int64_t id, const std::string& note, int64_t now_unix,
+                               const ChangeRecord& audit) override;
+  absl::Status PutStockOrder(const certificates::StockOrder& order,
+                             const ChangeRecord& audit) override;
+  absl::Status ReleaseStockOrder(const std::string& prefix, int year, int64_t now_unix,
+                                 const std::string& by, const ChangeRecord& audit) override;
+  absl::StatusOr<certificates::StockOrder> GetStockOrder(const std::string& prefix,
+                                                         int year) override;
+  absl::StatusOr<int> CountIssued(const std::string& prefix, int year) override;
+
+ private:
+  Database* db_;
+};
+
+}  // namespace gorank::storage
+
+#endif  // GORANK_STORAGE_SQLITE_CERTIFICATE_REPOSITORY_H_
