@@ -123,33 +123,10 @@ void RatingBook::Commit(const RatedEvent& event,
   events_.push_back(event.key);
   event_ids_.insert(event.key.event_id);
 
-  const double weight = EgfClassWeight(settings_.egf, event.time_class);
   std::vector<uint32_t> touched;
-  auto touch = [&](uint32_t i) {
-    if (players_[i].event_games++ == 0) touched.push_back(i);
-  };
+  const double weight = EgfClassWeight(settings_.egf, event.time_class);
   for (const RatedGame& game : event.games) {
-    if (!game.IsRated()) continue;
-    const uint32_t bi = index_.find(game.black)->second;
-    const uint32_t wi = index_.find(game.white)->second;
-    PlayerState& b = players_[bi];
-    PlayerState& w = players_[wi];
-    const double sb = game.BlackScore();
-    const double shift = EgfHandicapShift(game.handicap);
-    // b.gor and w.gor are the ratings at the start of the event: they only
-    // change in the loop below.
-    b.delta +=
-        EgfGameChange(settings_.egf, b.gor, w.gor, sb, shift, 0.0, weight);
-    w.delta += EgfGameChange(settings_.egf, w.gor, b.gor, 1.0 - sb, 0.0, shift,
-                             weight);
-    touch(bi);
-    touch(wi);
-    if (IsProListGame(game)) {
-      b.pro_delta += EloGameChange(settings_.pro, b.pro, w.pro, sb);
-      w.pro_delta += EloGameChange(settings_.pro, w.pro, b.pro, 1.0 - sb);
-      ++b.event_pro_games;
-      ++w.event_pro_games;
-    }
+    if (game.IsRated()) Accumulate(game, weight, touched);
   }
   for (uint32_t i : touched) {
     PlayerState& p = players_[i];
@@ -190,6 +167,45 @@ absl::Status RatingBook::SeedRating(PlayerId player, double gor) {
   players_.back().id = player;
   players_.back().gor = gor;
   return absl::OkStatus();
+}
+
+// The start-of-event con, bonus and beta of a player are computed once per
+// event (ratings are frozen for the event); the arithmetic is otherwise that
+// of EgfGameChange, term for term, so the result is the same to the bit.
+void RatingBook::Prepare(uint32_t i, std::vector<uint32_t>& touched) {
+  PlayerState& p = players_[i];
+  if (p.event_games++ > 0) return;
+  touched.push_back(i);
+  p.con = EgfCon(p.gor);
+  p.bonus = EgfBonus(p.gor);
+  p.beta = EgfBeta(p.gor);
+}
+
+void RatingBook::Accumulate(const RatedGame& game, double weight,
+                            std::vector<uint32_t>& touched) {
+  const uint32_t bi = index_.find(game.black)->second;
+  const uint32_t wi = index_.find(game.white)->second;
+  Prepare(bi, touched);
+  Prepare(wi, touched);
+  PlayerState& b = players_[bi];
+  PlayerState& w = players_[wi];
+  // Black receives the handicap: only Black's beta is shifted.
+  const double beta_b = game.handicap > 0
+                            ? EgfBeta(b.gor + EgfHandicapShift(game.handicap))
+                            : b.beta;
+  const double se_b = 1.0 / (1.0 + std::exp(w.beta - beta_b));
+  const double se_w = 1.0 / (1.0 + std::exp(beta_b - w.beta));
+  const double bonus_weight =
+      settings_.egf.weight_applies_to_bonus ? weight : 1.0;
+  const double sb = game.BlackScore();
+  b.delta += weight * b.con * (sb - se_b) + bonus_weight * b.bonus;
+  w.delta += weight * w.con * ((1.0 - sb) - se_w) + bonus_weight * w.bonus;
+  if (IsProListGame(game)) {
+    b.pro_delta += EloGameChange(settings_.pro, b.pro, w.pro, sb);
+    w.pro_delta += EloGameChange(settings_.pro, w.pro, b.pro, 1.0 - sb);
+    ++b.event_pro_games;
+    ++w.event_pro_games;
+  }
 }
 
 absl::Status RatingBook::ApplyGames(std::vector<RatedGame> games) {

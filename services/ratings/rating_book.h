@@ -136,6 +136,7 @@ class RatingBook {
     std::vector<HistoryRecord> history;
     // Scratch for the event being applied.
     double delta = 0.0, pro_delta = 0.0;
+    double con = 0.0, bonus = 0.0, beta = 0.0;  // at the start of the event
     int32_t event_games = 0, event_pro_games = 0;
   };
   struct NewSeed {
@@ -148,6 +149,9 @@ class RatingBook {
   absl::StatusOr<std::vector<NewSeed>> CollectSeeds(
       const RatedEvent& event) const;
   void Commit(const RatedEvent& event, const std::vector<NewSeed>& seeds);
+  void Prepare(uint32_t player_index, std::vector<uint32_t>& touched);
+  void Accumulate(const RatedGame& game, double weight,
+                  std::vector<uint32_t>& touched);
   PlayerRating ToRating(const PlayerState& state) const;
   std::vector<const PlayerState*> SortedPlayers() const;
 

@@ -141,6 +141,33 @@ TEST(EgfFormulas, HandicapShiftsTheReceiverInsideBetaOnly) {
   EXPECT_NEAR(book.Find(PlayerId{2})->gor, 1812.377, k3Decimals);
 }
 
+TEST(EgfFormulas, BookMatchesTheReferenceFormulaToTheBit) {
+  // The book caches con, bonus and beta per player and event; the result
+  // must still equal EgfGameChange exactly, for every handicap and result.
+  for (int h = 0; h <= 9; ++h) {
+    for (GameResult r :
+         {GameResult::kBlackWin, GameResult::kWhiteWin, GameResult::kJigo}) {
+      absl::StatusOr<RatingBook> book =
+          Recompute({}, {GameBuilder("h", D(2022, 5, 1), 1)
+                             .Black(1, "12k")
+                             .White(2, "2k")
+                             .Handicap(h)
+                             .Result(r)});
+      ASSERT_TRUE(book.ok());
+      const double sb = r == GameResult::kBlackWin ? 1.0
+                        : r == GameResult::kJigo   ? 0.5
+                                                   : 0.0;
+      const double shift = EgfHandicapShift(h);
+      EXPECT_EQ(book->Find(PlayerId{1})->gor,
+                900 + EgfGameChange({}, 900, 1900, sb, shift, 0, 1.0))
+          << h;
+      EXPECT_EQ(book->Find(PlayerId{2})->gor,
+                1900 + EgfGameChange({}, 1900, 900, 1 - sb, 0, shift, 1.0))
+          << h;
+    }
+  }
+}
+
 TEST(EgfFormulas, HugeHandicapForAStrongPlayerStaysFinite) {
   // 2700 + 850 > 3300: beta is guarded, the receiver is a certain winner.
   EXPECT_NEAR(EgfExpectedScore(2700, 2000, 850, 0), 1.0, 1e-9);
