@@ -145,6 +145,8 @@ const GradeStandard& GradeStandard::Default() {
   return *standard;
 }
 
+const char* GradeStandard::DefaultText() { return kGradeStandardTsv; }
+
 absl::StatusOr<GradeStandard> GradeStandard::Parse(const std::string& text) {
   return GradeStandardParser().Run(text);
 }

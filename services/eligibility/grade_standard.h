@@ -64,6 +64,8 @@ class GradeStandard {
   // The standard compiled into the binary. REQUIRES: the shipped data
   // parses (a test guards it; aborts otherwise).
   static const GradeStandard& Default();
+  // The shipped data file's text (grade_standard.tsv), for display.
+  static const char* DefaultText();
   // INVALID_ARGUMENT listing every bad record with its line number (unknown
   // kind, grade, sub-event or rank; wrong field count; bad place range;
   // missing grades or notes).
