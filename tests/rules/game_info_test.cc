@@ -22,7 +22,9 @@ TEST_P(ResultSpellings, Parsed) {
   EXPECT_EQ(r.winner, c.winner) << c.text;
   EXPECT_EQ(r.reason, c.reason) << c.text;
   EXPECT_EQ(r.has_margin, c.margin_half_points >= 0) << c.text;
-  if (c.margin_half_points >= 0) EXPECT_EQ(r.margin_half_points, c.margin_half_points) << c.text;
+  if (c.margin_half_points >= 0) {
+    EXPECT_EQ(r.margin_half_points, c.margin_half_points) << c.text;
+  }
 }
 
 constexpr Color B = Color::kBlack, W = Color::kWhite, N = Color::kEmpty;
