@@ -13,11 +13,10 @@
 
 namespace gorank::storage {
 
-// The canonical bytes of a change (compact JSON with fixed key order).
-std::string EncodeChange(const ChangeRecord& change);
-
-// Appends `change` inside the caller's open write transaction and returns
-// its sequence number (1-based).
+// Appends `change` (encoded once, as audit::AuditEntry) inside the caller's
+// open write transaction and returns its sequence number (1-based; log index
+// = seq - 1). INVALID_ARGUMENT when the change cannot be encoded (before or
+// after not JSON), which rolls the whole transaction back.
 absl::StatusOr<int64_t> AppendAudit(Connection& conn, const ChangeRecord& change);
 
 }  // namespace gorank::storage

@@ -3,6 +3,7 @@
 #include <sstream>
 #include <string>
 
+#include "nlohmann/json.hpp"
 #include "services/common/status_macros.h"
 #include "storage/audit_log.h"
 #include "storage/regions.h"
@@ -152,7 +153,7 @@ constexpr char kInsertAgency[] =
 absl::Status SeedRegions(Connection& c) {
   std::istringstream in(kRegionsTsv);
   std::string line;
-  std::string prefixes;
+  nlohmann::json prefixes = nlohmann::json::array();
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;
     const size_t t1 = line.find('\t');
@@ -167,10 +168,10 @@ absl::Status SeedRegions(Connection& c) {
         .Bind(3, line.substr(t2 + 1))
         .Bind(4, int64_t{prefix == "000" ? 1 : 2});
     GORANK_RETURN_IF_ERROR(st->Run());
-    prefixes += (prefixes.empty() ? "" : ",") + prefix;
+    prefixes.push_back(prefix);
   }
   return AppendAudit(c, ChangeRecord{0, "system", "registry.seed_regions",
-                                     "agencies", "", "[" + prefixes + "]"})
+                                     "agencies", "", prefixes.dump()})
       .status();
 }
 
