@@ -3,6 +3,7 @@
 #include "services/audit/audit_entry.h"
 #include "services/audit/merkle.h"
 #include "services/common/status_macros.h"
+#include "storage/row_digest.h"
 
 namespace gorank::storage {
 namespace {
@@ -13,8 +14,9 @@ constexpr char kInsertAudit[] =
 }  // namespace
 
 absl::StatusOr<int64_t> AppendAudit(Connection& conn, const ChangeRecord& change) {
-  GORANK_ASSIGN_OR_RETURN(const std::string entry,
-                          audit::AuditEntry::FromChange(change).Encode());
+  audit::AuditEntry record = audit::AuditEntry::FromChange(change);
+  GORANK_ASSIGN_OR_RETURN(record.rows, DigestRows(conn, conn.TakeTouchedRows()));
+  GORANK_ASSIGN_OR_RETURN(const std::string entry, record.Encode());
   GORANK_ASSIGN_OR_RETURN(auto st, conn.Prepare(kInsertAudit));
   st->BindBlob(1, entry).BindBlob(2, audit::LeafHash(entry));
   GORANK_RETURN_IF_ERROR(st->Run());

@@ -77,6 +77,9 @@ absl::Status Statement::Run() {
   }
 }
 
+int Statement::ColumnCount() const { return sqlite3_column_count(stmt_); }
+int Statement::ColumnType(int col) const { return sqlite3_column_type(stmt_, col); }
+double Statement::Double(int col) const { return sqlite3_column_double(stmt_, col); }
 int64_t Statement::Int(int col) const { return sqlite3_column_int64(stmt_, col); }
 std::string Statement::Text(int col) const {
   const auto* p = sqlite3_column_text(stmt_, col);
@@ -133,6 +136,29 @@ absl::Status Connection::Exec(const std::string& sql) {
   return SqliteError(sqlite3_extended_errcode(db_), msg);
 }
 
+void Connection::OnUpdate(void* self, int, const char*, const char* table,
+                          int64_t rowid) {
+  auto* conn = static_cast<Connection*>(self);
+  const std::string name(table);
+  if (name == "audit_log" || name.rfind("sqlite_", 0) == 0) return;
+  conn->touched_.emplace_back(name, rowid);
+}
+
+void Connection::WatchWrites() {
+  sqlite3_update_hook(
+      db_,
+      [](void* self, int op, const char* db, const char* table, sqlite3_int64 rowid) {
+        OnUpdate(self, op, db, table, rowid);
+      },
+      this);
+}
+
+std::vector<std::pair<std::string, int64_t>> Connection::TakeTouchedRows() {
+  std::vector<std::pair<std::string, int64_t>> out;
+  out.swap(touched_);
+  return out;
+}
+
 int64_t Connection::Changes() const { return sqlite3_changes64(db_); }
 
 int64_t Connection::LastInsertRowId() const {
@@ -164,6 +190,7 @@ absl::StatusOr<std::unique_ptr<Connection>> OpenConnection(
 absl::Status Transaction(Connection& c, const char* begin,
                          const std::function<absl::Status(Connection&)>& fn) {
   GORANK_RETURN_IF_ERROR(c.Exec(begin));
+  c.ClearTouchedRows();
   absl::Status s = fn(c);
   if (s.ok()) s = c.Exec("COMMIT");
   if (!s.ok()) c.Exec("ROLLBACK").IgnoreError();
@@ -179,6 +206,7 @@ absl::StatusOr<std::unique_ptr<Database>> Database::Open(
   GORANK_ASSIGN_OR_RETURN(
       db->writer_,
       OpenConnection(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, options));
+  db->writer_->WatchWrites();
   // The database holds resident ID numbers: keep it private to the owner.
   ::chmod(path.c_str(), 0600);
   GORANK_RETURN_IF_ERROR(db->writer_->Exec("PRAGMA journal_mode=WAL"));

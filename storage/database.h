@@ -49,6 +49,10 @@ class Statement {
   // Step() until done; for statements without rows.
   absl::Status Run();
 
+  int ColumnCount() const;
+  // SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB or SQLITE_NULL.
+  int ColumnType(int col) const;
+  double Double(int col) const;
   int64_t Int(int col) const;
   std::string Text(int col) const;
   std::string Blob(int col) const;
@@ -80,9 +84,20 @@ class Connection {
   int64_t Changes() const;
   sqlite3* raw() { return db_; }
 
+  // Rows inserted, updated or deleted through this connection since the
+  // last call (table, rowid), in order; the audit log digests them.
+  std::vector<std::pair<std::string, int64_t>> TakeTouchedRows();
+  void ClearTouchedRows() { touched_.clear(); }
+  // Starts recording touched rows (the writer connection only).
+  void WatchWrites();
+
  private:
+  static void OnUpdate(void* self, int op, const char* db, const char* table,
+                       int64_t rowid);
+
   sqlite3* db_;
   std::map<std::string, sqlite3_stmt*> cache_;
+  std::vector<std::pair<std::string, int64_t>> touched_;
 };
 
 struct DatabaseOptions {

@@ -206,6 +206,7 @@ absl::Status Migrate(Connection& conn, int target) {
   for (const Migration& m : Migrations()) {
     if (m.version <= current || m.version > target) continue;
     GORANK_RETURN_IF_ERROR(conn.Exec("BEGIN IMMEDIATE"));
+    conn.ClearTouchedRows();
     absl::Status s = m.apply(conn);
     if (s.ok()) s = conn.Exec("PRAGMA user_version = " + std::to_string(m.version));
     if (s.ok()) s = conn.Exec("COMMIT");

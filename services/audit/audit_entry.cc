@@ -45,7 +45,7 @@ absl::StatusOr<std::string> StringField(const json& object, const char* key) {
 
 AuditEntry AuditEntry::FromChange(const ChangeRecord& change) {
   return AuditEntry{change.time_unix, change.actor,  change.action,
-                    change.subject,   change.before, change.after};
+                    change.subject,   change.before, change.after, {}};
 }
 
 absl::StatusOr<std::string> AuditEntry::Encode() const {
@@ -64,6 +64,14 @@ absl::StatusOr<std::string> AuditEntry::Encode() const {
   json object = {{"action", action}, {"actor", actor},     {"after", after},
                  {"before", before}, {"subject", subject}, {"time", time_unix},
                  {"v", kVersion}};
+  if (!rows.empty()) {
+    json row_object = json::object();
+    for (const auto& [key, digest] : rows) {
+      GORANK_RETURN_IF_ERROR(CheckUtf8("rows", key));
+      row_object[key] = digest;
+    }
+    object["rows"] = row_object;
+  }
   return object.dump();
 }
 
@@ -78,7 +86,8 @@ absl::StatusOr<AuditEntry> AuditEntry::Decode(const std::string& bytes) {
           std::string("audit entry has no field '") + key + "'");
     }
   }
-  if (object.size() != kKeys.size()) {
+  const bool has_rows = object.contains("rows");
+  if (object.size() != kKeys.size() + (has_rows ? 1 : 0)) {
     return absl::InvalidArgumentError("audit entry has unknown fields");
   }
   if (!object["v"].is_number_integer() ||
@@ -96,6 +105,17 @@ absl::StatusOr<AuditEntry> AuditEntry::Decode(const std::string& bytes) {
   GORANK_ASSIGN_OR_RETURN(entry.subject, StringField(object, "subject"));
   GORANK_ASSIGN_OR_RETURN(entry.before, StringField(object, "before"));
   GORANK_ASSIGN_OR_RETURN(entry.after, StringField(object, "after"));
+  if (has_rows) {
+    if (!object["rows"].is_object()) {
+      return absl::InvalidArgumentError("audit entry rows is not an object");
+    }
+    for (const auto& [key, value] : object["rows"].items()) {
+      if (!value.is_string()) {
+        return absl::InvalidArgumentError("audit entry row digest is not a string");
+      }
+      entry.rows[key] = value.get<std::string>();
+    }
+  }
   absl::StatusOr<std::string> canonical = entry.Encode();
   if (!canonical.ok()) return canonical.status();
   if (*canonical != bytes) {

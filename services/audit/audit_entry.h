@@ -10,10 +10,16 @@
 //    "subject":"...","time":<int>,"v":1}
 // `before` and `after` hold JSON texts as *strings* (or ""), so their bytes
 // survive exactly, whatever their own key order or spacing.
+// When the change wrote database rows, a "rows" object (between "before"
+// and "subject") maps each row ("table:primary key") to the hex SHA-256
+// digest of its content after the change; auditors compare those digests
+// with the tables to find rows altered behind the log's back. Entries
+// without rows omit the key.
 #ifndef GORANK_SERVICES_AUDIT_AUDIT_ENTRY_H_
 #define GORANK_SERVICES_AUDIT_AUDIT_ENTRY_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -29,6 +35,8 @@ struct AuditEntry {
   std::string subject;    // which record: e.g. "certificate/110250001"
   std::string before;     // JSON text of the record before, or "" if none
   std::string after;      // JSON text of the record after, or "" if none
+  // "table:key" -> hex digest of the row after the change (see above).
+  std::map<std::string, std::string> rows;
 
   bool operator==(const AuditEntry&) const = default;
 
