@@ -19,7 +19,7 @@ class TokenManagerTest : public ::testing::Test {
   TokenManagerTest() : tokens_repo_(&agencies_), clock_(1717214400), manager_(&tokens_repo_, &clock_) {
     agencies_.InsertAgency({"110", "Beijing", "", registry::AgencyLevel::kFirstLevel,
                             registry::AgencyStatus::kActive, ""},
-                           ChangeRecord{})
+                           ChangeRecord{0, "system", "seed", "", "", ""})
         .IgnoreError();
   }
   testing::InMemoryRegistryRepository agencies_;

@@ -1,8 +1,19 @@
 #include "tests/testing/in_memory_registry_repository.h"
 
 #include "absl/status/status.h"
+#include "services/audit/audit_entry.h"
 
 namespace gorank::testing {
+
+namespace {
+
+// SQLite encodes the audit entry last in the transaction; a change it cannot
+// encode rolls everything back. The fake checks at the same point.
+absl::Status CheckAuditable(const ChangeRecord& change) {
+  return audit::AuditEntry::FromChange(change).Encode().status();
+}
+
+}  // namespace
 
 using registry::Agency;
 using registry::Player;
@@ -36,6 +47,7 @@ absl::Status InMemoryRegistryRepository::InsertAgency(
     return absl::AlreadyExistsError("prefix " + agency.prefix +
                                     " already belongs to an agency");
   }
+  if (absl::Status a = CheckAuditable(change); !a.ok()) return a;
   agencies_[agency.prefix] = agency;
   audit_.push_back(change);
   return absl::OkStatus();
@@ -49,6 +61,7 @@ absl::Status InMemoryRegistryRepository::SetAgencyStatus(
   if (it == agencies_.end()) {
     return absl::NotFoundError("no agency with prefix " + prefix);
   }
+  if (absl::Status a = CheckAuditable(change); !a.ok()) return a;
   it->second.status = status;
   it->second.status_reason = reason;
   audit_.push_back(change);
@@ -80,6 +93,7 @@ absl::StatusOr<PlayerId> InMemoryRegistryRepository::InsertPlayer(
     // A new player holds no rank, so the first entry must start from none.
     return absl::AbortedError("the player's rank changed meanwhile; retry");
   }
+  if (absl::Status a = CheckAuditable(change); !a.ok()) return a;
   Player stored = player;
   stored.id = PlayerId{next_player_id_};
   stored.rank.reset();  // the rank is set by the history entry, never alone
@@ -121,6 +135,7 @@ absl::Status InMemoryRegistryRepository::UpdatePlayer(const Player& player,
     return absl::AlreadyExistsError(
         "a player with this resident ID is already registered");
   }
+  if (absl::Status a = CheckAuditable(change); !a.ok()) return a;
   Player& p = it->second;
   p.name = player.name;
   p.latin_name = player.latin_name;
@@ -177,6 +192,12 @@ absl::StatusOr<RankHistoryEntry> InMemoryRegistryRepository::ApplyRankChangeLock
 absl::StatusOr<RankHistoryEntry> InMemoryRegistryRepository::ApplyRankChange(
     const RankHistoryEntry& entry, const ChangeRecord& change) {
   std::lock_guard<std::mutex> lock(mu_);
+  // Validate first (ApplyRankChangeLocked mutates), in SQLite's order:
+  // unknown player, stale rank, then the audit entry.
+  auto it = players_.find(entry.player_id.value);
+  if (it != players_.end() && it->second.rank == entry.from_rank) {
+    if (absl::Status a = CheckAuditable(change); !a.ok()) return a;
+  }
   absl::StatusOr<RankHistoryEntry> stored = ApplyRankChangeLocked(entry);
   if (stored.ok()) audit_.push_back(change);
   return stored;

@@ -1,6 +1,7 @@
 #include "tests/testing/in_memory_token_repository.h"
 
 #include "absl/status/status.h"
+#include "services/audit/audit_entry.h"
 
 namespace gorank::testing {
 
@@ -17,6 +18,10 @@ absl::StatusOr<int64_t> InMemoryTokenRepository::InsertToken(
   if (!token.agency_prefix.empty() &&
       (agencies_ == nullptr || !agencies_->HasAgency(token.agency_prefix))) {
     return absl::NotFoundError("no agency with prefix " + token.agency_prefix);
+  }
+  if (absl::Status a = audit::AuditEntry::FromChange(change).Encode().status();
+      !a.ok()) {
+    return a;  // SQLite cannot encode it either, and rolls back
   }
   TokenRecord stored = token;
   stored.id = static_cast<int64_t>(tokens_.size()) + 1;
@@ -51,6 +56,10 @@ absl::Status InMemoryTokenRepository::RevokeToken(int64_t id, int64_t revoked_un
   if (id < 1 || id > static_cast<int64_t>(tokens_.size()) ||
       tokens_[id - 1].revoked_unix != 0) {
     return absl::NotFoundError("no valid token with id " + std::to_string(id));
+  }
+  if (absl::Status a = audit::AuditEntry::FromChange(change).Encode().status();
+      !a.ok()) {
+    return a;  // SQLite cannot encode it either, and rolls back
   }
   tokens_[id - 1].revoked_unix = revoked_unix;
   audit_.push_back(change);

@@ -1,0 +1,68 @@
+#include "tests/storage/repository_backends.h"
+
+#include <cstdlib>
+#include <iostream>
+
+#include "storage/database.h"
+#include "storage/sqlite_registry_repository.h"
+#include "storage/sqlite_token_repository.h"
+#include "tests/testing/database_snapshot.h"
+#include "tests/testing/in_memory_registry_repository.h"
+#include "tests/testing/in_memory_token_repository.h"
+#include "tests/testing/temp_dir.h"
+
+namespace gorank::storage_test {
+namespace {
+
+class SqliteBackend : public Backend {
+ public:
+  SqliteBackend() {
+    auto db = storage::Database::Open(dir_.File("registry.db"));
+    if (!db.ok()) {
+      std::cerr << "cannot open the test database: " << db.status() << "\n";
+      std::abort();
+    }
+    db_ = std::move(*db);
+    registry_ = std::make_unique<storage::SqliteRegistryRepository>(db_.get());
+    tokens_ = std::make_unique<storage::SqliteTokenRepository>(db_.get());
+    baseline_ = testing::ReadAuditLog(db_.get())->size();
+  }
+  registry::RegistryRepository* registry() override { return registry_.get(); }
+  auth::TokenRepository* tokens() override { return tokens_.get(); }
+  std::vector<ChangeRecord> Audit() override {
+    std::vector<ChangeRecord> all = testing::ReadAuditLog(db_.get()).value();
+    return std::vector<ChangeRecord>(all.begin() + baseline_, all.end());
+  }
+
+ private:
+  testing::TempDir dir_;
+  std::unique_ptr<storage::Database> db_;
+  std::unique_ptr<storage::SqliteRegistryRepository> registry_;
+  std::unique_ptr<storage::SqliteTokenRepository> tokens_;
+  size_t baseline_ = 0;
+};
+
+class InMemoryBackend : public Backend {
+ public:
+  InMemoryBackend() : tokens_(&registry_) {}
+  registry::RegistryRepository* registry() override { return &registry_; }
+  auth::TokenRepository* tokens() override { return &tokens_; }
+  std::vector<ChangeRecord> Audit() override {
+    std::vector<ChangeRecord> all = registry_.AuditLog();
+    for (ChangeRecord& c : tokens_.AuditLog()) all.push_back(std::move(c));
+    return all;
+  }
+
+ private:
+  testing::InMemoryRegistryRepository registry_;
+  testing::InMemoryTokenRepository tokens_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> MakeSqliteBackend() { return std::make_unique<SqliteBackend>(); }
+std::unique_ptr<Backend> MakeInMemoryBackend() {
+  return std::make_unique<InMemoryBackend>();
+}
+
+}  // namespace gorank::storage_test
