@@ -1,0 +1,54 @@
+// gRPC handlers of rules.proto (RulesService): the rules check of Go game
+// records. Thin: convert the request, one go::CheckRecords call, convert the
+// reports. A record with violations is an OK answer whose report says
+// failed = true; errors are for records that cannot be read.
+//
+// CheckGameRecord (unary): INVALID_ARGUMENT for bad options or a malformed
+// record (the message names the byte offset), RESOURCE_EXHAUSTED for a record
+// over the domain's limits (1 MiB, 200,000 nodes, nesting 10,000, 10,000
+// games a file).
+//
+// CheckGameRecords (bidirectional stream): one answer per request message, in
+// order. A request whose record or options cannot be checked is answered with
+// its error_code/error_message and the stream goes on. The caller is
+// authenticated and its access checked once, at the start; one log line is
+// written at the end (CallGate). The stream itself ends with
+// RESOURCE_EXHAUSTED when the client sends more than max_records_per_stream
+// messages (the answers to the first ones have been sent), CANCELLED when the
+// client cancels.
+#ifndef GORANK_SERVICES_RULES_RULES_SERVICE_H_
+#define GORANK_SERVICES_RULES_RULES_SERVICE_H_
+
+#include "gorank/v1/rules.grpc.pb.h"
+#include "services/common/call_gate.h"
+
+namespace gorank::rules {
+
+struct RulesServiceOptions {
+  // Request messages (files) one CheckGameRecords stream may carry.
+  int max_records_per_stream = 10000;
+};
+
+// Thread-safe (no state besides its options); does not own the gate.
+class RulesServiceImpl final : public v1::RulesService::Service {
+ public:
+  explicit RulesServiceImpl(CallGate* gate, RulesServiceOptions options = {})
+      : gate_(gate), options_(options) {}
+
+  grpc::Status CheckGameRecord(grpc::ServerContext* ctx,
+                               const v1::CheckGameRecordRequest* req,
+                               v1::CheckGameRecordResponse* resp) override;
+
+  grpc::Status CheckGameRecords(
+      grpc::ServerContext* ctx,
+      grpc::ServerReaderWriter<v1::CheckGameRecordsResponse, v1::CheckGameRecordsRequest>*
+          stream) override;
+
+ private:
+  CallGate* gate_;
+  RulesServiceOptions options_;
+};
+
+}  // namespace gorank::rules
+
+#endif  // GORANK_SERVICES_RULES_RULES_SERVICE_H_
