@@ -16,6 +16,7 @@ std::vector<MethodPolicy> BuildTable() {
   const std::string tok = "/gorank.v1.TokenService/";
   const std::string rnk = "/gorank.v1.RankService/";
   const std::string crt = "/gorank.v1.CertificateService/";
+  const std::string rul = "/gorank.v1.RulesService/";
   return {
       {reg + "RegisterPlayer", {kN, kA}},
       {reg + "GetPlayer", {kP, kN, kA, kU}},
@@ -48,6 +49,8 @@ std::vector<MethodPolicy> BuildTable() {
       {crt + "VerifyCertificate", {kP, kN, kA, kU}},
       {crt + "LookupRank", {kP, kN, kA, kU}},
       {crt + "ExportHolders", {kN, kA, kU}},
+      {rul + "CheckGameRecord", {kP, kN, kA, kU}},
+      {rul + "CheckGameRecords", {kP, kN, kA, kU}},
   };
 }
 
