@@ -25,12 +25,14 @@ bool Covers(const GradeStandard& s, const std::vector<SubEvent>& list,
 
 std::string Needs(const GradeRule& r) {
   if (r.place_from == 1) return "top " + std::to_string(r.place_to);
-  return "places " + std::to_string(r.place_from) + "-" + std::to_string(r.place_to);
+  return "places " + std::to_string(r.place_from) + "-" +
+         std::to_string(r.place_to);
 }
 
 std::string Describe(const EventPlacing& p) {
-  return p.event_name + " (" + (p.group.empty() ? "main group" : "group " + p.group) +
-         ", " + SubEventCode(p.sub_event) + ") place " + std::to_string(p.place) +
+  return p.event_name + " (" +
+         (p.group.empty() ? "main group" : "group " + p.group) + ", " +
+         SubEventCode(p.sub_event) + ") place " + std::to_string(p.place) +
          (p.shared ? "=" : "") + " of " + std::to_string(p.entrants_played) +
          " played";
 }
@@ -51,7 +53,9 @@ bool Recognise(const GradeStandard& s, const EventPlacing& p,
     clauses += (clauses.empty() ? "" : ", ") + r.clause;
   }
   if (clauses.empty()) return true;
-  f.misses.push_back({std::nullopt, clauses, {p, std::nullopt},
+  f.misses.push_back({std::nullopt,
+                      clauses,
+                      {p, std::nullopt},
                       "sub-event " + SubEventCode(p.sub_event) + " of " +
                           p.competition + " is not a recognised event"});
   return false;
@@ -74,39 +78,48 @@ std::vector<const GradeRule*> RulesForGroup(const GradeStandard& s,
     if (r.competition != competition) continue;
     if (!r.group.empty() && r.group == group) out.push_back(&r);
     if (r.group.empty() && !named.count(group)) {
-      if (p.highest_group) out.push_back(&r);
-      else not_highest = true;
+      if (p.highest_group)
+        out.push_back(&r);
+      else
+        not_highest = true;
     }
   }
   if (out.empty()) {
     f.misses.push_back(
-        {std::nullopt, not_highest ? s.highest_group_clause() : "",
+        {std::nullopt,
+         not_highest ? s.highest_group_clause() : "",
          {p, std::nullopt},
-         not_highest ? "group " + (group.empty() ? std::string("(unnamed)") : group) +
-                           " not the event's highest"
-                     : "no grade for " +
-                           (group.empty() ? std::string("an event without a group")
-                                          : "group " + group) +
-                           " of " + competition});
+         not_highest
+             ? "group " + (group.empty() ? std::string("(unnamed)") : group) +
+                   " not the event's highest"
+             : "no grade for " +
+                   (group.empty() ? std::string("an event without a group")
+                                  : "group " + group) +
+                   " of " + competition});
   }
   return out;
 }
 
-void EvaluatePlacing(const GradeStandard& s, const EventPlacing& p, Findings& f) {
+void EvaluatePlacing(const GradeStandard& s, const EventPlacing& p,
+                     Findings& f) {
   std::string competition = p.competition, group = p.group;
   if (!Recognise(s, p, competition, group, f)) return;
-  const bool known = std::any_of(s.rules().begin(), s.rules().end(),
-                                 [&](const GradeRule& r) { return r.competition == competition; });
+  const bool known = std::any_of(
+      s.rules().begin(), s.rules().end(),
+      [&](const GradeRule& r) { return r.competition == competition; });
   const Basis basis{p, std::nullopt};
   if (!known) {
-    f.misses.push_back({std::nullopt, "", basis,
-                        "competition '" + (competition.empty() ? std::string("(none)") : competition) +
-                            "' gives no athlete grade"});
+    f.misses.push_back(
+        {std::nullopt, "", basis,
+         "competition '" +
+             (competition.empty() ? std::string("(none)") : competition) +
+             "' gives no athlete grade"});
     return;
   }
   if (!s.IsEligibleSubEvent(p.sub_event)) {
-    f.misses.push_back({std::nullopt, s.eligible_clause(), basis,
-                        "sub-event " + SubEventCode(p.sub_event) + " not eligible"});
+    f.misses.push_back(
+        {std::nullopt, s.eligible_clause(), basis,
+         "sub-event " + SubEventCode(p.sub_event) + " not eligible"});
     return;
   }
   if (p.entrants_played < s.min_played()) {
@@ -126,7 +139,8 @@ void EvaluatePlacing(const GradeStandard& s, const EventPlacing& p, Findings& f)
   if (rules.empty()) {
     f.misses.push_back({std::nullopt, for_group.front()->clause, basis,
                         "no grade for sub-event " + SubEventCode(p.sub_event) +
-                            " in " + (group.empty() ? "this event" : "group " + group)});
+                            " in " +
+                            (group.empty() ? "this event" : "group " + group)});
     return;
   }
   if (p.pending) {
@@ -138,16 +152,18 @@ void EvaluatePlacing(const GradeStandard& s, const EventPlacing& p, Findings& f)
   for (const GradeRule* r : rules) {
     if (p.place >= r->place_from && p.place <= r->place_to) {
       f.grants.push_back({r->grade, r->clause, basis,
-                          s.Info(r->grade).name_en + " (" + s.Info(r->grade).name_zh +
-                              "): " + Describe(p) + ", clause " + r->clause});
+                          s.Info(r->grade).name_en + " (" +
+                              s.Info(r->grade).name_zh + "): " + Describe(p) +
+                              ", clause " + r->clause});
     } else if (r->place_to < p.place &&
                (better == nullptr || r->place_to > better->place_to)) {
       better = r;
     }
   }
   if (better != nullptr) {
-    f.misses.push_back({better->grade, better->clause, basis,
-                        "place " + std::to_string(p.place) + ", needs " + Needs(*better)});
+    f.misses.push_back(
+        {better->grade, better->clause, basis,
+         "place " + std::to_string(p.place) + ", needs " + Needs(*better)});
   }
 }
 
@@ -179,14 +195,16 @@ void EvaluateCertificate(const GradeStandard& s, const DanCertificate& c,
   } else {
     f.grants.push_back({route->grade, route->clause, basis,
                         s.Info(route->grade).name_en + " (" +
-                            s.Info(route->grade).name_zh + "): amateur " + rank +
-                            " certificate " + c.number});
+                            s.Info(route->grade).name_zh + "): amateur " +
+                            rank + " certificate " + c.number});
   }
 }
 
 void SortGrants(std::vector<GradeGrant>& grants) {
   std::stable_sort(grants.begin(), grants.end(),
-                   [](const GradeGrant& a, const GradeGrant& b) { return a.grade < b.grade; });
+                   [](const GradeGrant& a, const GradeGrant& b) {
+                     return a.grade < b.grade;
+                   });
 }
 
 }  // namespace
@@ -233,7 +251,8 @@ absl::StatusOr<EventEvaluation> EvaluateEvent(
   std::map<int, std::vector<int64_t>> players;  // row id -> player ids
   std::map<int, bool> known;
   for (const tournaments::Entrant& e : results.entrants) {
-    const int key = standings.teams ? (e.team ? e.team->value : -1) : e.id.value;
+    const int key =
+        standings.teams ? (e.team ? e.team->value : -1) : e.id.value;
     if (!standings.teams) known[key] = true;
     if (e.player_id.has_value()) players[key].push_back(*e.player_id);
   }
@@ -243,8 +262,9 @@ absl::StatusOr<EventEvaluation> EvaluateEvent(
   std::set<std::string> blockers;
   for (const tournaments::StandingRow& row : standings.rows) {
     if (!known.count(row.id)) {
-      return absl::InvalidArgumentError("standings row " + std::to_string(row.id) +
-                                        " names no entrant or team of these results");
+      return absl::InvalidArgumentError(
+          "standings row " + std::to_string(row.id) +
+          " names no entrant or team of these results");
     }
     Findings f;
     EvaluatePlacing(standard, PlacingOf(event, standings, row), f);

@@ -28,15 +28,15 @@ namespace gorank::eligibility {
 struct EventPlacing {
   tournaments::EventId event_id;
   std::string event_name;
-  std::string competition;   // catalogue code
-  std::string group;         // "" when the event names none
+  std::string competition;  // catalogue code
+  std::string group;        // "" when the event names none
   bool highest_group = true;
   tournaments::SubEvent sub_event = tournaments::SubEvent::kUnspecified;
   Date end;
-  int place = 0;             // "1224" place (best place of a shared group)
+  int place = 0;  // "1224" place (best place of a shared group)
   bool shared = false;
-  bool pending = false;      // pending results or play-off
-  int entrants_played = 0;   // over the board, voided excluded (note 2)
+  bool pending = false;     // pending results or play-off
+  int entrants_played = 0;  // over the board, voided excluded (note 2)
 };
 
 // An amateur dan certificate as the certificate module will supply it.

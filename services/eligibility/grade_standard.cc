@@ -22,10 +22,12 @@ class GradeStandardParser {
     for (const DataRecord& r : tournaments::ParseDataTable(text)) Record(r);
     if (s_.grades_.empty()) problems_ += "no 'grade' records\n";
     if (s_.min_played_ <= 0) problems_ += "no 'min_played' record (note 2)\n";
-    if (s_.eligible_.empty()) problems_ += "no 'eligible_sub_events' record (note 1)\n";
+    if (s_.eligible_.empty())
+      problems_ += "no 'eligible_sub_events' record (note 1)\n";
     if (!problems_.empty()) {
       problems_.pop_back();
-      return absl::InvalidArgumentError("athlete-grade standard:\n" + problems_);
+      return absl::InvalidArgumentError("athlete-grade standard:\n" +
+                                        problems_);
     }
     return s_;
   }
@@ -38,7 +40,8 @@ class GradeStandardParser {
   bool Fields(const DataRecord& r, size_t n) {
     if (r.fields.size() == n) return true;
     Problem(r, "'" + r.fields[0] + "' needs " + std::to_string(n) +
-                   " tab-separated fields, got " + std::to_string(r.fields.size()));
+                   " tab-separated fields, got " +
+                   std::to_string(r.fields.size()));
     return false;
   }
 
@@ -49,7 +52,8 @@ class GradeStandardParser {
         return true;
       }
     }
-    Problem(r, "unknown grade '" + code + "' (declare it with a 'grade' record first)");
+    Problem(r, "unknown grade '" + code +
+                   "' (declare it with a 'grade' record first)");
     return false;
   }
 
@@ -58,7 +62,8 @@ class GradeStandardParser {
     using S = SubEvent;
     for (const std::string& item : tournaments::SplitString(list, ',')) {
       if (item == "individual") {
-        out.insert(out.end(), {S::kMenIndividual, S::kWomenIndividual, S::kOpenIndividual});
+        out.insert(out.end(), {S::kMenIndividual, S::kWomenIndividual,
+                               S::kOpenIndividual});
       } else if (item == "team") {
         out.insert(out.end(), {S::kMenTeam, S::kWomenTeam, S::kOpenTeam});
       } else if (item == "any") {
@@ -75,7 +80,8 @@ class GradeStandardParser {
     return !out.empty();
   }
 
-  bool RankOf(const DataRecord& r, const std::string& text, registry::Rank& out) {
+  bool RankOf(const DataRecord& r, const std::string& text,
+              registry::Rank& out) {
     auto rank = registry::Rank::Parse(text);
     if (!rank.ok()) {
       Problem(r, "bad rank '" + text + "'");
@@ -112,8 +118,11 @@ class GradeStandardParser {
     } else if (kind == "highest_group_only" && Fields(r, 2)) {
       s_.highest_group_clause_ = r.fields[1];
     } else if (kind == "recognise" && Fields(r, 6)) {
-      Recognition rec{r.fields[1], r.fields[2], r.fields[3],
-                      r.fields[4] == "-" ? "" : r.fields[4], {}};
+      Recognition rec{r.fields[1],
+                      r.fields[2],
+                      r.fields[3],
+                      r.fields[4] == "-" ? "" : r.fields[4],
+                      {}};
       if (SubEvents(r, r.fields[5], rec.sub_events)) {
         s_.recognitions_.push_back(std::move(rec));
       }
@@ -125,9 +134,10 @@ class GradeStandardParser {
       }
     } else if (kind == "notice_from" && Fields(r, 3)) {
       RankOf(r, r.fields[2], s_.notice_from_);
-    } else if (kind != "grade" && kind != "rule" && kind != "eligible_sub_events" &&
-               kind != "min_played" && kind != "highest_group_only" &&
-               kind != "recognise" && kind != "dan" && kind != "notice_from") {
+    } else if (kind != "grade" && kind != "rule" &&
+               kind != "eligible_sub_events" && kind != "min_played" &&
+               kind != "highest_group_only" && kind != "recognise" &&
+               kind != "dan" && kind != "notice_from") {
       Problem(r, "unknown record kind '" + kind + "'");
     }
   }

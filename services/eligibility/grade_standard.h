@@ -83,7 +83,9 @@ class GradeStandard {
   const std::string& eligible_clause() const { return eligible_clause_; }
   int min_played() const { return min_played_; }
   const std::string& min_played_clause() const { return min_played_clause_; }
-  const std::string& highest_group_clause() const { return highest_group_clause_; }
+  const std::string& highest_group_clause() const {
+    return highest_group_clause_;
+  }
   // Certificates of this rank and above must be effective.
   const registry::Rank& notice_from() const { return notice_from_; }
 

@@ -83,13 +83,13 @@ absl::Status CompetitionCatalogue::CheckEvent(const Event& event) const {
         "unknown competition '" + event.competition +
         "'; list the catalogue for the known codes");
   }
-  if (event.group.empty() ||
-      std::find(c->groups.begin(), c->groups.end(), event.group) !=
-          c->groups.end()) {
+  if (event.group.empty() || std::find(c->groups.begin(), c->groups.end(),
+                                       event.group) != c->groups.end()) {
     return absl::OkStatus();
   }
   std::string known;
-  for (const std::string& g : c->groups) known += (known.empty() ? "" : ", ") + g;
+  for (const std::string& g : c->groups)
+    known += (known.empty() ? "" : ", ") + g;
   return absl::InvalidArgumentError(
       "competition '" + c->code + "' has no group '" + event.group +
       "'; its groups are: " + (known.empty() ? "(none)" : known));

@@ -68,7 +68,8 @@ bool Symmetric(const ResultCell& a, const ResultCell& b, std::string& why) {
     return false;
   }
   if (a.colour != '?' && b.colour != '?' && a.colour == b.colour) {
-    why = std::string("both sides played ") + (a.colour == 'w' ? "white" : "black");
+    why = std::string("both sides played ") +
+          (a.colour == 'w' ? "white" : "black");
     return false;
   }
   if (a.handicap != b.handicap) {
@@ -95,9 +96,9 @@ Game MakeGame(int round, int i, int j, const ResultCell& a,
       g.outcome = i_is_black ? Outcome::kBlackWins : Outcome::kWhiteWins;
       break;
     case '-':
-      g.outcome = b.outcome == '-'
-                      ? Outcome::kBothLose
-                      : (i_is_black ? Outcome::kWhiteWins : Outcome::kBlackWins);
+      g.outcome = b.outcome == '-' ? Outcome::kBothLose
+                                   : (i_is_black ? Outcome::kWhiteWins
+                                                 : Outcome::kBlackWins);
       break;
     case '=':
       g.outcome = Outcome::kDraw;
@@ -164,7 +165,8 @@ EventResults BuildResultsFromCrossTable(const std::vector<CrossTableRow>& rows,
       const std::string& text = rows[i].cells[r - 1];
       auto cell = ParseResultCell(text);
       if (!cell.has_value()) {
-        problems.push_back(At(rows[i], r) + "cannot read result '" + text + "'");
+        problems.push_back(At(rows[i], r) + "cannot read result '" + text +
+                           "'");
       } else if (cell->opponent > n || cell->opponent == i + 1) {
         problems.push_back(At(rows[i], r) + "unknown opponent row " +
                            std::to_string(cell->opponent) + " (rows are 1.." +
@@ -182,8 +184,8 @@ EventResults BuildResultsFromCrossTable(const std::vector<CrossTableRow>& rows,
         if (a->outcome == '?') {
           problems.push_back(At(rows[i], r) + "'0?' is not a result");
         } else if (a->outcome != '-') {
-          results.byes.push_back(
-              Bye{r, EntrantId{i + 1}, std::nullopt, a->outcome == '+' ? 2 : 1});
+          results.byes.push_back(Bye{r, EntrantId{i + 1}, std::nullopt,
+                                     a->outcome == '+' ? 2 : 1});
         }
         continue;
       }
@@ -223,12 +225,14 @@ absl::StatusOr<std::vector<std::vector<std::string>>> CrossTableCells(
     if (g.outcome == Outcome::kUnknown) {
       return absl::FailedPreconditionError(
           "round " + std::to_string(g.round) + " game " +
-          std::to_string(g.black.value) + " v " + std::to_string(g.white.value) +
+          std::to_string(g.black.value) + " v " +
+          std::to_string(g.white.value) +
           " has no result yet; unknown results are never exported");
     }
     if (!row_of.count(g.black.value) || !row_of.count(g.white.value)) {
-      return absl::FailedPreconditionError("a game names an entrant not in "
-                                           "the export order");
+      return absl::FailedPreconditionError(
+          "a game names an entrant not in "
+          "the export order");
     }
     for (bool black : {true, false}) {
       ResultCell c;

@@ -30,9 +30,9 @@ namespace gorank::tournaments {
 
 struct ResultCell {
   int opponent = 0;
-  char outcome = '-';      // '+', '-', '=', '?'
+  char outcome = '-';  // '+', '-', '=', '?'
   bool forfeit = false;
-  char colour = '?';       // 'w', 'b', '?'
+  char colour = '?';  // 'w', 'b', '?'
   int handicap = 0;
 };
 

@@ -19,8 +19,8 @@ namespace gorank::tournaments {
 namespace {
 
 constexpr const char* kFixedColumns[] = {
-    "row",     "family_name", "given_name", "rank",           "country",
-    "club",    "egd_pin",     "player_id",  "withdrawn_after"};
+    "row",  "family_name", "given_name", "rank",           "country",
+    "club", "egd_pin",     "player_id",  "withdrawn_after"};
 constexpr size_t kFixed = 9;
 
 // Splits one CSV line; false on an unterminated quote.
@@ -58,7 +58,8 @@ std::string Quote(const std::string& s) {
 
 bool ParseInt(const std::string& s, int64_t& value) {
   if (s.empty() || s.size() > 18 ||
-      !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      !std::all_of(s.begin(), s.end(),
+                   [](char c) { return c >= '0' && c <= '9'; })) {
     return false;
   }
   value = std::stoll(s);
@@ -86,16 +87,20 @@ void ReadRow(const std::vector<std::string>& f, int line, int rounds,
              std::vector<std::string>& problems) {
   const std::string where = "line " + std::to_string(line) + ": ";
   if (static_cast<int>(f.size()) != static_cast<int>(kFixed) + rounds) {
-    problems.push_back(where + std::to_string(static_cast<int>(f.size()) - static_cast<int>(kFixed)) +
-                       " round results, expected " + std::to_string(rounds));
+    problems.push_back(
+        where +
+        std::to_string(static_cast<int>(f.size()) - static_cast<int>(kFixed)) +
+        " round results, expected " + std::to_string(rounds));
     return;
   }
   CrossTableRow row;
   row.line = line;
   int64_t number = 0;
-  if (!ParseInt(f[0], number) || number != static_cast<int64_t>(rows.size()) + 1) {
-    problems.push_back(where + "row must be " + std::to_string(rows.size() + 1) +
-                       " (rows are numbered 1..N in file order), got '" + f[0] + "'");
+  if (!ParseInt(f[0], number) ||
+      number != static_cast<int64_t>(rows.size()) + 1) {
+    problems.push_back(
+        where + "row must be " + std::to_string(rows.size() + 1) +
+        " (rows are numbered 1..N in file order), got '" + f[0] + "'");
   }
   row.family_name = f[1];
   row.given_name = f[2];
@@ -105,14 +110,20 @@ void ReadRow(const std::vector<std::string>& f, int line, int rounds,
   row.egd_pin = f[6];
   int64_t v = 0;
   if (!f[7].empty()) {
-    if (ParseInt(f[7], v)) row.player_id = v;
-    else problems.push_back(where + "player_id '" + f[7] + "' is not a number");
+    if (ParseInt(f[7], v))
+      row.player_id = v;
+    else
+      problems.push_back(where + "player_id '" + f[7] + "' is not a number");
   }
   if (!f[8].empty()) {
-    if (ParseInt(f[8], v) && v < 1000) row.withdrawn_after_round = static_cast<int>(v);
-    else problems.push_back(where + "withdrawn_after '" + f[8] + "' is not a round number");
+    if (ParseInt(f[8], v) && v < 1000)
+      row.withdrawn_after_round = static_cast<int>(v);
+    else
+      problems.push_back(where + "withdrawn_after '" + f[8] +
+                         "' is not a round number");
   }
-  if (row.family_name.empty()) problems.push_back(where + "family_name is empty");
+  if (row.family_name.empty())
+    problems.push_back(where + "family_name is empty");
   row.cells.assign(f.begin() + kFixed, f.end());
   rows.push_back(std::move(row));
 }
@@ -130,7 +141,8 @@ absl::StatusOr<ResultFile> ReadCsv(const std::string& text) {
     if (raw.empty() || raw[0] == '#') continue;
     std::vector<std::string> fields;
     if (!SplitCsv(raw, fields)) {
-      problems.push_back("line " + std::to_string(line) + ": unterminated quote");
+      problems.push_back("line " + std::to_string(line) +
+                         ": unterminated quote");
       continue;
     }
     if (rounds < 0) {
@@ -149,7 +161,8 @@ absl::StatusOr<ResultFile> ReadCsv(const std::string& text) {
   if (problems.empty()) {
     file.results = BuildResultsFromCrossTable(rows, rounds, problems);
   }
-  if (!problems.empty()) return ProblemsStatus("CSV results file refused", problems);
+  if (!problems.empty())
+    return ProblemsStatus("CSV results file refused", problems);
   file.event.format.rounds = rounds;
   return file;
 }
@@ -169,18 +182,26 @@ absl::StatusOr<std::string> WriteCsv(const Event& event,
   auto cells = CrossTableCells(results, order, rounds);
   if (!cells.ok()) return cells.status();
   std::string out;
-  for (const char* c : kFixedColumns) out += std::string(out.empty() ? "" : ",") + c;
+  for (const char* c : kFixedColumns)
+    out += std::string(out.empty() ? "" : ",") + c;
   for (int r = 1; r <= rounds; ++r) out += ",r" + std::to_string(r);
   out += "\n";
   for (size_t k = 0; k < order.size(); ++k) {
-    const Entrant& e = *std::find_if(
-        results.entrants.begin(), results.entrants.end(),
-        [&](const Entrant& x) { return x.id.value == order[k]; });
+    const Entrant& e =
+        *std::find_if(results.entrants.begin(), results.entrants.end(),
+                      [&](const Entrant& x) { return x.id.value == order[k]; });
     std::vector<std::string> f = {
-        std::to_string(k + 1), e.family_name, e.given_name, e.rank->ToString(),
-        e.country, e.club, e.egd_pin,
+        std::to_string(k + 1),
+        e.family_name,
+        e.given_name,
+        e.rank->ToString(),
+        e.country,
+        e.club,
+        e.egd_pin,
         e.player_id.has_value() ? std::to_string(*e.player_id) : "",
-        e.withdrawn_after_round.has_value() ? std::to_string(*e.withdrawn_after_round) : ""};
+        e.withdrawn_after_round.has_value()
+            ? std::to_string(*e.withdrawn_after_round)
+            : ""};
     f.insert(f.end(), (*cells)[k].begin(), (*cells)[k].end());
     std::string line;
     for (const std::string& s : f) line += (line.empty() ? "" : ",") + Quote(s);

@@ -14,9 +14,8 @@ namespace gorank::tournaments {
 namespace {
 
 bool AllDigits(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
-    return c >= '0' && c <= '9';
-  });
+  return !s.empty() && std::all_of(s.begin(), s.end(),
+                                   [](char c) { return c >= '0' && c <= '9'; });
 }
 
 std::string Trim(const std::string& s) {
@@ -42,7 +41,9 @@ std::vector<std::string> Tokens(const std::string& s) {
 bool RankLike(const std::string& t) {
   if (t.empty() || t.size() > 3) return false;
   size_t digits = 0;
-  while (digits < t.size() && std::isdigit(static_cast<unsigned char>(t[digits]))) ++digits;
+  while (digits < t.size() &&
+         std::isdigit(static_cast<unsigned char>(t[digits])))
+    ++digits;
   if (digits == 0 || digits > 2) return false;
   return digits == t.size() ||
          (digits + 1 == t.size() && std::strchr("kKdDpP", t.back()) != nullptr);
@@ -76,8 +77,11 @@ void ReadHeader(const std::string& tag, const std::string& value, int line,
   Event& e = file.event;
   if (tag == "CL") {
     auto c = ParseTimeClassCode(Trim(value));
-    if (c.ok()) e.time.time_class = *c;
-    else problems.push_back(where + "CL[" + value + "]: class must be A, B, C, D or X");
+    if (c.ok())
+      e.time.time_class = *c;
+    else
+      problems.push_back(where + "CL[" + value +
+                         "]: class must be A, B, C, D or X");
   } else if (tag == "EV") {
     e.name = value;
   } else if (tag == "PC") {
@@ -89,7 +93,8 @@ void ReadHeader(const std::string& tag, const std::string& value, int line,
     for (size_t i = 0; i < parts.size() && i < 2; ++i) {
       auto d = Date::Parse(Trim(parts[i]));
       if (!d.ok()) {
-        problems.push_back(where + "DT[" + value + "]: dates must be YYYY-MM-DD");
+        problems.push_back(where + "DT[" + value +
+                           "]: dates must be YYYY-MM-DD");
         return;
       }
       (i == 0 ? e.start : e.end) = *d;
@@ -98,15 +103,23 @@ void ReadHeader(const std::string& tag, const std::string& value, int line,
   } else if (tag == "HA") {
     std::string v = Trim(value);
     if (!v.empty() && (v[0] == 'h' || v[0] == 'H')) v.erase(0, 1);
-    if (AllDigits(v) && v.size() <= 2) e.rules.handicap_reduction = std::stoi(v);
-    else problems.push_back(where + "HA[" + value + "]: expected h<number>, e.g. h9");
+    if (AllDigits(v) && v.size() <= 2)
+      e.rules.handicap_reduction = std::stoi(v);
+    else
+      problems.push_back(where + "HA[" + value +
+                         "]: expected h<number>, e.g. h9");
   } else if (tag == "KM") {
     auto k = ParseHalfPoints(value);
-    if (k.has_value()) e.rules.komi_x2 = *k;
-    else problems.push_back(where + "KM[" + value + "]: komi must be a multiple of 0.5");
+    if (k.has_value())
+      e.rules.komi_x2 = *k;
+    else
+      problems.push_back(where + "KM[" + value +
+                         "]: komi must be a multiple of 0.5");
   } else if (tag == "TM") {
-    if (IsDecimal(Trim(value))) e.time.adjusted_minutes = Trim(value);
-    else problems.push_back(where + "TM[" + value + "]: minutes must be a number");
+    if (IsDecimal(Trim(value)))
+      e.time.adjusted_minutes = Trim(value);
+    else
+      problems.push_back(where + "TM[" + value + "]: minutes must be a number");
   } else if (tag == "CM") {
     e.time.system = value;
   } else {
@@ -116,7 +129,8 @@ void ReadHeader(const std::string& tag, const std::string& value, int line,
 
 // A player line split into its fixed fields; `rest` = criteria + results.
 bool ReadRow(const std::string& text, int line, CrossTableRow& row,
-             std::vector<std::string>& rest, std::vector<std::string>& problems) {
+             std::vector<std::string>& rest,
+             std::vector<std::string>& problems) {
   std::vector<std::string> t = Tokens(text.substr(0, text.find(';')));
   row.line = line;
   if (!t.empty() && t.back().size() > 1 && t.back()[0] == '|') {
@@ -164,7 +178,10 @@ int SplitRounds(std::vector<CrossTableRow>& rows,
   size_t rounds = 0;
   int best = -1;
   for (const auto& [len, c] : count) {
-    if (c >= best) { rounds = len; best = c; }
+    if (c >= best) {
+      rounds = len;
+      best = c;
+    }
   }
   for (size_t k = 0; k < rows.size(); ++k) {
     const auto& rest = rests[k];
@@ -231,7 +248,8 @@ absl::StatusOr<ResultFile> ReadEgf(const std::string& text) {
     if (s[0] == ';') {
       const std::string body = Trim(s.substr(1));
       const size_t close = body.find(']');
-      if (body.size() >= 4 && std::isupper(static_cast<unsigned char>(body[0])) &&
+      if (body.size() >= 4 &&
+          std::isupper(static_cast<unsigned char>(body[0])) &&
           std::isupper(static_cast<unsigned char>(body[1])) && body[2] == '[' &&
           close != std::string::npos) {
         ReadHeader(body.substr(0, 2), body.substr(3, close - 3), line, file,
@@ -257,7 +275,8 @@ absl::StatusOr<ResultFile> ReadEgf(const std::string& text) {
   }
   const int rounds = SplitRounds(rows, rests, problems);
   file.results = BuildResultsFromCrossTable(rows, rounds, problems);
-  if (!problems.empty()) return ProblemsStatus("EGF results file refused", problems);
+  if (!problems.empty())
+    return ProblemsStatus("EGF results file refused", problems);
   file.event.format.rounds = rounds;
   return file;
 }
@@ -307,7 +326,8 @@ absl::StatusOr<std::string> WriteEgf(const Event& event,
   if (!cl.empty()) put("; CL[" + cl + "]");
   put("; EV[" + event.name + "]");
   if (!event.country.empty() || !event.city.empty()) {
-    put("; PC[" + event.country + (event.city.empty() ? "" : ", " + event.city) + "]");
+    put("; PC[" + event.country +
+        (event.city.empty() ? "" : ", " + event.city) + "]");
   }
   if (event.start.IsValid()) {
     const Date end = event.end.IsValid() ? event.end : event.start;
@@ -315,12 +335,13 @@ absl::StatusOr<std::string> WriteEgf(const Event& event,
   }
   put("; HA[h" + std::to_string(event.rules.handicap_reduction) + "]");
   put("; KM[" + Rational(event.rules.komi_x2, 2).ToString() + "]");
-  if (!event.time.adjusted_minutes.empty()) put("; TM[" + event.time.adjusted_minutes + "]");
+  if (!event.time.adjusted_minutes.empty())
+    put("; TM[" + event.time.adjusted_minutes + "]");
   if (!event.time.system.empty()) put("; CM[" + event.time.system + "]");
   for (const std::string& c : comments) put("; " + c);
   put(";");
-  std::string title = "; Pl " + Pad("Name", 30, false) + " " + Pad("Rk", 3, true) +
-                      " Co Club ";
+  std::string title =
+      "; Pl " + Pad("Name", 30, false) + " " + Pad("Rk", 3, true) + " Co Club ";
   for (const auto& [name, index] : columns) title += " " + Pad(name, 4, true);
   while (title.back() == ' ') title.pop_back();
   put(title);
@@ -333,12 +354,16 @@ absl::StatusOr<std::string> WriteEgf(const Event& event,
                        Pad(e.rank->ToString(), 3, true) + " " +
                        (e.country.empty() ? "XX" : e.country) + " " +
                        Pad(club, 4, false);
-    const StandingRow* row = row_of.count(e.id.value) ? row_of[e.id.value] : nullptr;
+    const StandingRow* row =
+        row_of.count(e.id.value) ? row_of[e.id.value] : nullptr;
     for (const auto& [name, index] : columns) {
       const Rational v = row != nullptr ? row->criteria[index] : Rational(0);
-      line += " " + Pad(Column(standings->criteria_names[index], v).second.ToString(), 4, true);
+      line += " " +
+              Pad(Column(standings->criteria_names[index], v).second.ToString(),
+                  4, true);
     }
-    for (const std::string& cell : (*cells)[k]) line += " " + Pad(cell, 8, true);
+    for (const std::string& cell : (*cells)[k])
+      line += " " + Pad(cell, 8, true);
     if (!e.egd_pin.empty()) line += " |" + e.egd_pin;
     put(line);
   }

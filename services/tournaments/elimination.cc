@@ -80,9 +80,9 @@ absl::StatusOr<Standings> KnockoutStandings(const Event& event,
     const int loser = winner == a ? b : a;
     ++won[winner];
     if (out_in.count(loser)) {
-      return absl::InvalidArgumentError(
-          "round " + std::to_string(round) + ": entrant " +
-          std::to_string(loser) + " plays after being eliminated");
+      return absl::InvalidArgumentError("round " + std::to_string(round) +
+                                        ": entrant " + std::to_string(loser) +
+                                        " plays after being eliminated");
     }
     if (++losses[loser] >= event.format.lives) out_in[loser] = round;
   }
@@ -107,9 +107,9 @@ absl::StatusOr<Standings> KnockoutStandings(const Event& event,
     rows.push_back(std::move(row));
   }
   if (still_in > 1) {
-    return Pending(std::to_string(still_in) +
-                       " entrants are still in the knockout",
-                   false);
+    return Pending(
+        std::to_string(still_in) + " entrants are still in the knockout",
+        false);
   }
   standings.entrants_played =
       static_cast<int>(OverTheBoardPlayers(results.games).size());
@@ -128,19 +128,18 @@ absl::StatusOr<Standings> RelayStandings(const Event& event,
   for (const Game& g : results.games) {
     if (g.kind == GameKind::kRegular) games.push_back(g);
   }
-  std::stable_sort(games.begin(), games.end(),
-                   [](const Game& a, const Game& b) { return a.round < b.round; });
+  std::stable_sort(
+      games.begin(), games.end(),
+      [](const Game& a, const Game& b) { return a.round < b.round; });
   std::set<int> left;
   std::map<int, int> team_wins, team_out_at;
   std::set<int> teams_played;
   for (const Game& g : games) {
     for (EntrantId side : {g.black, g.white}) {
       if (!team_of.count(side.value)) {
-        return absl::InvalidArgumentError("relay game " +
-                                          std::to_string(g.round) +
-                                          ": entrant " +
-                                          std::to_string(side.value) +
-                                          " has no team");
+        return absl::InvalidArgumentError(
+            "relay game " + std::to_string(g.round) + ": entrant " +
+            std::to_string(side.value) + " has no team");
       }
       if (left.count(side.value)) {
         return absl::InvalidArgumentError(
@@ -156,9 +155,9 @@ absl::StatusOr<Standings> RelayStandings(const Event& event,
     if (pw < 2) left.insert(g.white.value);
     for (const Team& t : results.teams) {
       if (team_out_at.count(t.id.value) || t.board_order.empty()) continue;
-      const bool all_left = std::all_of(
-          t.board_order.begin(), t.board_order.end(),
-          [&](EntrantId m) { return left.count(m.value) > 0; });
+      const bool all_left =
+          std::all_of(t.board_order.begin(), t.board_order.end(),
+                      [&](EntrantId m) { return left.count(m.value) > 0; });
       if (all_left) team_out_at[t.id.value] = g.round;
     }
   }
@@ -177,7 +176,8 @@ absl::StatusOr<Standings> RelayStandings(const Event& event,
     ScoredRow row;
     row.row.id = t.id.value;
     row.row.name = t.name;
-    row.row.criteria = {team_wins[t.id.value], out ? team_out_at[t.id.value] : 0};
+    row.row.criteria = {team_wins[t.id.value],
+                        out ? team_out_at[t.id.value] : 0};
     row.key = {out ? team_out_at[t.id.value] : INT_MAX};
     rows.push_back(std::move(row));
   }
@@ -209,13 +209,13 @@ absl::StatusOr<Standings> MatchStandings(const Event& event,
   const int a = points[results.entrants[0].id.value];
   const int b = points[results.entrants[1].id.value];
   if (games > n) {
-    return absl::InvalidArgumentError("best of " + std::to_string(n) +
-                                      " but " + std::to_string(games) +
+    return absl::InvalidArgumentError("best of " + std::to_string(n) + " but " +
+                                      std::to_string(games) +
                                       " games recorded");
   }
   if (std::max(a, b) <= n && games < n) {
-    return Pending("match not decided after " + std::to_string(games) +
-                       " of " + std::to_string(n) + " games",
+    return Pending("match not decided after " + std::to_string(games) + " of " +
+                       std::to_string(n) + " games",
                    false);
   }
   Standings standings;

@@ -69,7 +69,8 @@ void CheckGames(const Event& event, const EventResults& r,
       problems.push_back(what + ": unknown entrant");
       continue;
     }
-    if (g.black == g.white) problems.push_back(what + ": a player against themself");
+    if (g.black == g.white)
+      problems.push_back(what + ": a player against themself");
     if (g.round < 1 || (swiss && g.round > event.format.rounds)) {
       problems.push_back(what + ": round outside 1.." +
                          (swiss ? std::to_string(event.format.rounds) : "n"));
@@ -95,7 +96,8 @@ void CheckGames(const Event& event, const EventResults& r,
   for (const Bye& b : r.byes) {
     if (!ids.count(b.entrant.value) && !b.team.has_value()) {
       problems.push_back("bye in round " + std::to_string(b.round) +
-                         ": unknown entrant " + std::to_string(b.entrant.value));
+                         ": unknown entrant " +
+                         std::to_string(b.entrant.value));
     }
     if (b.points < 0 || b.points > 2) {
       problems.push_back("bye in round " + std::to_string(b.round) +

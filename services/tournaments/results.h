@@ -82,7 +82,7 @@ struct Game {
   Outcome outcome = Outcome::kUnknown;
   bool forfeit = false;  // result by default, not played over the board
   GameKind kind = GameKind::kRegular;
-  int handicap = 0;  // stones; 0 = even
+  int handicap = 0;            // stones; 0 = even
   std::optional<int> komi_x2;  // overrides the event's komi for this game
   int black_warnings = 0;
   int white_warnings = 0;

@@ -35,8 +35,8 @@ namespace internal {
 namespace {
 
 // The decision that orders exactly the members of `group`, or nullptr.
-const TieDecision* FindDecision(const std::vector<ScoredRow>& rows, size_t begin,
-                                size_t end,
+const TieDecision* FindDecision(const std::vector<ScoredRow>& rows,
+                                size_t begin, size_t end,
                                 const std::vector<TieDecision>& decisions) {
   for (const TieDecision& d : decisions) {
     std::set<int> covered(d.order.begin(), d.order.end());
@@ -88,8 +88,8 @@ void NumberPlaces(std::vector<ScoredRow> rows, bool shared_allowed,
         row.place = static_cast<int>(i) + 1;
         const bool lots = decision->method == TieDecisionMethod::kLots;
         row.state = lots ? PlaceState::kByLots : PlaceState::kByPlayoff;
-        row.place_label = std::to_string(row.place) +
-                          (lots ? " (lots)" : " (play-off)");
+        row.place_label =
+            std::to_string(row.place) + (lots ? " (lots)" : " (play-off)");
       } else if (shared_allowed) {
         row.place = place;
         row.state = PlaceState::kShared;

@@ -22,11 +22,11 @@
 namespace gorank::tournaments {
 
 enum class PlaceState {
-  kAlone = 0,        // nobody else has this place
-  kShared,           // equal on every criterion, place shared ("2=")
-  kByPlayoff,        // separated by a recorded play-off
-  kByLots,           // separated by a recorded drawing of lots
-  kPendingPlayoff,   // equal, sharing forbidden, nothing recorded yet
+  kAlone = 0,       // nobody else has this place
+  kShared,          // equal on every criterion, place shared ("2=")
+  kByPlayoff,       // separated by a recorded play-off
+  kByLots,          // separated by a recorded drawing of lots
+  kPendingPlayoff,  // equal, sharing forbidden, nothing recorded yet
 };
 
 struct StandingRow {

@@ -62,8 +62,7 @@ absl::StatusOr<Standings> SwissStandings(const Event& event,
   }
 
   Standings standings;
-  standings.criteria_names = {kCritPoints, kCritSos, kCritTotal,
-                              kCritWarnings};
+  standings.criteria_names = {kCritPoints, kCritSos, kCritTotal, kCritWarnings};
   const bool points_first =
       event.format.swiss_ranking == SwissRanking::kPointsFirst;
   std::vector<ScoredRow> rows;
@@ -87,9 +86,8 @@ absl::StatusOr<Standings> SwissStandings(const Event& event,
     }
     if (e.withdrawn_after_round.has_value()) {
       row.row.note = "withdrew after round " +
-                     std::to_string(*e.withdrawn_after_round) +
-                     "; counts " + score_for_opponents[id].ToString() +
-                     " in opponents' SOS";
+                     std::to_string(*e.withdrawn_after_round) + "; counts " +
+                     score_for_opponents[id].ToString() + " in opponents' SOS";
     }
     rows.push_back(std::move(row));
   }

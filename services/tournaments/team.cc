@@ -38,10 +38,10 @@ struct MatchSide {
 using MatchKey = std::tuple<int, int, int>;  // round, lower team, higher team
 
 absl::Status Invalid(const Game& g, const std::string& why) {
-  return absl::InvalidArgumentError(
-      "round " + std::to_string(g.round) + " game " +
-      std::to_string(g.black.value) + " v " + std::to_string(g.white.value) +
-      ": " + why);
+  return absl::InvalidArgumentError("round " + std::to_string(g.round) +
+                                    " game " + std::to_string(g.black.value) +
+                                    " v " + std::to_string(g.white.value) +
+                                    ": " + why);
 }
 
 }  // namespace
@@ -184,8 +184,8 @@ absl::StatusOr<Standings> TeamStandings(const Event& event,
       row.key.push_back(v);
     }
     if (t.withdrawn_after_round.has_value()) {
-      row.row.note = "withdrew after round " +
-                     std::to_string(*t.withdrawn_after_round);
+      row.row.note =
+          "withdrew after round " + std::to_string(*t.withdrawn_after_round);
     }
     rows.push_back(std::move(row));
   }

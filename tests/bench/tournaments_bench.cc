@@ -45,7 +45,8 @@ void BM_SwissStandings(benchmark::State& state) {
       results.games.push_back(MakeGame(r, i, j, 0, ++serial));
     }
     for (int i = 1; i <= players; ++i) {
-      if (!busy[i]) results.byes.push_back(Bye{r, EntrantId{i}, std::nullopt, 2});
+      if (!busy[i])
+        results.byes.push_back(Bye{r, EntrantId{i}, std::nullopt, 2});
     }
   }
   for (auto _ : state) {

@@ -32,7 +32,8 @@ TEST(GradeStandard, NamesOnlyCatalogueCompetitionsAndGroups) {
     const tournaments::Competition* c = catalogue.Find(r.competition);
     ASSERT_NE(c, nullptr) << r.competition;
     if (!r.group.empty()) {
-      EXPECT_NE(std::find(c->groups.begin(), c->groups.end(), r.group), c->groups.end())
+      EXPECT_NE(std::find(c->groups.begin(), c->groups.end(), r.group),
+                c->groups.end())
           << r.competition << " " << r.group;
     }
   }

@@ -1,8 +1,7 @@
-#include "services/tournaments/competition_catalogue.h"
-
 #include "absl/status/status.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "services/tournaments/competition_catalogue.h"
 
 namespace gorank::tournaments {
 namespace {

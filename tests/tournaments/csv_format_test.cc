@@ -13,7 +13,8 @@ using ::testing::HasSubstr;
 
 constexpr char kCsv[] =
     "# three players, two rounds\n"
-    "row,family_name,given_name,rank,country,club,egd_pin,player_id,withdrawn_after,r1,r2\n"
+    "row,family_name,given_name,rank,country,club,egd_pin,player_id,withdrawn_"
+    "after,r1,r2\n"
     "1,\"Ma, Jr.\",Xiao Long,3d,CN,Shgh,19990016,42,,2+/b0,0+\n"
     "2,Lin,Tao,2d,CN,Shgh,,,,1-/w0,3=/w0\n"
     "3,Luo,Jun,1k,CN,Shgh,,,1,0-,2=/b0\n";
@@ -65,7 +66,8 @@ TEST(CsvFormat, EgfFileConvertsToCsvAndBack) {
 
 TEST(CsvFormat, ReportsEveryProblemWithItsLine) {
   auto file = ReadCsv(
-      "row,family_name,given_name,rank,country,club,egd_pin,player_id,withdrawn_after,r1\n"
+      "row,family_name,given_name,rank,country,club,egd_pin,player_id,"
+      "withdrawn_after,r1\n"
       "1,A,a,1d,CN,C,,x,,2+/b0\n"
       "3,B,b,1d,CN,C,,,,1+/w0\n"
       "3,C,c,1d,CN,C,,,,2+/w0,1-/b0\n"
@@ -80,7 +82,8 @@ TEST(CsvFormat, ReportsEveryProblemWithItsLine) {
 
 TEST(CsvFormat, CrossTableProblemsAreReportedToo) {
   auto file = ReadCsv(
-      "row,family_name,given_name,rank,country,club,egd_pin,player_id,withdrawn_after,r1\n"
+      "row,family_name,given_name,rank,country,club,egd_pin,player_id,"
+      "withdrawn_after,r1\n"
       "1,A,a,1d,CN,C,,,,2+/b0\n"
       "2,B,b,9x,CN,C,,,,1+/w0\n");
   ASSERT_EQ(file.status().code(), absl::StatusCode::kInvalidArgument);
@@ -93,7 +96,8 @@ TEST(CsvFormat, CrossTableProblemsAreReportedToo) {
 TEST(CsvFormat, BadHeaderIsRefused) {
   auto file = ReadCsv("name,rank\n");
   ASSERT_EQ(file.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(std::string(file.status().message()), HasSubstr("line 1: header"));
+  EXPECT_THAT(std::string(file.status().message()),
+              HasSubstr("line 1: header"));
 }
 
 }  // namespace

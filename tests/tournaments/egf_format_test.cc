@@ -57,14 +57,19 @@ TEST(EgfFormat, StandingsOfTheImportedRoundRobin) {
   ASSERT_EQ(s->status, StandingsStatus::kFinal);
   // Hand-computed: points 2/1/0; A = beaten opponents' points + half the
   // drawn opponents' points (a forfeit win counts as a beaten opponent).
-  struct Want { const char* name; int points; Rational a; int place; };
+  struct Want {
+    const char* name;
+    int points;
+    Rational a;
+    int place;
+  };
   const Want want[] = {
       {"Qian Ming", 7, Rational(29, 2), 1},  // beat 3,5,6 (6+4+2), drew 4 (5/2)
-      {"Wu Fang", 6, Rational(16), 2},       // beat 3,1 (6+7), drew 6,5 (2/2+4/2)
-      {"Zhao Lei", 6, Rational(11), 3},      // beat 5,6,4 (4+2+5)
-      {"Zhou Jie", 5, Rational(23, 2), 4},   // beat 6,2 (2+6), drew 1 (7/2)
-      {"Sun Li", 4, Rational(9), 5},         // beat 4 (5), drew 6,2 (2/2+6/2)
-      {"Li Wei", 2, Rational(5), 6},         // drew 5,2 (4/2+6/2)
+      {"Wu Fang", 6, Rational(16), 2},   // beat 3,1 (6+7), drew 6,5 (2/2+4/2)
+      {"Zhao Lei", 6, Rational(11), 3},  // beat 5,6,4 (4+2+5)
+      {"Zhou Jie", 5, Rational(23, 2), 4},  // beat 6,2 (2+6), drew 1 (7/2)
+      {"Sun Li", 4, Rational(9), 5},        // beat 4 (5), drew 6,2 (2/2+6/2)
+      {"Li Wei", 2, Rational(5), 6},        // drew 5,2 (4/2+6/2)
   };
   ASSERT_EQ(s->rows.size(), 6u);
   for (size_t i = 0; i < 6; ++i) {
@@ -112,9 +117,11 @@ TEST(EgfFormat, LenientReaderAcceptsCommonVariants) {
   EXPECT_EQ(file->results.entrants[0].rank->ToString(), "10k");
   EXPECT_EQ(file->results.entrants[1].rank->ToString(), "2d");
   ASSERT_EQ(file->results.games.size(), 2u);
-  EXPECT_EQ(file->results.games[0].outcome, Outcome::kWhiteWins);  // 1 was white
+  EXPECT_EQ(file->results.games[0].outcome,
+            Outcome::kWhiteWins);  // 1 was white
   EXPECT_TRUE(file->results.games[1].forfeit);
-  ASSERT_EQ(file->results.byes.size(), 2u);  // 1 in round 2 (half), 3 in round 1
+  ASSERT_EQ(file->results.byes.size(),
+            2u);  // 1 in round 2 (half), 3 in round 1
 }
 
 struct BadFile {

@@ -34,7 +34,8 @@ std::vector<std::string> Labels(const Standings& s) {
 }
 
 TEST(Knockout, EightPlayersGiveOneTwoThreeEqualFiveEqual) {
-  auto s = ComputeStandings(MakeEvent(FormatKind::kKnockout), Bracket(8).Build());
+  auto s =
+      ComputeStandings(MakeEvent(FormatKind::kKnockout), Bracket(8).Build());
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ(testing::Summary(*s),
             "1 P1 3 0\n2 P2 2 3\n3= P3 1 2\n3= P4 1 2\n"
@@ -42,9 +43,11 @@ TEST(Knockout, EightPlayersGiveOneTwoThreeEqualFiveEqual) {
 }
 
 TEST(Knockout, SixteenPlayersReachNineEqual) {
-  auto s = ComputeStandings(MakeEvent(FormatKind::kKnockout), Bracket(16).Build());
+  auto s =
+      ComputeStandings(MakeEvent(FormatKind::kKnockout), Bracket(16).Build());
   ASSERT_TRUE(s.ok()) << s.status();
-  std::vector<std::string> want = {"1", "2", "3=", "3=", "5=", "5=", "5=", "5="};
+  std::vector<std::string> want = {
+      "1", "2", "3=", "3=", "5=", "5=", "5=", "5="};
   want.insert(want.end(), 8, "9=");
   EXPECT_EQ(Labels(*s), want);
 }
@@ -66,17 +69,22 @@ TEST(Knockout, SharingForbiddenLeavesSemiFinalLosersPending) {
   auto s = ComputeStandings(event, Bracket(4).Build());
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ(s->status, StandingsStatus::kPendingPlayoff);
-  EXPECT_EQ(Labels(*s), (std::vector<std::string>{
-                            "1", "2", "pending play-off (3-4)",
-                            "pending play-off (3-4)"}));
+  EXPECT_EQ(Labels(*s),
+            (std::vector<std::string>{"1", "2", "pending play-off (3-4)",
+                                      "pending play-off (3-4)"}));
 }
 
 // Double elimination, 4 players: R1 1-2, 3-4; R2 1-3 (winners' final),
 // 2-4 (4 out); R3 3-2 (2 out); R4 1-3 (3 out with its second loss).
 TEST(Knockout, DoubleEliminationByOrderOfElimination) {
   ResultsBuilder b;
-  b.Players(4).Win(1, 1, 2).Win(1, 3, 4).Win(2, 1, 3).Win(2, 2, 4)
-      .Win(3, 3, 2).Win(4, 1, 3);
+  b.Players(4)
+      .Win(1, 1, 2)
+      .Win(1, 3, 4)
+      .Win(2, 1, 3)
+      .Win(2, 2, 4)
+      .Win(3, 3, 2)
+      .Win(4, 1, 3);
   Event event = MakeEvent(FormatKind::kKnockout);
   event.format.lives = 2;
   auto s = ComputeStandings(event, b.Build());
@@ -105,7 +113,8 @@ TEST(Knockout, BestOfThreeTieGoesToTheMajority) {
 // 6 beats 2; 3 beats 6: B's last player has left after game 5.
 ResultsBuilder Relay(int games) {
   ResultsBuilder b;
-  for (int p = 1; p <= 6; ++p) b.Player(p, "P" + std::to_string(p), p <= 3 ? 1 : 2);
+  for (int p = 1; p <= 6; ++p)
+    b.Player(p, "P" + std::to_string(p), p <= 3 ? 1 : 2);
   b.TeamOf(1, "A", {1, 2, 3}).TeamOf(2, "B", {4, 5, 6});
   const int winner[] = {1, 1, 6, 6, 3};
   const int loser[] = {4, 5, 1, 2, 6};
@@ -159,13 +168,18 @@ TEST_P(BestOf, DecidedByMajorityOrPending) {
 
 INSTANTIATE_TEST_SUITE_P(
     Spec, BestOf,
-    ::testing::Values(
-        MatchCase{"ThreeStraight", {2, 2, 2}, StandingsStatus::kFinal,
-                  "1 P2 6\n2 P1 0\n"},
-        MatchCase{"FullDistance", {1, 2, 2, 1, 1}, StandingsStatus::kFinal,
-                  "1 P1 6\n2 P2 4\n"},
-        MatchCase{"NotYetDecided", {1, 2, 1}, StandingsStatus::kPendingResults,
-                  ""}),
+    ::testing::Values(MatchCase{"ThreeStraight",
+                                {2, 2, 2},
+                                StandingsStatus::kFinal,
+                                "1 P2 6\n2 P1 0\n"},
+                      MatchCase{"FullDistance",
+                                {1, 2, 2, 1, 1},
+                                StandingsStatus::kFinal,
+                                "1 P1 6\n2 P2 4\n"},
+                      MatchCase{"NotYetDecided",
+                                {1, 2, 1},
+                                StandingsStatus::kPendingResults,
+                                ""}),
     [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace

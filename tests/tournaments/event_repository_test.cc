@@ -42,7 +42,8 @@ TEST(EventRepositoryContract, CreateGetUpdateList) {
 
 TEST(EventRepositoryContract, ErrorsAreNotFoundAndInvalidArgument) {
   testing::FakeEventRepository repo;
-  EXPECT_EQ(repo.GetEvent(EventId{7}).status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(repo.GetEvent(EventId{7}).status().code(),
+            absl::StatusCode::kNotFound);
   EXPECT_EQ(repo.GetResults(EventId{7}).status().code(),
             absl::StatusCode::kNotFound);
   Event nameless = NewEvent("", "2025-01-01");

@@ -41,15 +41,17 @@ class FakeEventRepository : public EventRepository {
     std::vector<Event> out;
     for (const auto& [id, entry] : events_) {
       const Event& e = entry.first;
-      if (!f.organiser_prefix.empty() && e.organiser_prefix != f.organiser_prefix) continue;
+      if (!f.organiser_prefix.empty() &&
+          e.organiser_prefix != f.organiser_prefix)
+        continue;
       if (!f.competition.empty() && e.competition != f.competition) continue;
       if (f.starts_on_or_after && e.start < *f.starts_on_or_after) continue;
       if (f.starts_on_or_before && e.start > *f.starts_on_or_before) continue;
       out.push_back(e);
     }
-    std::stable_sort(out.begin(), out.end(), [](const Event& a, const Event& b) {
-      return a.start < b.start;
-    });
+    std::stable_sort(
+        out.begin(), out.end(),
+        [](const Event& a, const Event& b) { return a.start < b.start; });
     return out;
   }
   absl::StatusOr<EventResults> GetResults(EventId id) const override {

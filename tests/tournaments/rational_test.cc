@@ -16,14 +16,16 @@ TEST_P(RationalToString, ExactDecimalOrFraction) {
   EXPECT_EQ(GetParam().value.ToString(), GetParam().text);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    All, RationalToString,
-    ::testing::Values(Case{Rational(7), "7"}, Case{Rational(29, 2), "14.5"},
-                      Case{Rational(-5, 2), "-2.5"}, Case{Rational(3, 4), "0.75"},
-                      Case{Rational(1, 20), "0.05"}, Case{Rational(0), "0"},
-                      Case{Rational(23, 15), "23/15"},
-                      Case{Rational(-13, 15), "-13/15"},
-                      Case{Rational(10, 4), "2.5"}));
+INSTANTIATE_TEST_SUITE_P(All, RationalToString,
+                         ::testing::Values(Case{Rational(7), "7"},
+                                           Case{Rational(29, 2), "14.5"},
+                                           Case{Rational(-5, 2), "-2.5"},
+                                           Case{Rational(3, 4), "0.75"},
+                                           Case{Rational(1, 20), "0.05"},
+                                           Case{Rational(0), "0"},
+                                           Case{Rational(23, 15), "23/15"},
+                                           Case{Rational(-13, 15), "-13/15"},
+                                           Case{Rational(10, 4), "2.5"}));
 
 TEST(Rational, ArithmeticIsExact) {
   const Rational third(1, 3);

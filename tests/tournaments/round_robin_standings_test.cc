@@ -27,9 +27,12 @@ struct Case {
 ResultsBuilder Cycle() {
   return ResultsBuilder()
       .Players(4)
-      .Win(1, 1, 2).Win(1, 3, 4)
-      .Win(2, 2, 3).Win(2, 1, 4)
-      .Win(3, 3, 1).Win(3, 2, 4);
+      .Win(1, 1, 2)
+      .Win(1, 3, 4)
+      .Win(2, 2, 3)
+      .Win(2, 1, 4)
+      .Win(3, 3, 1)
+      .Win(3, 2, 4);
 }
 
 class RoundRobin : public ::testing::TestWithParam<Case> {};
@@ -51,10 +54,11 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"FewerWarningsFirst", true,
              Cycle().Warnings(1, 0),  // P2 warned in its win over P4
              "1= P1 4 4 0\n1= P3 4 4 0\n3 P2 4 4 1\n4 P4 0 0 0\n"},
-        Case{"PendingPlayoffWhenSharingForbidden", false, Cycle(),
-             "pending play-off (1-3) P1 4 4 0\npending play-off (1-3) P2 4 4 0\n"
-             "pending play-off (1-3) P3 4 4 0\n4 P4 0 0 0\n",
-             StandingsStatus::kPendingPlayoff},
+        Case{
+            "PendingPlayoffWhenSharingForbidden", false, Cycle(),
+            "pending play-off (1-3) P1 4 4 0\npending play-off (1-3) P2 4 4 0\n"
+            "pending play-off (1-3) P3 4 4 0\n4 P4 0 0 0\n",
+            StandingsStatus::kPendingPlayoff},
         Case{"RecordedLotsSeparate", false,
              Cycle().Decide(TieDecisionMethod::kLots, {3, 1, 2}),
              "1 (lots) P3 4 4 0\n2 (lots) P1 4 4 0\n3 (lots) P2 4 4 0\n"
@@ -66,23 +70,24 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"RuleADecidesAndDrawsCountHalf", true,
              ResultsBuilder()
                  .Players(4)
-                 .Draw(1, 1, 2).Draw(1, 3, 4)
-                 .Win(2, 1, 3).Win(2, 4, 2)
-                 .Win(3, 1, 4).Win(3, 2, 3),
+                 .Draw(1, 1, 2)
+                 .Draw(1, 3, 4)
+                 .Win(2, 1, 3)
+                 .Win(2, 4, 2)
+                 .Win(3, 1, 4)
+                 .Win(3, 2, 3),
              // points: P1 1+2+2=5, P2 1+0+2=3, P3 1+0+0=1, P4 1+2+0=3
              // A: P1 = 3/2 (drew P2) + 1 (P3) + 3 (P4) = 5.5
              //    P2 = 5/2 (drew P1) + 1 (beat P3) = 3.5
              //    P4 = 1/2 (drew P3) + 3 (beat P2) = 3.5 -> P2, P4 share
              //    P3 = 3/2 (drew P4) = 1.5
              "1 P1 5 5.5 0\n2= P2 3 3.5 0\n2= P4 3 3.5 0\n4 P3 1 1.5 0\n"},
-        Case{"DoubleForfeitScoresNothingAndBeatsNobody", true,
-             ResultsBuilder()
-                 .Players(3)
-                 .DoubleForfeit(1, 1, 2)
-                 .Win(2, 1, 3)
-                 .Win(3, 3, 2),
-             // P1 2 (beat P3: 2) A=2; P3 2 (beat P2: 0) A=0; P2 0
-             "1 P1 2 2 0\n2 P3 2 0 0\n3 P2 0 0 0\n"}),
+        Case{
+            "DoubleForfeitScoresNothingAndBeatsNobody", true,
+            ResultsBuilder().Players(3).DoubleForfeit(1, 1, 2).Win(2, 1, 3).Win(
+                3, 3, 2),
+            // P1 2 (beat P3: 2) A=2; P3 2 (beat P2: 0) A=0; P2 0
+            "1 P1 2 2 0\n2 P3 2 0 0\n3 P2 0 0 0\n"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 // Five players, S = 4 games each. P5 plays one game (2p = 2 < 4): every
@@ -90,9 +95,12 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(RoundRobinWithdrawal, FewerThanHalfPlayedVoidsEverything) {
   ResultsBuilder b;
   b.Players(5)
-      .Win(1, 5, 1).Win(1, 2, 3)
-      .Win(2, 1, 2).Win(2, 3, 4)
-      .Win(3, 1, 3).Win(3, 2, 4)
+      .Win(1, 5, 1)
+      .Win(1, 2, 3)
+      .Win(2, 1, 2)
+      .Win(2, 3, 4)
+      .Win(3, 1, 3)
+      .Win(3, 2, 4)
       .Win(4, 1, 4)
       .Withdraw(5, 1);
   auto s = ComputeStandings(MakeEvent(FormatKind::kRoundRobin), b.Build());
@@ -110,11 +118,14 @@ TEST(RoundRobinWithdrawal, FewerThanHalfPlayedVoidsEverything) {
 TEST(RoundRobinWithdrawal, HalfPlayedTurnsTheRestIntoForfeits) {
   ResultsBuilder b;
   b.Players(5)
-      .Win(1, 5, 1).Win(1, 2, 3)
-      .Win(2, 2, 5).Win(2, 1, 3)
+      .Win(1, 5, 1)
+      .Win(1, 2, 3)
+      .Win(2, 2, 5)
+      .Win(2, 1, 3)
       .Win(3, 1, 4)
       .Win(4, 2, 4)
-      .Draw(5, 3, 4).Win(5, 1, 2)
+      .Draw(5, 3, 4)
+      .Win(5, 1, 2)
       .Withdraw(5, 2);
   auto s = ComputeStandings(MakeEvent(FormatKind::kRoundRobin), b.Build());
   ASSERT_TRUE(s.ok()) << s.status();
@@ -126,7 +137,8 @@ TEST(RoundRobinWithdrawal, HalfPlayedTurnsTheRestIntoForfeits) {
             "1 P1 6 12 0\n2 P2 6 8 0\n3= P3 3 3.5 0\n3= P4 3 3.5 0\n"
             "5 P5 2 6 0\n");
   EXPECT_TRUE(s->voided.empty());
-  EXPECT_EQ(s->rows[4].note, "withdrew after round 2; remaining games forfeited");
+  EXPECT_EQ(s->rows[4].note,
+            "withdrew after round 2; remaining games forfeited");
   EXPECT_EQ(s->entrants_played, 5);
 }
 
@@ -147,8 +159,10 @@ TEST(RoundRobin, RefusesInconsistentResults) {
   ASSERT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument);
   const std::string m(s.status().message());
   EXPECT_NE(m.find("round 1 game 1 v 3: entrant 1 already plays in round 1"),
-            std::string::npos) << m;
-  EXPECT_NE(m.find("round 2 game 2 v 9: unknown entrant"), std::string::npos) << m;
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("round 2 game 2 v 9: unknown entrant"), std::string::npos)
+      << m;
 }
 
 TEST(RoundRobin, TwoWarningsMustBeRecordedAsALoss) {
@@ -156,8 +170,9 @@ TEST(RoundRobin, TwoWarningsMustBeRecordedAsALoss) {
   b.Players(2).Win(1, 1, 2).Warnings(2, 0);
   auto s = ComputeStandings(MakeEvent(FormatKind::kRoundRobin), b.Build());
   ASSERT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(std::string(s.status().message()).find("two warnings lose the game"),
-            std::string::npos);
+  EXPECT_NE(
+      std::string(s.status().message()).find("two warnings lose the game"),
+      std::string::npos);
 }
 
 }  // namespace

@@ -27,9 +27,15 @@ using testing::Summary;
 ResultsBuilder FivePlayers() {
   return ResultsBuilder()
       .Players(5)
-      .Win(1, 1, 2).Win(1, 3, 4).ByeFor(1, 5)
-      .Win(2, 1, 3).Win(2, 5, 2).ByeFor(2, 4)
-      .Draw(3, 1, 4).Win(3, 3, 5).ByeFor(3, 2);
+      .Win(1, 1, 2)
+      .Win(1, 3, 4)
+      .ByeFor(1, 5)
+      .Win(2, 1, 3)
+      .Win(2, 5, 2)
+      .ByeFor(2, 4)
+      .Draw(3, 1, 4)
+      .Win(3, 3, 5)
+      .ByeFor(3, 2);
 }
 
 struct Case {
@@ -64,9 +70,16 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"FewerWarnings", SwissRanking::kTotal,
              ResultsBuilder()
                  .Players(5)
-                 .Win(1, 1, 2).Win(1, 3, 4).Warnings(1, 0).ByeFor(1, 5)
-                 .Win(2, 1, 3).Win(2, 5, 2).ByeFor(2, 4)
-                 .Draw(3, 1, 4).Win(3, 3, 5).ByeFor(3, 2),
+                 .Win(1, 1, 2)
+                 .Win(1, 3, 4)
+                 .Warnings(1, 0)
+                 .ByeFor(1, 5)
+                 .Win(2, 1, 3)
+                 .Win(2, 5, 2)
+                 .ByeFor(2, 4)
+                 .Draw(3, 1, 4)
+                 .Win(3, 3, 5)
+                 .ByeFor(3, 2),
              "1 P1 5 9 5 0\n2 P3 4 12 5 1\n3= P4 3 12 4 0\n3= P5 4 9 4 0\n"
              "5 P2 2 12 3 0\n"}),
     [](const auto& info) { return std::string(info.param.name); });
@@ -74,9 +87,7 @@ INSTANTIATE_TEST_SUITE_P(
 // A bye scores 2 and adds a virtual opponent of R points to SOS.
 TEST(SwissBye, CountsAsAVirtualOpponentWithRPoints) {
   ResultsBuilder b;
-  b.Players(4)
-      .Win(1, 1, 3).ByeFor(1, 2).ByeFor(1, 4)
-      .Win(2, 2, 4).Win(2, 3, 1);
+  b.Players(4).Win(1, 1, 3).ByeFor(1, 2).ByeFor(1, 4).Win(2, 2, 4).Win(2, 3, 1);
   // R = 2. P: 1=2, 2=4, 3=2, 4=2.  SOS: 1 = 2 + 2 = 4;
   // 2 = bye 2 + P4 2 = 4; 3 = 2 + 2 = 4; 4 = bye 2 + P2 4 = 6.
   // K = 2P + SOS - 4: 1=4, 2=8, 3=4, 4=6.
@@ -89,24 +100,30 @@ TEST(SwissBye, CountsAsAVirtualOpponentWithRPoints) {
 // R = 5, standings after round 3. P5 draws P1, loses to P2 and P3, and
 // withdraws after round 3: P = 1, games played 3, A = 1/3, unplayed 2,
 // so P5 counts 1 + 2/3 = 5/3 in its opponents' SOS (exact, never 1.67).
-//   R1: 1 draws 5, 2 beats 3   R2: 2 beats 5, 1 beats 3   R3: 3 beats 5, 1 beats 2
+//   R1: 1 draws 5, 2 beats 3   R2: 2 beats 5, 1 beats 3   R3: 3 beats 5, 1
+//   beats 2
 // P: 1=5, 2=4, 3=2, 5=1.
 // SOS: 1 = 5/3 + 2 + 4 = 23/3; 2 = 2 + 5/3 + 5 = 26/3;
 //      3 = 4 + 5 + 5/3 = 32/3; 5 = 5 + 4 + 2 = 11.
 // total = P + SOS/5 - 5: 1 = 23/15, 2 = 11/15, 3 = -13/15, 5 = -9/5.
 TEST(SwissWithdrawal, WithdrawnOpponentCountsPointsPlusATimesUnplayed) {
   ResultsBuilder b;
-  b.Players(3).Player(5, "P5")
-      .Draw(1, 1, 5).Win(1, 2, 3)
-      .Win(2, 2, 5).Win(2, 1, 3)
-      .Win(3, 3, 5).Win(3, 1, 2)
+  b.Players(3)
+      .Player(5, "P5")
+      .Draw(1, 1, 5)
+      .Win(1, 2, 3)
+      .Win(2, 2, 5)
+      .Win(2, 1, 3)
+      .Win(3, 3, 5)
+      .Win(3, 1, 2)
       .Withdraw(5, 3);
   auto s = ComputeStandings(MakeEvent(FormatKind::kSwiss, 5), b.Build());
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ(Summary(*s),
             "1 P1 5 23/3 23/15 0\n2 P2 4 26/3 11/15 0\n"
             "3 P3 2 32/3 -13/15 0\n4 P5 1 11 -1.8 0\n");
-  EXPECT_EQ(s->rows[3].note, "withdrew after round 3; counts 5/3 in opponents' SOS");
+  EXPECT_EQ(s->rows[3].note,
+            "withdrew after round 3; counts 5/3 in opponents' SOS");
 }
 
 struct WithdrawnCase {

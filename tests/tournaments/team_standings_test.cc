@@ -19,8 +19,11 @@ using testing::Summary;
 // Four teams of two: T1 = {1, 2}, T2 = {3, 4}, T3 = {5, 6}, T4 = {7, 8}.
 ResultsBuilder Teams() {
   ResultsBuilder b;
-  for (int p = 1; p <= 8; ++p) b.Player(p, "P" + std::to_string(p), (p + 1) / 2);
-  b.TeamOf(1, "T1", {1, 2}).TeamOf(2, "T2", {3, 4}).TeamOf(3, "T3", {5, 6})
+  for (int p = 1; p <= 8; ++p)
+    b.Player(p, "P" + std::to_string(p), (p + 1) / 2);
+  b.TeamOf(1, "T1", {1, 2})
+      .TeamOf(2, "T2", {3, 4})
+      .TeamOf(3, "T3", {5, 6})
       .TeamOf(4, "T4", {7, 8});
   return b;
 }
@@ -31,9 +34,16 @@ ResultsBuilder Teams() {
 //     6 beats 4).
 ResultsBuilder RoundRobin(bool t1_wins_board1_in_r3) {
   ResultsBuilder b = Teams();
-  b.Win(1, 1, 3, 1).Win(1, 4, 2, 2).Win(1, 5, 7, 1).Win(1, 6, 8, 2)
-      .Win(2, 1, 5, 1).Win(2, 2, 6, 2).Win(2, 3, 7, 1).Win(2, 4, 8, 2)
-      .Win(3, 3, 5, 1).Win(3, 6, 4, 2);
+  b.Win(1, 1, 3, 1)
+      .Win(1, 4, 2, 2)
+      .Win(1, 5, 7, 1)
+      .Win(1, 6, 8, 2)
+      .Win(2, 1, 5, 1)
+      .Win(2, 2, 6, 2)
+      .Win(2, 3, 7, 1)
+      .Win(2, 4, 8, 2)
+      .Win(3, 3, 5, 1)
+      .Win(3, 6, 4, 2);
   if (t1_wins_board1_in_r3) {
     b.Win(3, 1, 7, 1).Win(3, 8, 2, 2);
   } else {
@@ -78,9 +88,14 @@ INSTANTIATE_TEST_SUITE_P(
         // T3: 2+0+1 MP, 4+0+2 BP, b1 2+0+0, b2 2+0+2.
         Case{"WithdrawnTeamLosesTheRest", FormatKind::kTeamRoundRobin, 0,
              Teams()
-                 .Win(1, 1, 3, 1).Win(1, 4, 2, 2).Win(1, 5, 7, 1).Win(1, 6, 8, 2)
-                 .Win(2, 1, 5, 1).Win(2, 2, 6, 2)
-                 .Win(3, 3, 5, 1).Win(3, 6, 4, 2)
+                 .Win(1, 1, 3, 1)
+                 .Win(1, 4, 2, 2)
+                 .Win(1, 5, 7, 1)
+                 .Win(1, 6, 8, 2)
+                 .Win(2, 1, 5, 1)
+                 .Win(2, 2, 6, 2)
+                 .Win(3, 3, 5, 1)
+                 .Win(3, 6, 4, 2)
                  .WithdrawTeam(4, 1),
              "1 T1 5 10 6 4\n2 T2 4 8 4 4\n3 T3 3 6 2 4\n4 T4 0 0 0 0\n"},
         // Team Swiss, R = 2, three teams: R1 T1-T2 4-0, T3 bye (2 MP, 2
@@ -91,19 +106,29 @@ INSTANTIATE_TEST_SUITE_P(
         // T1 2+2 = 4, T3 2+0 = 2.
         Case{"SwissTotalThenBoards", FormatKind::kTeamSwiss, 2,
              ResultsBuilder()
-                 .Player(1, "P1", 1).Player(2, "P2", 1).Player(3, "P3", 2)
-                 .Player(4, "P4", 2).Player(5, "P5", 3).Player(6, "P6", 3)
-                 .TeamOf(1, "T1", {1, 2}).TeamOf(2, "T2", {3, 4})
+                 .Player(1, "P1", 1)
+                 .Player(2, "P2", 1)
+                 .Player(3, "P3", 2)
+                 .Player(4, "P4", 2)
+                 .Player(5, "P5", 3)
+                 .Player(6, "P6", 3)
+                 .TeamOf(1, "T1", {1, 2})
+                 .TeamOf(2, "T2", {3, 4})
                  .TeamOf(3, "T3", {5, 6})
-                 .Win(1, 1, 3, 1).Win(1, 2, 4, 2).TeamBye(1, 3)
-                 .Win(2, 1, 5, 1).Win(2, 6, 2, 2).TeamBye(2, 2),
+                 .Win(1, 1, 3, 1)
+                 .Win(1, 2, 4, 2)
+                 .TeamBye(1, 3)
+                 .Win(2, 1, 5, 1)
+                 .Win(2, 6, 2, 2)
+                 .TeamBye(2, 2),
              "1 T1 3 5 3.5 6 4 2\n2 T3 3 5 3.5 6 2 4\n3 T2 2 5 2.5 4 2 2\n"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(TeamEvent, GameWithoutBoardIsRefused) {
   ResultsBuilder b = Teams();
   b.Win(1, 1, 3);  // board 0
-  auto s = ComputeStandings(MakeEvent(FormatKind::kTeamRoundRobin, 0, 2), b.Build());
+  auto s =
+      ComputeStandings(MakeEvent(FormatKind::kTeamRoundRobin, 0, 2), b.Build());
   ASSERT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(std::string(s.status().message()).find("board must be 1..2"),
             std::string::npos);
