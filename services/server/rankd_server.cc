@@ -17,6 +17,7 @@
 #include "services/common/status_macros.h"
 #include "services/registry/player_registry.h"
 #include "services/registry/registry_service.h"
+#include "services/rules/rules_service.h"
 #include "spdlog/spdlog.h"
 #include "storage/database.h"
 #include "storage/sqlite_certificate_repository.h"
@@ -41,6 +42,7 @@ struct RankdServer::Parts {
   std::unique_ptr<registry::TokenServiceImpl> token_service;
   std::unique_ptr<registry::RankServiceImpl> rank_service;
   std::unique_ptr<certificates::CertificateServiceImpl> certificate_service;
+  std::unique_ptr<rules::RulesServiceImpl> rules_service;
 };
 
 namespace {
@@ -65,7 +67,7 @@ absl::Status WriteSecretFile(const std::string& path, const std::string& secret)
 const char* const kServiceNames[] = {
     "gorank.v1.PlayerRegistry", "gorank.v1.AgencyService",
     "gorank.v1.TokenService", "gorank.v1.RankService",
-    "gorank.v1.CertificateService"};
+    "gorank.v1.CertificateService", "gorank.v1.RulesService"};
 
 }  // namespace
 
@@ -105,6 +107,7 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   p.rank_service = std::make_unique<registry::RankServiceImpl>(p.gate.get());
   p.certificate_service = std::make_unique<certificates::CertificateServiceImpl>(
       p.gate.get(), p.certification.get(), clock);
+  p.rules_service = std::make_unique<rules::RulesServiceImpl>(p.gate.get());
 
   GORANK_ASSIGN_OR_RETURN(std::optional<std::string> secret,
                           p.tokens->BootstrapIfEmpty());
@@ -125,6 +128,7 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   builder.RegisterService(p.token_service.get());
   builder.RegisterService(p.rank_service.get());
   builder.RegisterService(p.certificate_service.get());
+  builder.RegisterService(p.rules_service.get());
   s->server_ = builder.BuildAndStart();
   if (!s->server_ || s->port_ == 0) {
     return absl::UnavailableError("cannot listen on " + config.listen);
