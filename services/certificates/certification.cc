@@ -127,12 +127,7 @@ absl::StatusOr<Certificate> Certification::IssueWithPlan(
                         "certificate:" + issued.number.ToString(), "", CertificateJson(issued)};
   };
   GORANK_ASSIGN_OR_RETURN(Certificate issued, certs_->IssueCertificate(plan));
-  if (issued.notice_until_unix != 0) {
-    int64_t due = next_due_unix_.load();
-    while (due != 0 && issued.notice_until_unix < due &&
-           !next_due_unix_.compare_exchange_weak(due, issued.notice_until_unix)) {
-    }
-  }
+  if (issued.notice_until_unix != 0) NoteNoticeChange(issued.notice_until_unix);
   return issued;
 }
 
@@ -234,10 +229,22 @@ absl::Status Certification::SettleOne(const Certificate& c) {
                    CertificateJson(after)});
 }
 
+void Certification::NoteNoticeChange(int64_t until) {
+  std::lock_guard<std::mutex> lock(due_mu_);
+  ++notice_changes_;
+  const int64_t due = next_due_unix_.load();
+  if (until == 0 || (due != 0 && until < due)) next_due_unix_.store(until);
+}
+
 absl::Status Certification::SettleDueNotices() {
   const int64_t now = clock_->NowSeconds();
   const int64_t due = next_due_unix_.load();
   if (due != 0 && now < due) return absl::OkStatus();
+  int64_t changes_before = 0;
+  {
+    std::lock_guard<std::mutex> lock(due_mu_);
+    changes_before = notice_changes_;
+  }
   CertificateFilter f;
   f.only_pending_notice = true;
   GORANK_ASSIGN_OR_RETURN(std::vector<Certificate> pending, certs_->ListCertificates(f));
@@ -253,7 +260,10 @@ absl::Status Certification::SettleDueNotices() {
       next = std::min(next, c.notice_until_unix);
     }
   }
-  next_due_unix_.store(next == 0 ? 0 : next);
+  // A notice issued or released after the list was read may be missing
+  // from `pending`: then the due time stays unknown and the next read looks.
+  std::lock_guard<std::mutex> lock(due_mu_);
+  next_due_unix_.store(notice_changes_ != changes_before ? 0 : next);
   return absl::OkStatus();
 }
 

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -163,6 +164,10 @@ class Certification {
                                             const std::string& appraisal_note);
   absl::StatusOr<std::optional<int>> StockLimit(const std::string& prefix, int year);
   absl::Status SettleOne(const Certificate& c);
+  // Records that a notice starts (`until`: its end) or may have been
+  // released (`until` == 0, e.g. an objection decided), so that a settle
+  // pass running concurrently cannot store a due time that misses it.
+  void NoteNoticeChange(int64_t until);
 
   CertificateRepository* certs_;
   registry::RegistryRepository* registry_;
@@ -171,6 +176,10 @@ class Certification {
   std::function<absl::Status(const std::string&, int)> release_precondition_;
   // Earliest time a settle pass can find work; 0 = unknown.
   std::atomic<int64_t> next_due_unix_{0};
+  // Guards the stores to next_due_unix_ and counts the notice changes, so a
+  // settle pass whose list predates a change does not store a due time.
+  std::mutex due_mu_;
+  int64_t notice_changes_ = 0;  // guarded by due_mu_
 };
 
 }  // namespace gorank::certificates

@@ -84,7 +84,7 @@ absl::StatusOr<Objection> Certification::DecideObjection(const auth::Caller& cal
       ChangeRecord{now, caller.Describe(),
                    uphold ? "certificate.objection_upheld" : "certificate.objection_dismissed",
                    "certificate:" + o.number.ToString(), before, ObjectionJson(o)}));
-  next_due_unix_.store(0);  // a certificate held by this objection may be due
+  NoteNoticeChange(0);  // a certificate held by this objection may be due
   return o;
 }
 
