@@ -17,6 +17,8 @@ using Action = std::function<int()>;
 
 void AddRegistryCommands(CLI::App& app, CliContext& ctx, Action& action);
 void AddCertificateCommands(CLI::App& app, CliContext& ctx, Action& action);
+// `check FILE...`: the rules check of Go game records (public, no token).
+void AddRulesCommands(CLI::App& app, CliContext& ctx, Action& action);
 
 // Shared argument helpers. A rank travels as its notation (the server
 // parses every accepted form); dates as YYYY-MM-DD.

@@ -1,0 +1,341 @@
+// rankctl check FILE...: the rules check of Go game records. Public (no token
+// needed). The files go to rankd through one CheckGameRecords stream (a new
+// stream every kFilesPerStream files); rankctl only sends bytes and prints the
+// answers, it knows nothing of the rules.
+//
+// One line per record (a game; a collection's games are FILE[0], FILE[1], ...,
+// 0-based as in the server's messages):
+//   FILE  OK  77 moves, two passes at move 77; count W+1 (白胜1/4子); RE agrees
+//   FILE  FAIL  move 1 B A9 suicide (第19条 禁着点); 1 move, unfinished
+//   FILE  MALFORMED  INVALID_ARGUMENT: ...
+// then "N records: X ok, Y failed, Z malformed". --verbose adds every
+// violation, the result check and the readings taken; --json prints one JSON
+// answer per file and a JSON summary, one per line. Exit status: 0 all pass,
+// 3 a record failed or was malformed, 1 the call failed, 2 usage.
+#include <sys/stat.h>
+
+#include <cmath>
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "google/protobuf/util/json_util.h"
+#include "gorank/v1/rules.grpc.pb.h"
+#include "services/cli/commands.h"
+
+namespace gorank::cli {
+namespace {
+
+constexpr size_t kFilesPerStream = 1000;  // the server takes up to 10,000 a stream
+// Larger files are not sent: a message over the server's 4 MiB transport limit
+// would end the whole stream. (The server's own record limit is 1 MiB.)
+constexpr long long kMaxSendBytes = (4 << 20) - (16 << 10);
+
+struct CheckArgs {
+  std::vector<std::string> files;
+  std::string ruleset = "chinese";
+  std::string ko = "situational";
+  std::string cycle = "no-result";
+  std::string komi;       // points, e.g. "7.5"
+  std::string variation;  // "0,1,2"
+  std::string dead;       // "dd,ee" (SGF points, one a dead chain)
+  int black_warnings = 0;
+  int white_warnings = 0;
+  bool verbose = false;
+};
+
+struct Tally {
+  int records = 0, ok = 0, failed = 0, malformed = 0;
+};
+
+std::vector<std::string> SplitCommas(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+// False (message printed) when an argument cannot be sent.
+bool BuildOptions(const CheckArgs& a, v1::CheckOptions* o) {
+  o->set_ruleset(a.ruleset == "japanese" ? v1::RULESET_JAPANESE
+                 : a.ruleset == "korean" ? v1::RULESET_KOREAN
+                                         : v1::RULESET_CHINESE);
+  o->set_ko_rule(a.ko == "simple"       ? v1::KO_RULE_SIMPLE
+                 : a.ko == "positional" ? v1::KO_RULE_POSITIONAL_SUPERKO
+                 : a.ko == "cycles"     ? v1::KO_RULE_CYCLES_REPORTED
+                                        : v1::KO_RULE_SITUATIONAL_SUPERKO);
+  o->set_cycle_ruling(a.cycle == "draw"     ? v1::CYCLE_RULING_DRAW
+                      : a.cycle == "replay" ? v1::CYCLE_RULING_REPLAY
+                                            : v1::CYCLE_RULING_NO_RESULT);
+  if (!a.komi.empty()) {
+    char* end = nullptr;
+    const double points = std::strtod(a.komi.c_str(), &end);
+    const double halves = points * 2;
+    if (*end != '\0' || !std::isfinite(halves) || std::fabs(halves) > 1e6 ||
+        halves != std::round(halves)) {
+      CliContext::Usage("--komi must be a number of points in halves (7.5, 6.5, 0, -0.5), got '" +
+                        a.komi + "'");
+      return false;
+    }
+    o->set_komi_half_points(static_cast<int>(halves));
+  }
+  for (const std::string& v : SplitCommas(a.variation)) {
+    if (v.find_first_not_of("0123456789") != std::string::npos || v.size() > 6) {
+      CliContext::Usage("--variation is a comma-separated list of branch numbers (0 = main line)");
+      return false;
+    }
+    o->add_variation(std::stoi(v));
+  }
+  if (!a.dead.empty()) {
+    o->set_dead_stones_given(true);
+    for (const std::string& p : SplitCommas(a.dead)) o->add_dead_stones()->set_sgf(p);
+  }
+  o->set_black_warnings(a.black_warnings);
+  o->set_white_warnings(a.white_warnings);
+  return true;
+}
+
+std::string KindName(v1::ViolationKind k) {
+  switch (k) {
+    case v1::VIOLATION_KIND_SUICIDE: return "suicide";
+    case v1::VIOLATION_KIND_KO_RECAPTURE: return "ko";
+    case v1::VIOLATION_KIND_SUPERKO: return "superko";
+    case v1::VIOLATION_KIND_OCCUPIED: return "occupied";
+    case v1::VIOLATION_KIND_DOUBLE_MOVE: return "double_move";
+    case v1::VIOLATION_KIND_WHITE_FIRST: return "white_first";
+    case v1::VIOLATION_KIND_AFTER_END: return "after_end";
+    default: return "violation";
+  }
+}
+
+std::string Letter(v1::StoneColor c) {
+  return c == v1::STONE_COLOR_BLACK ? "B" : c == v1::STONE_COLOR_WHITE ? "W" : "-";
+}
+
+// "move 1 B A9 suicide (第19条 禁着点)".
+std::string ViolationText(const v1::Violation& v) {
+  return "move " + std::to_string(v.move_number()) + " " + Letter(v.color()) + " " +
+         (v.pass() ? "pass" : v.point().label()) + " " + KindName(v.kind()) + " (" +
+         v.article() + ")";
+}
+
+std::string EndText(const v1::GameReport& r) {
+  switch (r.end()) {
+    case v1::GAME_END_TWO_PASSES: return "two passes at move " + std::to_string(r.end_move());
+    case v1::GAME_END_AGREEMENT: return "ended by agreement";
+    case v1::GAME_END_RESIGNATION: return "resignation";
+    case v1::GAME_END_TIME: return "lost on time";
+    case v1::GAME_END_FORFEIT: return "forfeit";
+    default: return "unfinished";
+  }
+}
+
+// What decided the game: the count for a counted end, else the basis.
+std::string DecisionText(const v1::GameReport& r) {
+  switch (r.outcome_basis()) {
+    case v1::OUTCOME_BASIS_TWO_WARNINGS:
+      return Letter(r.two_warning_loser()) + " loses by two warnings";
+    case v1::OUTCOME_BASIS_CYCLE:
+      return "repetition cycle at move " + std::to_string(r.cycle().move_number());
+    case v1::OUTCOME_BASIS_COUNT:
+      if (r.end() == v1::GAME_END_TWO_PASSES || r.end() == v1::GAME_END_AGREEMENT) {
+        return "count " + r.count().result() + " (" + r.count().chinese() + ")";
+      }
+      return "";
+    default: return "";
+  }
+}
+
+std::string RecordLine(const std::string& name, const v1::GameReport& r, bool verbose) {
+  std::vector<std::string> parts;
+  if (r.violations_size() > 0) {
+    std::string first = ViolationText(r.violations(0));
+    if (!verbose && r.violations_size() > 1) {
+      first += " (+" + std::to_string(r.violations_size() - 1) + " more)";
+    }
+    parts.push_back(first);
+  }
+  if (r.result_check() == v1::RESULT_CHECK_CONTRADICTED) parts.push_back(r.result_check_detail());
+  const int moves = r.move_count();
+  parts.push_back(std::to_string(moves) + (moves == 1 ? " move, " : " moves, ") + EndText(r));
+  if (std::string d = DecisionText(r); !d.empty()) parts.push_back(d);
+  if (r.result_check() == v1::RESULT_CHECK_AGREES) parts.push_back("RE agrees");
+  std::string line = name + "  " + (r.failed() ? "FAIL" : "OK") + "  ";
+  for (size_t i = 0; i < parts.size(); ++i) line += (i ? "; " : "") + parts[i];
+  return line;
+}
+
+void PrintVerbose(const v1::GameReport& r) {
+  for (const v1::Violation& v : r.violations()) {
+    std::cout << "    " << ViolationText(v) << ": " << v.description() << "\n";
+  }
+  std::cout << "    result: " << r.result_check_detail() << "\n";
+  for (const std::string& note : r.notes()) std::cout << "    note: " << note << "\n";
+}
+
+void PrintJsonLine(const google::protobuf::Message& m) {
+  std::string out;
+  google::protobuf::util::JsonPrintOptions options;
+  options.preserve_proto_field_names = true;
+  (void)google::protobuf::util::MessageToJsonString(m, &out, options);
+  std::cout << out << "\n";
+}
+
+void PrintAnswer(const CliContext& ctx, const CheckArgs& args,
+                 const v1::CheckGameRecordsResponse& resp, Tally& t) {
+  if (ctx.json) PrintJsonLine(resp);
+  if (!resp.error_code().empty()) {
+    ++t.records;
+    ++t.malformed;
+    if (!ctx.json) {
+      std::cout << resp.record_id() << "  MALFORMED  " << resp.error_code() << ": "
+                << resp.error_message() << "\n";
+    }
+    return;
+  }
+  for (const v1::GameReport& r : resp.reports()) {
+    ++t.records;
+    ++(r.failed() ? t.failed : t.ok);
+    if (ctx.json) continue;
+    const std::string name =
+        resp.reports_size() == 1 ? resp.record_id()
+                                 : resp.record_id() + "[" + std::to_string(r.game_index()) + "]";
+    std::cout << RecordLine(name, r, args.verbose) << "\n";
+    if (args.verbose) PrintVerbose(r);
+  }
+}
+
+// Reads `path` whole; false when it cannot be read.
+bool ReadFile(const std::string& path, std::string* out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  *out = ss.str();
+  return !in.bad();
+}
+
+bool TooLargeToSend(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && st.st_size > kMaxSendBytes;
+}
+
+void AnswerTooLarge(const CliContext& ctx, const CheckArgs& args, const std::string& path,
+                    Tally& t) {
+  v1::CheckGameRecordsResponse local;
+  local.set_record_id(path);
+  local.set_error_code("RESOURCE_EXHAUSTED");
+  local.set_error_message("file over rankctl's " + std::to_string(kMaxSendBytes) +
+                          "-byte send limit, not sent (the server checks records up to 1 MiB)");
+  PrintAnswer(ctx, args, local, t);
+}
+
+// Sends files [begin, end) on one stream and prints the answers in order;
+// files too large to send are answered here. -1 to go on, else the exit
+// status (a call failure or an unreadable file).
+int CheckChunk(CliContext& ctx, const CheckArgs& args, const v1::CheckOptions& options,
+               size_t begin, size_t end, Tally& t) {
+  std::vector<char> skip(end - begin);
+  for (size_t i = begin; i < end; ++i) skip[i - begin] = TooLargeToSend(args.files[i]);
+  auto stub = v1::RulesService::NewStub(ctx.Channel());
+  auto call = ctx.NewCall();
+  if (!call) return kExitUsage;
+  auto stream = stub->CheckGameRecords(call.get());
+  bool read_failed = false;
+  // Writer and reader run at once, so neither side's flow-control window
+  // can fill up while the other waits.
+  std::thread writer([&] {
+    for (size_t i = begin; i < end; ++i) {
+      if (skip[i - begin]) continue;
+      v1::CheckGameRecordsRequest req;
+      req.set_record_id(args.files[i]);
+      if (!ReadFile(args.files[i], req.mutable_sgf())) {
+        read_failed = true;
+        break;
+      }
+      *req.mutable_options() = options;
+      if (!stream->Write(req)) break;
+    }
+    stream->WritesDone();
+  });
+  v1::CheckGameRecordsResponse resp;
+  size_t next = begin;
+  auto skip_ahead = [&] {
+    for (; next < end && skip[next - begin]; ++next) AnswerTooLarge(ctx, args, args.files[next], t);
+  };
+  while (stream->Read(&resp)) {
+    skip_ahead();
+    PrintAnswer(ctx, args, resp, t);
+    ++next;
+  }
+  writer.join();
+  const grpc::Status status = stream->Finish();
+  if (read_failed) return CliContext::Usage("a file could not be read while sending");
+  if (!status.ok()) return ctx.Fail(status);
+  skip_ahead();
+  return -1;
+}
+
+int RunCheck(CliContext& ctx, const CheckArgs& args) {
+  for (const std::string& f : args.files) {
+    struct stat st;
+    if (::stat(f.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
+        !std::ifstream(f, std::ios::binary)) {
+      return CliContext::Usage("cannot read " + f + " (not a readable file)");
+    }
+  }
+  v1::CheckOptions options;
+  if (!BuildOptions(args, &options)) return kExitUsage;
+  Tally t;
+  for (size_t begin = 0; begin < args.files.size(); begin += kFilesPerStream) {
+    const size_t end = std::min(args.files.size(), begin + kFilesPerStream);
+    if (int rc = CheckChunk(ctx, args, options, begin, end, t); rc >= 0) return rc;
+  }
+  if (ctx.json) {
+    std::cout << "{\"records\":" << t.records << ",\"ok\":" << t.ok << ",\"failed\":" << t.failed
+              << ",\"malformed\":" << t.malformed << "}\n";
+  } else {
+    std::cout << t.records << " records: " << t.ok << " ok, " << t.failed << " failed, "
+              << t.malformed << " malformed\n";
+  }
+  return t.failed + t.malformed > 0 ? kExitCheckFailed : kExitOk;
+}
+
+}  // namespace
+
+void AddRulesCommands(CLI::App& app, CliContext& ctx, Action& action) {
+  auto a = std::make_shared<CheckArgs>();
+  auto* check = app.add_subcommand(
+      "check", "check Go game records (SGF) against the rules; public, no token needed");
+  check->add_option("files", a->files, "SGF files (a collection's games are FILE[0], FILE[1] ...)")
+      ->required();
+  check->add_option("--ruleset", a->ruleset, "chinese (area) | japanese | korean (territory)")
+      ->check(CLI::IsMember({"chinese", "japanese", "korean"}))
+      ->capture_default_str();
+  check->add_option("--ko", a->ko, "situational | positional | simple | cycles (report cycles)")
+      ->check(CLI::IsMember({"situational", "positional", "simple", "cycles"}))
+      ->capture_default_str();
+  check->add_option("--cycle-ruling", a->cycle, "with --ko cycles: no-result | draw | replay")
+      ->check(CLI::IsMember({"no-result", "draw", "replay"}))
+      ->capture_default_str();
+  check->add_option("--komi", a->komi, "komi in points, overrides KM (e.g. 7.5)");
+  check->add_option("--variation", a->variation, "branch at each fork, e.g. 0,1 (default: main line)");
+  check->add_option("--dead", a->dead, "dead stones as SGF points, one a chain (e.g. dd,pq)");
+  check->add_option("--black-warnings", a->black_warnings, "referee warnings to black")
+      ->check(CLI::Range(0, 9));
+  check->add_option("--white-warnings", a->white_warnings, "referee warnings to white")
+      ->check(CLI::Range(0, 9));
+  check->add_flag("--verbose,-v", a->verbose, "every violation, the result check and the notes");
+  check->callback([&, a] { action = [&, a] { return RunCheck(ctx, *a); }; });
+}
+
+}  // namespace gorank::cli

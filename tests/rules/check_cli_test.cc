@@ -1,0 +1,276 @@
+// End to end: the real rankd binary (temp database, 127.0.0.1:0) and the real
+// `rankctl check`, without a token. Readiness: rankd's own log line
+// "rankd serving on port N", read from its output with a bounded poll().
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tests/testing/temp_dir.h"
+
+namespace gorank::rules {
+namespace {
+
+std::string Go(const std::string& file) {
+  return std::string(GORANK_TESTDATA_DIR) + "/go/" + file;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+// Forks and execs `argv`; the child's stdout and stderr go to `out_fd`.
+pid_t Spawn(const std::vector<std::string>& argv, int out_fd, int err_fd) {
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    dup2(out_fd, STDOUT_FILENO);
+    dup2(err_fd, STDERR_FILENO);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+// A real rankd for one test, stopped with SIGTERM at the end.
+class Rankd {
+ public:
+  explicit Rankd(const testing::TempDir& dir) {
+    int fds[2];
+    if (pipe(fds) != 0) return;
+    pid_ = Spawn({RANKD_BIN, "--db", dir.File("rankd.db"), "--listen", "127.0.0.1:0",
+                  "--admin-token-file", dir.File("admin.token")},
+                 fds[1], fds[1]);
+    close(fds[1]);
+    out_ = fds[0];
+    port_ = ReadPort();
+    // Keep draining the log so rankd never blocks on a full pipe.
+    drain_ = std::thread([fd = out_] {
+      char buf[4096];
+      while (read(fd, buf, sizeof buf) > 0) {
+      }
+    });
+  }
+  ~Rankd() {
+    if (pid_ > 0) {
+      kill(pid_, SIGTERM);
+      waitpid(pid_, &exit_status_, 0);
+    }
+    if (drain_.joinable()) drain_.join();
+    if (out_ >= 0) close(out_);
+  }
+  int port() const { return port_; }
+  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+
+ private:
+  // Reads rankd's output until its "serving on port N" line; 0 when it does
+  // not come within 30 s or rankd exits first.
+  int ReadPort() {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    const std::regex serving("rankd serving on port ([0-9]+)");
+    std::string seen;
+    while (std::chrono::steady_clock::now() < deadline) {
+      pollfd p{out_, POLLIN, 0};
+      const int left = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                            deadline - std::chrono::steady_clock::now())
+                                            .count());
+      if (poll(&p, 1, std::max(left, 1)) <= 0) break;
+      char buf[1024];
+      const ssize_t n = read(out_, buf, sizeof buf);
+      if (n <= 0) break;
+      seen.append(buf, n);
+      std::smatch m;
+      if (std::regex_search(seen, m, serving)) return std::stoi(m[1]);
+    }
+    ADD_FAILURE() << "rankd did not report its port; output:\n" << seen;
+    return 0;
+  }
+
+  pid_t pid_ = -1;
+  int out_ = -1;
+  int port_ = 0;
+  int exit_status_ = 0;
+  std::thread drain_;
+};
+
+struct Result {
+  int exit_status = -1;
+  std::string out, err;
+};
+
+Result Rankctl(const testing::TempDir& dir, std::vector<std::string> args) {
+  args.insert(args.begin(), RANKCTL_BIN);
+  const std::string out_path = dir.File("rankctl.out"), err_path = dir.File("rankctl.err");
+  const int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  const pid_t pid = Spawn(args, out, err);
+  close(out);
+  close(err);
+  Result r;
+  int status = 0;
+  if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status)) {
+    r.exit_status = WEXITSTATUS(status);
+  }
+  r.out = ReadFile(out_path);
+  r.err = ReadFile(err_path);
+  return r;
+}
+
+class CheckCliTest : public ::testing::Test {
+ protected:
+  testing::TempDir dir_;
+  Rankd rankd_{dir_};
+};
+
+TEST_F(CheckCliTest, AllGoodFilesPrintOkLinesAndExitZero) {
+  ASSERT_NE(rankd_.port(), 0);
+  Result r = Rankctl(dir_, {"--server", rankd_.address(), "check", Go("snapback.sgf"),
+                            Go("handicap_compensation.sgf"), Go("area_seki_two_liberties.sgf")});
+  EXPECT_EQ(r.exit_status, 0) << r.out << r.err;
+  EXPECT_EQ(r.err, "");
+  const std::vector<std::string> lines = Lines(r.out);
+  ASSERT_EQ(lines.size(), 4u) << r.out;
+  EXPECT_EQ(lines[0].rfind(Go("snapback.sgf") + "  OK  ", 0), 0u) << lines[0];
+  EXPECT_EQ(lines[1], Go("handicap_compensation.sgf") +
+                          "  OK  77 moves, two passes at move 77; count W+1 (白胜1/2子); RE agrees");
+  EXPECT_EQ(lines[2], Go("area_seki_two_liberties.sgf") +
+                          "  OK  2 moves, two passes at move 2; count W+12.5 (白胜6又1/4子); "
+                          "RE agrees");
+  EXPECT_EQ(lines[3], "3 records: 3 ok, 0 failed, 0 malformed");
+}
+
+TEST_F(CheckCliTest, AFailingOrMalformedRecordGivesExitThree) {
+  ASSERT_NE(rankd_.port(), 0);
+  const std::string broken = dir_.File("broken.sgf");
+  std::ofstream(broken) << "(;GM[1]FF[4]SZ[9];B[cc]";
+  Result r = Rankctl(dir_, {"--server", rankd_.address(), "check", Go("capture_not_suicide.sgf"),
+                            Go("suicide_single.sgf"), broken, Go("double_move.sgf")});
+  EXPECT_EQ(r.exit_status, 3) << r.out << r.err;
+  const std::vector<std::string> lines = Lines(r.out);
+  ASSERT_EQ(lines.size(), 5u) << r.out;
+  EXPECT_EQ(lines[0].rfind(Go("capture_not_suicide.sgf") + "  OK  ", 0), 0u) << lines[0];
+  EXPECT_EQ(lines[1], Go("suicide_single.sgf") +
+                          "  FAIL  move 1 B A9 suicide (第5条 禁着点、第19条); 1 move, unfinished");
+  EXPECT_EQ(lines[2].rfind(broken + "  MALFORMED  INVALID_ARGUMENT: malformed SGF at byte offset 23",
+                           0),
+            0u)
+      << lines[2];
+  EXPECT_NE(lines[3].find("  FAIL  move 4 "), std::string::npos) << lines[3];
+  EXPECT_NE(lines[3].find("double_move"), std::string::npos) << lines[3];
+  EXPECT_EQ(lines[4], "4 records: 1 ok, 2 failed, 1 malformed");
+}
+
+TEST_F(CheckCliTest, CollectionGamesAndOversizeFilesEachGetALine) {
+  ASSERT_NE(rankd_.port(), 0);
+  const std::string two = dir_.File("two.sgf"), big = dir_.File("big.sgf"),
+                    huge = dir_.File("huge.sgf");
+  std::ofstream(two) << "(;GM[1]SZ[9];B[ee])(;GM[1]SZ[9]AW[ba][ab];B[aa])";
+  std::ofstream(big) << "(;GM[1]SZ[9];B[ee])" << std::string(2 << 20, ' ');
+  std::ofstream(huge) << "(;GM[1]SZ[9];B[ee])" << std::string(5 << 20, ' ');
+  Result r = Rankctl(dir_, {"--server", rankd_.address(), "check", huge, two, big});
+  EXPECT_EQ(r.exit_status, 3) << r.err;
+  const std::vector<std::string> lines = Lines(r.out);
+  ASSERT_EQ(lines.size(), 5u) << r.out;
+  EXPECT_EQ(lines[0].rfind(huge + "  MALFORMED  RESOURCE_EXHAUSTED: file over rankctl's", 0), 0u)
+      << lines[0];
+  EXPECT_EQ(lines[1], two + "[0]  OK  1 move, unfinished");
+  EXPECT_EQ(lines[2].rfind(two + "[1]  FAIL  move 1 B A9 suicide", 0), 0u) << lines[2];
+  EXPECT_EQ(lines[3], big + "  MALFORMED  RESOURCE_EXHAUSTED: record of 2097171 bytes is over "
+                            "the 1048576-byte limit");
+  EXPECT_EQ(lines[4], "4 records: 1 ok, 1 failed, 2 malformed");
+}
+
+TEST_F(CheckCliTest, VerbosePrintsEveryViolationAndTheResultCheck) {
+  ASSERT_NE(rankd_.port(), 0);
+  Result r = Rankctl(dir_, {"--server", rankd_.address(), "check", "--verbose",
+                            Go("moves_after_two_passes.sgf")});
+  EXPECT_EQ(r.exit_status, 3) << r.err;
+  const std::vector<std::string> lines = Lines(r.out);
+  ASSERT_GE(lines.size(), 4u) << r.out;
+  EXPECT_NE(lines[0].find("  FAIL  move 4 "), std::string::npos) << lines[0];
+  EXPECT_EQ(lines[1].rfind("    move 4 ", 0), 0u) << lines[1];
+  EXPECT_NE(lines[1].find("after_end"), std::string::npos) << lines[1];
+  EXPECT_EQ(lines[2].rfind("    result: ", 0), 0u) << lines[2];
+  EXPECT_EQ(lines.back(), "1 records: 0 ok, 1 failed, 0 malformed");
+}
+
+TEST_F(CheckCliTest, JsonPrintsOneAnswerPerFileAndASummary) {
+  ASSERT_NE(rankd_.port(), 0);
+  Result r = Rankctl(dir_, {"--server", rankd_.address(), "check", Go("ko_immediate_recapture.sgf"),
+                            Go("snapback.sgf"), "--json"});
+  EXPECT_EQ(r.exit_status, 3) << r.err;
+  const std::vector<std::string> lines = Lines(r.out);
+  ASSERT_EQ(lines.size(), 3u) << r.out;
+  const auto ko = nlohmann::json::parse(lines[0]);
+  EXPECT_EQ(ko["record_id"], Go("ko_immediate_recapture.sgf"));
+  EXPECT_EQ(ko["reports"][0]["failed"], true);
+  EXPECT_EQ(ko["reports"][0]["violations"][0]["kind"], "VIOLATION_KIND_KO_RECAPTURE");
+  EXPECT_EQ(ko["reports"][0]["violations"][0]["move_number"], 2);
+  const auto snap = nlohmann::json::parse(lines[1]);
+  EXPECT_FALSE(snap["reports"][0].contains("failed"));  // false is omitted
+  EXPECT_EQ(nlohmann::json::parse(lines[2]),
+            nlohmann::json({{"records", 2}, {"ok", 1}, {"failed", 1}, {"malformed", 0}}));
+}
+
+TEST_F(CheckCliTest, OptionsTravelToTheServer) {
+  ASSERT_NE(rankd_.port(), 0);
+  // Komi 0.5 instead of KM[7.5]: white's 12.5-point win shrinks to 5.5, and
+  // RE[W+12.5] is now contradicted.
+  Result r = Rankctl(dir_, {"--server", rankd_.address(), "check", "--komi", "0.5",
+                            Go("area_seki_two_liberties.sgf")});
+  EXPECT_EQ(r.exit_status, 3) << r.out << r.err;
+  EXPECT_NE(r.out.find("count W+5.5"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("RE[W+12.5] contradicts"), std::string::npos) << r.out;
+}
+
+TEST_F(CheckCliTest, UsageErrorsExitTwoWithoutACall) {
+  ASSERT_NE(rankd_.port(), 0);
+  Result missing = Rankctl(dir_, {"--server", rankd_.address(), "check", dir_.File("nope.sgf")});
+  EXPECT_EQ(missing.exit_status, 2);
+  EXPECT_NE(missing.err.find("cannot read " + dir_.File("nope.sgf")), std::string::npos)
+      << missing.err;
+  EXPECT_EQ(missing.out, "");
+  Result ruleset = Rankctl(dir_, {"--server", rankd_.address(), "check", "--ruleset", "ing",
+                                  Go("snapback.sgf")});
+  EXPECT_EQ(ruleset.exit_status, 2);
+  Result komi = Rankctl(dir_, {"--server", rankd_.address(), "check", "--komi", "7.3",
+                               Go("snapback.sgf")});
+  EXPECT_EQ(komi.exit_status, 2);
+  EXPECT_NE(komi.err.find("--komi"), std::string::npos) << komi.err;
+}
+
+TEST(CheckCliNoServerTest, CallFailureExitsOne) {
+  testing::TempDir dir;
+  // A port nobody listens on: bound by rankd nowhere, refused at once.
+  Result r = Rankctl(dir, {"--server", "127.0.0.1:1", "--timeout", "5", "check",
+                           Go("snapback.sgf")});
+  EXPECT_EQ(r.exit_status, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("rankctl: UNAVAILABLE"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace gorank::rules
