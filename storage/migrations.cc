@@ -145,6 +145,29 @@ CREATE TABLE stock_orders(
 ) STRICT;
 )sql";
 
+constexpr char kSchemaV4[] = R"sql(
+CREATE TABLE audit_checkpoints(
+  tree_size INTEGER PRIMARY KEY,
+  root_hash BLOB NOT NULL,
+  time_unix INTEGER NOT NULL,
+  signature BLOB NOT NULL,
+  key_id TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE annual_reviews(
+  id INTEGER PRIMARY KEY,
+  agency_prefix TEXT NOT NULL REFERENCES agencies(prefix),
+  year INTEGER NOT NULL,
+  outcome INTEGER NOT NULL,
+  findings TEXT NOT NULL,
+  checkpoint_size INTEGER NOT NULL,
+  checkpoint_root BLOB NOT NULL,
+  reviewer TEXT NOT NULL,
+  recorded_unix INTEGER NOT NULL
+) STRICT;
+CREATE INDEX annual_reviews_by_agency ON annual_reviews(agency_prefix, year, id);
+)sql";
+
 constexpr char kInsertAgency[] =
     "INSERT INTO agencies(prefix, name, name_en, level, status) "
     "VALUES(?1, ?2, ?3, ?4, 1)";
@@ -185,6 +208,8 @@ const std::vector<Migration>& Migrations() {
           {2, "load the shipped region table", SeedRegions},
           {3, "certificates: serials, certificates, objections, appraisals, stock",
            [](Connection& c) { return c.Exec(kSchemaV3); }},
+          {4, "audit: signed checkpoints, annual reviews",
+           [](Connection& c) { return c.Exec(kSchemaV4); }},
       };
   return *kMigrations;
 }

@@ -17,6 +17,7 @@ std::vector<MethodPolicy> BuildTable() {
   const std::string rnk = "/gorank.v1.RankService/";
   const std::string crt = "/gorank.v1.CertificateService/";
   const std::string rul = "/gorank.v1.RulesService/";
+  const std::string aud = "/gorank.v1.AuditService/";
   return {
       {reg + "RegisterPlayer", {kN, kA}},
       {reg + "GetPlayer", {kP, kN, kA, kU}},
@@ -51,6 +52,16 @@ std::vector<MethodPolicy> BuildTable() {
       {crt + "ExportHolders", {kN, kA, kU}},
       {rul + "CheckGameRecord", {kP, kN, kA, kU}},
       {rul + "CheckGameRecords", {kP, kN, kA, kU}},
+      {aud + "GetCheckpoint", {kP, kN, kA, kU}},
+      {aud + "GetEntries", {kN, kU}},
+      {aud + "GetInclusionProof", {kP, kN, kA, kU}},
+      {aud + "GetConsistencyProof", {kP, kN, kA, kU}},
+      {aud + "VerifyTables", {kN, kU}},
+      {aud + "GetAnnualReport", {kN, kA, kU}},
+      {aud + "GetNationalSummary", {kN, kU}},
+      {aud + "RecordReview", {kU}},
+      {aud + "ListReviews", {kN, kA, kU}},
+      {aud + "Backup", {kN, kU}},
   };
 }
 

@@ -17,6 +17,7 @@ using Action = std::function<int()>;
 
 void AddRegistryCommands(CLI::App& app, CliContext& ctx, Action& action);
 void AddCertificateCommands(CLI::App& app, CliContext& ctx, Action& action);
+void AddAuditCommands(CLI::App& app, CliContext& ctx, Action& action);
 // `check FILE...`: the rules check of Go game records (public, no token).
 void AddRulesCommands(CLI::App& app, CliContext& ctx, Action& action);
 

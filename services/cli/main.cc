@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   Action action;
   AddRegistryCommands(app, ctx, action);
   AddCertificateCommands(app, ctx, action);
+  AddAuditCommands(app, ctx, action);
   AddRulesCommands(app, ctx, action);
   try {
     app.parse(argc, argv);

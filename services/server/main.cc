@@ -11,6 +11,7 @@
 
 #include "CLI/CLI.hpp"
 #include "services/server/rankd_server.h"
+#include "services/server/restore.h"
 #include "spdlog/spdlog.h"
 
 int main(int argc, char** argv) {
@@ -24,6 +25,11 @@ int main(int argc, char** argv) {
   app.add_option("--admin-token-file", token_file,
                  "where the first start writes the national-admin token");
   app.add_option("--log-level", log_level, "trace|debug|info|warn|error");
+  std::string restore_from;
+  bool force = false;
+  app.add_option("--restore", restore_from,
+                 "restore the database at --db from a backup made by `rankctl backup`, then exit");
+  app.add_flag("--force", force, "with --restore: replace an existing database");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -43,6 +49,16 @@ int main(int argc, char** argv) {
   if (!token_file.empty()) config.admin_token_file = token_file;
   if (!log_level.empty()) config.log_level = log_level;
   spdlog::set_level(spdlog::level::from_str(config.log_level));
+
+  if (!restore_from.empty()) {
+    absl::Status s = gorank::server::RestoreDatabase(restore_from, config.db_path, force);
+    if (!s.ok()) {
+      spdlog::error("restore failed: {}", s.ToString());
+      return 1;
+    }
+    spdlog::info("restored {} from {}; start rankd on it as usual", config.db_path, restore_from);
+    return 0;
+  }
 
   // Block the stop signals in every thread (gRPC's included) and take them
   // synchronously in main.

@@ -10,6 +10,10 @@
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/security/server_credentials.h"
 #include "grpcpp/server_builder.h"
+#include "services/audit/annual_report.h"
+#include "services/audit/audit_service.h"
+#include "services/audit/audit_trail.h"
+#include "services/audit/signing_key.h"
 #include "services/auth/token_manager.h"
 #include "services/certificates/certificate_service.h"
 #include "services/certificates/certification.h"
@@ -20,6 +24,7 @@
 #include "services/rules/rules_service.h"
 #include "spdlog/spdlog.h"
 #include "storage/database.h"
+#include "storage/sqlite_audit_repository.h"
 #include "storage/sqlite_certificate_repository.h"
 #include "storage/sqlite_registry_repository.h"
 #include "storage/sqlite_token_repository.h"
@@ -33,6 +38,10 @@ struct RankdServer::Parts {
   std::unique_ptr<storage::SqliteRegistryRepository> registry_repo;
   std::unique_ptr<storage::SqliteTokenRepository> token_repo;
   std::unique_ptr<storage::SqliteCertificateRepository> certificate_repo;
+  std::unique_ptr<storage::SqliteAuditRepository> audit_repo;
+  std::unique_ptr<audit::SigningKey> audit_key;
+  std::unique_ptr<audit::AuditTrail> audit_trail;
+  std::unique_ptr<audit::Reporting> reporting;
   std::unique_ptr<auth::TokenManager> tokens;
   std::unique_ptr<registry::PlayerRegistry> registry;
   std::unique_ptr<certificates::Certification> certification;
@@ -42,6 +51,7 @@ struct RankdServer::Parts {
   std::unique_ptr<registry::TokenServiceImpl> token_service;
   std::unique_ptr<registry::RankServiceImpl> rank_service;
   std::unique_ptr<certificates::CertificateServiceImpl> certificate_service;
+  std::unique_ptr<audit::AuditServiceImpl> audit_service;
   std::unique_ptr<rules::RulesServiceImpl> rules_service;
 };
 
@@ -67,7 +77,28 @@ absl::Status WriteSecretFile(const std::string& path, const std::string& secret)
 const char* const kServiceNames[] = {
     "gorank.v1.PlayerRegistry", "gorank.v1.AgencyService",
     "gorank.v1.TokenService", "gorank.v1.RankService",
-    "gorank.v1.CertificateService", "gorank.v1.RulesService"};
+    "gorank.v1.CertificateService", "gorank.v1.AuditService", "gorank.v1.RulesService"};
+
+// The checkpoint-signing key: loaded from `path`, or created there (mode
+// 0600) at first start.
+absl::StatusOr<std::unique_ptr<audit::SigningKey>> LoadOrCreateKey(const std::string& path) {
+  auto key = audit::SigningKey::LoadPemFile(path);
+  if (absl::IsNotFound(key.status())) {
+    GORANK_ASSIGN_OR_RETURN(audit::SigningKey fresh, audit::SigningKey::Generate());
+    GORANK_RETURN_IF_ERROR(fresh.SavePemFile(path));
+    spdlog::warn("first start: audit signing key created at {} (mode 0600)", path);
+    key = std::move(fresh);
+  }
+  if (!key.ok()) return key.status();
+  spdlog::info("audit checkpoints signed with key {} (public key {})", key->KeyId(),
+               key->public_key().Base64());
+  return std::make_unique<audit::SigningKey>(std::move(*key));
+}
+
+std::string DirectoryOf(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
 
 }  // namespace
 
@@ -97,6 +128,21 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   // registry read shows a rank.
   certificates::Certification* office = p.certification.get();
   p.registry->SetBeforeRead([office] { return office->SettleDueNotices(); });
+
+  p.audit_repo = std::make_unique<storage::SqliteAuditRepository>(p.db.get());
+  GORANK_ASSIGN_OR_RETURN(p.audit_key, LoadOrCreateKey(config.AuditKeyFile()));
+  p.audit_trail =
+      std::make_unique<audit::AuditTrail>(p.audit_repo.get(), p.audit_key.get(), clock);
+  p.reporting = std::make_unique<audit::Reporting>(p.certificate_repo.get(),
+                                                   p.registry_repo.get(), p.audit_trail.get(),
+                                                   clock);
+  // Stock for year Y is released only after the agency passed the review of Y - 1.
+  audit::AuditTrail* trail = p.audit_trail.get();
+  if (config.require_review_for_release) {
+    p.certification->SetReleasePrecondition([trail](const std::string& prefix, int year) {
+      return trail->CheckReviewPassed(prefix, year - 1);
+    });
+  }
   p.gate = std::make_unique<CallGate>(p.tokens.get());
   p.player_service =
       std::make_unique<registry::PlayerRegistryService>(p.gate.get(), p.registry.get());
@@ -107,6 +153,8 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   p.rank_service = std::make_unique<registry::RankServiceImpl>(p.gate.get());
   p.certificate_service = std::make_unique<certificates::CertificateServiceImpl>(
       p.gate.get(), p.certification.get(), clock);
+  p.audit_service = std::make_unique<audit::AuditServiceImpl>(
+      p.gate.get(), p.audit_trail.get(), p.reporting.get(), DirectoryOf(config.db_path));
   p.rules_service = std::make_unique<rules::RulesServiceImpl>(p.gate.get());
 
   GORANK_ASSIGN_OR_RETURN(std::optional<std::string> secret,
@@ -128,6 +176,7 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   builder.RegisterService(p.token_service.get());
   builder.RegisterService(p.rank_service.get());
   builder.RegisterService(p.certificate_service.get());
+  builder.RegisterService(p.audit_service.get());
   builder.RegisterService(p.rules_service.get());
   s->server_ = builder.BuildAndStart();
   if (!s->server_ || s->port_ == 0) {

@@ -35,7 +35,13 @@ absl::Status ApplyTable(const toml::table& t, ServerConfig* c) {
     else if (k == "log_level") s = want_string(&c->log_level);
     else if (k == "reader_connections") s = want_int(&c->reader_connections, 1, 64);
     else if (k == "shutdown_grace_ms") s = want_int(&c->shutdown_grace_ms, 0, 600000);
-    else if (k == "notice_days") s = want_int(&c->notice_days, 0, 365);
+    else if (k == "audit_key_file") s = want_string(&c->audit_key_file);
+    else if (k == "require_review_for_release") {
+      if (!node.is_boolean()) {
+        return absl::InvalidArgumentError("config key '" + k + "' must be true or false");
+      }
+      c->require_review_for_release = *node.value<bool>();
+    } else if (k == "notice_days") s = want_int(&c->notice_days, 0, 365);
     else if (k == "max_request_bytes") s = want_int(&c->max_request_bytes, 1024, 64 << 20);
     else return absl::InvalidArgumentError("unknown config key '" + k + "'");
     if (!s.ok()) return s;
@@ -45,11 +51,20 @@ absl::Status ApplyTable(const toml::table& t, ServerConfig* c) {
 
 }  // namespace
 
-std::string ServerConfig::AdminTokenFile() const {
-  if (!admin_token_file.empty()) return admin_token_file;
+namespace {
+std::string BesideDatabase(const std::string& db_path, const std::string& name) {
   const size_t slash = db_path.rfind('/');
-  return (slash == std::string::npos ? std::string() : db_path.substr(0, slash + 1)) +
-         "admin.token";
+  return (slash == std::string::npos ? std::string() : db_path.substr(0, slash + 1)) + name;
+}
+}  // namespace
+
+std::string ServerConfig::AdminTokenFile() const {
+  return admin_token_file.empty() ? BesideDatabase(db_path, "admin.token") : admin_token_file;
+}
+
+std::string ServerConfig::AuditKeyFile() const {
+  return audit_key_file.empty() ? BesideDatabase(db_path, "audit_ed25519.pem")
+                                : audit_key_file;
 }
 
 absl::Status ParseConfigText(const std::string& text, ServerConfig* config) {

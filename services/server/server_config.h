@@ -21,11 +21,18 @@ struct ServerConfig {
   int shutdown_grace_ms = 5000;
   // Largest request accepted, bytes.
   int max_request_bytes = 4 << 20;
+  // Ed25519 key (PKCS#8 PEM, mode 0600) that signs audit checkpoints;
+  // created at first start. Default: "audit_ed25519.pem" beside the database.
+  std::string audit_key_file;
+  // Releasing stock for year Y needs a passed annual review of Y - 1.
+  bool require_review_for_release = true;
   // Public-notice period of 4d..7d certificates, days.
   int notice_days = 7;
 
   // admin_token_file with its default applied.
   std::string AdminTokenFile() const;
+  // audit_key_file with its default applied.
+  std::string AuditKeyFile() const;
 };
 
 // Reads a TOML file over `config`. INVALID_ARGUMENT naming the key (or the

@@ -1,0 +1,94 @@
+// The annual report of an agency's year (SPEC section 3, the annual review):
+// certificates by grade and by basis, serial continuity, stock ordered /
+// released / used, 4d+ certificates and their notice outcome, 1d+ holders
+// with incomplete records, appraisals (holders under 18 flagged),
+// revocations, and months without any issuance. BuildAnnualReport is a pure
+// function of its inputs; Reporting gathers them from the repositories.
+#ifndef GORANK_SERVICES_AUDIT_ANNUAL_REPORT_H_
+#define GORANK_SERVICES_AUDIT_ANNUAL_REPORT_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "services/audit/audit_trail.h"
+#include "services/auth/caller.h"
+#include "services/certificates/certificate.h"
+#include "services/certificates/certificate_repository.h"
+#include "services/registry/registry_repository.h"
+
+namespace gorank::audit {
+
+struct ReportInputs {
+  std::string prefix;
+  std::string agency_name;
+  int year = 0;
+  std::vector<certificates::Certificate> certificates;  // issued under prefix in year
+  std::map<int64_t, registry::Player> holders;           // by player id
+  std::optional<certificates::StockOrder> stock;
+  std::vector<certificates::Appraisal> appraisals;       // of the agency
+  int64_t now_unix = 0;
+};
+
+struct CertificateNote {
+  std::string number;
+  std::string grade;
+  std::string detail;  // notice outcome, missing fields, reason ...
+};
+
+struct AnnualReport {
+  std::string prefix;
+  std::string agency_name;
+  int year = 0;
+  int issued = 0;
+  std::map<std::string, int> by_grade;  // "3d" -> count
+  std::map<std::string, int> by_basis;  // "tournament" -> count
+  int max_serial = 0;
+  std::vector<int> missing_serials;     // gaps in 1..max_serial
+  std::vector<int> duplicate_serials;
+  std::optional<int> stock_ordered;
+  bool stock_released = false;
+  int stock_used = 0;
+  bool stock_exceeded = false;
+  std::vector<CertificateNote> high_grades;          // 4d+: notice outcome
+  std::vector<CertificateNote> incomplete_holders;   // 1d+ holder record incomplete
+  std::vector<CertificateNote> appraisals;           // with the holder's age
+  int appraisals_under_18 = 0;
+  std::vector<CertificateNote> revocations;
+  std::vector<int> inactive_months;  // 1..12 (up to the current month this year)
+  // The number of anomalies: gaps, duplicates, stock exceeded, incomplete
+  // records, under-18 appraisals, revocations, inactive months.
+  int AnomalyCount() const;
+};
+
+AnnualReport BuildAnnualReport(const ReportInputs& in);
+
+// Thread-safe. Does not own its arguments.
+class Reporting {
+ public:
+  Reporting(certificates::CertificateRepository* certs, registry::RegistryRepository* registry,
+            AuditTrail* trail, const Clock* clock)
+      : certs_(certs), registry_(registry), trail_(trail), clock_(clock) {}
+
+  // The report with the signed checkpoint taken when it was made. An
+  // operator only for its own agency. NOT_FOUND for an unknown agency.
+  absl::StatusOr<std::pair<AnnualReport, Checkpoint>> Report(const auth::Caller& caller,
+                                                             const std::string& prefix,
+                                                             int year);
+  // Every agency's report of `year` (national admin and auditor).
+  absl::StatusOr<std::pair<std::vector<AnnualReport>, Checkpoint>> NationalSummary(int year);
+
+ private:
+  absl::StatusOr<AnnualReport> Build(const registry::Agency& agency, int year);
+
+  certificates::CertificateRepository* certs_;
+  registry::RegistryRepository* registry_;
+  AuditTrail* trail_;
+  const Clock* clock_;
+};
+
+}  // namespace gorank::audit
+
+#endif  // GORANK_SERVICES_AUDIT_ANNUAL_REPORT_H_

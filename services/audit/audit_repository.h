@@ -1,0 +1,57 @@
+// Storage interface of the audit module: the append-only log as stored
+// (entries and leaf hashes by 0-based index), signed checkpoints, current row
+// digests, annual reviews and backups. Implemented over SQLite in storage/.
+#ifndef GORANK_SERVICES_AUDIT_AUDIT_REPOSITORY_H_
+#define GORANK_SERVICES_AUDIT_AUDIT_REPOSITORY_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "services/audit/checkpoint.h"
+#include "services/common/change.h"
+
+namespace gorank::audit {
+
+enum class ReviewOutcome { kPass = 1, kFail = 2, kPassWithConditions = 3 };
+
+struct Review {
+  int64_t id = 0;
+  std::string agency_prefix;
+  int year = 0;
+  ReviewOutcome outcome = ReviewOutcome::kFail;
+  std::string findings;
+  int64_t checkpoint_size = 0;  // the report checkpoint it was based on
+  std::string checkpoint_root;  // 32 raw bytes
+  std::string reviewer;
+  int64_t recorded_unix = 0;
+};
+
+// Implementations are thread-safe.
+class AuditRepository {
+ public:
+  virtual ~AuditRepository() = default;
+  virtual absl::StatusOr<int64_t> LogSize() = 0;
+  // Entries [begin, end) in order; OUT_OF_RANGE past the end.
+  virtual absl::StatusOr<std::vector<std::string>> Entries(int64_t begin, int64_t end) = 0;
+  virtual absl::StatusOr<std::vector<std::string>> LeafHashes(int64_t begin, int64_t end) = 0;
+  // Stores a signed checkpoint (idempotent per tree size).
+  virtual absl::Status SaveCheckpoint(const Checkpoint& checkpoint) = 0;
+  virtual absl::StatusOr<std::optional<Checkpoint>> LatestCheckpoint() = 0;
+  // "table:key" -> hex digest of every row now stored (see storage/row_digest.h).
+  virtual absl::StatusOr<std::map<std::string, std::string>> CurrentRowDigests() = 0;
+  virtual absl::StatusOr<int64_t> InsertReview(const Review& review,
+                                               const ChangeRecord& change) = 0;
+  // Newest first; "" / 0 match any agency / year.
+  virtual absl::StatusOr<std::vector<Review>> ListReviews(const std::string& prefix,
+                                                          int year) = 0;
+  // A consistent snapshot of the whole database into a new file.
+  virtual absl::Status Backup(const std::string& dest_path) = 0;
+};
+
+}  // namespace gorank::audit
+
+#endif  // GORANK_SERVICES_AUDIT_AUDIT_REPOSITORY_H_

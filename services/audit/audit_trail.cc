@@ -1,0 +1,186 @@
+#include "services/audit/audit_trail.h"
+
+#include <algorithm>
+#include <map>
+
+#include "nlohmann/json.hpp"
+#include "services/audit/audit_entry.h"
+#include "services/audit/encoding.h"
+#include "services/audit/merkle.h"
+#include "services/common/status_macros.h"
+
+namespace gorank::audit {
+namespace {
+
+constexpr int64_t kMaxEntriesPerCall = 1000;
+
+LeafHashReader ReaderOf(AuditRepository* repo) {
+  return [repo](int64_t begin, int64_t end) { return repo->LeafHashes(begin, end); };
+}
+
+}  // namespace
+
+const char* ReviewOutcomeName(ReviewOutcome outcome) {
+  switch (outcome) {
+    case ReviewOutcome::kPass: return "pass";
+    case ReviewOutcome::kFail: return "fail";
+    case ReviewOutcome::kPassWithConditions: return "pass_with_conditions";
+  }
+  return "unknown";
+}
+
+absl::StatusOr<Checkpoint> AuditTrail::SignCheckpointNow() {
+  std::lock_guard<std::mutex> lock(mu_);
+  GORANK_ASSIGN_OR_RETURN(int64_t size, repo_->LogSize());
+  while (range_.size() < size) {
+    const int64_t end = std::min(size, range_.size() + kLeafReadBatch);
+    GORANK_ASSIGN_OR_RETURN(std::vector<std::string> leaves,
+                            repo_->LeafHashes(range_.size(), end));
+    for (const std::string& leaf : leaves) range_.Append(leaf);
+  }
+  GORANK_ASSIGN_OR_RETURN(
+      Checkpoint cp,
+      SignCheckpoint(size, range_.RootHash(), clock_->NowSeconds(), *key_));
+  GORANK_RETURN_IF_ERROR(repo_->SaveCheckpoint(cp));
+  return cp;
+}
+
+absl::StatusOr<std::vector<std::string>> AuditTrail::Entries(int64_t begin, int64_t end) {
+  GORANK_ASSIGN_OR_RETURN(int64_t size, repo_->LogSize());
+  if (begin < 0 || end < begin || end > size || end - begin > kMaxEntriesPerCall) {
+    return absl::InvalidArgumentError(
+        "entries are read in ranges [begin, end) of at most 1000 within the log size " +
+        std::to_string(size));
+  }
+  return repo_->Entries(begin, end);
+}
+
+absl::StatusOr<std::vector<std::string>> AuditTrail::LeafHashes(int64_t begin, int64_t end) {
+  GORANK_RETURN_IF_ERROR(Entries(begin, begin).status());  // range checks
+  if (end - begin > kMaxEntriesPerCall) {
+    return absl::InvalidArgumentError("at most 1000 leaf hashes a call");
+  }
+  return repo_->LeafHashes(begin, end);
+}
+
+absl::StatusOr<std::pair<std::string, std::vector<std::string>>> AuditTrail::InclusionProof(
+    int64_t index, int64_t size) {
+  GORANK_ASSIGN_OR_RETURN(int64_t log_size, repo_->LogSize());
+  if (size <= 0 || size > log_size || index < 0 || index >= size) {
+    return absl::InvalidArgumentError("need 0 <= index < tree_size <= log size " +
+                                      std::to_string(log_size));
+  }
+  GORANK_ASSIGN_OR_RETURN(std::vector<std::string> leaf, repo_->LeafHashes(index, index + 1));
+  GORANK_ASSIGN_OR_RETURN(std::vector<std::string> proof,
+                          audit::InclusionProof(index, size, ReaderOf(repo_)));
+  return std::make_pair(leaf.at(0), proof);
+}
+
+absl::StatusOr<std::vector<std::string>> AuditTrail::ConsistencyProof(int64_t old_size,
+                                                                      int64_t new_size) {
+  GORANK_ASSIGN_OR_RETURN(int64_t log_size, repo_->LogSize());
+  if (old_size < 0 || new_size < old_size || new_size > log_size) {
+    return absl::InvalidArgumentError("need 0 <= old_size <= new_size <= log size " +
+                                      std::to_string(log_size));
+  }
+  return audit::ConsistencyProof(old_size, new_size, ReaderOf(repo_));
+}
+
+absl::StatusOr<TableCheck> AuditTrail::VerifyTables() {
+  TableCheck check;
+  // The digests the log says each row had after its last change.
+  std::map<std::string, std::pair<std::string, int64_t>> expected;
+  GORANK_ASSIGN_OR_RETURN(int64_t size, repo_->LogSize());
+  for (int64_t begin = 0; begin < size; begin += kMaxEntriesPerCall) {
+    GORANK_ASSIGN_OR_RETURN(std::vector<std::string> entries,
+                            repo_->Entries(begin, std::min(size, begin + kMaxEntriesPerCall)));
+    for (size_t i = 0; i < entries.size(); ++i) {
+      const int64_t index = begin + static_cast<int64_t>(i);
+      auto entry = AuditEntry::Decode(entries[i]);
+      if (!entry.ok()) {
+        check.mismatches.push_back({"audit_log", index, "entry does not decode"});
+        continue;
+      }
+      for (const auto& [row, digest] : entry->rows) expected[row] = {digest, index};
+    }
+    check.entries_read += static_cast<int64_t>(entries.size());
+  }
+  GORANK_ASSIGN_OR_RETURN(auto current, repo_->CurrentRowDigests());
+  check.rows_checked = static_cast<int64_t>(current.size());
+  for (const auto& [row, digest] : current) {
+    auto it = expected.find(row);
+    if (it == expected.end()) {
+      check.mismatches.push_back({row, -1, "row is not in the audit log"});
+    } else if (it->second.first != digest) {
+      check.mismatches.push_back(
+          {row, it->second.second, "row differs from the state the log recorded"});
+    }
+  }
+  for (const auto& [row, want] : expected) {
+    if (want.first != "deleted" && row.find(":rowid/") == std::string::npos &&
+        !current.count(row)) {
+      check.mismatches.push_back({row, want.second, "row recorded in the log is missing"});
+    }
+  }
+  std::stable_sort(check.mismatches.begin(), check.mismatches.end(),
+                   [](const TableMismatch& a, const TableMismatch& b) {
+                     const uint64_t ai = static_cast<uint64_t>(a.log_index);
+                     const uint64_t bi = static_cast<uint64_t>(b.log_index);
+                     return ai < bi;  // -1 sorts last
+                   });
+  return check;
+}
+
+absl::StatusOr<Review> AuditTrail::RecordReview(const auth::Caller& caller, Review r) {
+  if (r.agency_prefix.size() != 3 || r.year < 2000 || r.year > 2099) {
+    return absl::InvalidArgumentError("agency prefix (three digits) and year 2000..2099 required");
+  }
+  if (r.findings.empty() || r.findings.size() > 20000) {
+    return absl::InvalidArgumentError("findings are required (at most 20000 bytes)");
+  }
+  GORANK_ASSIGN_OR_RETURN(int64_t size, repo_->LogSize());
+  if (r.checkpoint_size <= 0 || r.checkpoint_size > size) {
+    return absl::FailedPreconditionError(
+        "checkpoint_size must name a checkpoint of this log (1.." + std::to_string(size) + ")");
+  }
+  GORANK_ASSIGN_OR_RETURN(r.checkpoint_root, RootHash(r.checkpoint_size, ReaderOf(repo_)));
+  r.reviewer = caller.Describe();
+  r.recorded_unix = clock_->NowSeconds();
+  const std::string after =
+      nlohmann::json{{"agency_prefix", r.agency_prefix},
+                     {"year", r.year},
+                     {"outcome", ReviewOutcomeName(r.outcome)},
+                     {"findings", r.findings},
+                     {"checkpoint_size", r.checkpoint_size},
+                     {"checkpoint_root", HexEncode(r.checkpoint_root)}}
+          .dump();
+  GORANK_ASSIGN_OR_RETURN(
+      r.id, repo_->InsertReview(r, ChangeRecord{r.recorded_unix, r.reviewer, "review.record",
+                                                "review:" + r.agency_prefix + ":" +
+                                                    std::to_string(r.year),
+                                                "", after}));
+  return r;
+}
+
+absl::StatusOr<std::vector<Review>> AuditTrail::ListReviews(const std::string& prefix,
+                                                            int year) {
+  return repo_->ListReviews(prefix, year);
+}
+
+absl::Status AuditTrail::CheckReviewPassed(const std::string& prefix, int year) {
+  GORANK_ASSIGN_OR_RETURN(std::vector<Review> reviews, repo_->ListReviews(prefix, year));
+  if (reviews.empty()) {
+    return absl::FailedPreconditionError(
+        "rule: stock for " + std::to_string(year + 1) + " is released only after agency " +
+        prefix + " passed the annual review of " + std::to_string(year) +
+        "; no review is recorded");
+  }
+  if (reviews.front().outcome == ReviewOutcome::kFail) {
+    return absl::FailedPreconditionError("rule: agency " + prefix + " failed the annual review of " +
+                                         std::to_string(year) + "; stock for " +
+                                         std::to_string(year + 1) + " cannot be released");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace gorank::audit

@@ -1,0 +1,361 @@
+// rankctl audit ... and rankctl backup.
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "gorank/v1/audit.grpc.pb.h"
+#include "services/audit/checkpoint.h"
+#include "services/audit/encoding.h"
+#include "services/audit/log_file.h"
+#include "services/audit/log_verifier.h"
+#include "services/audit/signing_key.h"
+#include "services/cli/commands.h"
+#include "services/cli/unary.h"
+
+namespace gorank::cli {
+namespace {
+
+struct VerifyArgs {
+  std::string checkpoint_file;
+  std::string log_file;
+  std::string key_base64;
+};
+
+absl::StatusOr<audit::Checkpoint> ReadCheckpointFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError("cannot read " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return audit::Checkpoint::FromJson(ss.str());
+}
+
+// Fetches the whole log and the latest checkpoint from the server.
+absl::StatusOr<std::pair<audit::ExportedLog, std::string>> FetchLog(CliContext& ctx,
+                                                                    grpc::Status* rpc) {
+  auto stub = v1::AuditService::NewStub(ctx.Channel());
+  auto call = ctx.NewCall();
+  if (!call) return absl::InvalidArgumentError("no token");
+  v1::GetCheckpointResponse cp;
+  *rpc = stub->GetCheckpoint(call.get(), v1::GetCheckpointRequest(), &cp);
+  if (!rpc->ok()) return absl::UnavailableError("checkpoint");
+  audit::ExportedLog log;
+  const int64_t size = cp.checkpoint().tree_size();
+  for (int64_t begin = 0; begin < size; begin += 1000) {
+    v1::GetEntriesRequest req;
+    req.set_begin(begin);
+    req.set_end(std::min(size, begin + 1000));
+    v1::GetEntriesResponse resp;
+    auto c = ctx.NewCall();
+    *rpc = stub->GetEntries(c.get(), req, &resp);
+    if (!rpc->ok()) return absl::UnavailableError("entries");
+    for (const auto& e : resp.entries()) log.entries.push_back({e.entry(), e.leaf_hash()});
+  }
+  audit::Checkpoint latest{cp.checkpoint().tree_size(), cp.checkpoint().root_hash(),
+                           cp.checkpoint().time_unix(), cp.checkpoint().signature(),
+                           cp.checkpoint().key_id()};
+  log.checkpoints.push_back(latest);
+  return std::make_pair(std::move(log), cp.public_key());
+}
+
+int Verify(CliContext& ctx, const VerifyArgs& args) {
+  audit::LogVerifyOptions options;
+  if (!args.checkpoint_file.empty()) {
+    auto trusted = ReadCheckpointFile(args.checkpoint_file);
+    if (!trusted.ok()) return CliContext::Usage(std::string(trusted.status().message()));
+    options.trusted = *trusted;
+  }
+  audit::ExportedLog log;
+  std::string server_key;
+  if (!args.log_file.empty()) {
+    auto read = audit::ReadLogFileAt(args.log_file);
+    if (!read.ok()) return CliContext::Usage(std::string(read.status().message()));
+    log = std::move(*read);
+  } else {
+    grpc::Status rpc;
+    auto fetched = FetchLog(ctx, &rpc);
+    if (!fetched.ok()) return rpc.ok() ? kExitUsage : ctx.Fail(rpc);
+    log = std::move(fetched->first);
+    server_key = fetched->second;
+  }
+  // The key: given by the auditor, else the server's, which must then be the
+  // key that signed the trusted checkpoint.
+  absl::StatusOr<audit::VerifyingKey> key =
+      !args.key_base64.empty() ? audit::VerifyingKey::FromBase64(args.key_base64)
+                               : audit::VerifyingKey::FromRaw(server_key);
+  if (!key.ok()) {
+    return CliContext::Usage("a verifying key is needed: --key BASE64 (offline) — " +
+                             std::string(key.status().message()));
+  }
+  if (options.trusted && key->KeyId() != options.trusted->key_id) {
+    std::cout << "FAIL: the log is signed by key " << key->KeyId()
+              << ", the trusted checkpoint by key " << options.trusted->key_id << "\n";
+    return kExitCheckFailed;
+  }
+  audit::LogVerdict verdict = audit::VerifyExportedLog(log, *key, options);
+  int64_t first_bad = verdict.ok ? -1 : verdict.first_bad_index;
+  std::string reason = verdict.reason;
+  int mismatches = 0;
+  if (args.log_file.empty()) {
+    auto stub = v1::AuditService::NewStub(ctx.Channel());
+    auto call = ctx.NewCall();
+    v1::VerifyTablesResponse tables;
+    grpc::Status s = stub->VerifyTables(call.get(), v1::VerifyTablesRequest(), &tables);
+    if (!s.ok()) return ctx.Fail(s);
+    for (const auto& m : tables.mismatches()) {
+      ++mismatches;
+      std::cout << "table row " << m.row() << ": " << m.reason()
+                << (m.log_index() >= 0 ? " (last written by entry " +
+                                             std::to_string(m.log_index()) + ")"
+                                       : "")
+                << "\n";
+      if (m.log_index() >= 0 && (first_bad < 0 || m.log_index() < first_bad)) {
+        first_bad = m.log_index();
+        reason = m.row() + ": " + m.reason();
+      }
+    }
+    std::cout << "tables: " << tables.rows_checked() << " rows checked against "
+              << tables.entries_read() << " log entries\n";
+  }
+  std::cout << "log: " << verdict.entries << " entries, signed size " << verdict.verified_size
+            << ", root " << audit::HexEncode(verdict.root_hash) << "\n";
+  if (verdict.ok && mismatches == 0) {
+    std::cout << "OK: every root recomputed, signature valid"
+              << (options.trusted ? ", consistent with the trusted checkpoint" : "") << "\n";
+    return kExitOk;
+  }
+  std::cout << "FAIL: first bad entry " << first_bad << ": " << reason << "\n";
+  return kExitCheckFailed;
+}
+
+void PrintReport(const v1::AnnualReport& r) {
+  std::cout << "agency " << r.agency_prefix() << " " << r.agency_name() << ", year " << r.year()
+            << ": " << r.issued() << " certificates, " << r.anomalies() << " anomalies\n";
+  std::cout << "  by grade:";
+  for (const auto& [g, n] : r.by_grade()) std::cout << " " << g << "=" << n;
+  std::cout << "\n  by basis:";
+  for (const auto& [b, n] : r.by_basis()) std::cout << " " << b << "=" << n;
+  std::cout << "\n  serials: 1.." << r.max_serial();
+  for (int s : r.missing_serials()) std::cout << " MISSING " << s;
+  for (int s : r.duplicate_serials()) std::cout << " DUPLICATE " << s;
+  std::cout << "\n  stock: ordered " << r.stock_ordered() << (r.stock_released() ? " (released)" : " (not released)")
+            << ", used " << r.stock_used() << (r.stock_exceeded() ? " EXCEEDED" : "") << "\n";
+  auto notes = [](const char* title, const auto& list) {
+    for (const auto& n : list) {
+      std::cout << "  " << title << ": " << n.number() << " " << n.grade() << " " << n.detail()
+                << "\n";
+    }
+  };
+  notes("4d+", r.high_grades());
+  notes("incomplete holder", r.incomplete_holders());
+  notes("appraisal", r.appraisals());
+  notes("revoked", r.revocations());
+  if (!r.inactive_months().empty()) {
+    std::cout << "  months without issuance:";
+    for (int m : r.inactive_months()) std::cout << " " << m;
+    std::cout << "\n";
+  }
+}
+
+void PrintReportCsv(const v1::AnnualReport& r) {
+  std::cout << "section,number,grade,detail\n";
+  for (const auto& [g, n] : r.by_grade()) std::cout << "by_grade,," << g << "," << n << "\n";
+  for (const auto& [b, n] : r.by_basis()) std::cout << "by_basis,,," << b << "=" << n << "\n";
+  for (int s : r.missing_serials()) std::cout << "missing_serial,," << ",serial " << s << "\n";
+  for (int s : r.duplicate_serials()) std::cout << "duplicate_serial,,,serial " << s << "\n";
+  std::cout << "stock,,,ordered=" << r.stock_ordered() << " released=" << r.stock_released()
+            << " used=" << r.stock_used() << "\n";
+  auto notes = [](const char* section, const auto& list) {
+    for (const auto& n : list) {
+      std::string d = n.detail();
+      for (char& c : d) if (c == ',') c = ';';
+      std::cout << section << "," << n.number() << "," << n.grade() << "," << d << "\n";
+    }
+  };
+  notes("high_grade", r.high_grades());
+  notes("incomplete_holder", r.incomplete_holders());
+  notes("appraisal", r.appraisals());
+  notes("revocation", r.revocations());
+  for (int m : r.inactive_months()) std::cout << "inactive_month,,," << m << "\n";
+}
+
+}  // namespace
+
+void AddAuditCommands(CLI::App& app, CliContext& ctx, Action& action) {
+  auto* audit = app.add_subcommand("audit", "the verifiable audit log, reports and reviews");
+  audit->require_subcommand(1);
+
+  auto* checkpoint = audit->add_subcommand("checkpoint", "a signed checkpoint of the log now");
+  auto cp_out = std::make_shared<std::string>();
+  checkpoint->add_option("--out", *cp_out, "also write it to this file (keep it: OLD.json)");
+  checkpoint->callback([&, cp_out] {
+    action = [&, cp_out]() -> int {
+      return Unary<v1::AuditService, v1::GetCheckpointResponse>(
+          ctx,
+          [&](auto& s, auto* c, auto* resp) {
+            return s.GetCheckpoint(c, v1::GetCheckpointRequest(), resp);
+          },
+          [&](const auto& resp) {
+            std::cout << resp.checkpoint().json() << "\n";
+            if (!cp_out->empty()) std::ofstream(*cp_out) << resp.checkpoint().json() << "\n";
+          });
+    };
+  });
+
+  auto* verify = audit->add_subcommand(
+      "verify", "recompute every root, check the signature, the trusted checkpoint and the tables");
+  auto va = std::make_shared<VerifyArgs>();
+  verify->add_option("--checkpoint", va->checkpoint_file, "a checkpoint kept earlier (OLD.json)");
+  verify->add_option("--log", va->log_file, "verify an exported log file, with no server");
+  verify->add_option("--key", va->key_base64, "the server's public key (base64), for --log");
+  verify->callback([&, va] { action = [&, va]() { return Verify(ctx, *va); }; });
+
+  auto* exp = audit->add_subcommand("export", "write the whole log and a checkpoint to a file");
+  auto out = std::make_shared<std::string>();
+  exp->add_option("--out", *out, "file to write")->required();
+  exp->callback([&, out] {
+    action = [&, out]() -> int {
+      grpc::Status rpc;
+      auto fetched = FetchLog(ctx, &rpc);
+      if (!fetched.ok()) return rpc.ok() ? kExitUsage : ctx.Fail(rpc);
+      std::ofstream file(*out);
+      absl::Status s = audit::WriteLogFile(fetched->first, file);
+      if (!s.ok() || !file) return CliContext::Usage("cannot write " + *out);
+      std::cout << "wrote " << fetched->first.entries.size() << " entries to " << *out
+                << "; public key " << audit::VerifyingKey::FromRaw(fetched->second)->Base64()
+                << "\n";
+      return kExitOk;
+    };
+  });
+
+  auto* report = audit->add_subcommand("report", "an agency's annual report");
+  auto rr = std::make_shared<v1::GetAnnualReportRequest>();
+  auto csv = std::make_shared<bool>(false);
+  report->add_option("--agency", *rr->mutable_agency_prefix(), "agency prefix")->required();
+  report->add_option("--year", [rr](const CLI::results_t& v) {
+    rr->set_year(std::stoi(v[0]));
+    return true;
+  }, "year")->required();
+  report->add_flag("--csv", *csv, "print as CSV");
+  report->callback([&, rr, csv] {
+    action = [&, rr, csv]() -> int {
+      return Unary<v1::AuditService, v1::GetAnnualReportResponse>(
+          ctx, [&](auto& s, auto* c, auto* resp) { return s.GetAnnualReport(c, *rr, resp); },
+          [&](const auto& resp) {
+            if (*csv) PrintReportCsv(resp.report());
+            else PrintReport(resp.report());
+            if (!*csv) std::cout << "checkpoint: " << resp.checkpoint().json() << "\n";
+          });
+    };
+  });
+
+  auto* summary = audit->add_subcommand("summary", "every agency's headline figures for a year");
+  auto sy = std::make_shared<int>(0);
+  summary->add_option("--year", *sy, "year")->required();
+  summary->callback([&, sy] {
+    action = [&, sy]() -> int {
+      v1::GetNationalSummaryRequest req;
+      req.set_year(*sy);
+      return Unary<v1::AuditService, v1::GetNationalSummaryResponse>(
+          ctx, [&](auto& s, auto* c, auto* resp) { return s.GetNationalSummary(c, req, resp); },
+          [](const auto& resp) {
+            std::vector<std::vector<std::string>> rows = {
+                {"AGENCY", "NAME", "ISSUED", "REVOKED", "STOCK", "ANOMALIES"}};
+            for (const auto& r : resp.reports()) {
+              rows.push_back({r.agency_prefix(), r.agency_name(), std::to_string(r.issued()),
+                              std::to_string(r.revocations_size()),
+                              std::to_string(r.stock_used()) + "/" +
+                                  std::to_string(r.stock_ordered()),
+                              std::to_string(r.anomalies())});
+            }
+            PrintTable(rows);
+          });
+    };
+  });
+
+  auto* review = audit->add_subcommand("review", "annual reviews (年审)");
+  review->require_subcommand(1);
+  auto* record = review->add_subcommand("record", "record a review outcome (auditor)");
+  auto rv = std::make_shared<v1::RecordReviewRequest>();
+  auto outcome = std::make_shared<std::string>();
+  record->add_option("--agency", *rv->mutable_agency_prefix(), "agency prefix")->required();
+  record->add_option("--year", [rv](const CLI::results_t& v) {
+    rv->set_year(std::stoi(v[0]));
+    return true;
+  }, "the year reviewed")->required();
+  record->add_option("--outcome", *outcome, "pass|fail|conditions")->required();
+  record->add_option("--findings", *rv->mutable_findings(), "findings")->required();
+  record->add_option("--checkpoint-size", [rv](const CLI::results_t& v) {
+    rv->set_checkpoint_size(std::stoll(v[0]));
+    return true;
+  }, "tree size of the report's checkpoint")->required();
+  record->callback([&, rv, outcome] {
+    action = [&, rv, outcome]() -> int {
+      if (*outcome == "pass") rv->set_outcome(v1::REVIEW_OUTCOME_PASS);
+      else if (*outcome == "fail") rv->set_outcome(v1::REVIEW_OUTCOME_FAIL);
+      else if (*outcome == "conditions") rv->set_outcome(v1::REVIEW_OUTCOME_PASS_WITH_CONDITIONS);
+      else return CliContext::Usage("--outcome must be pass, fail or conditions");
+      return Unary<v1::AuditService, v1::RecordReviewResponse>(
+          ctx, [&](auto& s, auto* c, auto* resp) { return s.RecordReview(c, *rv, resp); },
+          [](const auto& resp) {
+            std::cout << "review " << resp.review().id() << " recorded for agency "
+                      << resp.review().agency_prefix() << " " << resp.review().year() << "\n";
+          });
+    };
+  });
+  auto* list = review->add_subcommand("list", "reviews");
+  auto lr = std::make_shared<v1::ListReviewsRequest>();
+  list->add_option("--agency", *lr->mutable_agency_prefix(), "agency prefix");
+  list->add_option("--year", [lr](const CLI::results_t& v) {
+    lr->set_year(std::stoi(v[0]));
+    return true;
+  }, "year");
+  list->callback([&, lr] {
+    action = [&, lr]() -> int {
+      return Unary<v1::AuditService, v1::ListReviewsResponse>(
+          ctx, [&](auto& s, auto* c, auto* resp) { return s.ListReviews(c, *lr, resp); },
+          [](const auto& resp) {
+            std::vector<std::vector<std::string>> rows = {
+                {"ID", "AGENCY", "YEAR", "OUTCOME", "CHECKPOINT", "BY"}};
+            for (const auto& r : resp.reviews()) {
+              rows.push_back({std::to_string(r.id()), r.agency_prefix(), std::to_string(r.year()),
+                              v1::ReviewOutcome_Name(r.outcome()).substr(15),
+                              std::to_string(r.checkpoint_size()), r.reviewer()});
+            }
+            PrintTable(rows);
+          });
+    };
+  });
+
+  auto* backup = app.add_subcommand("backup", "a consistent snapshot of the database, taken live");
+  auto bout = std::make_shared<std::string>();
+  backup->add_option("--out", *bout, "file to write (must not exist)")->required();
+  backup->callback([&, bout] {
+    action = [&, bout]() -> int {
+      if (std::ifstream(*bout)) return CliContext::Usage(*bout + " already exists");
+      auto stub = v1::AuditService::NewStub(ctx.Channel());
+      auto call = ctx.NewCall();
+      if (!call) return kExitUsage;
+      call->set_deadline(std::chrono::system_clock::now() + std::chrono::hours(1));
+      auto reader = stub->Backup(call.get(), v1::BackupRequest());
+      const std::string tmp = *bout + ".part";
+      std::ofstream file(tmp, std::ios::binary);
+      v1::BackupChunk chunk;
+      int64_t bytes = 0;
+      while (reader->Read(&chunk)) {
+        file.write(chunk.data().data(), static_cast<std::streamsize>(chunk.data().size()));
+        bytes += static_cast<int64_t>(chunk.data().size());
+      }
+      grpc::Status s = reader->Finish();
+      file.close();
+      if (!s.ok() || !file) {
+        std::remove(tmp.c_str());
+        return s.ok() ? CliContext::Usage("cannot write " + *bout) : ctx.Fail(s);
+      }
+      std::rename(tmp.c_str(), bout->c_str());
+      std::cout << "backup of " << bytes << " bytes written to " << *bout << "\n";
+      return kExitOk;
+    };
+  });
+}
+
+}  // namespace gorank::cli
