@@ -187,7 +187,11 @@ void AddPlayerCommands(CLI::App& app, CliContext& ctx, Action& action) {
   search->add_option("--min-rank", *min_rank, "weakest rank, e.g. 5k");
   search->add_option("--max-rank", *max_rank, "strongest rank, e.g. 3d");
   search->add_option("--page-size", [s](const CLI::results_t& v) {
-    s->set_page_size(std::stoi(v[0]));
+    // A callback returning false is a usage error (exit 2); std::stoi threw
+    // past CLI11 and aborted rankctl on "--page-size abc".
+    int size = 0;
+    if (v.size() != 1 || !CLI::detail::lexical_cast(v[0], size)) return false;
+    s->set_page_size(size);
     return true;
   }, "results per page (default 50, at most 200)");
   search->add_option("--page-token", *s->mutable_page_token(), "from a previous page");
