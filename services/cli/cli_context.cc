@@ -3,6 +3,7 @@
 #include <chrono>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "google/protobuf/util/json_util.h"
 #include "grpcpp/create_channel.h"
@@ -10,10 +11,38 @@
 
 namespace gorank::cli {
 
-std::shared_ptr<grpc::Channel> CliContext::Channel() {
-  if (!channel_) {
-    channel_ = grpc::CreateChannel(server, grpc::InsecureChannelCredentials());
+namespace {
+
+bool ReadPem(const std::string& what, const std::string& path, std::string* out) {
+  std::ifstream in(path);
+  if (!in) {
+    std::cerr << "rankctl: cannot read " << what << " " << path << "\n";
+    return false;
   }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  *out = ss.str();
+  return true;
+}
+
+}  // namespace
+
+std::shared_ptr<grpc::Channel> CliContext::Channel() {
+  if (channel_) return channel_;
+  if (ca_file.empty()) {
+    if (!cert_file.empty()) std::cerr << "rankctl: --cert-file needs --ca-file (TLS)\n";
+    channel_ = grpc::CreateChannel(server, grpc::InsecureChannelCredentials());
+    return channel_;
+  }
+  grpc::SslCredentialsOptions tls;
+  if (!ReadPem("CA file", ca_file, &tls.pem_root_certs)) std::exit(kExitUsage);
+  if (!cert_file.empty() || !key_file.empty()) {
+    if (!ReadPem("client certificate", cert_file, &tls.pem_cert_chain) ||
+        !ReadPem("client key", key_file, &tls.pem_private_key)) {
+      std::exit(kExitUsage);
+    }
+  }
+  channel_ = grpc::CreateChannel(server, grpc::SslCredentials(tls));
   return channel_;
 }
 

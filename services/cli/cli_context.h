@@ -27,8 +27,14 @@ class CliContext {
   std::string token_file;
   bool json = false;
   int timeout_seconds = 30;
+  // TLS: the CA that signed rankd's certificate (PEM). Empty: plaintext.
+  std::string ca_file;
+  // Mutual TLS: this client's certificate chain and key (PEM).
+  std::string cert_file;
+  std::string key_file;
 
-  // The channel (created on first use).
+  // The channel (created on first use); nullptr (message printed) when a
+  // TLS file cannot be read.
   std::shared_ptr<grpc::Channel> Channel();
   // A client context with the deadline and, when a token file was given,
   // the authorization header. Fails (returns nullptr, message printed) when

@@ -23,11 +23,15 @@ int main(int argc, char** argv) {
   app.add_flag("--json", ctx.json, "print answers as JSON");
   app.add_option("--timeout", ctx.timeout_seconds, "seconds to wait for an answer")
       ->capture_default_str();
+  app.add_option("--ca-file", ctx.ca_file, "use TLS; the CA that signed rankd's certificate");
+  app.add_option("--cert-file", ctx.cert_file, "client certificate for mutual TLS (PEM)");
+  app.add_option("--key-file", ctx.key_file, "client key for mutual TLS (PEM)");
   Action action;
   AddRegistryCommands(app, ctx, action);
   AddCertificateCommands(app, ctx, action);
   AddAuditCommands(app, ctx, action);
   AddRulesCommands(app, ctx, action);
+  AddEventCommands(app, ctx, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -19,7 +19,23 @@ absl::StatusOr<auth::Caller> CallGate::Authenticate(grpc::ServerContext* ctx) {
     return absl::UnauthenticatedError(
         "the authorization header must read 'Bearer <token>'");
   }
-  return tokens_->Authenticate(value.substr(sizeof kBearer - 1));
+  absl::StatusOr<auth::Caller> caller = tokens_->Authenticate(value.substr(sizeof kBearer - 1));
+  if (caller.ok() && options_.client_cert_required) {
+    auto auth_context = ctx->auth_context();
+    if (!auth_context || auth_context->FindPropertyValues("x509_pem_cert").empty()) {
+      return absl::UnauthenticatedError(
+          "this server requires a client certificate (mutual TLS) with a token; "
+          "only public calls work without one");
+    }
+  }
+  return caller;
+}
+
+int64_t CallGate::Throttle(grpc::ServerContext* ctx, const auth::Caller& caller) {
+  if (caller.role == auth::Role::kPublic) {
+    return public_limiter_.Acquire(ClientAddress(ctx->peer()));
+  }
+  return token_limiter_.Acquire("token:" + std::to_string(caller.token_id));
 }
 
 grpc::Status CallGate::Run(
@@ -28,6 +44,13 @@ grpc::Status CallGate::Run(
   const auto start = std::chrono::steady_clock::now();
   absl::StatusOr<auth::Caller> caller = Authenticate(ctx);
   absl::Status status = caller.status();
+  if (status.ok()) {
+    if (const int64_t wait_ms = Throttle(ctx, *caller); wait_ms > 0) {
+      ctx->AddTrailingMetadata("retry-after-ms", std::to_string(wait_ms));
+      status = absl::ResourceExhaustedError("rate limit exceeded for this client; retry after " +
+                                            std::to_string(wait_ms) + " ms");
+    }
+  }
   if (status.ok()) status = auth::CheckAccess(*caller, method);
   if (status.ok()) status = fn(*caller);
   const double ms = std::chrono::duration<double, std::milli>(

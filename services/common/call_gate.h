@@ -14,26 +14,50 @@
 #include "grpcpp/server_context.h"
 #include "services/auth/caller.h"
 #include "services/auth/token_manager.h"
+#include "services/common/rate_limiter.h"
 
 namespace gorank {
+
+struct CallGateOptions {
+  // Calls without a token, per client address.
+  RateLimit public_limit{100, 500};
+  // Calls with a token, per token.
+  RateLimit token_limit{1000, 5000};
+  // Callers with a token must also present a verified client certificate
+  // (mutual TLS): set when the server runs TLS with a client CA.
+  bool client_cert_required = false;
+};
 
 // Thread-safe; does not own the token manager.
 class CallGate {
  public:
-  explicit CallGate(auth::TokenManager* tokens) : tokens_(tokens) {}
+  explicit CallGate(auth::TokenManager* tokens, CallGateOptions options = {})
+      : tokens_(tokens),
+        options_(options),
+        public_limiter_(options.public_limit),
+        token_limiter_(options.token_limit) {}
 
   // `method` is the full gRPC name ("/gorank.v1.PlayerRegistry/GetPlayer").
-  // `fn` runs only when the caller is authenticated and allowed; its status
-  // is mapped with ToGrpcStatus.
+  // `fn` runs only when the caller is authenticated, within its rate limit
+  // (else RESOURCE_EXHAUSTED with "retry after N ms", also in the trailing
+  // metadata "retry-after-ms") and allowed; its status is mapped with
+  // ToGrpcStatus.
   grpc::Status Run(grpc::ServerContext* ctx, const std::string& method,
                    const std::function<absl::Status(const auth::Caller&)>& fn);
 
   // The caller behind the request's metadata (public without a token);
-  // UNAUTHENTICATED for a malformed header or an unknown/revoked token.
+  // UNAUTHENTICATED for a malformed header or an unknown/revoked token, and
+  // for a token without a verified client certificate when one is required.
   absl::StatusOr<auth::Caller> Authenticate(grpc::ServerContext* ctx);
 
  private:
+  // 0 when the caller may proceed, else the milliseconds to wait.
+  int64_t Throttle(grpc::ServerContext* ctx, const auth::Caller& caller);
+
   auth::TokenManager* tokens_;
+  CallGateOptions options_;
+  RateLimiter public_limiter_;
+  RateLimiter token_limiter_;
 };
 
 // "/<service full name>/<method>".

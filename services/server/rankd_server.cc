@@ -5,6 +5,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
@@ -22,6 +24,11 @@
 #include "services/registry/player_registry.h"
 #include "services/registry/registry_service.h"
 #include "services/rules/rules_service.h"
+#include "services/eligibility/eligibility_service.h"
+#include "services/eligibility/grade_desk.h"
+#include "services/tournaments/event_desk.h"
+#include "services/tournaments/tournament_service.h"
+#include "storage/sqlite_event_repository.h"
 #include "spdlog/spdlog.h"
 #include "storage/database.h"
 #include "storage/sqlite_audit_repository.h"
@@ -53,6 +60,12 @@ struct RankdServer::Parts {
   std::unique_ptr<certificates::CertificateServiceImpl> certificate_service;
   std::unique_ptr<audit::AuditServiceImpl> audit_service;
   std::unique_ptr<rules::RulesServiceImpl> rules_service;
+  // Tournaments and athlete grades (destroyed before the parts above).
+  std::unique_ptr<storage::SqliteEventRepository> event_repo;
+  std::unique_ptr<tournaments::EventDesk> event_desk;
+  std::unique_ptr<eligibility::GradeDesk> grade_desk;
+  std::unique_ptr<tournaments::TournamentServiceImpl> tournament_service;
+  std::unique_ptr<eligibility::EligibilityServiceImpl> eligibility_service;
 };
 
 namespace {
@@ -77,7 +90,8 @@ absl::Status WriteSecretFile(const std::string& path, const std::string& secret)
 const char* const kServiceNames[] = {
     "gorank.v1.PlayerRegistry", "gorank.v1.AgencyService",
     "gorank.v1.TokenService", "gorank.v1.RankService",
-    "gorank.v1.CertificateService", "gorank.v1.AuditService", "gorank.v1.RulesService"};
+    "gorank.v1.CertificateService", "gorank.v1.AuditService", "gorank.v1.RulesService",
+    "gorank.v1.TournamentService", "gorank.v1.EligibilityService"};
 
 // The checkpoint-signing key: loaded from `path`, or created there (mode
 // 0600) at first start.
@@ -93,6 +107,46 @@ absl::StatusOr<std::unique_ptr<audit::SigningKey>> LoadOrCreateKey(const std::st
   spdlog::info("audit checkpoints signed with key {} (public key {})", key->KeyId(),
                key->public_key().Base64());
   return std::make_unique<audit::SigningKey>(std::move(*key));
+}
+
+absl::StatusOr<std::string> ReadFile(const std::string& what, const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError("cannot read " + what + " " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// TLS credentials from the configured files, or plaintext (with a warning)
+// when none are configured.
+absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials(const ServerConfig& c) {
+  if (c.tls_cert_file.empty() && c.tls_key_file.empty()) {
+    if (!c.tls_client_ca_file.empty()) {
+      return absl::InvalidArgumentError("tls_client_ca_file needs tls_cert_file and tls_key_file");
+    }
+    spdlog::warn("serving gRPC in PLAINTEXT: for local development only; configure "
+                 "tls_cert_file and tls_key_file for anything else");
+    return grpc::InsecureServerCredentials();
+  }
+  if (c.tls_cert_file.empty() || c.tls_key_file.empty()) {
+    return absl::InvalidArgumentError("TLS needs both tls_cert_file and tls_key_file");
+  }
+  grpc::SslServerCredentialsOptions options;
+  grpc::SslServerCredentialsOptions::PemKeyCertPair pair;
+  GORANK_ASSIGN_OR_RETURN(pair.cert_chain, ReadFile("TLS certificate", c.tls_cert_file));
+  GORANK_ASSIGN_OR_RETURN(pair.private_key, ReadFile("TLS key", c.tls_key_file));
+  options.pem_key_cert_pairs.push_back(pair);
+  if (!c.tls_client_ca_file.empty()) {
+    GORANK_ASSIGN_OR_RETURN(options.pem_root_certs,
+                            ReadFile("client CA", c.tls_client_ca_file));
+    // Public callers need no certificate; a presented one must verify, and
+    // the call gate requires one from every caller with a token.
+    options.client_certificate_request =
+        GRPC_SSL_REQUEST_CLIENT_CERTIFICATE_AND_VERIFY;
+  }
+  spdlog::info("serving gRPC over TLS{}",
+               c.tls_client_ca_file.empty() ? "" : ", client certificates required for tokens");
+  return grpc::SslServerCredentials(options);
 }
 
 std::string DirectoryOf(const std::string& path) {
@@ -143,7 +197,11 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
       return trail->CheckReviewPassed(prefix, year - 1);
     });
   }
-  p.gate = std::make_unique<CallGate>(p.tokens.get());
+  CallGateOptions gate_options;
+  gate_options.public_limit = RateLimit{config.public_rate, config.public_burst};
+  gate_options.token_limit = RateLimit{config.token_rate, config.token_burst};
+  gate_options.client_cert_required = !config.tls_client_ca_file.empty();
+  p.gate = std::make_unique<CallGate>(p.tokens.get(), gate_options);
   p.player_service =
       std::make_unique<registry::PlayerRegistryService>(p.gate.get(), p.registry.get());
   p.agency_service =
@@ -156,6 +214,14 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   p.audit_service = std::make_unique<audit::AuditServiceImpl>(
       p.gate.get(), p.audit_trail.get(), p.reporting.get(), DirectoryOf(config.db_path));
   p.rules_service = std::make_unique<rules::RulesServiceImpl>(p.gate.get());
+  p.event_repo = std::make_unique<storage::SqliteEventRepository>(p.db.get());
+  p.event_desk = std::make_unique<tournaments::EventDesk>(p.event_repo.get(), clock);
+  p.grade_desk = std::make_unique<eligibility::GradeDesk>(p.event_repo.get(),
+                                                          p.certificate_repo.get(), clock);
+  p.tournament_service =
+      std::make_unique<tournaments::TournamentServiceImpl>(p.gate.get(), p.event_desk.get());
+  p.eligibility_service =
+      std::make_unique<eligibility::EligibilityServiceImpl>(p.gate.get(), p.grade_desk.get());
 
   GORANK_ASSIGN_OR_RETURN(std::optional<std::string> secret,
                           p.tokens->BootstrapIfEmpty());
@@ -166,10 +232,12 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
     spdlog::warn("first start: national-admin token written to {} (mode 0600)", path);
   }
 
+  GORANK_ASSIGN_OR_RETURN(std::shared_ptr<grpc::ServerCredentials> credentials,
+                          Credentials(config));
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(config.listen, grpc::InsecureServerCredentials(), &s->port_);
+  builder.AddListeningPort(config.listen, credentials, &s->port_);
   builder.SetMaxReceiveMessageSize(config.max_request_bytes);
   builder.RegisterService(p.player_service.get());
   builder.RegisterService(p.agency_service.get());
@@ -178,6 +246,8 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   builder.RegisterService(p.certificate_service.get());
   builder.RegisterService(p.audit_service.get());
   builder.RegisterService(p.rules_service.get());
+  builder.RegisterService(p.tournament_service.get());
+  builder.RegisterService(p.eligibility_service.get());
   s->server_ = builder.BuildAndStart();
   if (!s->server_ || s->port_ == 0) {
     return absl::UnavailableError("cannot listen on " + config.listen);
@@ -185,7 +255,7 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   auto* health = s->server_->GetHealthCheckService();
   health->SetServingStatus(true);
   for (const char* name : kServiceNames) health->SetServingStatus(name, true);
-  spdlog::info("rankd serving on port {} (plaintext: for local use only)", s->port_);
+  spdlog::info("rankd serving on port {}", s->port_);
   return s;
 }
 

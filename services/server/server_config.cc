@@ -28,6 +28,14 @@ absl::Status ApplyTable(const toml::table& t, ServerConfig* c) {
       *out = static_cast<int>(*v);
       return absl::OkStatus();
     };
+    auto want_double = [&](double* out) -> absl::Status {
+      auto v = node.value<double>();
+      if (!(node.is_integer() || node.is_floating_point()) || !v || *v < 0) {
+        return absl::InvalidArgumentError("config key '" + k + "' must be a number >= 0");
+      }
+      *out = *v;
+      return absl::OkStatus();
+    };
     absl::Status s;
     if (k == "db") s = want_string(&c->db_path);
     else if (k == "listen") s = want_string(&c->listen);
@@ -36,6 +44,13 @@ absl::Status ApplyTable(const toml::table& t, ServerConfig* c) {
     else if (k == "reader_connections") s = want_int(&c->reader_connections, 1, 64);
     else if (k == "shutdown_grace_ms") s = want_int(&c->shutdown_grace_ms, 0, 600000);
     else if (k == "audit_key_file") s = want_string(&c->audit_key_file);
+    else if (k == "tls_cert_file") s = want_string(&c->tls_cert_file);
+    else if (k == "tls_key_file") s = want_string(&c->tls_key_file);
+    else if (k == "tls_client_ca_file") s = want_string(&c->tls_client_ca_file);
+    else if (k == "public_rate") s = want_double(&c->public_rate);
+    else if (k == "public_burst") s = want_double(&c->public_burst);
+    else if (k == "token_rate") s = want_double(&c->token_rate);
+    else if (k == "token_burst") s = want_double(&c->token_burst);
     else if (k == "require_review_for_release") {
       if (!node.is_boolean()) {
         return absl::InvalidArgumentError("config key '" + k + "' must be true or false");

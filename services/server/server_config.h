@@ -26,6 +26,20 @@ struct ServerConfig {
   std::string audit_key_file;
   // Releasing stock for year Y needs a passed annual review of Y - 1.
   bool require_review_for_release = true;
+  // Rate limits: calls a second and burst, per client address for calls
+  // without a token, per token otherwise. 0 turns a limit off.
+  double public_rate = 100;
+  double public_burst = 500;
+  double token_rate = 1000;
+  double token_burst = 5000;
+  // TLS: serve gRPC over TLS with this certificate chain and key (PEM). Empty:
+  // plaintext, for local development only (a warning is logged).
+  std::string tls_cert_file;
+  std::string tls_key_file;
+  // With TLS: CA (PEM) that signs client certificates. When set, a client
+  // certificate is verified if presented, and required for every call that
+  // carries a token (mutual TLS for non-public roles); public calls need none.
+  std::string tls_client_ca_file;
   // Public-notice period of 4d..7d certificates, days.
   int notice_days = 7;
 
