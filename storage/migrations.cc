@@ -168,6 +168,38 @@ CREATE TABLE annual_reviews(
 CREATE INDEX annual_reviews_by_agency ON annual_reviews(agency_prefix, year, id);
 )sql";
 
+// Tournaments: the description and results are JSON documents
+// (services/tournaments/event_json.h); the columns beside them serve filters,
+// ordering, the closed check and the player index. Dates are 'YYYY-MM-DD'
+// ('' when unknown), so they sort as text.
+constexpr char kSchemaV5[] = R"sql(
+CREATE TABLE events(
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  start_date TEXT NOT NULL,
+  end_date TEXT NOT NULL,
+  organiser_prefix TEXT NOT NULL,
+  competition TEXT NOT NULL,
+  closed INTEGER NOT NULL DEFAULT 0 CHECK (closed IN (0, 1)),
+  description TEXT NOT NULL CHECK (json_valid(description))
+) STRICT;
+CREATE INDEX events_by_start ON events(start_date, id);
+CREATE INDEX events_by_organiser ON events(organiser_prefix, start_date, id);
+
+CREATE TABLE event_results(
+  event_id INTEGER PRIMARY KEY REFERENCES events(id),
+  results TEXT NOT NULL CHECK (json_valid(results))
+) STRICT;
+
+CREATE TABLE event_players(
+  event_id INTEGER NOT NULL REFERENCES events(id),
+  entrant_id INTEGER NOT NULL,
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  PRIMARY KEY (event_id, entrant_id)
+) STRICT;
+CREATE INDEX event_players_by_player ON event_players(player_id, event_id);
+)sql";
+
 constexpr char kInsertAgency[] =
     "INSERT INTO agencies(prefix, name, name_en, level, status) "
     "VALUES(?1, ?2, ?3, ?4, 1)";
@@ -210,6 +242,8 @@ const std::vector<Migration>& Migrations() {
            [](Connection& c) { return c.Exec(kSchemaV3); }},
           {4, "audit: signed checkpoints, annual reviews",
            [](Connection& c) { return c.Exec(kSchemaV4); }},
+          {5, "tournaments: events, results, the player index of events",
+           [](Connection& c) { return c.Exec(kSchemaV5); }},
       };
   return *kMigrations;
 }

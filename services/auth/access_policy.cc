@@ -18,6 +18,8 @@ std::vector<MethodPolicy> BuildTable() {
   const std::string crt = "/gorank.v1.CertificateService/";
   const std::string rul = "/gorank.v1.RulesService/";
   const std::string aud = "/gorank.v1.AuditService/";
+  const std::string tnm = "/gorank.v1.TournamentService/";
+  const std::string elg = "/gorank.v1.EligibilityService/";
   return {
       {reg + "RegisterPlayer", {kN, kA}},
       {reg + "GetPlayer", {kP, kN, kA, kU}},
@@ -62,6 +64,24 @@ std::vector<MethodPolicy> BuildTable() {
       {aud + "RecordReview", {kU}},
       {aud + "ListReviews", {kN, kA, kU}},
       {aud + "Backup", {kN, kU}},
+      // Events, results and standings are public; changes are the national
+      // admin's and the organising agency's (EventDesk checks the agency).
+      {tnm + "ListCompetitions", {kP, kN, kA, kU}},
+      {tnm + "CreateEvent", {kN, kA}},
+      {tnm + "GetEvent", {kP, kN, kA, kU}},
+      {tnm + "UpdateEvent", {kN, kA}},
+      {tnm + "ListEvents", {kP, kN, kA, kU}},
+      {tnm + "GetResults", {kP, kN, kA, kU}},
+      {tnm + "SaveResults", {kN, kA}},
+      {tnm + "GetStandings", {kP, kN, kA, kU}},
+      {tnm + "ImportResults", {kN, kA}},
+      {tnm + "ExportResults", {kP, kN, kA, kU}},
+      {tnm + "RecordRound", {kN, kA}},
+      {tnm + "CloseEvent", {kN, kA}},
+      // Athlete grades are public results.
+      {elg + "EvaluatePlayer", {kP, kN, kA, kU}},
+      {elg + "EvaluateEvent", {kP, kN, kA, kU}},
+      {elg + "GetGradeStandard", {kP, kN, kA, kU}},
   };
 }
 

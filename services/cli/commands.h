@@ -20,6 +20,9 @@ void AddCertificateCommands(CLI::App& app, CliContext& ctx, Action& action);
 void AddAuditCommands(CLI::App& app, CliContext& ctx, Action& action);
 // `check FILE...`: the rules check of Go game records (public, no token).
 void AddRulesCommands(CLI::App& app, CliContext& ctx, Action& action);
+// `event ...` (tournaments, result files, standings) and `grade ...`
+// (athlete technical grades).
+void AddEventCommands(CLI::App& app, CliContext& ctx, Action& action);
 
 // Shared argument helpers. A rank travels as its notation (the server
 // parses every accepted form); dates as YYYY-MM-DD.

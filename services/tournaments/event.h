@@ -118,6 +118,9 @@ struct Event {
   Rules rules;
   TimeControl time;
   bool shared_places_allowed = true;
+  // Set when the organiser closed the event: its results are final and can
+  // no longer be changed.
+  bool closed = false;
 };
 
 // Checks what the standings need: a name, start <= end when both are set,

@@ -1,7 +1,10 @@
 // EventRepository: where events and their results are kept. The domain owns
 // this interface; storage/ implements it over SQLite, and tests use an
 // in-memory fake (tests/tournaments/fake_event_repository.h). Every
-// implementation must pass the same contract test.
+// implementation must pass the same contract test
+// (tests/tournaments/event_repository_contract.h). Every mutating call takes
+// the ChangeRecord that the implementation appends to the audit log in the
+// same transaction as the change.
 #ifndef GORANK_SERVICES_TOURNAMENTS_EVENT_REPOSITORY_H_
 #define GORANK_SERVICES_TOURNAMENTS_EVENT_REPOSITORY_H_
 
@@ -12,6 +15,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "services/common/change.h"
 #include "services/tournaments/event.h"
 #include "services/tournaments/results.h"
 
@@ -30,15 +34,19 @@ class EventRepository {
   virtual ~EventRepository() = default;
 
   // Stores a new event and returns it with its id assigned (the id in
-  // `event` is ignored). INVALID_ARGUMENT when ValidateEvent fails.
-  virtual absl::StatusOr<Event> CreateEvent(const Event& event) = 0;
+  // `event` is ignored). The audit entry gets the subject "event:<id>".
+  // INVALID_ARGUMENT when ValidateEvent fails.
+  virtual absl::StatusOr<Event> CreateEvent(const Event& event,
+                                            const ChangeRecord& audit) = 0;
 
   // NOT_FOUND when no event has this id.
   virtual absl::StatusOr<Event> GetEvent(EventId id) const = 0;
 
-  // Replaces the event's description. NOT_FOUND when unknown;
-  // INVALID_ARGUMENT when ValidateEvent fails.
-  virtual absl::Status UpdateEvent(const Event& event) = 0;
+  // Replaces the event's description (including `closed`). NOT_FOUND when
+  // unknown; INVALID_ARGUMENT when ValidateEvent fails; FAILED_PRECONDITION
+  // when the stored event is closed (a closed event never changes again).
+  virtual absl::Status UpdateEvent(const Event& event,
+                                   const ChangeRecord& audit) = 0;
 
   // Events matching every set field of `filter`, ordered by start date,
   // then id.
@@ -50,9 +58,10 @@ class EventRepository {
   virtual absl::StatusOr<EventResults> GetResults(EventId id) const = 0;
 
   // Replaces the event's results as a whole, atomically. NOT_FOUND when the
-  // event is unknown; INVALID_ARGUMENT when ValidateResults fails (nothing
-  // is stored then).
-  virtual absl::Status SaveResults(EventId id, const EventResults& results) = 0;
+  // event is unknown; INVALID_ARGUMENT when ValidateResults fails;
+  // FAILED_PRECONDITION when the event is closed (nothing is stored then).
+  virtual absl::Status SaveResults(EventId id, const EventResults& results,
+                                   const ChangeRecord& audit) = 0;
 
   // Ids of the events in which the registry player `player_id` is an
   // entrant, ordered by start date then id.

@@ -1,10 +1,13 @@
-// In-memory EventRepository for tests. Thread-safe (one mutex).
+// In-memory EventRepository for tests. Thread-safe (one mutex). Keeps the
+// ChangeRecords it was handed, in order, where SQLite appends them to the
+// audit log.
 #ifndef GORANK_TESTS_TOURNAMENTS_FAKE_EVENT_REPOSITORY_H_
 #define GORANK_TESTS_TOURNAMENTS_FAKE_EVENT_REPOSITORY_H_
 
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <vector>
 
 #include "services/common/status_macros.h"
 #include "services/tournaments/event_repository.h"
@@ -13,12 +16,15 @@ namespace gorank::tournaments::testing {
 
 class FakeEventRepository : public EventRepository {
  public:
-  absl::StatusOr<Event> CreateEvent(const Event& event) override {
+  absl::StatusOr<Event> CreateEvent(const Event& event,
+                                    const ChangeRecord& audit) override {
     GORANK_RETURN_IF_ERROR(ValidateEvent(event));
     std::lock_guard<std::mutex> lock(mu_);
     Event stored = event;
     stored.id = EventId{++last_id_};
     events_[stored.id.value] = {stored, EventResults{}};
+    audit_.push_back(audit);
+    audit_.back().subject = "event:" + std::to_string(stored.id.value);
     return stored;
   }
   absl::StatusOr<Event> GetEvent(EventId id) const override {
@@ -27,12 +33,15 @@ class FakeEventRepository : public EventRepository {
     if (it == events_.end()) return NotFound(id);
     return it->second.first;
   }
-  absl::Status UpdateEvent(const Event& event) override {
+  absl::Status UpdateEvent(const Event& event,
+                           const ChangeRecord& audit) override {
     GORANK_RETURN_IF_ERROR(ValidateEvent(event));
     std::lock_guard<std::mutex> lock(mu_);
     auto it = events_.find(event.id.value);
     if (it == events_.end()) return NotFound(event.id);
+    if (it->second.first.closed) return Closed(event.id);
     it->second.first = event;
+    audit_.push_back(audit);
     return absl::OkStatus();
   }
   absl::StatusOr<std::vector<Event>> ListEvents(
@@ -60,12 +69,15 @@ class FakeEventRepository : public EventRepository {
     if (it == events_.end()) return NotFound(id);
     return it->second.second;
   }
-  absl::Status SaveResults(EventId id, const EventResults& results) override {
+  absl::Status SaveResults(EventId id, const EventResults& results,
+                           const ChangeRecord& audit) override {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = events_.find(id.value);
     if (it == events_.end()) return NotFound(id);
     GORANK_RETURN_IF_ERROR(ValidateResults(it->second.first, results));
+    if (it->second.first.closed) return Closed(id);
     it->second.second = results;
+    audit_.push_back(audit);
     return absl::OkStatus();
   }
   absl::StatusOr<std::vector<EventId>> EventsOfPlayer(
@@ -85,14 +97,25 @@ class FakeEventRepository : public EventRepository {
     return out;
   }
 
+  std::vector<ChangeRecord> audit() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return audit_;
+  }
+
  private:
   static absl::Status NotFound(EventId id) {
     return absl::NotFoundError("no event with id " + std::to_string(id.value));
+  }
+  static absl::Status Closed(EventId id) {
+    return absl::FailedPreconditionError(
+        "event " + std::to_string(id.value) +
+        " is closed: its results are final");
   }
 
   mutable std::mutex mu_;
   int64_t last_id_ = 0;
   std::map<int64_t, std::pair<Event, EventResults>> events_;
+  std::vector<ChangeRecord> audit_;
 };
 
 }  // namespace gorank::tournaments::testing

@@ -1,0 +1,212 @@
+#include "services/tournaments/event_desk.h"
+
+#include <algorithm>
+
+#include "services/common/status_macros.h"
+#include "services/tournaments/event_json.h"
+
+namespace gorank::tournaments {
+namespace {
+
+std::string IdText(EventId id) { return std::to_string(id.value); }
+
+absl::Status CheckActsFor(const auth::Caller& caller, const std::string& prefix,
+                          const std::string& what) {
+  if (caller.ActsFor(prefix)) return absl::OkStatus();
+  return absl::PermissionDeniedError(caller.Describe() + " may not change " + what +
+                                     ": it is organised by agency " + prefix +
+                                     " (only that agency's operators and the "
+                                     "national admin may)");
+}
+
+bool IsPrefix(const std::string& p) {
+  return p.size() == 3 && std::all_of(p.begin(), p.end(),
+                                      [](char c) { return c >= '0' && c <= '9'; });
+}
+
+absl::StatusOr<ResultFile> ReadFile(ResultFileFormat format, const std::string& text) {
+  switch (format) {
+    case ResultFileFormat::kEgf: return ReadEgf(text);
+    case ResultFileFormat::kCsv: return ReadCsv(text);
+  }
+  return absl::InvalidArgumentError("format must be egf or csv");
+}
+
+}  // namespace
+
+ChangeRecord EventDesk::Change(const auth::Caller& caller, const std::string& action,
+                               EventId id) const {
+  ChangeRecord c;
+  c.time_unix = clock_->NowSeconds();
+  c.actor = caller.Describe();
+  c.action = action;
+  c.subject = "event:" + IdText(id);
+  return c;
+}
+
+absl::Status EventDesk::CheckDescription(const Event& event) const {
+  if (!IsPrefix(event.organiser_prefix)) {
+    return absl::InvalidArgumentError("organiser_prefix must be an agency's three-digit "
+                                      "region prefix (\"000\" national), got '" +
+                                      event.organiser_prefix + "'");
+  }
+  GORANK_RETURN_IF_ERROR(catalogue_->CheckEvent(event));
+  return ValidateEvent(event);
+}
+
+absl::StatusOr<Event> EventDesk::Create(const auth::Caller& caller, const Event& event) {
+  GORANK_RETURN_IF_ERROR(CheckDescription(event));
+  GORANK_RETURN_IF_ERROR(CheckActsFor(caller, event.organiser_prefix, "an event"));
+  Event fresh = event;
+  fresh.id = EventId{};
+  fresh.closed = false;
+  ChangeRecord c = Change(caller, "event.create", EventId{});
+  c.after = EventToJson(fresh);
+  return repo_->CreateEvent(fresh, c);
+}
+
+absl::StatusOr<Event> EventDesk::Get(EventId id) const { return repo_->GetEvent(id); }
+
+absl::StatusOr<std::vector<Event>> EventDesk::List(const EventFilter& filter) const {
+  return repo_->ListEvents(filter);
+}
+
+absl::StatusOr<EventResults> EventDesk::Results(EventId id) const {
+  return repo_->GetResults(id);
+}
+
+absl::StatusOr<Event> EventDesk::Writable(const auth::Caller& caller, EventId id) const {
+  GORANK_ASSIGN_OR_RETURN(Event stored, repo_->GetEvent(id));
+  GORANK_RETURN_IF_ERROR(CheckActsFor(caller, stored.organiser_prefix, "event " + IdText(id)));
+  if (stored.closed) {
+    return absl::FailedPreconditionError("event " + IdText(id) +
+                                         " is closed: its results are final");
+  }
+  return stored;
+}
+
+absl::StatusOr<Event> EventDesk::Update(const auth::Caller& caller, const Event& event) {
+  GORANK_ASSIGN_OR_RETURN(Event stored, Writable(caller, event.id));
+  GORANK_RETURN_IF_ERROR(CheckActsFor(caller, event.organiser_prefix, "an event"));
+  GORANK_RETURN_IF_ERROR(CheckDescription(event));
+  Event updated = event;
+  updated.closed = false;
+  ChangeRecord c = Change(caller, "event.update", event.id);
+  c.before = EventToJson(stored);
+  c.after = EventToJson(updated);
+  GORANK_RETURN_IF_ERROR(repo_->UpdateEvent(updated, c));
+  return updated;
+}
+
+absl::StatusOr<Standings> EventDesk::Store(const auth::Caller& caller, const Event& event,
+                                           const EventResults& before,
+                                           const EventResults& after,
+                                           const std::string& action) {
+  // ComputeStandings runs ValidateResults and the format's structure
+  // checks, so nothing that cannot be ranked is stored.
+  GORANK_ASSIGN_OR_RETURN(Standings standings, ComputeStandings(event, after));
+  ChangeRecord c = Change(caller, action, event.id);
+  c.before = ResultsToJson(before);
+  c.after = ResultsToJson(after);
+  GORANK_RETURN_IF_ERROR(repo_->SaveResults(event.id, after, c));
+  return standings;
+}
+
+absl::StatusOr<Standings> EventDesk::SaveResults(const auth::Caller& caller, EventId id,
+                                                 const EventResults& results) {
+  std::lock_guard<std::mutex> lock(results_mu_);
+  GORANK_ASSIGN_OR_RETURN(Event event, Writable(caller, id));
+  GORANK_ASSIGN_OR_RETURN(EventResults before, repo_->GetResults(id));
+  return Store(caller, event, before, results, "results.save");
+}
+
+absl::StatusOr<Standings> EventDesk::RecordRound(const auth::Caller& caller, EventId id,
+                                                 int round, const std::vector<Game>& games,
+                                                 const std::vector<Bye>& byes) {
+  if (round < 1) return absl::InvalidArgumentError("round must be 1 or more");
+  std::string problems;
+  for (const Game& g : games) {
+    if (g.round != round || g.kind != GameKind::kRegular) {
+      problems += "; game " + std::to_string(g.black.value) + "-" +
+                  std::to_string(g.white.value) + " is not a regular game of round " +
+                  std::to_string(round);
+    }
+  }
+  for (const Bye& b : byes) {
+    if (b.round != round) {
+      problems += "; a bye of entrant " + std::to_string(b.entrant.value) +
+                  " names round " + std::to_string(b.round);
+    }
+  }
+  if (!problems.empty()) return absl::InvalidArgumentError(problems.substr(2));
+  std::lock_guard<std::mutex> lock(results_mu_);
+  GORANK_ASSIGN_OR_RETURN(Event event, Writable(caller, id));
+  GORANK_ASSIGN_OR_RETURN(EventResults before, repo_->GetResults(id));
+  EventResults after = before;
+  std::erase_if(after.games, [round](const Game& g) {
+    return g.kind == GameKind::kRegular && g.round == round;
+  });
+  std::erase_if(after.byes, [round](const Bye& b) { return b.round == round; });
+  after.games.insert(after.games.end(), games.begin(), games.end());
+  after.byes.insert(after.byes.end(), byes.begin(), byes.end());
+  return Store(caller, event, before, after, "results.record_round");
+}
+
+absl::StatusOr<Standings> EventDesk::GetStandings(EventId id) const {
+  GORANK_ASSIGN_OR_RETURN(Event event, repo_->GetEvent(id));
+  GORANK_ASSIGN_OR_RETURN(EventResults results, repo_->GetResults(id));
+  return ComputeStandings(event, results);
+}
+
+absl::StatusOr<ResultFile> EventDesk::Import(const auth::Caller& caller, EventId id,
+                                             ResultFileFormat format,
+                                             const std::string& text) {
+  if (id.value == 0) return ReadFile(format, text);
+  std::lock_guard<std::mutex> lock(results_mu_);
+  GORANK_ASSIGN_OR_RETURN(Event event, Writable(caller, id));
+  GORANK_ASSIGN_OR_RETURN(ResultFile file, ReadFile(format, text));
+  const FormatKind kind = event.format.kind;
+  if ((kind == FormatKind::kSwiss || kind == FormatKind::kTeamSwiss) &&
+      file.event.format.rounds != event.format.rounds) {
+    return absl::InvalidArgumentError(
+        "the file has " + std::to_string(file.event.format.rounds) + " rounds but event " +
+        IdText(id) + " is a Swiss of " + std::to_string(event.format.rounds) + " rounds");
+  }
+  for (Entrant& e : file.results.entrants) e.player_id.reset();
+  GORANK_ASSIGN_OR_RETURN(EventResults before, repo_->GetResults(id));
+  GORANK_RETURN_IF_ERROR(Store(caller, event, before, file.results, "results.import").status());
+  return file;
+}
+
+absl::StatusOr<std::string> EventDesk::Export(EventId id, ResultFileFormat format) const {
+  GORANK_ASSIGN_OR_RETURN(Event event, repo_->GetEvent(id));
+  GORANK_ASSIGN_OR_RETURN(EventResults results, repo_->GetResults(id));
+  if (format == ResultFileFormat::kCsv) return WriteCsv(event, results);
+  if (IsTeamFormat(event.format.kind)) {
+    return absl::FailedPreconditionError("event " + IdText(id) +
+                                         " is a team event; EGF files list players "
+                                         "(export it as CSV)");
+  }
+  GORANK_ASSIGN_OR_RETURN(Standings standings, ComputeStandings(event, results));
+  const bool ranked = standings.status != StandingsStatus::kPendingResults;
+  return WriteEgf(event, results, ranked ? &standings : nullptr, {});
+}
+
+absl::StatusOr<ClosedEvent> EventDesk::Close(const auth::Caller& caller, EventId id) {
+  std::lock_guard<std::mutex> lock(results_mu_);
+  GORANK_ASSIGN_OR_RETURN(Event event, Writable(caller, id));
+  GORANK_ASSIGN_OR_RETURN(Standings standings, GetStandings(id));
+  if (standings.status != StandingsStatus::kFinal) {
+    return absl::FailedPreconditionError("event " + IdText(id) +
+                                         " cannot be closed yet: " + standings.pending_reason);
+  }
+  Event closed = event;
+  closed.closed = true;
+  ChangeRecord c = Change(caller, "event.close", id);
+  c.before = EventToJson(event);
+  c.after = EventToJson(closed);
+  GORANK_RETURN_IF_ERROR(repo_->UpdateEvent(closed, c));
+  return ClosedEvent{closed, standings};
+}
+
+}  // namespace gorank::tournaments

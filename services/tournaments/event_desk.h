@@ -1,0 +1,122 @@
+// EventDesk: the tournament office behind TournamentService. It checks who
+// may change an event (the national admin, or an operator of the agency
+// that organises it), keeps a closed event closed, checks competitions
+// against the catalogue, turns result files into results (checked whole
+// before anything is stored), computes standings, and hands every change
+// to the EventRepository with its audit record (before/after as JSON, see
+// event_json.h). Reads take no caller: events, results and standings are
+// public.
+//
+// Imported rows stay guests (no registry player id): an EGF or CSV row
+// carries only a name, rank, club and EGD PIN, and a name + rank match
+// could credit a grade to the wrong person. A registered player is linked
+// by saving the results with the entrant's player_id set (SaveResults).
+#ifndef GORANK_SERVICES_TOURNAMENTS_EVENT_DESK_H_
+#define GORANK_SERVICES_TOURNAMENTS_EVENT_DESK_H_
+
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "services/auth/caller.h"
+#include "services/common/clock.h"
+#include "services/tournaments/competition_catalogue.h"
+#include "services/tournaments/event_repository.h"
+#include "services/tournaments/result_file.h"
+#include "services/tournaments/standings.h"
+
+namespace gorank::tournaments {
+
+enum class ResultFileFormat { kEgf = 1, kCsv = 2 };
+
+struct ClosedEvent {
+  Event event;
+  Standings standings;
+};
+
+// Thread-safe. Does not own its collaborators. Changes to one desk's
+// results are serialised (RecordRound reads, edits and writes back).
+class EventDesk {
+ public:
+  EventDesk(EventRepository* repo, const Clock* clock,
+            const CompetitionCatalogue* catalogue = &CompetitionCatalogue::Default())
+      : repo_(repo), clock_(clock), catalogue_(catalogue) {}
+
+  // Creates an event (id and `closed` ignored). INVALID_ARGUMENT when the
+  // organiser prefix is not three digits, the competition or group is not
+  // in the catalogue, or ValidateEvent fails; then PERMISSION_DENIED unless
+  // the caller acts for `event.organiser_prefix`.
+  absl::StatusOr<Event> Create(const auth::Caller& caller, const Event& event);
+
+  // NOT_FOUND when unknown.
+  absl::StatusOr<Event> Get(EventId id) const;
+  absl::StatusOr<std::vector<Event>> List(const EventFilter& filter) const;
+  absl::StatusOr<EventResults> Results(EventId id) const;
+
+  // Replaces the description (`closed` is kept as stored; use Close).
+  // NOT_FOUND; PERMISSION_DENIED unless the caller acts for both the stored
+  // and the new organiser; FAILED_PRECONDITION when closed; INVALID_ARGUMENT
+  // as Create.
+  absl::StatusOr<Event> Update(const auth::Caller& caller, const Event& event);
+
+  // Replaces the results as a whole and returns the new standings.
+  // NOT_FOUND; PERMISSION_DENIED (caller does not act for the organiser);
+  // FAILED_PRECONDITION when closed; INVALID_ARGUMENT listing every problem
+  // (ValidateResults, or the format's structure) - nothing stored then.
+  absl::StatusOr<Standings> SaveResults(const auth::Caller& caller, EventId id,
+                                        const EventResults& results);
+
+  // Replaces every regular game and bye of `round` with `games` and `byes`.
+  // Errors as SaveResults, plus INVALID_ARGUMENT when `round` < 1 or a game
+  // or bye names another round.
+  absl::StatusOr<Standings> RecordRound(const auth::Caller& caller, EventId id,
+                                        int round, const std::vector<Game>& games,
+                                        const std::vector<Bye>& byes);
+
+  // NOT_FOUND; INVALID_ARGUMENT when the stored results do not fit the
+  // event's format (e.g. after a format change). Pending results are an OK
+  // answer with status kPendingResults.
+  absl::StatusOr<Standings> GetStandings(EventId id) const;
+
+  // Reads an EGF or CSV file. With `id` 0 nothing is stored (a dry run,
+  // any caller). Otherwise the file's results replace the event's: the
+  // event's description is not changed, and imported rows stay guests.
+  // INVALID_ARGUMENT listing every problem as "line N: ..." (and when a
+  // Swiss file's round count differs from the event's R); NOT_FOUND;
+  // PERMISSION_DENIED; FAILED_PRECONDITION when closed. Nothing is stored
+  // unless everything is right.
+  absl::StatusOr<ResultFile> Import(const auth::Caller& caller, EventId id,
+                                    ResultFileFormat format, const std::string& text);
+
+  // The event as a result file (EGF rows in standings order when the
+  // standings are final or await only a play-off; CSV in id order).
+  // NOT_FOUND; FAILED_PRECONDITION when a result is unknown, an entrant has
+  // no rank, or (EGF) the event is a team event.
+  absl::StatusOr<std::string> Export(EventId id, ResultFileFormat format) const;
+
+  // Closes the event for good. NOT_FOUND; PERMISSION_DENIED;
+  // FAILED_PRECONDITION when already closed or when the standings are not
+  // final (unknown results, a pending play-off), naming what is missing.
+  absl::StatusOr<ClosedEvent> Close(const auth::Caller& caller, EventId id);
+
+ private:
+  absl::Status CheckDescription(const Event& event) const;
+  // The stored event, when the caller may change it and it is open.
+  absl::StatusOr<Event> Writable(const auth::Caller& caller, EventId id) const;
+  // Checks, stores and returns the standings. REQUIRES: results_mu_ held.
+  absl::StatusOr<Standings> Store(const auth::Caller& caller, const Event& event,
+                                  const EventResults& before, const EventResults& after,
+                                  const std::string& action);
+  ChangeRecord Change(const auth::Caller& caller, const std::string& action,
+                      EventId id) const;
+
+  EventRepository* repo_;
+  const Clock* clock_;
+  const CompetitionCatalogue* catalogue_;
+  std::mutex results_mu_;
+};
+
+}  // namespace gorank::tournaments
+
+#endif  // GORANK_SERVICES_TOURNAMENTS_EVENT_DESK_H_

@@ -1,0 +1,180 @@
+// The contract of EventRepository as a value-parameterised suite: every
+// implementation (the in-memory fake, SQLite) instantiates it with a factory
+// of fresh, empty repositories:
+//
+//   INSTANTIATE_TEST_SUITE_P(Fake, EventRepositoryContract,
+//                            ::testing::Values(MakeFakeBackend));
+//
+// Besides the answers it checks the audit trail: one entry per successful
+// mutation, none for a refused one.
+#ifndef GORANK_TESTS_TOURNAMENTS_EVENT_REPOSITORY_CONTRACT_H_
+#define GORANK_TESTS_TOURNAMENTS_EVENT_REPOSITORY_CONTRACT_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "gtest/gtest.h"
+#include "services/tournaments/event_repository.h"
+#include "tests/tournaments/results_builder.h"
+
+namespace gorank::tournaments::testing {
+
+struct EventBackend {
+  std::shared_ptr<EventRepository> repo;
+  // Number of audit entries written so far.
+  std::function<int64_t()> audit_count;
+  // Registers a player in the backend's registry (when it has one) and
+  // returns the id an entrant may name.
+  std::function<int64_t()> add_player;
+};
+using EventBackendFactory = EventBackend (*)();
+
+class EventRepositoryContract
+    : public ::testing::TestWithParam<EventBackendFactory> {
+ protected:
+  void SetUp() override {
+    backend_ = GetParam()();
+    repo_ = backend_.repo.get();
+  }
+  static Event NewEvent(const std::string& name, const std::string& start) {
+    Event e = MakeEvent(FormatKind::kRoundRobin);
+    e.name = name;
+    e.start = *Date::Parse(start);
+    e.end = e.start;
+    e.organiser_prefix = "110";
+    e.competition = "city_championship";
+    return e;
+  }
+  static ChangeRecord Change(const std::string& action) {
+    return ChangeRecord{1717200000, "national/token:1", action, "event:?",
+                        "", "{}"};
+  }
+  int64_t Audits() const { return backend_.audit_count(); }
+
+  EventBackend backend_;
+  EventRepository* repo_ = nullptr;
+};
+
+TEST_P(EventRepositoryContract, CreateGetUpdateList) {
+  auto a = repo_->CreateEvent(NewEvent("B event", "2025-06-01"),
+                              Change("event.create"));
+  auto b = repo_->CreateEvent(NewEvent("A event", "2025-05-01"),
+                              Change("event.create"));
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_NE(a->id, b->id);
+  EXPECT_EQ(repo_->GetEvent(a->id)->name, "B event");
+  Event changed = *a;
+  changed.name = "Renamed";
+  changed.format.kind = FormatKind::kSwiss;
+  changed.format.rounds = 7;
+  changed.time.time_class = TimeClass::kB;
+  changed.shared_places_allowed = false;
+  ASSERT_TRUE(repo_->UpdateEvent(changed, Change("event.update")).ok());
+  auto got = repo_->GetEvent(a->id);
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(got->name, "Renamed");
+  EXPECT_EQ(got->format.kind, FormatKind::kSwiss);
+  EXPECT_EQ(got->format.rounds, 7);
+  EXPECT_EQ(got->time.time_class, TimeClass::kB);
+  EXPECT_FALSE(got->shared_places_allowed);
+  auto all = repo_->ListEvents(EventFilter{});
+  ASSERT_TRUE(all.ok());
+  ASSERT_EQ(all->size(), 2u);
+  EXPECT_EQ((*all)[0].name, "A event");  // by start date
+  EventFilter only_june;
+  only_june.starts_on_or_after = *Date::Parse("2025-06-01");
+  EXPECT_EQ(repo_->ListEvents(only_june)->size(), 1u);
+  EventFilter other_agency;
+  other_agency.organiser_prefix = "130";
+  EXPECT_TRUE(repo_->ListEvents(other_agency)->empty());
+  EXPECT_EQ(Audits(), 3);
+}
+
+TEST_P(EventRepositoryContract, ErrorsAreNotFoundAndInvalidArgument) {
+  EXPECT_EQ(repo_->GetEvent(EventId{7}).status().code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_EQ(repo_->GetResults(EventId{7}).status().code(),
+            absl::StatusCode::kNotFound);
+  Event ghost = NewEvent("ghost", "2025-01-01");
+  ghost.id = EventId{7};
+  EXPECT_EQ(repo_->UpdateEvent(ghost, Change("event.update")).code(),
+            absl::StatusCode::kNotFound);
+  Event nameless = NewEvent("", "2025-01-01");
+  EXPECT_EQ(repo_->CreateEvent(nameless, Change("event.create")).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  auto e = repo_->CreateEvent(NewEvent("x", "2025-01-01"),
+                              Change("event.create"));
+  ASSERT_TRUE(e.ok());
+  ResultsBuilder bad;
+  bad.Players(2).Win(1, 1, 5);
+  EXPECT_EQ(repo_->SaveResults(e->id, bad.Build(), Change("results.save")).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(repo_->GetResults(e->id)->entrants.empty());  // nothing stored
+  EXPECT_EQ(Audits(), 1);  // only the creation
+}
+
+TEST_P(EventRepositoryContract, ResultsRoundTripAndPlayerIndex) {
+  auto e = repo_->CreateEvent(NewEvent("x", "2025-01-01"),
+                              Change("event.create"));
+  ASSERT_TRUE(e.ok());
+  const int64_t player = backend_.add_player();
+  ResultsBuilder b;
+  b.Players(3).Win(1, 1, 2).Warnings(1, 0).ForfeitWin(2, 3, 1).Draw(3, 2, 3);
+  EventResults r = b.Build();
+  r.entrants[0].player_id = player;
+  r.entrants[1].withdrawn_after_round = 2;
+  r.entrants[2].egd_pin = "12345678";
+  r.games[0].handicap = 2;
+  r.games[0].komi_x2 = 1;
+  ASSERT_TRUE(repo_->SaveResults(e->id, r, Change("results.save")).ok());
+  auto got = repo_->GetResults(e->id);
+  ASSERT_TRUE(got.ok());
+  ASSERT_EQ(got->entrants.size(), 3u);
+  EXPECT_EQ(got->entrants[0].player_id, std::optional<int64_t>(player));
+  EXPECT_EQ(got->entrants[1].player_id, std::nullopt);
+  EXPECT_EQ(got->entrants[1].withdrawn_after_round, std::optional<int>(2));
+  EXPECT_EQ(got->entrants[2].egd_pin, "12345678");
+  EXPECT_EQ(got->entrants[2].rank->ToString(), "1d");
+  ASSERT_EQ(got->games.size(), 3u);
+  EXPECT_EQ(got->games[0].black_warnings, 1);
+  EXPECT_EQ(got->games[0].handicap, 2);
+  EXPECT_EQ(got->games[0].komi_x2, std::optional<int>(1));
+  EXPECT_TRUE(got->games[1].forfeit);
+  EXPECT_EQ(got->games[2].outcome, Outcome::kDraw);
+  auto events = repo_->EventsOfPlayer(player);
+  ASSERT_TRUE(events.ok());
+  ASSERT_EQ(events->size(), 1u);
+  EXPECT_EQ((*events)[0], e->id);
+  EXPECT_TRUE(repo_->EventsOfPlayer(player + 1000)->empty());
+  // A second save replaces the whole: player 1001 is gone.
+  r.entrants[0].player_id.reset();
+  ASSERT_TRUE(repo_->SaveResults(e->id, r, Change("results.save")).ok());
+  EXPECT_TRUE(repo_->EventsOfPlayer(player)->empty());
+  EXPECT_EQ(Audits(), 3);
+}
+
+TEST_P(EventRepositoryContract, ClosedEventNeverChanges) {
+  auto e = repo_->CreateEvent(NewEvent("x", "2025-01-01"),
+                              Change("event.create"));
+  ASSERT_TRUE(e.ok());
+  ResultsBuilder b;
+  b.Players(2).Win(1, 1, 2);
+  ASSERT_TRUE(repo_->SaveResults(e->id, b.Build(), Change("results.save")).ok());
+  Event closed = *e;
+  closed.closed = true;
+  ASSERT_TRUE(repo_->UpdateEvent(closed, Change("event.close")).ok());
+  EXPECT_TRUE(repo_->GetEvent(e->id)->closed);
+  EXPECT_EQ(repo_->SaveResults(e->id, b.Build(), Change("results.save")).code(),
+            absl::StatusCode::kFailedPrecondition);
+  closed.closed = false;
+  EXPECT_EQ(repo_->UpdateEvent(closed, Change("event.update")).code(),
+            absl::StatusCode::kFailedPrecondition);
+  EXPECT_TRUE(repo_->GetEvent(e->id)->closed);
+  EXPECT_EQ(Audits(), 3);
+}
+
+}  // namespace gorank::tournaments::testing
+
+#endif  // GORANK_TESTS_TOURNAMENTS_EVENT_REPOSITORY_CONTRACT_H_
