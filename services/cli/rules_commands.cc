@@ -14,8 +14,8 @@
 // 3 a record failed or was malformed, 1 the call failed, 2 usage.
 #include <sys/stat.h>
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -32,7 +32,8 @@
 namespace gorank::cli {
 namespace {
 
-constexpr size_t kFilesPerStream = 1000;  // the server takes up to 10,000 a stream
+constexpr size_t kFilesPerStream =
+    1000;  // the server takes up to 10,000 a stream
 // Larger files are not sent: a message over the server's 4 MiB transport limit
 // would end the whole stream. (The server's own record limit is 1 MiB.)
 constexpr long long kMaxSendBytes = (4 << 20) - (16 << 10);
@@ -82,22 +83,28 @@ bool BuildOptions(const CheckArgs& a, v1::CheckOptions* o) {
     const double halves = points * 2;
     if (*end != '\0' || !std::isfinite(halves) || std::fabs(halves) > 1e6 ||
         halves != std::round(halves)) {
-      CliContext::Usage("--komi must be a number of points in halves (7.5, 6.5, 0, -0.5), got '" +
-                        a.komi + "'");
+      CliContext::Usage(
+          "--komi must be a number of points in halves (7.5, 6.5, 0, -0.5), "
+          "got '" +
+          a.komi + "'");
       return false;
     }
     o->set_komi_half_points(static_cast<int>(halves));
   }
   for (const std::string& v : SplitCommas(a.variation)) {
-    if (v.find_first_not_of("0123456789") != std::string::npos || v.size() > 6) {
-      CliContext::Usage("--variation is a comma-separated list of branch numbers (0 = main line)");
+    if (v.find_first_not_of("0123456789") != std::string::npos ||
+        v.size() > 6) {
+      CliContext::Usage(
+          "--variation is a comma-separated list of branch numbers (0 = main "
+          "line)");
       return false;
     }
     o->add_variation(std::stoi(v));
   }
   if (!a.dead.empty()) {
     o->set_dead_stones_given(true);
-    for (const std::string& p : SplitCommas(a.dead)) o->add_dead_stones()->set_sgf(p);
+    for (const std::string& p : SplitCommas(a.dead))
+      o->add_dead_stones()->set_sgf(p);
   }
   o->set_black_warnings(a.black_warnings);
   o->set_white_warnings(a.white_warnings);
@@ -106,36 +113,52 @@ bool BuildOptions(const CheckArgs& a, v1::CheckOptions* o) {
 
 std::string KindName(v1::ViolationKind k) {
   switch (k) {
-    case v1::VIOLATION_KIND_SUICIDE: return "suicide";
-    case v1::VIOLATION_KIND_KO_RECAPTURE: return "ko";
-    case v1::VIOLATION_KIND_SUPERKO: return "superko";
-    case v1::VIOLATION_KIND_OCCUPIED: return "occupied";
-    case v1::VIOLATION_KIND_DOUBLE_MOVE: return "double_move";
-    case v1::VIOLATION_KIND_WHITE_FIRST: return "white_first";
-    case v1::VIOLATION_KIND_AFTER_END: return "after_end";
-    default: return "violation";
+    case v1::VIOLATION_KIND_SUICIDE:
+      return "suicide";
+    case v1::VIOLATION_KIND_KO_RECAPTURE:
+      return "ko";
+    case v1::VIOLATION_KIND_SUPERKO:
+      return "superko";
+    case v1::VIOLATION_KIND_OCCUPIED:
+      return "occupied";
+    case v1::VIOLATION_KIND_DOUBLE_MOVE:
+      return "double_move";
+    case v1::VIOLATION_KIND_WHITE_FIRST:
+      return "white_first";
+    case v1::VIOLATION_KIND_AFTER_END:
+      return "after_end";
+    default:
+      return "violation";
   }
 }
 
 std::string Letter(v1::StoneColor c) {
-  return c == v1::STONE_COLOR_BLACK ? "B" : c == v1::STONE_COLOR_WHITE ? "W" : "-";
+  return c == v1::STONE_COLOR_BLACK   ? "B"
+         : c == v1::STONE_COLOR_WHITE ? "W"
+                                      : "-";
 }
 
 // "move 1 B A9 suicide (第19条 禁着点)".
 std::string ViolationText(const v1::Violation& v) {
-  return "move " + std::to_string(v.move_number()) + " " + Letter(v.color()) + " " +
-         (v.pass() ? "pass" : v.point().label()) + " " + KindName(v.kind()) + " (" +
-         v.article() + ")";
+  return "move " + std::to_string(v.move_number()) + " " + Letter(v.color()) +
+         " " + (v.pass() ? "pass" : v.point().label()) + " " +
+         KindName(v.kind()) + " (" + v.article() + ")";
 }
 
 std::string EndText(const v1::GameReport& r) {
   switch (r.end()) {
-    case v1::GAME_END_TWO_PASSES: return "two passes at move " + std::to_string(r.end_move());
-    case v1::GAME_END_AGREEMENT: return "ended by agreement";
-    case v1::GAME_END_RESIGNATION: return "resignation";
-    case v1::GAME_END_TIME: return "lost on time";
-    case v1::GAME_END_FORFEIT: return "forfeit";
-    default: return "unfinished";
+    case v1::GAME_END_TWO_PASSES:
+      return "two passes at move " + std::to_string(r.end_move());
+    case v1::GAME_END_AGREEMENT:
+      return "ended by agreement";
+    case v1::GAME_END_RESIGNATION:
+      return "resignation";
+    case v1::GAME_END_TIME:
+      return "lost on time";
+    case v1::GAME_END_FORFEIT:
+      return "forfeit";
+    default:
+      return "unfinished";
   }
 }
 
@@ -145,17 +168,21 @@ std::string DecisionText(const v1::GameReport& r) {
     case v1::OUTCOME_BASIS_TWO_WARNINGS:
       return Letter(r.two_warning_loser()) + " loses by two warnings";
     case v1::OUTCOME_BASIS_CYCLE:
-      return "repetition cycle at move " + std::to_string(r.cycle().move_number());
+      return "repetition cycle at move " +
+             std::to_string(r.cycle().move_number());
     case v1::OUTCOME_BASIS_COUNT:
-      if (r.end() == v1::GAME_END_TWO_PASSES || r.end() == v1::GAME_END_AGREEMENT) {
+      if (r.end() == v1::GAME_END_TWO_PASSES ||
+          r.end() == v1::GAME_END_AGREEMENT) {
         return "count " + r.count().result() + " (" + r.count().chinese() + ")";
       }
       return "";
-    default: return "";
+    default:
+      return "";
   }
 }
 
-std::string RecordLine(const std::string& name, const v1::GameReport& r, bool verbose) {
+std::string RecordLine(const std::string& name, const v1::GameReport& r,
+                       bool verbose) {
   std::vector<std::string> parts;
   if (r.violations_size() > 0) {
     std::string first = ViolationText(r.violations(0));
@@ -164,9 +191,11 @@ std::string RecordLine(const std::string& name, const v1::GameReport& r, bool ve
     }
     parts.push_back(first);
   }
-  if (r.result_check() == v1::RESULT_CHECK_CONTRADICTED) parts.push_back(r.result_check_detail());
+  if (r.result_check() == v1::RESULT_CHECK_CONTRADICTED)
+    parts.push_back(r.result_check_detail());
   const int moves = r.move_count();
-  parts.push_back(std::to_string(moves) + (moves == 1 ? " move, " : " moves, ") + EndText(r));
+  parts.push_back(std::to_string(moves) +
+                  (moves == 1 ? " move, " : " moves, ") + EndText(r));
   if (std::string d = DecisionText(r); !d.empty()) parts.push_back(d);
   if (r.result_check() == v1::RESULT_CHECK_AGREES) parts.push_back("RE agrees");
   std::string line = name + "  " + (r.failed() ? "FAIL" : "OK") + "  ";
@@ -179,7 +208,8 @@ void PrintVerbose(const v1::GameReport& r) {
     std::cout << "    " << ViolationText(v) << ": " << v.description() << "\n";
   }
   std::cout << "    result: " << r.result_check_detail() << "\n";
-  for (const std::string& note : r.notes()) std::cout << "    note: " << note << "\n";
+  for (const std::string& note : r.notes())
+    std::cout << "    note: " << note << "\n";
 }
 
 void PrintJsonLine(const google::protobuf::Message& m) {
@@ -197,8 +227,8 @@ void PrintAnswer(const CliContext& ctx, const CheckArgs& args,
     ++t.records;
     ++t.malformed;
     if (!ctx.json) {
-      std::cout << resp.record_id() << "  MALFORMED  " << resp.error_code() << ": "
-                << resp.error_message() << "\n";
+      std::cout << resp.record_id() << "  MALFORMED  " << resp.error_code()
+                << ": " << resp.error_message() << "\n";
     }
     return;
   }
@@ -207,8 +237,9 @@ void PrintAnswer(const CliContext& ctx, const CheckArgs& args,
     ++(r.failed() ? t.failed : t.ok);
     if (ctx.json) continue;
     const std::string name =
-        resp.reports_size() == 1 ? resp.record_id()
-                                 : resp.record_id() + "[" + std::to_string(r.game_index()) + "]";
+        resp.reports_size() == 1
+            ? resp.record_id()
+            : resp.record_id() + "[" + std::to_string(r.game_index()) + "]";
     std::cout << RecordLine(name, r, args.verbose) << "\n";
     if (args.verbose) PrintVerbose(r);
   }
@@ -229,23 +260,26 @@ bool TooLargeToSend(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && st.st_size > kMaxSendBytes;
 }
 
-void AnswerTooLarge(const CliContext& ctx, const CheckArgs& args, const std::string& path,
-                    Tally& t) {
+void AnswerTooLarge(const CliContext& ctx, const CheckArgs& args,
+                    const std::string& path, Tally& t) {
   v1::CheckGameRecordsResponse local;
   local.set_record_id(path);
   local.set_error_code("RESOURCE_EXHAUSTED");
-  local.set_error_message("file over rankctl's " + std::to_string(kMaxSendBytes) +
-                          "-byte send limit, not sent (the server checks records up to 1 MiB)");
+  local.set_error_message(
+      "file over rankctl's " + std::to_string(kMaxSendBytes) +
+      "-byte send limit, not sent (the server checks records up to 1 MiB)");
   PrintAnswer(ctx, args, local, t);
 }
 
 // Sends files [begin, end) on one stream and prints the answers in order;
 // files too large to send are answered here. -1 to go on, else the exit
 // status (a call failure or an unreadable file).
-int CheckChunk(CliContext& ctx, const CheckArgs& args, const v1::CheckOptions& options,
-               size_t begin, size_t end, Tally& t) {
+int CheckChunk(CliContext& ctx, const CheckArgs& args,
+               const v1::CheckOptions& options, size_t begin, size_t end,
+               Tally& t) {
   std::vector<char> skip(end - begin);
-  for (size_t i = begin; i < end; ++i) skip[i - begin] = TooLargeToSend(args.files[i]);
+  for (size_t i = begin; i < end; ++i)
+    skip[i - begin] = TooLargeToSend(args.files[i]);
   auto stub = v1::RulesService::NewStub(ctx.Channel());
   auto call = ctx.NewCall();
   if (!call) return kExitUsage;
@@ -270,7 +304,8 @@ int CheckChunk(CliContext& ctx, const CheckArgs& args, const v1::CheckOptions& o
   v1::CheckGameRecordsResponse resp;
   size_t next = begin;
   auto skip_ahead = [&] {
-    for (; next < end && skip[next - begin]; ++next) AnswerTooLarge(ctx, args, args.files[next], t);
+    for (; next < end && skip[next - begin]; ++next)
+      AnswerTooLarge(ctx, args, args.files[next], t);
   };
   while (stream->Read(&resp)) {
     skip_ahead();
@@ -279,7 +314,8 @@ int CheckChunk(CliContext& ctx, const CheckArgs& args, const v1::CheckOptions& o
   }
   writer.join();
   const grpc::Status status = stream->Finish();
-  if (read_failed) return CliContext::Usage("a file could not be read while sending");
+  if (read_failed)
+    return CliContext::Usage("a file could not be read while sending");
   if (!status.ok()) return ctx.Fail(status);
   skip_ahead();
   return -1;
@@ -298,14 +334,16 @@ int RunCheck(CliContext& ctx, const CheckArgs& args) {
   Tally t;
   for (size_t begin = 0; begin < args.files.size(); begin += kFilesPerStream) {
     const size_t end = std::min(args.files.size(), begin + kFilesPerStream);
-    if (int rc = CheckChunk(ctx, args, options, begin, end, t); rc >= 0) return rc;
+    if (int rc = CheckChunk(ctx, args, options, begin, end, t); rc >= 0)
+      return rc;
   }
   if (ctx.json) {
-    std::cout << "{\"records\":" << t.records << ",\"ok\":" << t.ok << ",\"failed\":" << t.failed
-              << ",\"malformed\":" << t.malformed << "}\n";
+    std::cout << "{\"records\":" << t.records << ",\"ok\":" << t.ok
+              << ",\"failed\":" << t.failed << ",\"malformed\":" << t.malformed
+              << "}\n";
   } else {
-    std::cout << t.records << " records: " << t.ok << " ok, " << t.failed << " failed, "
-              << t.malformed << " malformed\n";
+    std::cout << t.records << " records: " << t.ok << " ok, " << t.failed
+              << " failed, " << t.malformed << " malformed\n";
   }
   return t.failed + t.malformed > 0 ? kExitCheckFailed : kExitOk;
 }
@@ -315,26 +353,43 @@ int RunCheck(CliContext& ctx, const CheckArgs& args) {
 void AddRulesCommands(CLI::App& app, CliContext& ctx, Action& action) {
   auto a = std::make_shared<CheckArgs>();
   auto* check = app.add_subcommand(
-      "check", "check Go game records (SGF) against the rules; public, no token needed");
-  check->add_option("files", a->files, "SGF files (a collection's games are FILE[0], FILE[1] ...)")
+      "check",
+      "check Go game records (SGF) against the rules; public, no token needed");
+  check
+      ->add_option("files", a->files,
+                   "SGF files (a collection's games are FILE[0], FILE[1] ...)")
       ->required();
-  check->add_option("--ruleset", a->ruleset, "chinese (area) | japanese | korean (territory)")
+  check
+      ->add_option("--ruleset", a->ruleset,
+                   "chinese (area) | japanese | korean (territory)")
       ->check(CLI::IsMember({"chinese", "japanese", "korean"}))
       ->capture_default_str();
-  check->add_option("--ko", a->ko, "situational | positional | simple | cycles (report cycles)")
+  check
+      ->add_option("--ko", a->ko,
+                   "situational | positional | simple | cycles (report cycles)")
       ->check(CLI::IsMember({"situational", "positional", "simple", "cycles"}))
       ->capture_default_str();
-  check->add_option("--cycle-ruling", a->cycle, "with --ko cycles: no-result | draw | replay")
+  check
+      ->add_option("--cycle-ruling", a->cycle,
+                   "with --ko cycles: no-result | draw | replay")
       ->check(CLI::IsMember({"no-result", "draw", "replay"}))
       ->capture_default_str();
-  check->add_option("--komi", a->komi, "komi in points, overrides KM (e.g. 7.5)");
-  check->add_option("--variation", a->variation, "branch at each fork, e.g. 0,1 (default: main line)");
-  check->add_option("--dead", a->dead, "dead stones as SGF points, one a chain (e.g. dd,pq)");
-  check->add_option("--black-warnings", a->black_warnings, "referee warnings to black")
+  check->add_option("--komi", a->komi,
+                    "komi in points, overrides KM (e.g. 7.5)");
+  check->add_option("--variation", a->variation,
+                    "branch at each fork, e.g. 0,1 (default: main line)");
+  check->add_option("--dead", a->dead,
+                    "dead stones as SGF points, one a chain (e.g. dd,pq)");
+  check
+      ->add_option("--black-warnings", a->black_warnings,
+                   "referee warnings to black")
       ->check(CLI::Range(0, 9));
-  check->add_option("--white-warnings", a->white_warnings, "referee warnings to white")
+  check
+      ->add_option("--white-warnings", a->white_warnings,
+                   "referee warnings to white")
       ->check(CLI::Range(0, 9));
-  check->add_flag("--verbose,-v", a->verbose, "every violation, the result check and the notes");
+  check->add_flag("--verbose,-v", a->verbose,
+                  "every violation, the result check and the notes");
   check->callback([&, a] { action = [&, a] { return RunCheck(ctx, *a); }; });
 }
 

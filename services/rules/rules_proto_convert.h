@@ -25,7 +25,8 @@ inline constexpr int kMaxKomiHalfPoints = 722;
 // while dead_stones_given is false; a dead stone whose `sgf` is not two
 // letters a..y, or whose col/row is outside 0..24.
 // Thread-safe.
-absl::StatusOr<go::CheckOptions> CheckOptionsFromProto(const v1::CheckOptions& in);
+absl::StatusOr<go::CheckOptions> CheckOptionsFromProto(
+    const v1::CheckOptions& in);
 
 // `p` on a board of `board_size`, with its SGF name and printed label.
 // REQUIRES: p is on the board.

@@ -15,8 +15,8 @@ std::string M(const char* method) {
 }
 
 // The one domain call both RPCs share.
-absl::StatusOr<std::vector<go::GameReport>> Check(const std::string& sgf,
-                                                  const v1::CheckOptions& options) {
+absl::StatusOr<std::vector<go::GameReport>> Check(
+    const std::string& sgf, const v1::CheckOptions& options) {
   GORANK_ASSIGN_OR_RETURN(go::CheckOptions o, CheckOptionsFromProto(options));
   return go::CheckRecords(sgf, o);
 }
@@ -32,50 +32,60 @@ bool IsRecordError(absl::StatusCode code) {
 
 using auth::Caller;
 
-grpc::Status RulesServiceImpl::CheckGameRecord(grpc::ServerContext* ctx,
-                                               const v1::CheckGameRecordRequest* req,
-                                               v1::CheckGameRecordResponse* resp) {
-  return gate_->Run(ctx, M("CheckGameRecord"), [&](const Caller&) -> absl::Status {
-    GORANK_ASSIGN_OR_RETURN(std::vector<go::GameReport> reports,
-                            Check(req->sgf(), req->options()));
-    for (const go::GameReport& r : reports) GameReportToProto(r, resp->add_reports());
-    return absl::OkStatus();
-  });
+grpc::Status RulesServiceImpl::CheckGameRecord(
+    grpc::ServerContext* ctx, const v1::CheckGameRecordRequest* req,
+    v1::CheckGameRecordResponse* resp) {
+  return gate_->Run(
+      ctx, M("CheckGameRecord"), [&](const Caller&) -> absl::Status {
+        GORANK_ASSIGN_OR_RETURN(std::vector<go::GameReport> reports,
+                                Check(req->sgf(), req->options()));
+        for (const go::GameReport& r : reports)
+          GameReportToProto(r, resp->add_reports());
+        return absl::OkStatus();
+      });
 }
 
 grpc::Status RulesServiceImpl::CheckGameRecords(
     grpc::ServerContext* ctx,
-    grpc::ServerReaderWriter<v1::CheckGameRecordsResponse, v1::CheckGameRecordsRequest>*
-        stream) {
+    grpc::ServerReaderWriter<v1::CheckGameRecordsResponse,
+                             v1::CheckGameRecordsRequest>* stream) {
   // The gate authenticates and checks access before the first read, and logs
   // one line when the stream ends.
-  return gate_->Run(ctx, M("CheckGameRecords"), [&](const Caller&) -> absl::Status {
-    v1::CheckGameRecordsRequest req;
-    int records = 0;
-    while (stream->Read(&req)) {
-      if (ctx->IsCancelled()) return absl::CancelledError("the client cancelled the stream");
-      if (++records > options_.max_records_per_stream) {
-        return absl::ResourceExhaustedError(
-            "a CheckGameRecords stream carries at most " +
-            std::to_string(options_.max_records_per_stream) +
-            " records; the first ones were answered, send the rest on a new stream");
-      }
-      v1::CheckGameRecordsResponse resp;
-      resp.set_record_id(req.record_id());
-      absl::StatusOr<std::vector<go::GameReport>> reports = Check(req.sgf(), req.options());
-      if (reports.ok()) {
-        for (const go::GameReport& r : *reports) GameReportToProto(r, resp.add_reports());
-      } else if (IsRecordError(reports.status().code())) {
-        resp.set_error_code(absl::StatusCodeToString(reports.status().code()));
-        resp.set_error_message(std::string(reports.status().message()));
-      } else {
-        return reports.status();
-      }
-      if (!stream->Write(resp)) return absl::CancelledError("the client went away");
-    }
-    if (ctx->IsCancelled()) return absl::CancelledError("the client cancelled the stream");
-    return absl::OkStatus();
-  });
+  return gate_->Run(
+      ctx, M("CheckGameRecords"), [&](const Caller&) -> absl::Status {
+        v1::CheckGameRecordsRequest req;
+        int records = 0;
+        while (stream->Read(&req)) {
+          if (ctx->IsCancelled())
+            return absl::CancelledError("the client cancelled the stream");
+          if (++records > options_.max_records_per_stream) {
+            return absl::ResourceExhaustedError(
+                "a CheckGameRecords stream carries at most " +
+                std::to_string(options_.max_records_per_stream) +
+                " records; the first ones were answered, send the rest on a "
+                "new stream");
+          }
+          v1::CheckGameRecordsResponse resp;
+          resp.set_record_id(req.record_id());
+          absl::StatusOr<std::vector<go::GameReport>> reports =
+              Check(req.sgf(), req.options());
+          if (reports.ok()) {
+            for (const go::GameReport& r : *reports)
+              GameReportToProto(r, resp.add_reports());
+          } else if (IsRecordError(reports.status().code())) {
+            resp.set_error_code(
+                absl::StatusCodeToString(reports.status().code()));
+            resp.set_error_message(std::string(reports.status().message()));
+          } else {
+            return reports.status();
+          }
+          if (!stream->Write(resp))
+            return absl::CancelledError("the client went away");
+        }
+        if (ctx->IsCancelled())
+          return absl::CancelledError("the client cancelled the stream");
+        return absl::OkStatus();
+      });
 }
 
 }  // namespace gorank::rules

@@ -41,8 +41,8 @@ class RulesServiceImpl final : public v1::RulesService::Service {
 
   grpc::Status CheckGameRecords(
       grpc::ServerContext* ctx,
-      grpc::ServerReaderWriter<v1::CheckGameRecordsResponse, v1::CheckGameRecordsRequest>*
-          stream) override;
+      grpc::ServerReaderWriter<v1::CheckGameRecordsResponse,
+                               v1::CheckGameRecordsRequest>* stream) override;
 
  private:
   CallGate* gate_;

@@ -44,7 +44,8 @@ std::vector<std::string> Lines(const std::string& text) {
 // Forks and execs `argv`; the child's stdout and stderr go to `out_fd`.
 pid_t Spawn(const std::vector<std::string>& argv, int out_fd, int err_fd) {
   std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  for (const std::string& a : argv)
+    args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   const pid_t pid = fork();
   if (pid == 0) {
@@ -62,8 +63,8 @@ class Rankd {
   explicit Rankd(const testing::TempDir& dir) {
     int fds[2];
     if (pipe(fds) != 0) return;
-    pid_ = Spawn({RANKD_BIN, "--db", dir.File("rankd.db"), "--listen", "127.0.0.1:0",
-                  "--admin-token-file", dir.File("admin.token")},
+    pid_ = Spawn({RANKD_BIN, "--db", dir.File("rankd.db"), "--listen",
+                  "127.0.0.1:0", "--admin-token-file", dir.File("admin.token")},
                  fds[1], fds[1]);
     close(fds[1]);
     out_ = fds[0];
@@ -90,14 +91,16 @@ class Rankd {
   // Reads rankd's output until its "serving on port N" line; 0 when it does
   // not come within 30 s or rankd exits first.
   int ReadPort() {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::seconds(30);
     const std::regex serving("rankd serving on port ([0-9]+)");
     std::string seen;
     while (std::chrono::steady_clock::now() < deadline) {
       pollfd p{out_, POLLIN, 0};
-      const int left = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                            deadline - std::chrono::steady_clock::now())
-                                            .count());
+      const int left = static_cast<int>(
+          std::chrono::duration_cast<std::chrono::milliseconds>(
+              deadline - std::chrono::steady_clock::now())
+              .count());
       if (poll(&p, 1, std::max(left, 1)) <= 0) break;
       char buf[1024];
       const ssize_t n = read(out_, buf, sizeof buf);
@@ -124,7 +127,8 @@ struct Result {
 
 Result Rankctl(const testing::TempDir& dir, std::vector<std::string> args) {
   args.insert(args.begin(), RANKCTL_BIN);
-  const std::string out_path = dir.File("rankctl.out"), err_path = dir.File("rankctl.err");
+  const std::string out_path = dir.File("rankctl.out"),
+                    err_path = dir.File("rankctl.err");
   const int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   const pid_t pid = Spawn(args, out, err);
@@ -148,18 +152,22 @@ class CheckCliTest : public ::testing::Test {
 
 TEST_F(CheckCliTest, AllGoodFilesPrintOkLinesAndExitZero) {
   ASSERT_NE(rankd_.port(), 0);
-  Result r = Rankctl(dir_, {"--server", rankd_.address(), "check", Go("snapback.sgf"),
-                            Go("handicap_compensation.sgf"), Go("area_seki_two_liberties.sgf")});
+  Result r = Rankctl(dir_, {"--server", rankd_.address(), "check",
+                            Go("snapback.sgf"), Go("handicap_compensation.sgf"),
+                            Go("area_seki_two_liberties.sgf")});
   EXPECT_EQ(r.exit_status, 0) << r.out << r.err;
   EXPECT_EQ(r.err, "");
   const std::vector<std::string> lines = Lines(r.out);
   ASSERT_EQ(lines.size(), 4u) << r.out;
   EXPECT_EQ(lines[0].rfind(Go("snapback.sgf") + "  OK  ", 0), 0u) << lines[0];
   EXPECT_EQ(lines[1], Go("handicap_compensation.sgf") +
-                          "  OK  77 moves, two passes at move 77; count W+1 (白胜1/2子); RE agrees");
-  EXPECT_EQ(lines[2], Go("area_seki_two_liberties.sgf") +
-                          "  OK  2 moves, two passes at move 2; count W+12.5 (白胜6又1/4子); "
-                          "RE agrees");
+                          "  OK  77 moves, two passes at move 77; count W+1 "
+                          "(白胜1/2子); RE agrees");
+  EXPECT_EQ(
+      lines[2],
+      Go("area_seki_two_liberties.sgf") +
+          "  OK  2 moves, two passes at move 2; count W+12.5 (白胜6又1/4子); "
+          "RE agrees");
   EXPECT_EQ(lines[3], "3 records: 3 ok, 0 failed, 0 malformed");
 }
 
@@ -167,17 +175,24 @@ TEST_F(CheckCliTest, AFailingOrMalformedRecordGivesExitThree) {
   ASSERT_NE(rankd_.port(), 0);
   const std::string broken = dir_.File("broken.sgf");
   std::ofstream(broken) << "(;GM[1]FF[4]SZ[9];B[cc]";
-  Result r = Rankctl(dir_, {"--server", rankd_.address(), "check", Go("capture_not_suicide.sgf"),
-                            Go("suicide_single.sgf"), broken, Go("double_move.sgf")});
+  Result r =
+      Rankctl(dir_, {"--server", rankd_.address(), "check",
+                     Go("capture_not_suicide.sgf"), Go("suicide_single.sgf"),
+                     broken, Go("double_move.sgf")});
   EXPECT_EQ(r.exit_status, 3) << r.out << r.err;
   const std::vector<std::string> lines = Lines(r.out);
   ASSERT_EQ(lines.size(), 5u) << r.out;
-  EXPECT_EQ(lines[0].rfind(Go("capture_not_suicide.sgf") + "  OK  ", 0), 0u) << lines[0];
+  EXPECT_EQ(lines[0].rfind(Go("capture_not_suicide.sgf") + "  OK  ", 0), 0u)
+      << lines[0];
   EXPECT_EQ(lines[1], Go("suicide_single.sgf") +
-                          "  FAIL  move 1 B A9 suicide (第5条 禁着点、第19条); 1 move, unfinished");
-  EXPECT_EQ(lines[2].rfind(broken + "  MALFORMED  INVALID_ARGUMENT: malformed SGF at byte offset 23",
-                           0),
-            0u)
+                          "  FAIL  move 1 B A9 suicide (第5条 禁着点、第19条); "
+                          "1 move, unfinished");
+  EXPECT_EQ(
+      lines[2].rfind(
+          broken +
+              "  MALFORMED  INVALID_ARGUMENT: malformed SGF at byte offset 23",
+          0),
+      0u)
       << lines[2];
   EXPECT_NE(lines[3].find("  FAIL  move 4 "), std::string::npos) << lines[3];
   EXPECT_NE(lines[3].find("double_move"), std::string::npos) << lines[3];
@@ -191,16 +206,24 @@ TEST_F(CheckCliTest, CollectionGamesAndOversizeFilesEachGetALine) {
   std::ofstream(two) << "(;GM[1]SZ[9];B[ee])(;GM[1]SZ[9]AW[ba][ab];B[aa])";
   std::ofstream(big) << "(;GM[1]SZ[9];B[ee])" << std::string(2 << 20, ' ');
   std::ofstream(huge) << "(;GM[1]SZ[9];B[ee])" << std::string(5 << 20, ' ');
-  Result r = Rankctl(dir_, {"--server", rankd_.address(), "check", huge, two, big});
+  Result r =
+      Rankctl(dir_, {"--server", rankd_.address(), "check", huge, two, big});
   EXPECT_EQ(r.exit_status, 3) << r.err;
   const std::vector<std::string> lines = Lines(r.out);
   ASSERT_EQ(lines.size(), 5u) << r.out;
-  EXPECT_EQ(lines[0].rfind(huge + "  MALFORMED  RESOURCE_EXHAUSTED: file over rankctl's", 0), 0u)
+  EXPECT_EQ(
+      lines[0].rfind(
+          huge + "  MALFORMED  RESOURCE_EXHAUSTED: file over rankctl's", 0),
+      0u)
       << lines[0];
   EXPECT_EQ(lines[1], two + "[0]  OK  1 move, unfinished");
-  EXPECT_EQ(lines[2].rfind(two + "[1]  FAIL  move 1 B A9 suicide", 0), 0u) << lines[2];
-  EXPECT_EQ(lines[3], big + "  MALFORMED  RESOURCE_EXHAUSTED: record of 2097171 bytes is over "
-                            "the 1048576-byte limit");
+  EXPECT_EQ(lines[2].rfind(two + "[1]  FAIL  move 1 B A9 suicide", 0), 0u)
+      << lines[2];
+  EXPECT_EQ(
+      lines[3],
+      big +
+          "  MALFORMED  RESOURCE_EXHAUSTED: record of 2097171 bytes is over "
+          "the 1048576-byte limit");
   EXPECT_EQ(lines[4], "4 records: 1 ok, 1 failed, 2 malformed");
 }
 
@@ -220,28 +243,31 @@ TEST_F(CheckCliTest, VerbosePrintsEveryViolationAndTheResultCheck) {
 
 TEST_F(CheckCliTest, JsonPrintsOneAnswerPerFileAndASummary) {
   ASSERT_NE(rankd_.port(), 0);
-  Result r = Rankctl(dir_, {"--server", rankd_.address(), "check", Go("ko_immediate_recapture.sgf"),
-                            Go("snapback.sgf"), "--json"});
+  Result r = Rankctl(
+      dir_, {"--server", rankd_.address(), "check",
+             Go("ko_immediate_recapture.sgf"), Go("snapback.sgf"), "--json"});
   EXPECT_EQ(r.exit_status, 3) << r.err;
   const std::vector<std::string> lines = Lines(r.out);
   ASSERT_EQ(lines.size(), 3u) << r.out;
   const auto ko = nlohmann::json::parse(lines[0]);
   EXPECT_EQ(ko["record_id"], Go("ko_immediate_recapture.sgf"));
   EXPECT_EQ(ko["reports"][0]["failed"], true);
-  EXPECT_EQ(ko["reports"][0]["violations"][0]["kind"], "VIOLATION_KIND_KO_RECAPTURE");
+  EXPECT_EQ(ko["reports"][0]["violations"][0]["kind"],
+            "VIOLATION_KIND_KO_RECAPTURE");
   EXPECT_EQ(ko["reports"][0]["violations"][0]["move_number"], 2);
   const auto snap = nlohmann::json::parse(lines[1]);
   EXPECT_FALSE(snap["reports"][0].contains("failed"));  // false is omitted
   EXPECT_EQ(nlohmann::json::parse(lines[2]),
-            nlohmann::json({{"records", 2}, {"ok", 1}, {"failed", 1}, {"malformed", 0}}));
+            nlohmann::json(
+                {{"records", 2}, {"ok", 1}, {"failed", 1}, {"malformed", 0}}));
 }
 
 TEST_F(CheckCliTest, OptionsTravelToTheServer) {
   ASSERT_NE(rankd_.port(), 0);
   // Komi 0.5 instead of KM[7.5]: white's 12.5-point win shrinks to 5.5, and
   // RE[W+12.5] is now contradicted.
-  Result r = Rankctl(dir_, {"--server", rankd_.address(), "check", "--komi", "0.5",
-                            Go("area_seki_two_liberties.sgf")});
+  Result r = Rankctl(dir_, {"--server", rankd_.address(), "check", "--komi",
+                            "0.5", Go("area_seki_two_liberties.sgf")});
   EXPECT_EQ(r.exit_status, 3) << r.out << r.err;
   EXPECT_NE(r.out.find("count W+5.5"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("RE[W+12.5] contradicts"), std::string::npos) << r.out;
@@ -249,16 +275,18 @@ TEST_F(CheckCliTest, OptionsTravelToTheServer) {
 
 TEST_F(CheckCliTest, UsageErrorsExitTwoWithoutACall) {
   ASSERT_NE(rankd_.port(), 0);
-  Result missing = Rankctl(dir_, {"--server", rankd_.address(), "check", dir_.File("nope.sgf")});
+  Result missing = Rankctl(
+      dir_, {"--server", rankd_.address(), "check", dir_.File("nope.sgf")});
   EXPECT_EQ(missing.exit_status, 2);
-  EXPECT_NE(missing.err.find("cannot read " + dir_.File("nope.sgf")), std::string::npos)
+  EXPECT_NE(missing.err.find("cannot read " + dir_.File("nope.sgf")),
+            std::string::npos)
       << missing.err;
   EXPECT_EQ(missing.out, "");
-  Result ruleset = Rankctl(dir_, {"--server", rankd_.address(), "check", "--ruleset", "ing",
-                                  Go("snapback.sgf")});
+  Result ruleset = Rankctl(dir_, {"--server", rankd_.address(), "check",
+                                  "--ruleset", "ing", Go("snapback.sgf")});
   EXPECT_EQ(ruleset.exit_status, 2);
-  Result komi = Rankctl(dir_, {"--server", rankd_.address(), "check", "--komi", "7.3",
-                               Go("snapback.sgf")});
+  Result komi = Rankctl(dir_, {"--server", rankd_.address(), "check", "--komi",
+                               "7.3", Go("snapback.sgf")});
   EXPECT_EQ(komi.exit_status, 2);
   EXPECT_NE(komi.err.find("--komi"), std::string::npos) << komi.err;
 }

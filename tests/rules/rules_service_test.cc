@@ -4,6 +4,8 @@
 // malformed, oversize and badly optioned records; collections; the stream's
 // per-record errors; and (on a bare server with a small bound) the stream's
 // record limit.
+#include "services/rules/rules_service.h"
+
 #include <chrono>
 #include <fstream>
 #include <functional>
@@ -22,7 +24,6 @@
 #include "gtest/gtest.h"
 #include "services/auth/token_manager.h"
 #include "services/common/call_gate.h"
-#include "services/rules/rules_service.h"
 #include "services/server/rankd_server.h"
 #include "spdlog/spdlog.h"
 #include "tests/testing/in_memory_token_repository.h"
@@ -31,13 +32,15 @@
 namespace gorank::rules {
 namespace {
 
-using Stream = grpc::ClientReaderWriter<v1::CheckGameRecordsRequest, v1::CheckGameRecordsResponse>;
+using Stream = grpc::ClientReaderWriter<v1::CheckGameRecordsRequest,
+                                        v1::CheckGameRecordsResponse>;
 
 constexpr char kTwoGames[] =
     "(;GM[1]FF[4]SZ[9]KM[7.5]RE[B+R];B[ee];W[cc])"
     "(;GM[1]FF[4]SZ[9]KM[7.5]AW[ba][ab]PL[B];B[aa])";
 constexpr char kGood[] = "(;GM[1]FF[4]SZ[9]KM[7.5];B[ee];W[cc])";
-constexpr char kUnclosed[] = "(;GM[1]FF[4]SZ[9];B[cc]";  // 23 bytes, ')' missing
+constexpr char kUnclosed[] =
+    "(;GM[1]FF[4]SZ[9];B[cc]";  // 23 bytes, ')' missing
 
 struct Expectation {
   std::string file, ruleset, violations, end, result;
@@ -61,7 +64,8 @@ std::vector<Expectation> LoadExpectations() {
     std::vector<std::string> cols;
     std::istringstream fields(line);
     for (std::string f; std::getline(fields, f, '\t');) cols.push_back(f);
-    if (cols.size() == 5) out.push_back({cols[0], cols[1], cols[2], cols[3], cols[4]});
+    if (cols.size() == 5)
+      out.push_back({cols[0], cols[1], cols[2], cols[3], cols[4]});
   }
   return out;
 }
@@ -69,14 +73,22 @@ std::vector<Expectation> LoadExpectations() {
 // The names expected.tsv uses (those of go::ViolationName).
 std::string KindName(v1::ViolationKind k) {
   switch (k) {
-    case v1::VIOLATION_KIND_SUICIDE: return "suicide";
-    case v1::VIOLATION_KIND_KO_RECAPTURE: return "ko";
-    case v1::VIOLATION_KIND_SUPERKO: return "superko";
-    case v1::VIOLATION_KIND_OCCUPIED: return "occupied";
-    case v1::VIOLATION_KIND_DOUBLE_MOVE: return "double_move";
-    case v1::VIOLATION_KIND_WHITE_FIRST: return "white_first";
-    case v1::VIOLATION_KIND_AFTER_END: return "after_end";
-    default: return "?";
+    case v1::VIOLATION_KIND_SUICIDE:
+      return "suicide";
+    case v1::VIOLATION_KIND_KO_RECAPTURE:
+      return "ko";
+    case v1::VIOLATION_KIND_SUPERKO:
+      return "superko";
+    case v1::VIOLATION_KIND_OCCUPIED:
+      return "occupied";
+    case v1::VIOLATION_KIND_DOUBLE_MOVE:
+      return "double_move";
+    case v1::VIOLATION_KIND_WHITE_FIRST:
+      return "white_first";
+    case v1::VIOLATION_KIND_AFTER_END:
+      return "after_end";
+    default:
+      return "?";
   }
 }
 
@@ -95,7 +107,8 @@ void ExpectMatches(const Expectation& e, const v1::GameReport& r) {
   }
   if (e.result != "-") {
     EXPECT_EQ(r.count().result(), e.result) << e.file;
-    EXPECT_EQ(r.result_check(), v1::RESULT_CHECK_AGREES) << r.result_check_detail();
+    EXPECT_EQ(r.result_check(), v1::RESULT_CHECK_AGREES)
+        << r.result_check_detail();
   }
   EXPECT_EQ(r.failed(), e.violations != "-") << e.file;
 }
@@ -112,20 +125,25 @@ class RulesServiceTest : public ::testing::Test {
     auto started = server::RankdServer::Start(config);
     ASSERT_TRUE(started.ok()) << started.status();
     server_ = std::move(*started);
-    channel_ = grpc::CreateChannel("127.0.0.1:" + std::to_string(server_->port()),
-                                   grpc::InsecureChannelCredentials());
+    channel_ =
+        grpc::CreateChannel("127.0.0.1:" + std::to_string(server_->port()),
+                            grpc::InsecureChannelCredentials());
     stub_ = v1::RulesService::NewStub(channel_);
   }
 
-  static std::unique_ptr<grpc::ClientContext> Context(const std::string& bearer = "") {
+  static std::unique_ptr<grpc::ClientContext> Context(
+      const std::string& bearer = "") {
     auto ctx = std::make_unique<grpc::ClientContext>();
-    ctx->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(20));
+    ctx->set_deadline(std::chrono::system_clock::now() +
+                      std::chrono::seconds(20));
     if (!bearer.empty()) ctx->AddMetadata("authorization", "Bearer " + bearer);
     return ctx;
   }
 
-  grpc::Status CheckOne(const std::string& sgf, v1::CheckGameRecordResponse* resp,
-                        const v1::CheckOptions& options = {}, const std::string& bearer = "") {
+  grpc::Status CheckOne(const std::string& sgf,
+                        v1::CheckGameRecordResponse* resp,
+                        const v1::CheckOptions& options = {},
+                        const std::string& bearer = "") {
     v1::CheckGameRecordRequest req;
     req.set_sgf(sgf);
     *req.mutable_options() = options;
@@ -133,9 +151,10 @@ class RulesServiceTest : public ::testing::Test {
   }
 
   // Sends every record on one stream, then reads all answers.
-  grpc::Status CheckMany(const std::vector<std::pair<std::string, std::string>>& records,
-                         std::vector<v1::CheckGameRecordsResponse>* out,
-                         const std::string& bearer = "") {
+  grpc::Status CheckMany(
+      const std::vector<std::pair<std::string, std::string>>& records,
+      std::vector<v1::CheckGameRecordsResponse>* out,
+      const std::string& bearer = "") {
     auto ctx = Context(bearer);
     std::unique_ptr<Stream> stream = stub_->CheckGameRecords(ctx.get());
     for (const auto& [id, sgf] : records) {
@@ -145,7 +164,8 @@ class RulesServiceTest : public ::testing::Test {
       if (!stream->Write(req)) break;
     }
     stream->WritesDone();
-    for (v1::CheckGameRecordsResponse resp; stream->Read(&resp);) out->push_back(resp);
+    for (v1::CheckGameRecordsResponse resp; stream->Read(&resp);)
+      out->push_back(resp);
     return stream->Finish();
   }
 
@@ -156,8 +176,8 @@ class RulesServiceTest : public ::testing::Test {
     req.set_agency_prefix(agency);
     req.set_label("rules test");
     v1::CreateTokenResponse resp;
-    grpc::Status s =
-        tokens->CreateToken(Context(server_->bootstrap_secret()).get(), req, &resp);
+    grpc::Status s = tokens->CreateToken(
+        Context(server_->bootstrap_secret()).get(), req, &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return resp.secret();
   }
@@ -214,7 +234,8 @@ TEST_F(RulesServiceTest, ReportCarriesPointsCountAndArticle) {
   EXPECT_EQ(r.info().board_size(), 9);
   EXPECT_EQ(r.final_position_size(), 9);
 
-  ASSERT_TRUE(CheckOne(ReadFile(GoDir() + "area_seki_two_liberties.sgf"), &resp).ok());
+  ASSERT_TRUE(
+      CheckOne(ReadFile(GoDir() + "area_seki_two_liberties.sgf"), &resp).ok());
   const v1::Count& c = resp.reports(0).count();
   EXPECT_EQ(c.method(), v1::SCORING_METHOD_AREA);
   EXPECT_EQ(c.komi_half_points(), 15);
@@ -240,7 +261,8 @@ TEST_F(RulesServiceTest, OptionsReachTheCheck) {
 
 TEST_F(RulesServiceTest, PublicAndEveryRoleMayCheck) {
   const std::vector<std::string> bearers = {
-      "", server_->bootstrap_secret(), MakeToken(v1::ROLE_AGENCY_OPERATOR, "110"),
+      "", server_->bootstrap_secret(),
+      MakeToken(v1::ROLE_AGENCY_OPERATOR, "110"),
       MakeToken(v1::ROLE_AUDITOR, "")};
   for (const std::string& bearer : bearers) {
     v1::CheckGameRecordResponse resp;
@@ -267,7 +289,8 @@ TEST_F(RulesServiceTest, MalformedRecordIsInvalidArgumentWithTheByteOffset) {
   v1::CheckGameRecordResponse resp;
   grpc::Status s = CheckOne(kUnclosed, &resp);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_NE(s.error_message().find("byte offset 23"), std::string::npos) << s.error_message();
+  EXPECT_NE(s.error_message().find("byte offset 23"), std::string::npos)
+      << s.error_message();
 }
 
 TEST_F(RulesServiceTest, OversizeRecordIsRefused) {
@@ -275,7 +298,8 @@ TEST_F(RulesServiceTest, OversizeRecordIsRefused) {
   v1::CheckGameRecordResponse resp;
   grpc::Status s = CheckOne(big, &resp);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
-  EXPECT_NE(s.error_message().find("1048576-byte limit"), std::string::npos) << s.error_message();
+  EXPECT_NE(s.error_message().find("1048576-byte limit"), std::string::npos)
+      << s.error_message();
 }
 
 TEST_F(RulesServiceTest, BadOptionsNameTheField) {
@@ -284,17 +308,21 @@ TEST_F(RulesServiceTest, BadOptionsNameTheField) {
     std::string field;
   };
   const std::vector<Case> cases = {
-      {[](v1::CheckOptions& o) { o.set_ruleset(static_cast<v1::Ruleset>(42)); }, "ruleset"},
-      {[](v1::CheckOptions& o) { o.set_komi_half_points(100000); }, "komi_half_points"},
+      {[](v1::CheckOptions& o) { o.set_ruleset(static_cast<v1::Ruleset>(42)); },
+       "ruleset"},
+      {[](v1::CheckOptions& o) { o.set_komi_half_points(100000); },
+       "komi_half_points"},
       {[](v1::CheckOptions& o) { o.set_black_warnings(-1); }, "black_warnings"},
       {[](v1::CheckOptions& o) { o.add_variation(-2); }, "variation[0]"},
-      {[](v1::CheckOptions& o) { o.add_dead_stones()->set_sgf("dd"); }, "dead_stones_given"},
+      {[](v1::CheckOptions& o) { o.add_dead_stones()->set_sgf("dd"); },
+       "dead_stones_given"},
       {[](v1::CheckOptions& o) {
          o.set_dead_stones_given(true);
          o.add_dead_stones()->set_sgf("z1");
        },
        "dead_stones[0].sgf"},
-      {[](v1::CheckOptions& o) { o.add_variation(3); }, "variation"},  // no such fork
+      {[](v1::CheckOptions& o) { o.add_variation(3); },
+       "variation"},  // no such fork
   };
   for (const Case& c : cases) {
     v1::CheckOptions options;
@@ -302,7 +330,8 @@ TEST_F(RulesServiceTest, BadOptionsNameTheField) {
     v1::CheckGameRecordResponse resp;
     grpc::Status s = CheckOne(kGood, &resp, options);
     EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << c.field;
-    EXPECT_NE(s.error_message().find(c.field), std::string::npos) << s.error_message();
+    EXPECT_NE(s.error_message().find(c.field), std::string::npos)
+        << s.error_message();
   }
 }
 
@@ -322,12 +351,14 @@ TEST_F(RulesServiceTest, StreamAnswersBadRecordsAndGoesOn) {
   const std::string big = std::string(kGood) + std::string((1 << 20), ' ');
   std::vector<v1::CheckGameRecordsResponse> answers;
   grpc::Status s = CheckMany(
-      {{"bad", kUnclosed}, {"good", kGood}, {"big", big}, {"two", kTwoGames}}, &answers);
+      {{"bad", kUnclosed}, {"good", kGood}, {"big", big}, {"two", kTwoGames}},
+      &answers);
   ASSERT_TRUE(s.ok()) << s.error_message();
   ASSERT_EQ(answers.size(), 4u);
   EXPECT_EQ(answers[0].record_id(), "bad");
   EXPECT_EQ(answers[0].error_code(), "INVALID_ARGUMENT");
-  EXPECT_NE(answers[0].error_message().find("byte offset 23"), std::string::npos);
+  EXPECT_NE(answers[0].error_message().find("byte offset 23"),
+            std::string::npos);
   EXPECT_EQ(answers[0].reports_size(), 0);
   EXPECT_EQ(answers[1].record_id(), "good");
   EXPECT_EQ(answers[1].error_code(), "");
@@ -351,7 +382,8 @@ TEST(RulesServiceLimitTest, StreamOverTheRecordBoundIsResourceExhausted) {
   RulesServiceImpl service(&gate, RulesServiceOptions{3});
   grpc::ServerBuilder builder;
   int port = 0;
-  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(),
+                           &port);
   builder.RegisterService(&service);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   ASSERT_NE(port, 0);
@@ -374,7 +406,8 @@ TEST(RulesServiceLimitTest, StreamOverTheRecordBoundIsResourceExhausted) {
   grpc::Status s = stream->Finish();
   EXPECT_EQ(answered, (std::vector<std::string>{"r0", "r1", "r2"}));
   EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
-  EXPECT_NE(s.error_message().find("at most 3 records"), std::string::npos) << s.error_message();
+  EXPECT_NE(s.error_message().find("at most 3 records"), std::string::npos)
+      << s.error_message();
   server->Shutdown();
 }
 
