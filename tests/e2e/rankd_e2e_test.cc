@@ -1,0 +1,301 @@
+// End to end with the real binaries: rankd on a temp database and a port it
+// picks itself (read from its log), driven by rankctl as an association
+// would drive it; health and reflection over the wire; SIGTERM; a restart on
+// the same database.
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "grpc/health/v1/health.grpc.pb.h"
+#include "grpc/reflection/v1alpha/reflection.grpc.pb.h"
+#include "grpcpp/create_channel.h"
+#include "grpcpp/security/credentials.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tests/e2e/process.h"
+#include "tests/testing/temp_dir.h"
+
+namespace gorank::e2e {
+namespace {
+
+int CountLines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+class RankdE2eTest : public ::testing::Test {
+ protected:
+  // Starts rankd and waits (bounded) until it logs its port and answers.
+  void StartRankd(const std::string& log_name) {
+    log_ = dir_.File(log_name);
+    rankd_ = std::make_unique<Child>(
+        std::vector<std::string>{RANKD_PATH, "--db", dir_.File("rankd.db"),
+                                 "--listen", "127.0.0.1:0",
+                                 "--admin-token-file", token_file_},
+        log_);
+    ASSERT_TRUE(rankd_->started());
+    const std::string marker = "serving on port ";
+    port_ = 0;
+    for (int attempt = 0; attempt < 500 && port_ == 0; ++attempt) {
+      const std::string log = ReadFile(log_);
+      const size_t at = log.find(marker);
+      if (at != std::string::npos) {
+        port_ = std::atoi(log.c_str() + at + marker.size());
+        break;
+      }
+      ASSERT_TRUE(rankd_->running()) << "rankd exited:\n" << log;
+      std::this_thread::sleep_for(
+          std::chrono::milliseconds(20));  // bounded poll
+    }
+    ASSERT_GT(port_, 0) << "rankd never logged its port:\n" << ReadFile(log_);
+    server_ = "127.0.0.1:" + std::to_string(port_);
+    // Ready when a real command succeeds.
+    RunResult r;
+    for (int attempt = 0; attempt < 100; ++attempt) {
+      r = Ctl({"agency", "list"});
+      if (r.exit_code == 0) break;
+      std::this_thread::sleep_for(
+          std::chrono::milliseconds(20));  // bounded poll
+    }
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+
+  // rankctl --server <rankd> [--token-file F] args...
+  RunResult Ctl(std::vector<std::string> args,
+                const std::string& token_file = "") {
+    std::vector<std::string> argv = {RANKCTL_PATH, "--server", server_};
+    if (!token_file.empty()) {
+      argv.push_back("--token-file");
+      argv.push_back(token_file);
+    }
+    argv.insert(argv.end(), args.begin(), args.end());
+    return e2e::Run(argv, dir_.File("rankctl" + std::to_string(++calls_)));
+  }
+
+  // Stops rankd with SIGTERM; returns its exit code.
+  int Stop() {
+    rankd_->Signal(SIGTERM);
+    return rankd_->Wait();
+  }
+
+  testing::TempDir dir_;
+  const std::string token_file_ = dir_.File("admin.token");
+  std::unique_ptr<Child> rankd_;
+  std::string log_;
+  int port_ = 0;
+  std::string server_;
+  int calls_ = 0;
+};
+
+TEST_F(RankdE2eTest, RegisterReadSearchTokensStopRestart) {
+  ASSERT_NO_FATAL_FAILURE(StartRankd("rankd1.log"));
+  const std::string admin_secret = ReadFile(token_file_);
+  ASSERT_EQ(admin_secret.rfind("rkd_", 0), 0u) << "no bootstrap token written";
+
+  // Register, then read back: table and JSON.
+  RunResult r =
+      Ctl({"player", "register", "--name", "张三", "--latin-name", "Zhang San",
+           "--gender", "male", "--agency", "110", "--resident-id",
+           "44030520080110005X", "--rank", "业余2段", "--rank-basis", "cert 1"},
+          token_file_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("张三"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("2d"), std::string::npos) << r.out;
+
+  r = Ctl({"player", "get", "1"});  // the public
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Zhang San"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("2d"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("44030520080110005X"), std::string::npos)
+      << "public sees the ID";
+  EXPECT_EQ(r.out.find("2008-01-10"), std::string::npos)
+      << "public sees the birth date";
+
+  r = Ctl({"player", "get", "1", "--json"}, token_file_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  EXPECT_EQ(j["player"]["id"], "1");  // int64 travels as a string in proto JSON
+  EXPECT_EQ(j["player"]["name"], "张三");
+  EXPECT_EQ(j["player"]["rank"]["notation"], "2d");
+  EXPECT_EQ(j["player"]["resident_id"], "44030520080110005X");
+  EXPECT_EQ(j["player"]["birth_date"]["year"], 2008);
+
+  r = Ctl({"player", "search", "--name", "张"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("张三"), std::string::npos) << r.out;
+  EXPECT_EQ(CountLines(r.out), 2) << r.out;  // header + one player
+
+  r = Ctl({"player", "history", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("registration"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cert 1"), std::string::npos) << r.out;
+
+  // Tokens: create an operator, use it, revoke it.
+  r = Ctl({"token", "create", "--role", "agency_operator", "--agency", "110",
+           "--label", "e2e"},
+          token_file_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string secret = r.out.substr(r.out.rfind("rkd_"), 68);
+  const std::string op_file = dir_.File("op.token");
+  { std::ofstream(op_file) << secret << "\n"; }
+  r = Ctl({"token", "whoami"}, op_file);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("agency_operator of agency 110"), std::string::npos)
+      << r.out;
+  r = Ctl({"token", "whoami"});
+  EXPECT_NE(r.out.find("public"), std::string::npos) << r.out;
+  r = Ctl({"token", "list", "--json"}, token_file_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto tokens = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_EQ(tokens["tokens"].size(), 2u) << r.out;
+  EXPECT_EQ(r.out.find(secret), std::string::npos) << "a secret was listed";
+  const std::string op_id = tokens["tokens"][1]["id"];
+  r = Ctl({"token", "revoke", op_id}, token_file_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("revoked token " + op_id), std::string::npos) << r.out;
+  r = Ctl({"token", "whoami"}, op_file);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err.rfind("rankctl: UNAUTHENTICATED: ", 0), 0u) << r.err;
+  EXPECT_EQ(CountLines(r.err), 1) << r.err;
+
+  // Refused calls: exit 1 and one line naming the code.
+  struct Refused {
+    std::vector<std::string> args;
+    bool admin;
+    const char* code;
+  };
+  for (const Refused& c : std::vector<Refused>{
+           {{"player", "get", "999"}, false, "NOT_FOUND"},
+           {{"player", "register", "--name", "x", "--agency", "110"},
+            false,
+            "UNAUTHENTICATED"},
+           {{"player", "register", "--name", "y", "--agency", "110",
+             "--resident-id", "44030520080110005X"},
+            true,
+            "ALREADY_EXISTS"},
+           {{"player", "register", "--name", "z", "--agency", "110", "--rank",
+             "3x"},
+            true,
+            "INVALID_ARGUMENT"},
+           {{"agency", "suspend", "000", "--reason", "r"},
+            true,
+            "FAILED_PRECONDITION"},
+           {{"rank", "parse", "10p"}, false, "INVALID_ARGUMENT"}}) {
+    r = Ctl(c.args, c.admin ? token_file_ : "");
+    EXPECT_EQ(r.exit_code, 1)
+        << c.args[0] << " " << c.args[1] << ": " << r.out << r.err;
+    EXPECT_EQ(r.err.rfind(std::string("rankctl: ") + c.code + ": ", 0), 0u)
+        << r.err;
+    EXPECT_EQ(CountLines(r.err), 1) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+  // Usage errors: exit 2, nothing sent.
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{
+           {"player", "get"},
+           {"player", "frobnicate"},
+           {"player", "register", "--name", "x"},
+           {"player", "register", "--name", "x", "--agency", "110", "--gender",
+            "robot"},
+           {"player", "register", "--name", "x", "--agency", "110",
+            "--birth-date", "2008-02-30"},
+           {"player", "set-rank", "1", "--rank", "2k", "--reason", "whim",
+            "--basis", "b"},
+           {"player", "get", "one"},
+           {}}) {
+    r = Ctl(args, token_file_);
+    EXPECT_EQ(r.exit_code, 2)
+        << (args.empty() ? "(none)" : args.back()) << ": " << r.err;
+  }
+
+  // A clean stop.
+  EXPECT_EQ(Stop(), 0);
+  EXPECT_NE(ReadFile(log_).find("database closed"), std::string::npos)
+      << ReadFile(log_);
+
+  // Restart on the same database: the data is there, no new admin token.
+  ASSERT_NO_FATAL_FAILURE(StartRankd("rankd2.log"));
+  EXPECT_EQ(ReadFile(token_file_), admin_secret);
+  EXPECT_EQ(ReadFile(log_).find("national-admin token written"),
+            std::string::npos)
+      << ReadFile(log_);
+  r = Ctl({"player", "get", "1", "--json"}, token_file_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["player"]["name"], "张三");
+  r = Ctl({"token", "list", "--json"}, token_file_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["tokens"].size(), 2u) << r.out;
+  EXPECT_EQ(Stop(), 0);
+}
+
+TEST_F(RankdE2eTest, PageSizeThatIsNotANumberIsAUsageError) {
+  ASSERT_NO_FATAL_FAILURE(StartRankd("rankd.log"));
+  RunResult r = Ctl({"player", "search", "--page-size", "abc"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(Stop(), 0);
+}
+
+TEST_F(RankdE2eTest, HealthIsServing) {
+  ASSERT_NO_FATAL_FAILURE(StartRankd("rankd.log"));
+  {
+    auto channel =
+        grpc::CreateChannel(server_, grpc::InsecureChannelCredentials());
+    auto health = grpc::health::v1::Health::NewStub(channel);
+    grpc::health::v1::HealthCheckRequest hreq;
+    grpc::health::v1::HealthCheckResponse hresp;
+    grpc::ClientContext hctx;
+    ASSERT_TRUE(health->Check(&hctx, hreq, &hresp).ok());
+    EXPECT_EQ(hresp.status(), grpc::health::v1::HealthCheckResponse::SERVING);
+  }  // close the connection: an idle open one holds rankd's shutdown for the
+     // grace
+  EXPECT_EQ(Stop(), 0);
+}
+
+TEST_F(RankdE2eTest, ReflectionListsTheServices) {
+  ASSERT_NO_FATAL_FAILURE(StartRankd("rankd.log"));
+  {
+    auto channel =
+        grpc::CreateChannel(server_, grpc::InsecureChannelCredentials());
+    namespace refl = grpc::reflection::v1alpha;
+    auto reflection = refl::ServerReflection::NewStub(channel);
+    grpc::ClientContext rctx;
+    auto stream = reflection->ServerReflectionInfo(&rctx);
+    refl::ServerReflectionRequest req;
+    req.set_list_services("");
+    ASSERT_TRUE(stream->Write(req));
+    refl::ServerReflectionResponse resp;
+    ASSERT_TRUE(stream->Read(&resp));
+    std::vector<std::string> services;
+    for (const auto& s : resp.list_services_response().service())
+      services.push_back(s.name());
+    for (const char* want :
+         {"gorank.v1.PlayerRegistry", "gorank.v1.AgencyService",
+          "gorank.v1.TokenService", "gorank.v1.RankService",
+          "grpc.health.v1.Health"}) {
+      EXPECT_NE(std::find(services.begin(), services.end(), want),
+                services.end())
+          << want;
+    }
+    // The schema of a service is there too.
+    req.set_file_containing_symbol("gorank.v1.PlayerRegistry");
+    ASSERT_TRUE(stream->Write(req));
+    ASSERT_TRUE(stream->Read(&resp));
+    EXPECT_GT(resp.file_descriptor_response().file_descriptor_proto_size(), 0);
+    stream->WritesDone();
+    EXPECT_TRUE(stream->Finish().ok());
+  }  // close the connection before stopping rankd
+  EXPECT_EQ(Stop(), 0);
+}
+
+}  // namespace
+}  // namespace gorank::e2e
