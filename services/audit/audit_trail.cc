@@ -18,6 +18,17 @@ LeafHashReader ReaderOf(AuditRepository* repo) {
   return [repo](int64_t begin, int64_t end) { return repo->LeafHashes(begin, end); };
 }
 
+// Entries and leaf hashes are read in ranges [begin, end) of at most
+// kMaxEntriesPerCall within the log.
+absl::Status CheckRange(int64_t begin, int64_t end, int64_t size) {
+  if (begin < 0 || end < begin || end > size || end - begin > kMaxEntriesPerCall) {
+    return absl::InvalidArgumentError(
+        "entries are read in ranges [begin, end) of at most 1000 within the log size " +
+        std::to_string(size));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 const char* ReviewOutcomeName(ReviewOutcome outcome) {
@@ -47,19 +58,13 @@ absl::StatusOr<Checkpoint> AuditTrail::SignCheckpointNow() {
 
 absl::StatusOr<std::vector<std::string>> AuditTrail::Entries(int64_t begin, int64_t end) {
   GORANK_ASSIGN_OR_RETURN(int64_t size, repo_->LogSize());
-  if (begin < 0 || end < begin || end > size || end - begin > kMaxEntriesPerCall) {
-    return absl::InvalidArgumentError(
-        "entries are read in ranges [begin, end) of at most 1000 within the log size " +
-        std::to_string(size));
-  }
+  GORANK_RETURN_IF_ERROR(CheckRange(begin, end, size));
   return repo_->Entries(begin, end);
 }
 
 absl::StatusOr<std::vector<std::string>> AuditTrail::LeafHashes(int64_t begin, int64_t end) {
-  GORANK_RETURN_IF_ERROR(Entries(begin, begin).status());  // range checks
-  if (end - begin > kMaxEntriesPerCall) {
-    return absl::InvalidArgumentError("at most 1000 leaf hashes a call");
-  }
+  GORANK_ASSIGN_OR_RETURN(int64_t size, repo_->LogSize());
+  GORANK_RETURN_IF_ERROR(CheckRange(begin, end, size));
   return repo_->LeafHashes(begin, end);
 }
 
