@@ -11,13 +11,14 @@ namespace {
 
 using absl::StatusCode;
 
-const Role kAllRoles[] = {Role::kPublic, Role::kNationalAdmin, Role::kAgencyOperator,
-                          Role::kAuditor};
+const Role kAllRoles[] = {Role::kPublic, Role::kNationalAdmin,
+                          Role::kAgencyOperator, Role::kAuditor};
 
 TEST(AccessPolicyTest, TableIsWellFormed) {
   std::set<std::string> methods;
   for (const MethodPolicy& p : AccessTable()) {
-    EXPECT_TRUE(methods.insert(p.method).second) << "duplicate row " << p.method;
+    EXPECT_TRUE(methods.insert(p.method).second)
+        << "duplicate row " << p.method;
     EXPECT_EQ(p.method.rfind("/gorank.v1.", 0), 0u) << p.method;
     EXPECT_EQ(std::count(p.method.begin(), p.method.end(), '/'), 2) << p.method;
     EXPECT_FALSE(p.roles.empty()) << p.method;
@@ -31,12 +32,15 @@ TEST(AccessPolicyTest, CheckAccessFollowsTheTableForEveryRole) {
       c.role = role;
       if (role == Role::kAgencyOperator) c.agency_prefix = "110";
       if (role != Role::kPublic) c.token_id = 7;
-      const bool allowed = std::find(p.roles.begin(), p.roles.end(), role) != p.roles.end();
+      const bool allowed =
+          std::find(p.roles.begin(), p.roles.end(), role) != p.roles.end();
       const absl::Status s = CheckAccess(c, p.method);
-      const StatusCode want = allowed                 ? StatusCode::kOk
-                              : role == Role::kPublic ? StatusCode::kUnauthenticated
-                                                      : StatusCode::kPermissionDenied;
-      EXPECT_EQ(s.code(), want) << p.method << " as " << RoleName(role) << ": " << s;
+      const StatusCode want = allowed ? StatusCode::kOk
+                              : role == Role::kPublic
+                                  ? StatusCode::kUnauthenticated
+                                  : StatusCode::kPermissionDenied;
+      EXPECT_EQ(s.code(), want)
+          << p.method << " as " << RoleName(role) << ": " << s;
     }
   }
 }
@@ -53,7 +57,9 @@ TEST(AccessPolicyTest, WritesNeedAToken) {
                         "/gorank.v1.AgencyService/SuspendAgency",
                         "/gorank.v1.TokenService/CreateToken",
                         "/gorank.v1.TokenService/RevokeToken"}) {
-    EXPECT_EQ(CheckAccess(Caller::Public(), m).code(), StatusCode::kUnauthenticated) << m;
+    EXPECT_EQ(CheckAccess(Caller::Public(), m).code(),
+              StatusCode::kUnauthenticated)
+        << m;
     EXPECT_EQ(CheckAccess(Caller{Role::kAuditor, "", 3}, m).code(),
               StatusCode::kPermissionDenied)
         << m;
@@ -62,8 +68,10 @@ TEST(AccessPolicyTest, WritesNeedAToken) {
 
 TEST(CallerTest, DescribesAndScopes) {
   EXPECT_EQ(Caller::Public().Describe(), "public");
-  EXPECT_EQ((Caller{Role::kNationalAdmin, "", 1}).Describe(), "national/token:1");
-  EXPECT_EQ((Caller{Role::kAgencyOperator, "110", 7}).Describe(), "agency:110/token:7");
+  EXPECT_EQ((Caller{Role::kNationalAdmin, "", 1}).Describe(),
+            "national/token:1");
+  EXPECT_EQ((Caller{Role::kAgencyOperator, "110", 7}).Describe(),
+            "agency:110/token:7");
   EXPECT_EQ((Caller{Role::kAuditor, "", 3}).Describe(), "auditor/token:3");
   EXPECT_TRUE((Caller{Role::kNationalAdmin, "", 1}).ActsFor("440"));
   EXPECT_TRUE((Caller{Role::kAgencyOperator, "110", 7}).ActsFor("110"));

@@ -16,10 +16,14 @@ using absl::StatusCode;
 
 class TokenManagerTest : public ::testing::Test {
  protected:
-  TokenManagerTest() : tokens_repo_(&agencies_), clock_(1717214400), manager_(&tokens_repo_, &clock_) {
-    agencies_.InsertAgency({"110", "Beijing", "", registry::AgencyLevel::kFirstLevel,
-                            registry::AgencyStatus::kActive, ""},
-                           ChangeRecord{0, "system", "seed", "", "", ""})
+  TokenManagerTest()
+      : tokens_repo_(&agencies_),
+        clock_(1717214400),
+        manager_(&tokens_repo_, &clock_) {
+    agencies_
+        .InsertAgency({"110", "Beijing", "", registry::AgencyLevel::kFirstLevel,
+                       registry::AgencyStatus::kActive, ""},
+                      ChangeRecord{0, "system", "seed", "", "", ""})
         .IgnoreError();
   }
   testing::InMemoryRegistryRepository agencies_;
@@ -35,7 +39,8 @@ TEST(TokenSecretTest, SecretsAreFreshAndWellFormed) {
     const std::string s = NewTokenSecret();
     ASSERT_EQ(s.size(), 4u + 64u) << s;
     EXPECT_EQ(s.substr(0, 4), "rkd_");
-    EXPECT_EQ(s.find_first_not_of("0123456789abcdef", 4), std::string::npos) << s;
+    EXPECT_EQ(s.find_first_not_of("0123456789abcdef", 4), std::string::npos)
+        << s;
     EXPECT_TRUE(seen.insert(s).second) << "repeated secret";
   }
 }
@@ -80,8 +85,9 @@ TEST_F(TokenManagerTest, CreatesEveryRole) {
     Role role;
     std::string prefix;
   };
-  for (const Case& c : {Case{Role::kNationalAdmin, ""}, Case{Role::kAgencyOperator, "110"},
-                        Case{Role::kAuditor, ""}}) {
+  for (const Case& c :
+       {Case{Role::kNationalAdmin, ""}, Case{Role::kAgencyOperator, "110"},
+        Case{Role::kAuditor, ""}}) {
     auto t = manager_.Create(admin_, c.role, c.prefix, "label");
     ASSERT_TRUE(t.ok()) << t.status();
     EXPECT_GT(t->record.id, 0);
@@ -109,14 +115,21 @@ TEST_F(TokenManagerTest, RefusesBadCreations) {
   };
   for (const Case& c : std::vector<Case>{
            {"public role", Role::kPublic, "", "", StatusCode::kInvalidArgument},
-           {"unknown role", static_cast<Role>(0), "", "", StatusCode::kInvalidArgument},
-           {"operator without prefix", Role::kAgencyOperator, "", "", StatusCode::kInvalidArgument},
-           {"admin with prefix", Role::kNationalAdmin, "110", "", StatusCode::kInvalidArgument},
-           {"auditor with prefix", Role::kAuditor, "110", "", StatusCode::kInvalidArgument},
-           {"unknown agency", Role::kAgencyOperator, "999", "", StatusCode::kNotFound},
+           {"unknown role", static_cast<Role>(0), "", "",
+            StatusCode::kInvalidArgument},
+           {"operator without prefix", Role::kAgencyOperator, "", "",
+            StatusCode::kInvalidArgument},
+           {"admin with prefix", Role::kNationalAdmin, "110", "",
+            StatusCode::kInvalidArgument},
+           {"auditor with prefix", Role::kAuditor, "110", "",
+            StatusCode::kInvalidArgument},
+           {"unknown agency", Role::kAgencyOperator, "999", "",
+            StatusCode::kNotFound},
            {"long label", Role::kAuditor, "", std::string(201, 'l'),
             StatusCode::kInvalidArgument}}) {
-    EXPECT_EQ(manager_.Create(admin_, c.role, c.prefix, c.label_text).status().code(), c.code)
+    EXPECT_EQ(
+        manager_.Create(admin_, c.role, c.prefix, c.label_text).status().code(),
+        c.code)
         << c.label;
   }
   EXPECT_TRUE(tokens_repo_.ListTokens()->empty());

@@ -1,7 +1,7 @@
 // grpc.health.v1 through the test-only health stub, and the in-process
 // channel of RankdServer.
-#include "grpc/health/v1/health.grpc.pb.h"
 #include "gorank/v1/registry.grpc.pb.h"
+#include "grpc/health/v1/health.grpc.pb.h"
 #include "gtest/gtest.h"
 #include "tests/integration/test_server.h"
 
@@ -15,8 +15,9 @@ using grpc::health::v1::HealthCheckResponse;
 TEST(HealthTest, ServerAndEveryServiceAreServing) {
   TestServer server;
   auto stub = Health::NewStub(server.channel());
-  for (const char* service : {"", "gorank.v1.PlayerRegistry", "gorank.v1.AgencyService",
-                              "gorank.v1.TokenService", "gorank.v1.RankService"}) {
+  for (const char* service :
+       {"", "gorank.v1.PlayerRegistry", "gorank.v1.AgencyService",
+        "gorank.v1.TokenService", "gorank.v1.RankService"}) {
     HealthCheckRequest req;
     req.set_service(service);
     HealthCheckResponse resp;
@@ -27,16 +28,17 @@ TEST(HealthTest, ServerAndEveryServiceAreServing) {
   HealthCheckRequest unknown;
   unknown.set_service("gorank.v1.NoSuchService");
   HealthCheckResponse resp;
-  EXPECT_EQ(stub->Check(TestServer::Context("").get(), unknown, &resp).error_code(),
-            grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(
+      stub->Check(TestServer::Context("").get(), unknown, &resp).error_code(),
+      grpc::StatusCode::NOT_FOUND);
 }
 
 TEST(HealthTest, InProcessChannelServesTheSameData) {
   TestServer server;
   auto stub = v1::AgencyService::NewStub(server.server()->InProcessChannel());
   v1::ListAgenciesResponse resp;
-  grpc::Status s =
-      stub->ListAgencies(TestServer::Context("").get(), v1::ListAgenciesRequest(), &resp);
+  grpc::Status s = stub->ListAgencies(TestServer::Context("").get(),
+                                      v1::ListAgenciesRequest(), &resp);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(resp.agencies_size(), 35);
   EXPECT_EQ(resp.agencies(0).prefix(), "000");
@@ -49,7 +51,8 @@ TEST(HealthTest, ShutdownIsIdempotent) {
   server.server()->Shutdown();  // and once more from ~TestServer
   auto stub = Health::NewStub(server.channel());
   HealthCheckResponse resp;
-  grpc::Status s = stub->Check(TestServer::Context("").get(), HealthCheckRequest(), &resp);
+  grpc::Status s =
+      stub->Check(TestServer::Context("").get(), HealthCheckRequest(), &resp);
   EXPECT_FALSE(s.ok()) << "a stopped server answered";
 }
 

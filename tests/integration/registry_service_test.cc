@@ -28,7 +28,8 @@ struct Stubs {
   std::unique_ptr<v1::RankService::Stub> ranks;
 };
 
-v1::RegisterPlayerRequest Registration(const std::string& name, const std::string& agency) {
+v1::RegisterPlayerRequest Registration(const std::string& name,
+                                       const std::string& agency) {
   v1::RegisterPlayerRequest r;
   r.set_name(name);
   r.set_agency_prefix(agency);
@@ -39,9 +40,11 @@ class RegistryServiceTest : public ::testing::Test {
  protected:
   RegistryServiceTest() : stubs_(server_.channel()) {}
 
-  v1::Player MustRegister(const std::string& bearer, const v1::RegisterPlayerRequest& r) {
+  v1::Player MustRegister(const std::string& bearer,
+                          const v1::RegisterPlayerRequest& r) {
     v1::RegisterPlayerResponse resp;
-    grpc::Status s = stubs_.players->RegisterPlayer(TestServer::Context(bearer).get(), r, &resp);
+    grpc::Status s = stubs_.players->RegisterPlayer(
+        TestServer::Context(bearer).get(), r, &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return resp.player();
   }
@@ -49,7 +52,8 @@ class RegistryServiceTest : public ::testing::Test {
     v1::GetPlayerRequest r;
     r.set_player_id(id);
     v1::GetPlayerResponse resp;
-    grpc::Status s = stubs_.players->GetPlayer(TestServer::Context(bearer).get(), r, &resp);
+    grpc::Status s =
+        stubs_.players->GetPlayer(TestServer::Context(bearer).get(), r, &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return resp.player();
   }
@@ -79,11 +83,12 @@ TEST_F(RegistryServiceTest, RegisterGetAndRedaction) {
     bool resident_id;
     bool birth_date;
   };
-  for (const Case& c : std::vector<Case>{{"national", server_.admin, true, true},
-                                         {"own agency", server_.op110, true, true},
-                                         {"other agency", server_.op130, false, true},
-                                         {"auditor", server_.auditor, false, true},
-                                         {"public", "", false, false}}) {
+  for (const Case& c :
+       std::vector<Case>{{"national", server_.admin, true, true},
+                         {"own agency", server_.op110, true, true},
+                         {"other agency", server_.op130, false, true},
+                         {"auditor", server_.auditor, false, true},
+                         {"public", "", false, false}}) {
     SCOPED_TRACE(c.label);
     const v1::Player p = Get(c.bearer, created.id());
     EXPECT_EQ(p.name(), "张三");
@@ -98,17 +103,22 @@ TEST_F(RegistryServiceTest, RegisterGetAndRedaction) {
 }
 
 TEST_F(RegistryServiceTest, SearchHistoryAndRankChange) {
-  for (const char* name : {"李一", "李二", "王三"}) MustRegister(server_.admin, Registration(name, "110"));
+  for (const char* name : {"李一", "李二", "王三"})
+    MustRegister(server_.admin, Registration(name, "110"));
   v1::SearchPlayersRequest sr;
   sr.set_name_prefix("李");
   sr.set_page_size(1);
   v1::SearchPlayersResponse page;
-  ASSERT_TRUE(stubs_.players->SearchPlayers(TestServer::Context("").get(), sr, &page).ok());
+  ASSERT_TRUE(
+      stubs_.players->SearchPlayers(TestServer::Context("").get(), sr, &page)
+          .ok());
   ASSERT_EQ(page.players_size(), 1);
   EXPECT_EQ(page.players(0).name(), "李一");
   EXPECT_EQ(page.next_page_token(), "1");
   sr.set_page_token(page.next_page_token());
-  ASSERT_TRUE(stubs_.players->SearchPlayers(TestServer::Context("").get(), sr, &page).ok());
+  ASSERT_TRUE(
+      stubs_.players->SearchPlayers(TestServer::Context("").get(), sr, &page)
+          .ok());
   ASSERT_EQ(page.players_size(), 1);
   EXPECT_EQ(page.players(0).name(), "李二");
   EXPECT_EQ(page.next_page_token(), "");
@@ -120,7 +130,8 @@ TEST_F(RegistryServiceTest, SearchHistoryAndRankChange) {
   cr.set_reason(v1::RANK_CHANGE_REASON_TOURNAMENT_AWARD);
   cr.set_basis("2024 city open");
   v1::ChangeRankResponse changed;
-  grpc::Status s = stubs_.players->ChangeRank(TestServer::Context(server_.op110).get(), cr, &changed);
+  grpc::Status s = stubs_.players->ChangeRank(
+      TestServer::Context(server_.op110).get(), cr, &changed);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(changed.player().rank().notation(), "3k");
   EXPECT_EQ(changed.entry().to_rank().notation(), "3k");
@@ -130,18 +141,23 @@ TEST_F(RegistryServiceTest, SearchHistoryAndRankChange) {
   v1::GetRankHistoryRequest hr;
   hr.set_player_id(2);
   v1::GetRankHistoryResponse history;
-  ASSERT_TRUE(stubs_.players->GetRankHistory(TestServer::Context("").get(), hr, &history).ok());
+  ASSERT_TRUE(stubs_.players
+                  ->GetRankHistory(TestServer::Context("").get(), hr, &history)
+                  .ok());
   ASSERT_EQ(history.entries_size(), 1);
-  EXPECT_EQ(history.entries(0).reason(), v1::RANK_CHANGE_REASON_TOURNAMENT_AWARD);
+  EXPECT_EQ(history.entries(0).reason(),
+            v1::RANK_CHANGE_REASON_TOURNAMENT_AWARD);
   EXPECT_EQ(history.entries(0).basis(), "2024 city open");
-  EXPECT_EQ(history.entries(0).actor().rfind("agency:110/", 0), 0u) << history.entries(0).actor();
+  EXPECT_EQ(history.entries(0).actor().rfind("agency:110/", 0), 0u)
+      << history.entries(0).actor();
 }
 
 TEST_F(RegistryServiceTest, ParseRankAndWhoAmI) {
   v1::ParseRankRequest pr;
   pr.set_text("职业九段");
   v1::ParseRankResponse parsed;
-  ASSERT_TRUE(stubs_.ranks->ParseRank(TestServer::Context("").get(), pr, &parsed).ok());
+  ASSERT_TRUE(
+      stubs_.ranks->ParseRank(TestServer::Context("").get(), pr, &parsed).ok());
   EXPECT_EQ(parsed.rank().notation(), "9p");
   EXPECT_EQ(parsed.chinese(), "职业九段");
 
@@ -150,20 +166,26 @@ TEST_F(RegistryServiceTest, ParseRankAndWhoAmI) {
     v1::Role role;
     const char* prefix;
   };
-  for (const Case& c : std::vector<Case>{{"", v1::ROLE_PUBLIC, ""},
-                                         {server_.admin, v1::ROLE_NATIONAL_ADMIN, ""},
-                                         {server_.op110, v1::ROLE_AGENCY_OPERATOR, "110"},
-                                         {server_.auditor, v1::ROLE_AUDITOR, ""}}) {
+  for (const Case& c :
+       std::vector<Case>{{"", v1::ROLE_PUBLIC, ""},
+                         {server_.admin, v1::ROLE_NATIONAL_ADMIN, ""},
+                         {server_.op110, v1::ROLE_AGENCY_OPERATOR, "110"},
+                         {server_.auditor, v1::ROLE_AUDITOR, ""}}) {
     v1::WhoAmIResponse me;
-    ASSERT_TRUE(stubs_.tokens->WhoAmI(TestServer::Context(c.bearer).get(), v1::WhoAmIRequest(), &me).ok());
+    ASSERT_TRUE(stubs_.tokens
+                    ->WhoAmI(TestServer::Context(c.bearer).get(),
+                             v1::WhoAmIRequest(), &me)
+                    .ok());
     EXPECT_EQ(me.role(), c.role);
     EXPECT_EQ(me.agency_prefix(), c.prefix);
     EXPECT_EQ(me.token_id() == 0, c.bearer.empty());
   }
   // Secrets never leave the server again.
   v1::ListTokensResponse list;
-  ASSERT_TRUE(stubs_.tokens->ListTokens(TestServer::Context(server_.auditor).get(),
-                                        v1::ListTokensRequest(), &list).ok());
+  ASSERT_TRUE(stubs_.tokens
+                  ->ListTokens(TestServer::Context(server_.auditor).get(),
+                               v1::ListTokensRequest(), &list)
+                  .ok());
   EXPECT_EQ(list.tokens_size(), 5);
   EXPECT_EQ(list.DebugString().find(server_.admin), std::string::npos);
 }
@@ -180,7 +202,8 @@ struct BadCall {
 template <typename Req, typename Resp, typename Stub>
 std::function<grpc::Status(Stubs&, grpc::ClientContext*)> Rpc(
     std::unique_ptr<Stub> Stubs::*stub,
-    grpc::Status (Stub::*method)(grpc::ClientContext*, const Req&, Resp*), Req req) {
+    grpc::Status (Stub::*method)(grpc::ClientContext*, const Req&, Resp*),
+    Req req) {
   return [=](Stubs& s, grpc::ClientContext* ctx) {
     Resp resp;
     return ((*(s.*stub)).*method)(ctx, req, &resp);
@@ -210,8 +233,10 @@ TEST_F(RegistryServiceTest, BadRequestsGetPreciseCodesAndChangeNothing) {
   suspend.set_prefix("130");
   suspend.set_reason("annual review failed");
   v1::SuspendAgencyResponse suspended;
-  ASSERT_TRUE(stubs_.agencies->SuspendAgency(TestServer::Context(server_.admin).get(), suspend,
-                                             &suspended).ok());
+  ASSERT_TRUE(stubs_.agencies
+                  ->SuspendAgency(TestServer::Context(server_.admin).get(),
+                                  suspend, &suspended)
+                  .ok());
 
   using PR = v1::PlayerRegistry::Stub;
   using AS = v1::AgencyService::Stub;
@@ -230,216 +255,299 @@ TEST_F(RegistryServiceTest, BadRequestsGetPreciseCodesAndChangeNothing) {
   const std::vector<BadCall> cases = {
       {"register: empty name", Admin,
        Rpc(&Stubs::players, &PR::RegisterPlayer,
-           With<v1::RegisterPlayerRequest>(reg, [](auto& r) { r.set_name(""); })),
+           With<v1::RegisterPlayerRequest>(reg,
+                                           [](auto& r) { r.set_name(""); })),
        StatusCode::INVALID_ARGUMENT},
       {"register: bad check char", Admin,
        Rpc(&Stubs::players, &PR::RegisterPlayer,
-           With<v1::RegisterPlayerRequest>(reg, [](auto& r) { r.set_resident_id("440305200801100181"); })),
+           With<v1::RegisterPlayerRequest>(
+               reg, [](auto& r) { r.set_resident_id("440305200801100181"); })),
        StatusCode::INVALID_ARGUMENT},
       {"register: birth date vs ID", Admin,
        Rpc(&Stubs::players, &PR::RegisterPlayer,
-           With<v1::RegisterPlayerRequest>(reg, [](auto& r) {
-             r.set_resident_id("440305200801100180");
-             r.mutable_birth_date()->set_year(2008);
-             r.mutable_birth_date()->set_month(1);
-             r.mutable_birth_date()->set_day(11);
-           })),
+           With<v1::RegisterPlayerRequest>(
+               reg,
+               [](auto& r) {
+                 r.set_resident_id("440305200801100180");
+                 r.mutable_birth_date()->set_year(2008);
+                 r.mutable_birth_date()->set_month(1);
+                 r.mutable_birth_date()->set_day(11);
+               })),
        StatusCode::INVALID_ARGUMENT},
       {"register: not a date", Admin,
        Rpc(&Stubs::players, &PR::RegisterPlayer,
-           With<v1::RegisterPlayerRequest>(reg, [](auto& r) {
-             r.mutable_birth_date()->set_year(2008);
-             r.mutable_birth_date()->set_month(2);
-             r.mutable_birth_date()->set_day(30);
-           })),
+           With<v1::RegisterPlayerRequest>(
+               reg,
+               [](auto& r) {
+                 r.mutable_birth_date()->set_year(2008);
+                 r.mutable_birth_date()->set_month(2);
+                 r.mutable_birth_date()->set_day(30);
+               })),
        StatusCode::INVALID_ARGUMENT},
       {"register: bad rank", Admin,
        Rpc(&Stubs::players, &PR::RegisterPlayer,
-           With<v1::RegisterPlayerRequest>(reg, [](auto& r) { r.mutable_initial_rank()->set_notation("3x"); })),
+           With<v1::RegisterPlayerRequest>(
+               reg,
+               [](auto& r) { r.mutable_initial_rank()->set_notation("3x"); })),
        StatusCode::INVALID_ARGUMENT},
       {"register: level 0", Admin,
        Rpc(&Stubs::players, &PR::RegisterPlayer,
-           With<v1::RegisterPlayerRequest>(reg, [](auto& r) {
-             r.mutable_initial_rank()->set_ladder(v1::RANK_LADDER_KYU);
-           })),
+           With<v1::RegisterPlayerRequest>(
+               reg,
+               [](auto& r) {
+                 r.mutable_initial_rank()->set_ladder(v1::RANK_LADDER_KYU);
+               })),
        StatusCode::INVALID_ARGUMENT},
       {"register: bad gender", Admin,
        Rpc(&Stubs::players, &PR::RegisterPlayer,
-           With<v1::RegisterPlayerRequest>(reg, [](auto& r) { r.set_gender(static_cast<v1::Gender>(9)); })),
+           With<v1::RegisterPlayerRequest>(
+               reg, [](auto& r) { r.set_gender(static_cast<v1::Gender>(9)); })),
        StatusCode::INVALID_ARGUMENT},
       {"register: duplicate ID", Admin,
        Rpc(&Stubs::players, &PR::RegisterPlayer,
-           With<v1::RegisterPlayerRequest>(reg, [](auto& r) { r.set_resident_id("44030520080110005x"); })),
+           With<v1::RegisterPlayerRequest>(
+               reg, [](auto& r) { r.set_resident_id("44030520080110005x"); })),
        StatusCode::ALREADY_EXISTS},
       {"register: unknown agency", Admin,
        Rpc(&Stubs::players, &PR::RegisterPlayer,
-           With<v1::RegisterPlayerRequest>(reg, [](auto& r) { r.set_agency_prefix("999"); })),
+           With<v1::RegisterPlayerRequest>(
+               reg, [](auto& r) { r.set_agency_prefix("999"); })),
        StatusCode::NOT_FOUND},
       {"register: other agency", Op110,
        Rpc(&Stubs::players, &PR::RegisterPlayer,
-           With<v1::RegisterPlayerRequest>(reg, [](auto& r) { r.set_agency_prefix("120"); })),
+           With<v1::RegisterPlayerRequest>(
+               reg, [](auto& r) { r.set_agency_prefix("120"); })),
        StatusCode::PERMISSION_DENIED},
       {"register: operator 4d", Op110,
        Rpc(&Stubs::players, &PR::RegisterPlayer,
-           With<v1::RegisterPlayerRequest>(reg, [](auto& r) { r.mutable_initial_rank()->set_notation("4d"); })),
+           With<v1::RegisterPlayerRequest>(
+               reg,
+               [](auto& r) { r.mutable_initial_rank()->set_notation("4d"); })),
        StatusCode::PERMISSION_DENIED},
       {"register: suspended agency", Op130,
        Rpc(&Stubs::players, &PR::RegisterPlayer,
-           With<v1::RegisterPlayerRequest>(reg, [](auto& r) { r.set_agency_prefix("130"); })),
+           With<v1::RegisterPlayerRequest>(
+               reg, [](auto& r) { r.set_agency_prefix("130"); })),
        StatusCode::FAILED_PRECONDITION},
-      {"register: auditor", Auditor, Rpc(&Stubs::players, &PR::RegisterPlayer, reg),
+      {"register: auditor", Auditor,
+       Rpc(&Stubs::players, &PR::RegisterPlayer, reg),
        StatusCode::PERMISSION_DENIED},
-      {"register: public", Nobody, Rpc(&Stubs::players, &PR::RegisterPlayer, reg),
+      {"register: public", Nobody,
+       Rpc(&Stubs::players, &PR::RegisterPlayer, reg),
        StatusCode::UNAUTHENTICATED},
       {"get: unknown", Nobody,
        Rpc(&Stubs::players, &PR::GetPlayer,
-           With<v1::GetPlayerRequest>({}, [](auto& r) { r.set_player_id(99); })),
+           With<v1::GetPlayerRequest>({},
+                                      [](auto& r) { r.set_player_id(99); })),
        StatusCode::NOT_FOUND},
-      {"update: other agency", Op130, Rpc(&Stubs::players, &PR::UpdatePlayer, update),
+      {"update: other agency", Op130,
+       Rpc(&Stubs::players, &PR::UpdatePlayer, update),
        StatusCode::PERMISSION_DENIED},
       {"update: operator transfer", Op110,
        Rpc(&Stubs::players, &PR::UpdatePlayer,
-           With<v1::UpdatePlayerRequest>(update, [](auto& r) { r.set_agency_prefix("120"); })),
+           With<v1::UpdatePlayerRequest>(
+               update, [](auto& r) { r.set_agency_prefix("120"); })),
        StatusCode::PERMISSION_DENIED},
       {"update: unknown player", Admin,
        Rpc(&Stubs::players, &PR::UpdatePlayer,
-           With<v1::UpdatePlayerRequest>(update, [](auto& r) { r.set_player_id(99); })),
+           With<v1::UpdatePlayerRequest>(update,
+                                         [](auto& r) { r.set_player_id(99); })),
        StatusCode::NOT_FOUND},
       {"update: transfer to unknown", Admin,
        Rpc(&Stubs::players, &PR::UpdatePlayer,
-           With<v1::UpdatePlayerRequest>(update, [](auto& r) { r.set_agency_prefix("999"); })),
+           With<v1::UpdatePlayerRequest>(
+               update, [](auto& r) { r.set_agency_prefix("999"); })),
        StatusCode::NOT_FOUND},
       {"search: page 201", Nobody,
        Rpc(&Stubs::players, &PR::SearchPlayers,
-           With<v1::SearchPlayersRequest>({}, [](auto& r) { r.set_page_size(201); })),
+           With<v1::SearchPlayersRequest>(
+               {}, [](auto& r) { r.set_page_size(201); })),
        StatusCode::INVALID_ARGUMENT},
       {"search: bad token", Nobody,
        Rpc(&Stubs::players, &PR::SearchPlayers,
-           With<v1::SearchPlayersRequest>({}, [](auto& r) { r.set_page_token("x1"); })),
+           With<v1::SearchPlayersRequest>(
+               {}, [](auto& r) { r.set_page_token("x1"); })),
        StatusCode::INVALID_ARGUMENT},
       {"search: min above max", Nobody,
        Rpc(&Stubs::players, &PR::SearchPlayers,
-           With<v1::SearchPlayersRequest>({}, [](auto& r) {
-             r.mutable_min_rank()->set_notation("3d");
-             r.mutable_max_rank()->set_notation("1d");
-           })),
+           With<v1::SearchPlayersRequest>({},
+                                          [](auto& r) {
+                                            r.mutable_min_rank()->set_notation(
+                                                "3d");
+                                            r.mutable_max_rank()->set_notation(
+                                                "1d");
+                                          })),
        StatusCode::INVALID_ARGUMENT},
       {"history: unknown", Nobody,
        Rpc(&Stubs::players, &PR::GetRankHistory,
-           With<v1::GetRankHistoryRequest>({}, [](auto& r) { r.set_player_id(99); })),
+           With<v1::GetRankHistoryRequest>(
+               {}, [](auto& r) { r.set_player_id(99); })),
        StatusCode::NOT_FOUND},
       {"rank: no new rank", Admin,
        Rpc(&Stubs::players, &PR::ChangeRank,
-           With<v1::ChangeRankRequest>(change, [](auto& r) { r.clear_new_rank(); })),
+           With<v1::ChangeRankRequest>(change,
+                                       [](auto& r) { r.clear_new_rank(); })),
        StatusCode::INVALID_ARGUMENT},
       {"rank: no reason", Admin,
        Rpc(&Stubs::players, &PR::ChangeRank,
-           With<v1::ChangeRankRequest>(change, [](auto& r) {
-             r.set_reason(v1::RANK_CHANGE_REASON_UNSPECIFIED);
-           })),
+           With<
+               v1::ChangeRankRequest>(change,
+                                      [](auto& r) {
+                                        r.set_reason(
+                                            v1::RANK_CHANGE_REASON_UNSPECIFIED);
+                                      })),
        StatusCode::INVALID_ARGUMENT},
       {"rank: certificate reason", Admin,
        Rpc(&Stubs::players, &PR::ChangeRank,
-           With<v1::ChangeRankRequest>(change, [](auto& r) {
-             r.set_reason(v1::RANK_CHANGE_REASON_CERTIFICATE);
-           })),
+           With<
+               v1::ChangeRankRequest>(change,
+                                      [](auto& r) {
+                                        r.set_reason(
+                                            v1::RANK_CHANGE_REASON_CERTIFICATE);
+                                      })),
        StatusCode::INVALID_ARGUMENT},
       {"rank: no basis", Admin,
        Rpc(&Stubs::players, &PR::ChangeRank,
-           With<v1::ChangeRankRequest>(change, [](auto& r) { r.set_basis(""); })),
+           With<v1::ChangeRankRequest>(change,
+                                       [](auto& r) { r.set_basis(""); })),
        StatusCode::INVALID_ARGUMENT},
       {"rank: future date", Admin,
        Rpc(&Stubs::players, &PR::ChangeRank,
-           With<v1::ChangeRankRequest>(change, [](auto& r) {
-             r.mutable_effective_date()->set_year(2030);
-             r.mutable_effective_date()->set_month(1);
-             r.mutable_effective_date()->set_day(1);
-           })),
+           With<v1::ChangeRankRequest>(change,
+                                       [](auto& r) {
+                                         r.mutable_effective_date()->set_year(
+                                             2030);
+                                         r.mutable_effective_date()->set_month(
+                                             1);
+                                         r.mutable_effective_date()->set_day(1);
+                                       })),
        StatusCode::INVALID_ARGUMENT},
       {"rank: same rank", Admin,
        Rpc(&Stubs::players, &PR::ChangeRank,
-           With<v1::ChangeRankRequest>(change, [](auto& r) { r.mutable_new_rank()->set_notation("1k"); })),
+           With<v1::ChangeRankRequest>(
+               change,
+               [](auto& r) { r.mutable_new_rank()->set_notation("1k"); })),
        StatusCode::FAILED_PRECONDITION},
       {"rank: operator 5d", Op110,
        Rpc(&Stubs::players, &PR::ChangeRank,
-           With<v1::ChangeRankRequest>(change, [](auto& r) { r.mutable_new_rank()->set_notation("5d"); })),
+           With<v1::ChangeRankRequest>(
+               change,
+               [](auto& r) { r.mutable_new_rank()->set_notation("5d"); })),
        StatusCode::PERMISSION_DENIED},
       {"rank: unknown player", Admin,
        Rpc(&Stubs::players, &PR::ChangeRank,
-           With<v1::ChangeRankRequest>(change, [](auto& r) { r.set_player_id(99); })),
+           With<v1::ChangeRankRequest>(change,
+                                       [](auto& r) { r.set_player_id(99); })),
        StatusCode::NOT_FOUND},
       {"rank: suspended agency", Op130,
        Rpc(&Stubs::players, &PR::ChangeRank,
-           With<v1::ChangeRankRequest>(change, [](auto& r) { r.set_player_id(2); })),
+           With<v1::ChangeRankRequest>(change,
+                                       [](auto& r) { r.set_player_id(2); })),
        StatusCode::FAILED_PRECONDITION},
       {"agency: short prefix", Admin,
        Rpc(&Stubs::agencies, &AS::CreateAgency,
-           With<v1::CreateAgencyRequest>({}, [](auto& r) { r.set_prefix("99"); r.set_name("x"); })),
+           With<v1::CreateAgencyRequest>({},
+                                         [](auto& r) {
+                                           r.set_prefix("99");
+                                           r.set_name("x");
+                                         })),
        StatusCode::INVALID_ARGUMENT},
       {"agency: 000", Admin,
        Rpc(&Stubs::agencies, &AS::CreateAgency,
-           With<v1::CreateAgencyRequest>({}, [](auto& r) { r.set_prefix("000"); r.set_name("x"); })),
+           With<v1::CreateAgencyRequest>({},
+                                         [](auto& r) {
+                                           r.set_prefix("000");
+                                           r.set_name("x");
+                                         })),
        StatusCode::INVALID_ARGUMENT},
       {"agency: taken", Admin,
        Rpc(&Stubs::agencies, &AS::CreateAgency,
-           With<v1::CreateAgencyRequest>({}, [](auto& r) { r.set_prefix("110"); r.set_name("x"); })),
+           With<v1::CreateAgencyRequest>({},
+                                         [](auto& r) {
+                                           r.set_prefix("110");
+                                           r.set_name("x");
+                                         })),
        StatusCode::ALREADY_EXISTS},
       {"agency: operator creates", Op110,
        Rpc(&Stubs::agencies, &AS::CreateAgency,
-           With<v1::CreateAgencyRequest>({}, [](auto& r) { r.set_prefix("990"); r.set_name("x"); })),
+           With<v1::CreateAgencyRequest>({},
+                                         [](auto& r) {
+                                           r.set_prefix("990");
+                                           r.set_name("x");
+                                         })),
        StatusCode::PERMISSION_DENIED},
       {"suspend: national body", Admin,
        Rpc(&Stubs::agencies, &AS::SuspendAgency,
-           With<v1::SuspendAgencyRequest>({}, [](auto& r) { r.set_prefix("000"); r.set_reason("r"); })),
+           With<v1::SuspendAgencyRequest>({},
+                                          [](auto& r) {
+                                            r.set_prefix("000");
+                                            r.set_reason("r");
+                                          })),
        StatusCode::FAILED_PRECONDITION},
       {"suspend: no reason", Admin,
        Rpc(&Stubs::agencies, &AS::SuspendAgency,
-           With<v1::SuspendAgencyRequest>({}, [](auto& r) { r.set_prefix("120"); })),
+           With<v1::SuspendAgencyRequest>(
+               {}, [](auto& r) { r.set_prefix("120"); })),
        StatusCode::INVALID_ARGUMENT},
       {"suspend: unknown", Admin,
        Rpc(&Stubs::agencies, &AS::SuspendAgency,
-           With<v1::SuspendAgencyRequest>({}, [](auto& r) { r.set_prefix("999"); r.set_reason("r"); })),
+           With<v1::SuspendAgencyRequest>({},
+                                          [](auto& r) {
+                                            r.set_prefix("999");
+                                            r.set_reason("r");
+                                          })),
        StatusCode::NOT_FOUND},
       {"suspend: twice", Admin,
        Rpc(&Stubs::agencies, &AS::SuspendAgency,
-           With<v1::SuspendAgencyRequest>({}, [](auto& r) { r.set_prefix("130"); r.set_reason("r"); })),
+           With<v1::SuspendAgencyRequest>({},
+                                          [](auto& r) {
+                                            r.set_prefix("130");
+                                            r.set_reason("r");
+                                          })),
        StatusCode::FAILED_PRECONDITION},
       {"reinstate: active", Admin,
        Rpc(&Stubs::agencies, &AS::ReinstateAgency,
-           With<v1::ReinstateAgencyRequest>({}, [](auto& r) { r.set_prefix("120"); })),
+           With<v1::ReinstateAgencyRequest>(
+               {}, [](auto& r) { r.set_prefix("120"); })),
        StatusCode::FAILED_PRECONDITION},
       {"token: no role", Admin,
        Rpc(&Stubs::tokens, &TS::CreateToken, v1::CreateTokenRequest()),
        StatusCode::INVALID_ARGUMENT},
       {"token: operator without agency", Admin,
        Rpc(&Stubs::tokens, &TS::CreateToken,
-           With<v1::CreateTokenRequest>({}, [](auto& r) { r.set_role(v1::ROLE_AGENCY_OPERATOR); })),
+           With<v1::CreateTokenRequest>(
+               {}, [](auto& r) { r.set_role(v1::ROLE_AGENCY_OPERATOR); })),
        StatusCode::INVALID_ARGUMENT},
       {"token: auditor with agency", Admin,
        Rpc(&Stubs::tokens, &TS::CreateToken,
-           With<v1::CreateTokenRequest>({}, [](auto& r) {
-             r.set_role(v1::ROLE_AUDITOR);
-             r.set_agency_prefix("110");
-           })),
+           With<v1::CreateTokenRequest>({},
+                                        [](auto& r) {
+                                          r.set_role(v1::ROLE_AUDITOR);
+                                          r.set_agency_prefix("110");
+                                        })),
        StatusCode::INVALID_ARGUMENT},
       {"token: unknown agency", Admin,
        Rpc(&Stubs::tokens, &TS::CreateToken,
-           With<v1::CreateTokenRequest>({}, [](auto& r) {
-             r.set_role(v1::ROLE_AGENCY_OPERATOR);
-             r.set_agency_prefix("999");
-           })),
+           With<v1::CreateTokenRequest>({},
+                                        [](auto& r) {
+                                          r.set_role(v1::ROLE_AGENCY_OPERATOR);
+                                          r.set_agency_prefix("999");
+                                        })),
        StatusCode::NOT_FOUND},
       {"token: revoke unknown", Admin,
        Rpc(&Stubs::tokens, &TS::RevokeToken,
-           With<v1::RevokeTokenRequest>({}, [](auto& r) { r.set_token_id(999); })),
+           With<v1::RevokeTokenRequest>({},
+                                        [](auto& r) { r.set_token_id(999); })),
        StatusCode::NOT_FOUND},
       {"token: revoke itself", Admin,
        Rpc(&Stubs::tokens, &TS::RevokeToken,
-           With<v1::RevokeTokenRequest>({}, [&](auto& r) { r.set_token_id(server_.admin_token_id); })),
+           With<v1::RevokeTokenRequest>(
+               {}, [&](auto& r) { r.set_token_id(server_.admin_token_id); })),
        StatusCode::FAILED_PRECONDITION},
       {"token: revoke twice", Admin,
        Rpc(&Stubs::tokens, &TS::RevokeToken,
-           With<v1::RevokeTokenRequest>({}, [&](auto& r) { r.set_token_id(server_.revoked_token_id); })),
+           With<v1::RevokeTokenRequest>(
+               {}, [&](auto& r) { r.set_token_id(server_.revoked_token_id); })),
        StatusCode::FAILED_PRECONDITION},
       {"rank parse: bad", Nobody,
        Rpc(&Stubs::ranks, &RS::ParseRank,
@@ -469,13 +577,19 @@ TEST_F(RegistryServiceTest, EveryWriteAppendsOneAuditRow) {
   u.set_player_id(1);
   u.set_latin_name("Zhou Si");
   v1::UpdatePlayerResponse ur;
-  ASSERT_TRUE(stubs_.players->UpdatePlayer(TestServer::Context(server_.op110).get(), u, &ur).ok());
+  ASSERT_TRUE(
+      stubs_.players
+          ->UpdatePlayer(TestServer::Context(server_.op110).get(), u, &ur)
+          .ok());
   EXPECT_EQ(rows(), start + 2);
   v1::CreateAgencyRequest ca;
   ca.set_prefix("990");
   ca.set_name("测试");
   v1::CreateAgencyResponse car;
-  ASSERT_TRUE(stubs_.agencies->CreateAgency(TestServer::Context(server_.admin).get(), ca, &car).ok());
+  ASSERT_TRUE(
+      stubs_.agencies
+          ->CreateAgency(TestServer::Context(server_.admin).get(), ca, &car)
+          .ok());
   EXPECT_EQ(rows(), start + 3);
   // Reads append nothing.
   Get("", 1);

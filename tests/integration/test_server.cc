@@ -18,13 +18,15 @@ namespace {
 }
 
 std::string MakeToken(v1::TokenService::Stub& stub, const std::string& admin,
-                      v1::Role role, const std::string& prefix, int64_t* id = nullptr) {
+                      v1::Role role, const std::string& prefix,
+                      int64_t* id = nullptr) {
   v1::CreateTokenRequest req;
   req.set_role(role);
   req.set_agency_prefix(prefix);
   req.set_label("integration test");
   v1::CreateTokenResponse resp;
-  grpc::Status s = stub.CreateToken(TestServer::Context(admin).get(), req, &resp);
+  grpc::Status s =
+      stub.CreateToken(TestServer::Context(admin).get(), req, &resp);
   if (!s.ok()) Die("CreateToken: " + s.error_message());
   if (id) *id = resp.token().id();
   return resp.secret();
@@ -33,7 +35,8 @@ std::string MakeToken(v1::TokenService::Stub& stub, const std::string& admin,
 }  // namespace
 
 TestServer::TestServer() {
-  spdlog::set_level(spdlog::level::warn);  // one log line per call is noise here
+  spdlog::set_level(
+      spdlog::level::warn);  // one log line per call is noise here
   clock_.SetDate(Date{2024, 6, 1});
   server::ServerConfig config;
   config.db_path = dir_.File("rankd.db");
@@ -52,7 +55,8 @@ TestServer::TestServer() {
 
   auto tokens = v1::TokenService::NewStub(channel_);
   v1::WhoAmIResponse me;
-  grpc::Status s = tokens->WhoAmI(Context(admin).get(), v1::WhoAmIRequest(), &me);
+  grpc::Status s =
+      tokens->WhoAmI(Context(admin).get(), v1::WhoAmIRequest(), &me);
   if (!s.ok()) Die("WhoAmI: " + s.error_message());
   admin_token_id = me.token_id();
   op110 = MakeToken(*tokens, admin, v1::ROLE_AGENCY_OPERATOR, "110");
@@ -71,14 +75,17 @@ TestServer::~TestServer() {
   if (server_) server_->Shutdown();
 }
 
-std::unique_ptr<grpc::ClientContext> TestServer::RawContext(const std::string& header) {
+std::unique_ptr<grpc::ClientContext> TestServer::RawContext(
+    const std::string& header) {
   auto ctx = std::make_unique<grpc::ClientContext>();
-  ctx->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+  ctx->set_deadline(std::chrono::system_clock::now() +
+                    std::chrono::seconds(10));
   if (!header.empty()) ctx->AddMetadata("authorization", header);
   return ctx;
 }
 
-std::unique_ptr<grpc::ClientContext> TestServer::Context(const std::string& bearer) {
+std::unique_ptr<grpc::ClientContext> TestServer::Context(
+    const std::string& bearer) {
   return RawContext(bearer.empty() ? "" : "Bearer " + bearer);
 }
 

@@ -31,19 +31,21 @@ class TestServer {
 
   // A client context with a 10 s deadline and, unless `bearer` is empty,
   // "authorization: Bearer <bearer>".
-  static std::unique_ptr<grpc::ClientContext> Context(const std::string& bearer);
+  static std::unique_ptr<grpc::ClientContext> Context(
+      const std::string& bearer);
   // The same with a raw authorization header value.
-  static std::unique_ptr<grpc::ClientContext> RawContext(const std::string& header);
+  static std::unique_ptr<grpc::ClientContext> RawContext(
+      const std::string& header);
 
   absl::StatusOr<testing::DatabaseSnapshot> Snapshot() {
     return testing::TakeSnapshot(server_->database());
   }
 
-  std::string admin;     // national admin (the bootstrap token)
-  std::string op110;     // agency operator of 110
-  std::string op130;     // agency operator of 130
+  std::string admin;  // national admin (the bootstrap token)
+  std::string op110;  // agency operator of 110
+  std::string op130;  // agency operator of 130
   std::string auditor;
-  std::string revoked;   // an auditor token, revoked
+  std::string revoked;  // an auditor token, revoked
   int64_t admin_token_id = 0;
   int64_t revoked_token_id = 0;
 

@@ -16,11 +16,11 @@ class SearchTest : public RegistryFixture {
  protected:
   void SetUp() override {
     // id: name / latin / agency / rank
-    Add("张伟", "Zhang Wei", "110", "5k");     // 1
-    Add("张敏", "Zhang Min", "120", "2d");     // 2
-    Add("李娜", "Li Na", "110", std::nullopt); // 3
-    Add("张小龙", "", "110", "1p");            // 4
-    Add("王芳", "Wang Fang", "120", "30k");    // 5
+    Add("张伟", "Zhang Wei", "110", "5k");      // 1
+    Add("张敏", "Zhang Min", "120", "2d");      // 2
+    Add("李娜", "Li Na", "110", std::nullopt);  // 3
+    Add("张小龙", "", "110", "1p");             // 4
+    Add("王芳", "Wang Fang", "120", "30k");     // 5
   }
   void Add(const std::string& name, const std::string& latin,
            const std::string& agency, std::optional<std::string> rank) {
@@ -112,7 +112,8 @@ TEST_F(SearchTest, PublicResultsAreRedacted) {
     ASSERT_TRUE(page.ok());
     ASSERT_EQ(page->players.size(), 1u);
     EXPECT_EQ(page->players[0].resident_id, "");
-    EXPECT_EQ(page->players[0].birth_date.has_value(), c.role != auth::Role::kPublic);
+    EXPECT_EQ(page->players[0].birth_date.has_value(),
+              c.role != auth::Role::kPublic);
   }
   EXPECT_EQ(registry_.Search(op110_, r)->players[0].resident_id, kId2008);
 }
@@ -128,7 +129,8 @@ TEST_F(SearchTest, BadRequestsAreInvalidArgument) {
       {"page -1", with([](SearchRequest& r) { r.page_size = -1; })},
       {"token letters", with([](SearchRequest& r) { r.page_token = "abc"; })},
       {"token negative", with([](SearchRequest& r) { r.page_token = "-1"; })},
-      {"token 19 digits", with([](SearchRequest& r) { r.page_token = std::string(19, '9'); })},
+      {"token 19 digits",
+       with([](SearchRequest& r) { r.page_token = std::string(19, '9'); })},
       {"agency", with([](SearchRequest& r) { r.agency_prefix = "11"; })},
       {"min above max", with([](SearchRequest& r) {
          r.min_rank = Rank::FromString("3d");
@@ -162,9 +164,10 @@ class RankChangeTest : public RegistryFixture {
 
 TEST_F(RankChangeTest, OperatorRecordsAnAwardAndTheHistoryGrows) {
   const size_t audit_before = AuditSize();
-  auto result = registry_.ChangeRank(op110_, player_.id, Rank::FromString("1d"),
-                                     RankChangeReason::kTournamentAward,
-                                     "2024 provincial championship", std::nullopt);
+  auto result =
+      registry_.ChangeRank(op110_, player_.id, Rank::FromString("1d"),
+                           RankChangeReason::kTournamentAward,
+                           "2024 provincial championship", std::nullopt);
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_EQ(result->first.rank, Rank::FromString("1d"));
   const RankHistoryEntry& e = result->second;
@@ -182,9 +185,11 @@ TEST_F(RankChangeTest, OperatorRecordsAnAwardAndTheHistoryGrows) {
   EXPECT_EQ(LastAudit().action, "player.rank_change");
 
   // A correction with an explicit date, then the history oldest first.
-  ASSERT_TRUE(registry_.ChangeRank(op110_, player_.id, Rank::FromString("2k"),
-                                   RankChangeReason::kCorrection, "typo in result",
-                                   Date{2024, 5, 1}).ok());
+  ASSERT_TRUE(registry_
+                  .ChangeRank(op110_, player_.id, Rank::FromString("2k"),
+                              RankChangeReason::kCorrection, "typo in result",
+                              Date{2024, 5, 1})
+                  .ok());
   auto history = registry_.History(public_, player_.id);
   ASSERT_TRUE(history.ok());
   ASSERT_EQ(history->size(), 3u);
@@ -197,9 +202,9 @@ TEST_F(RankChangeTest, OperatorRecordsAnAwardAndTheHistoryGrows) {
 }
 
 TEST_F(RankChangeTest, NationalGrantsAnyRank) {
-  auto result = registry_.ChangeRank(national_, player_.id, Rank::FromString("9p"),
-                                     RankChangeReason::kCorrection, "decision 7",
-                                     std::nullopt);
+  auto result = registry_.ChangeRank(
+      national_, player_.id, Rank::FromString("9p"),
+      RankChangeReason::kCorrection, "decision 7", std::nullopt);
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_EQ(repo_.GetPlayer(player_.id)->rank, Rank::FromString("9p"));
 }
@@ -226,25 +231,28 @@ TEST_F(RankChangeTest, RefusedChangesChangeNothing) {
       {"auditor", auditor_, player_.id, "2k", kAward, "b", std::nullopt,
        StatusCode::kPermissionDenied},
       {"certificate reason", national_, player_.id, "2k",
-       RankChangeReason::kCertificate, "b", std::nullopt, StatusCode::kInvalidArgument},
+       RankChangeReason::kCertificate, "b", std::nullopt,
+       StatusCode::kInvalidArgument},
       {"registration reason", national_, player_.id, "2k",
-       RankChangeReason::kRegistration, "b", std::nullopt, StatusCode::kInvalidArgument},
+       RankChangeReason::kRegistration, "b", std::nullopt,
+       StatusCode::kInvalidArgument},
       {"empty basis", national_, player_.id, "2k", kAward, "", std::nullopt,
        StatusCode::kInvalidArgument},
-      {"future date", national_, player_.id, "2k", kAward, "b", Date{2024, 6, 3},
-       StatusCode::kInvalidArgument},
-      {"invalid date", national_, player_.id, "2k", kAward, "b", Date{2024, 2, 30},
-       StatusCode::kInvalidArgument},
+      {"future date", national_, player_.id, "2k", kAward, "b",
+       Date{2024, 6, 3}, StatusCode::kInvalidArgument},
+      {"invalid date", national_, player_.id, "2k", kAward, "b",
+       Date{2024, 2, 30}, StatusCode::kInvalidArgument},
       {"same rank", national_, player_.id, "1k", kAward, "b", std::nullopt,
        StatusCode::kFailedPrecondition},
-      {"unknown player", national_, PlayerId{77}, "2k", kAward, "b", std::nullopt,
-       StatusCode::kNotFound},
+      {"unknown player", national_, PlayerId{77}, "2k", kAward, "b",
+       std::nullopt, StatusCode::kNotFound},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.label);
-    EXPECT_REFUSED_UNCHANGED(registry_.ChangeRank(c.caller, c.id, Rank::FromString(c.rank),
-                                                  c.reason, c.basis, c.date),
-                             c.code);
+    EXPECT_REFUSED_UNCHANGED(
+        registry_.ChangeRank(c.caller, c.id, Rank::FromString(c.rank), c.reason,
+                             c.basis, c.date),
+        c.code);
   }
 }
 
@@ -254,14 +262,17 @@ TEST_F(RankChangeTest, OperatorMayNotTouchARankAboveItsAuthority) {
       registry_.ChangeRank(op110_, strong_.id, Rank::FromString("2d"),
                            RankChangeReason::kCorrection, "b", std::nullopt),
       StatusCode::kPermissionDenied);
-  EXPECT_TRUE(registry_.ChangeRank(national_, strong_.id, Rank::FromString("2d"),
-                                   RankChangeReason::kCorrection, "b", std::nullopt)
+  EXPECT_TRUE(registry_
+                  .ChangeRank(national_, strong_.id, Rank::FromString("2d"),
+                              RankChangeReason::kCorrection, "b", std::nullopt)
                   .ok());
 }
 
 TEST_F(RankChangeTest, SuspendedAgencyIsFailedPrecondition) {
-  ASSERT_TRUE(registry_.SetAgencyStatus(national_, "110", AgencyStatus::kSuspended,
-                                        "audit").ok());
+  ASSERT_TRUE(
+      registry_
+          .SetAgencyStatus(national_, "110", AgencyStatus::kSuspended, "audit")
+          .ok());
   EXPECT_REFUSED_UNCHANGED(
       registry_.ChangeRank(op110_, player_.id, Rank::FromString("2k"),
                            RankChangeReason::kCorrection, "b", std::nullopt),
@@ -280,8 +291,8 @@ TEST_F(RegistryFixture, CreatesAndListsAgencies) {
   a.prefix = "990";
   a.name = "测试协会";
   a.name_en = "Test";
-  a.level = AgencyLevel::kNational;        // ignored: always first level
-  a.status = AgencyStatus::kSuspended;     // ignored: always active
+  a.level = AgencyLevel::kNational;     // ignored: always first level
+  a.status = AgencyStatus::kSuspended;  // ignored: always active
   absl::StatusOr<Agency> created = registry_.CreateAgency(national_, a);
   ASSERT_TRUE(created.ok()) << created.status();
   EXPECT_EQ(created->level, AgencyLevel::kFirstLevel);
@@ -293,7 +304,8 @@ TEST_F(RegistryFixture, CreatesAndListsAgencies) {
   ASSERT_TRUE(all.ok());
   std::vector<std::string> prefixes;
   for (const Agency& x : *all) prefixes.push_back(x.prefix);
-  EXPECT_EQ(prefixes, (std::vector<std::string>{"000", "110", "120", "130", "990"}));
+  EXPECT_EQ(prefixes,
+            (std::vector<std::string>{"000", "110", "120", "130", "990"}));
 }
 
 TEST_F(RegistryFixture, RefusedAgencyCreationChangesNothing) {
@@ -318,7 +330,8 @@ TEST_F(RegistryFixture, SuspendsAndReinstates) {
   EXPECT_EQ(repo_.GetAgency("120")->status_reason, "no annual report");
   EXPECT_EQ(LastAudit().action, "agency.suspend");
 
-  auto r = registry_.SetAgencyStatus(national_, "120", AgencyStatus::kActive, "");
+  auto r =
+      registry_.SetAgencyStatus(national_, "120", AgencyStatus::kActive, "");
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(repo_.GetAgency("120")->status, AgencyStatus::kActive);
   EXPECT_EQ(LastAudit().action, "agency.reinstate");
@@ -332,14 +345,17 @@ TEST_F(RegistryFixture, RefusedStatusChangesChangeNothing) {
     StatusCode code;
   };
   for (const Case& c : std::vector<Case>{
-           {"000", AgencyStatus::kSuspended, "r", StatusCode::kFailedPrecondition},
+           {"000", AgencyStatus::kSuspended, "r",
+            StatusCode::kFailedPrecondition},
            {"120", AgencyStatus::kActive, "", StatusCode::kFailedPrecondition},
            {"120", AgencyStatus::kSuspended, "", StatusCode::kInvalidArgument},
            {"999", AgencyStatus::kSuspended, "r", StatusCode::kNotFound},
-           {"12", AgencyStatus::kSuspended, "r", StatusCode::kInvalidArgument}}) {
+           {"12", AgencyStatus::kSuspended, "r",
+            StatusCode::kInvalidArgument}}) {
     SCOPED_TRACE(c.prefix);
     EXPECT_REFUSED_UNCHANGED(
-        registry_.SetAgencyStatus(national_, c.prefix, c.status, c.reason), c.code);
+        registry_.SetAgencyStatus(national_, c.prefix, c.status, c.reason),
+        c.code);
   }
 }
 

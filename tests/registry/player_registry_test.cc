@@ -51,7 +51,8 @@ TEST_F(RegisterTest, NationalRegistersWithInitialRankAndHistory) {
   EXPECT_EQ(LastAudit().actor, "national/token:1");
   // The audit trail records that an ID exists, never the number itself.
   EXPECT_EQ(LastAudit().after.find(kId2008), std::string::npos);
-  EXPECT_NE(LastAudit().after.find("\"resident_id_recorded\":true"), std::string::npos);
+  EXPECT_NE(LastAudit().after.find("\"resident_id_recorded\":true"),
+            std::string::npos);
 }
 
 TEST_F(RegisterTest, WithoutRankThereIsNoHistory) {
@@ -110,31 +111,42 @@ TEST_F(RegisterRefusedTest, BadDraftsChangeNothing) {
     return d;
   };
   const std::vector<RefusedDraft> cases = {
-      {"empty name", with([](PlayerDraft& d) { d.name = ""; }), StatusCode::kInvalidArgument},
-      {"name 121 bytes", with([](PlayerDraft& d) { d.name = std::string(121, 'a'); }),
+      {"empty name", with([](PlayerDraft& d) { d.name = ""; }),
+       StatusCode::kInvalidArgument},
+      {"name 121 bytes",
+       with([](PlayerDraft& d) { d.name = std::string(121, 'a'); }),
        StatusCode::kInvalidArgument},
       {"control char", with([](PlayerDraft& d) { d.name = "a\nb"; }),
        StatusCode::kInvalidArgument},
-      {"long latin", with([](PlayerDraft& d) { d.latin_name = std::string(200, 'x'); }),
+      {"long latin",
+       with([](PlayerDraft& d) { d.latin_name = std::string(200, 'x'); }),
        StatusCode::kInvalidArgument},
-      {"future birth", with([](PlayerDraft& d) { d.birth_date = Date{2024, 6, 2}; }),
+      {"future birth", with([](PlayerDraft& d) {
+         d.birth_date = Date{2024, 6, 2};
+       }),
        StatusCode::kInvalidArgument},
-      {"birth 1899", with([](PlayerDraft& d) { d.birth_date = Date{1899, 12, 31}; }),
+      {"birth 1899", with([](PlayerDraft& d) {
+         d.birth_date = Date{1899, 12, 31};
+       }),
        StatusCode::kInvalidArgument},
-      {"invalid birth", with([](PlayerDraft& d) { d.birth_date = Date{2001, 2, 29}; }),
+      {"invalid birth", with([](PlayerDraft& d) {
+         d.birth_date = Date{2001, 2, 29};
+       }),
        StatusCode::kInvalidArgument},
       {"birth vs id", with([](PlayerDraft& d) {
          d.resident_id = kId2008;
          d.birth_date = Date{2008, 1, 11};
        }),
        StatusCode::kInvalidArgument},
-      {"bad id", with([](PlayerDraft& d) { d.resident_id = "440305200801100181"; }),
+      {"bad id",
+       with([](PlayerDraft& d) { d.resident_id = "440305200801100181"; }),
        StatusCode::kInvalidArgument},
       {"prefix 2 digits", with([](PlayerDraft& d) { d.agency_prefix = "11"; }),
        StatusCode::kInvalidArgument},
       {"prefix letters", with([](PlayerDraft& d) { d.agency_prefix = "abc"; }),
        StatusCode::kInvalidArgument},
-      {"prefix 4 digits", with([](PlayerDraft& d) { d.agency_prefix = "1100"; }),
+      {"prefix 4 digits",
+       with([](PlayerDraft& d) { d.agency_prefix = "1100"; }),
        StatusCode::kInvalidArgument},
       {"unknown agency", with([](PlayerDraft& d) { d.agency_prefix = "999"; }),
        StatusCode::kNotFound},
@@ -151,9 +163,11 @@ TEST_F(RegisterRefusedTest, DuplicateResidentIdIsAlreadyExists) {
   MustRegister(d);
   d.name = "someone else";
   d.agency_prefix = "120";
-  EXPECT_REFUSED_UNCHANGED(registry_.Register(national_, d), StatusCode::kAlreadyExists);
+  EXPECT_REFUSED_UNCHANGED(registry_.Register(national_, d),
+                           StatusCode::kAlreadyExists);
   d.resident_id = "44030520080110005x";  // the same number, lowercase
-  EXPECT_REFUSED_UNCHANGED(registry_.Register(national_, d), StatusCode::kAlreadyExists);
+  EXPECT_REFUSED_UNCHANGED(registry_.Register(national_, d),
+                           StatusCode::kAlreadyExists);
 }
 
 TEST_F(RegisterRefusedTest, OperatorOutsideItsScope) {
@@ -165,7 +179,8 @@ TEST_F(RegisterRefusedTest, OperatorOutsideItsScope) {
     PlayerDraft d = Draft("y", "110");
     d.initial_rank = Rank::FromString(rank);
     SCOPED_TRACE(rank);
-    EXPECT_REFUSED_UNCHANGED(registry_.Register(op110_, d), StatusCode::kPermissionDenied);
+    EXPECT_REFUSED_UNCHANGED(registry_.Register(op110_, d),
+                             StatusCode::kPermissionDenied);
   }
 }
 
@@ -177,11 +192,14 @@ TEST_F(RegisterRefusedTest, RolesWithoutWriteScope) {
 }
 
 TEST_F(RegisterRefusedTest, SuspendedAgencyIsFailedPrecondition) {
-  ASSERT_TRUE(registry_.SetAgencyStatus(national_, "130", AgencyStatus::kSuspended,
-                                        "annual review failed").ok());
+  ASSERT_TRUE(registry_
+                  .SetAgencyStatus(national_, "130", AgencyStatus::kSuspended,
+                                   "annual review failed")
+                  .ok());
   absl::Status s = registry_.Register(op130_, Draft("x", "130")).status();
   EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
-  EXPECT_NE(s.message().find("annual review failed"), absl::string_view::npos) << s;
+  EXPECT_NE(s.message().find("annual review failed"), absl::string_view::npos)
+      << s;
   EXPECT_REFUSED_UNCHANGED(registry_.Register(op130_, Draft("x", "130")),
                            StatusCode::kFailedPrecondition);
   // The national body still acts for a suspended agency.
@@ -203,10 +221,8 @@ TEST_F(RegistryFixture, GetRedactsByCaller) {
   d.initial_rank = Rank::FromString("1d");
   const Player p = MustRegister(d);
   const std::vector<RedactionCase> cases = {
-      {"national", national_, true, true},
-      {"own agency", op110_, true, true},
-      {"other agency", op120_, false, true},
-      {"auditor", auditor_, false, true},
+      {"national", national_, true, true},   {"own agency", op110_, true, true},
+      {"other agency", op120_, false, true}, {"auditor", auditor_, false, true},
       {"public", public_, false, false},
   };
   for (const RedactionCase& c : cases) {
@@ -222,8 +238,10 @@ TEST_F(RegistryFixture, GetRedactsByCaller) {
 }
 
 TEST_F(RegistryFixture, GetUnknownPlayerIsNotFound) {
-  EXPECT_EQ(registry_.Get(public_, PlayerId{42}).status().code(), StatusCode::kNotFound);
-  EXPECT_EQ(registry_.Get(national_, PlayerId{0}).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(registry_.Get(public_, PlayerId{42}).status().code(),
+            StatusCode::kNotFound);
+  EXPECT_EQ(registry_.Get(national_, PlayerId{0}).status().code(),
+            StatusCode::kNotFound);
 }
 
 // ------------------------------------------------------------------ Update
@@ -255,7 +273,7 @@ TEST_F(UpdateTest, OperatorUpdatesItsOwnPlayer) {
   EXPECT_EQ(p->name, "郑一一");
   EXPECT_EQ(p->latin_name, "Zheng Yiyi");
   EXPECT_EQ(p->gender, Gender::kFemale);
-  EXPECT_EQ(p->resident_id, kId2008);  // untouched
+  EXPECT_EQ(p->resident_id, kId2008);          // untouched
   EXPECT_EQ(p->rank, Rank::FromString("3k"));  // never changed by Update
   EXPECT_EQ(p->updated_unix, clock_.NowSeconds());
 
@@ -322,18 +340,26 @@ TEST_F(UpdateTest, RefusedUpdatesChangeNothing) {
   PlayerPatch future;
   future.birth_date = Date{2030, 1, 1};
   const std::vector<Case> cases = {
-      {"other agency", op120_, player_.id, rename, StatusCode::kPermissionDenied},
-      {"operator transfer", op110_, player_.id, transfer, StatusCode::kPermissionDenied},
+      {"other agency", op120_, player_.id, rename,
+       StatusCode::kPermissionDenied},
+      {"operator transfer", op110_, player_.id, transfer,
+       StatusCode::kPermissionDenied},
       {"auditor", auditor_, player_.id, rename, StatusCode::kPermissionDenied},
       {"public", public_, player_.id, rename, StatusCode::kPermissionDenied},
-      {"unknown player", national_, PlayerId{99}, rename, StatusCode::kNotFound},
-      {"unknown agency", national_, player_.id, to_unknown, StatusCode::kNotFound},
-      {"bad prefix", national_, player_.id, bad_prefix, StatusCode::kInvalidArgument},
-      {"birth vs id", op110_, player_.id, birth_conflict, StatusCode::kInvalidArgument},
+      {"unknown player", national_, PlayerId{99}, rename,
+       StatusCode::kNotFound},
+      {"unknown agency", national_, player_.id, to_unknown,
+       StatusCode::kNotFound},
+      {"bad prefix", national_, player_.id, bad_prefix,
+       StatusCode::kInvalidArgument},
+      {"birth vs id", op110_, player_.id, birth_conflict,
+       StatusCode::kInvalidArgument},
       {"id taken", op110_, player_.id, taken_id, StatusCode::kAlreadyExists},
       {"bad id", op110_, player_.id, bad_id, StatusCode::kInvalidArgument},
-      {"empty name", op110_, player_.id, empty_name, StatusCode::kInvalidArgument},
-      {"future birth", national_, other_.id, future, StatusCode::kInvalidArgument},
+      {"empty name", op110_, player_.id, empty_name,
+       StatusCode::kInvalidArgument},
+      {"future birth", national_, other_.id, future,
+       StatusCode::kInvalidArgument},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.label);
@@ -342,8 +368,10 @@ TEST_F(UpdateTest, RefusedUpdatesChangeNothing) {
 }
 
 TEST_F(UpdateTest, SuspendedAgencyIsFailedPrecondition) {
-  ASSERT_TRUE(registry_.SetAgencyStatus(national_, "110", AgencyStatus::kSuspended,
-                                        "fees unpaid").ok());
+  ASSERT_TRUE(registry_
+                  .SetAgencyStatus(national_, "110", AgencyStatus::kSuspended,
+                                   "fees unpaid")
+                  .ok());
   PlayerPatch rename;
   rename.name = "x";
   EXPECT_REFUSED_UNCHANGED(registry_.Update(op110_, player_.id, rename),

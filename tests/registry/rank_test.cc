@@ -14,7 +14,9 @@ struct ParseCase {
   int level;
 };
 
-void PrintTo(const ParseCase& c, std::ostream* os) { *os << "'" << c.text << "'"; }
+void PrintTo(const ParseCase& c, std::ostream* os) {
+  *os << "'" << c.text << "'";
+}
 
 class RankParseTest : public ::testing::TestWithParam<ParseCase> {};
 
@@ -33,27 +35,37 @@ INSTANTIATE_TEST_SUITE_P(
         ParseCase{"5k", Ladder::kKyu, 5}, ParseCase{"5K", Ladder::kKyu, 5},
         ParseCase{"5 kyu", Ladder::kKyu, 5}, ParseCase{"5kyu", Ladder::kKyu, 5},
         ParseCase{"5级", Ladder::kKyu, 5}, ParseCase{"五级", Ladder::kKyu, 5},
-        ParseCase{"十五级", Ladder::kKyu, 15}, ParseCase{"二十级", Ladder::kKyu, 20},
-        ParseCase{"三十级", Ladder::kKyu, 30}, ParseCase{"二十五级", Ladder::kKyu, 25},
-        ParseCase{"业余5级", Ladder::kKyu, 5}, ParseCase{"30k", Ladder::kKyu, 30},
-        ParseCase{"1k", Ladder::kKyu, 1}, ParseCase{"10k", Ladder::kKyu, 10},
+        ParseCase{"十五级", Ladder::kKyu, 15},
+        ParseCase{"二十级", Ladder::kKyu, 20},
+        ParseCase{"三十级", Ladder::kKyu, 30},
+        ParseCase{"二十五级", Ladder::kKyu, 25},
+        ParseCase{"业余5级", Ladder::kKyu, 5},
+        ParseCase{"30k", Ladder::kKyu, 30}, ParseCase{"1k", Ladder::kKyu, 1},
+        ParseCase{"10k", Ladder::kKyu, 10},
         // amateur dan
-        ParseCase{"3d", Ladder::kAmateurDan, 3}, ParseCase{"3D", Ladder::kAmateurDan, 3},
+        ParseCase{"3d", Ladder::kAmateurDan, 3},
+        ParseCase{"3D", Ladder::kAmateurDan, 3},
         ParseCase{"3 dan", Ladder::kAmateurDan, 3},
         ParseCase{"业余3段", Ladder::kAmateurDan, 3},
         ParseCase{"业余三段", Ladder::kAmateurDan, 3},
         ParseCase{"业余初段", Ladder::kAmateurDan, 1},
-        ParseCase{"1d", Ladder::kAmateurDan, 1}, ParseCase{"7d", Ladder::kAmateurDan, 7},
+        ParseCase{"1d", Ladder::kAmateurDan, 1},
+        ParseCase{"7d", Ladder::kAmateurDan, 7},
         ParseCase{"8d", Ladder::kAmateurDan, 8},  // honorary
         ParseCase{"业余8段", Ladder::kAmateurDan, 8},
         // professional dan
-        ParseCase{"9p", Ladder::kProDan, 9}, ParseCase{"9P", Ladder::kProDan, 9},
-        ParseCase{"1p", Ladder::kProDan, 1}, ParseCase{"职业九段", Ladder::kProDan, 9},
-        ParseCase{"职业9段", Ladder::kProDan, 9}, ParseCase{"职业初段", Ladder::kProDan, 1},
-        ParseCase{"初段", Ladder::kProDan, 1}, ParseCase{"九段", Ladder::kProDan, 9},
+        ParseCase{"9p", Ladder::kProDan, 9},
+        ParseCase{"9P", Ladder::kProDan, 9},
+        ParseCase{"1p", Ladder::kProDan, 1},
+        ParseCase{"职业九段", Ladder::kProDan, 9},
+        ParseCase{"职业9段", Ladder::kProDan, 9},
+        ParseCase{"职业初段", Ladder::kProDan, 1},
+        ParseCase{"初段", Ladder::kProDan, 1},
+        ParseCase{"九段", Ladder::kProDan, 9},
         ParseCase{"五段", Ladder::kProDan, 5},
         // surrounding white space is ignored
-        ParseCase{"  3d ", Ladder::kAmateurDan, 3}, ParseCase{"\t5k\t", Ladder::kKyu, 5},
+        ParseCase{"  3d ", Ladder::kAmateurDan, 3},
+        ParseCase{"\t5k\t", Ladder::kKyu, 5},
         ParseCase{" 职业九段 ", Ladder::kProDan, 9}));
 
 class RankRejectTest : public ::testing::TestWithParam<std::string> {};
@@ -64,17 +76,20 @@ TEST_P(RankRejectTest, IsInvalidArgumentNamingTheText) {
   ASSERT_FALSE(r.ok()) << "'" << text << "' parsed as " << r->ToString();
   EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
   // The message quotes the input and shows the accepted forms.
-  EXPECT_NE(r.status().message().find("'" + text + "'"), absl::string_view::npos)
+  EXPECT_NE(r.status().message().find("'" + text + "'"),
+            absl::string_view::npos)
       << r.status();
-  EXPECT_NE(r.status().message().find("5k"), absl::string_view::npos) << r.status();
+  EXPECT_NE(r.status().message().find("5k"), absl::string_view::npos)
+      << r.status();
 }
 
 INSTANTIATE_TEST_SUITE_P(
     BadInputs, RankRejectTest,
-    ::testing::Values("0k", "31k", "9d", "0d", "10p", "0p", "3x", "", "   ", "业余",
-                      "职业", "职业5级", "3 d d", "d", "k", "p", "-3k", "3.5k",
-                      "100k", "kyu", "三十一级", "零级", "职业十段", "业余九段",
-                      "五", "3", "三段级", "k5", "3 d 3", "３d",  // full-width digit
+    ::testing::Values("0k", "31k", "9d", "0d", "10p", "0p", "3x", "", "   ",
+                      "业余", "职业", "职业5级", "3 d d", "d", "k", "p", "-3k",
+                      "3.5k", "100k", "kyu", "三十一级", "零级", "职业十段",
+                      "业余九段", "五", "3", "三段级", "k5", "3 d 3",
+                      "３d",  // full-width digit
                       "十十级", "三d", "5dan5", "业余3"));
 
 TEST(RankTest, CreateChecksEachLadderRange) {
@@ -128,7 +143,8 @@ TEST(RankTest, FormatsCanonicallyAndInChinese) {
 std::vector<Rank> AllRanks() {
   std::vector<Rank> out;
   for (int k = 30; k >= 1; --k) out.push_back(*Rank::Create(Ladder::kKyu, k));
-  for (int d = 1; d <= 8; ++d) out.push_back(*Rank::Create(Ladder::kAmateurDan, d));
+  for (int d = 1; d <= 8; ++d)
+    out.push_back(*Rank::Create(Ladder::kAmateurDan, d));
   for (int p = 1; p <= 9; ++p) out.push_back(*Rank::Create(Ladder::kProDan, p));
   return out;
 }
@@ -160,7 +176,8 @@ TEST(RankTest, TotalOrderAcrossLadders) {
   // AllRanks() lists them weakest first: the order is strict and total.
   const std::vector<Rank> all = AllRanks();
   for (size_t i = 1; i < all.size(); ++i) {
-    EXPECT_LT(all[i - 1], all[i]) << all[i - 1].ToString() << " " << all[i].ToString();
+    EXPECT_LT(all[i - 1], all[i])
+        << all[i - 1].ToString() << " " << all[i].ToString();
   }
 }
 
@@ -169,8 +186,12 @@ TEST(RankTest, OrdinalsAreTheDocumentedIntegers) {
     const char* rank;
     int ordinal;
   };
-  for (const Case& c : std::vector<Case>{{"30k", -29}, {"2k", -1}, {"1k", 0},
-                                         {"1d", 1}, {"8d", 8}, {"1p", 101},
+  for (const Case& c : std::vector<Case>{{"30k", -29},
+                                         {"2k", -1},
+                                         {"1k", 0},
+                                         {"1d", 1},
+                                         {"8d", 8},
+                                         {"1p", 101},
                                          {"9p", 109}}) {
     EXPECT_EQ(Rank::FromString(c.rank).Ordinal(), c.ordinal) << c.rank;
   }

@@ -8,13 +8,17 @@ namespace gorank::registry {
 RegistryFixture::RegistryFixture() : registry_(&repo_, &clock_) {
   clock_.SetDate(Date{2024, 6, 1});
   const ChangeRecord seed{0, "system", "registry.seed", "agencies", "", ""};
-  repo_.InsertAgency({"000", "中国围棋协会", "Chinese Weiqi Association",
-                      AgencyLevel::kNational, AgencyStatus::kActive, ""},
-                     seed).IgnoreError();
+  repo_
+      .InsertAgency({"000", "中国围棋协会", "Chinese Weiqi Association",
+                     AgencyLevel::kNational, AgencyStatus::kActive, ""},
+                    seed)
+      .IgnoreError();
   for (const char* p : {"110", "120", "130"}) {
-    repo_.InsertAgency({p, std::string("agency ") + p, "", AgencyLevel::kFirstLevel,
-                        AgencyStatus::kActive, ""},
-                       seed).IgnoreError();
+    repo_
+        .InsertAgency({p, std::string("agency ") + p, "",
+                       AgencyLevel::kFirstLevel, AgencyStatus::kActive, ""},
+                      seed)
+        .IgnoreError();
   }
 }
 
@@ -46,12 +50,14 @@ std::string RegistryFixture::State() {
   for (const Player& p : players) {
     out << "player " << PlayerJson(p) << "|" << p.resident_id << "|"
         << p.created_unix << "|" << p.updated_unix << "\n";
-    const std::vector<RankHistoryEntry> history = repo_.ListRankHistory(p.id).value();
+    const std::vector<RankHistoryEntry> history =
+        repo_.ListRankHistory(p.id).value();
     for (const RankHistoryEntry& e : history) {
-      out << "  entry " << e.id << "|" << (e.from_rank ? e.from_rank->ToString() : "-")
-          << "|" << (e.to_rank ? e.to_rank->ToString() : "-") << "|"
-          << e.effective_date.ToString() << "|" << static_cast<int>(e.reason) << "|"
-          << e.basis << "|" << e.actor << "|" << e.recorded_unix << "\n";
+      out << "  entry " << e.id << "|"
+          << (e.from_rank ? e.from_rank->ToString() : "-") << "|"
+          << (e.to_rank ? e.to_rank->ToString() : "-") << "|"
+          << e.effective_date.ToString() << "|" << static_cast<int>(e.reason)
+          << "|" << e.basis << "|" << e.actor << "|" << e.recorded_unix << "\n";
     }
   }
   for (const ChangeRecord& c : repo_.AuditLog()) {

@@ -49,11 +49,11 @@ class RegistryFixture : public ::testing::Test {
 
 // Asserts that `expr` (an absl::Status or StatusOr) fails with `code` and
 // leaves the repository state as it was.
-#define EXPECT_REFUSED_UNCHANGED(expr, expected_code)                          \
-  do {                                                                \
-    const std::string before_state_ = State();                        \
-    const absl::Status status_ = ::gorank::registry::StatusOf(expr);  \
-    EXPECT_EQ(status_.code(), (expected_code)) << status_;                     \
+#define EXPECT_REFUSED_UNCHANGED(expr, expected_code)                    \
+  do {                                                                   \
+    const std::string before_state_ = State();                           \
+    const absl::Status status_ = ::gorank::registry::StatusOf(expr);     \
+    EXPECT_EQ(status_.code(), (expected_code)) << status_;               \
     EXPECT_EQ(State(), before_state_) << "a refused call changed state"; \
   } while (false)
 

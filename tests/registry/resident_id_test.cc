@@ -39,7 +39,8 @@ TEST(ResidentIdTest, AcceptsPublishedSamples) {
 
 TEST(ResidentIdTest, NormalisesLowercaseXAndSpaces) {
   EXPECT_EQ(*NormalizeResidentId("44030520080110005x"), "44030520080110005X");
-  EXPECT_EQ(*NormalizeResidentId("  44030520080110005X "), "44030520080110005X");
+  EXPECT_EQ(*NormalizeResidentId("  44030520080110005X "),
+            "44030520080110005X");
 }
 
 struct BadCase {
@@ -75,8 +76,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"44030520080110005", "18 characters"},     // 17
         BadCase{"44030520080110005X1", "18 characters"},   // 19
         BadCase{"440305080110005", "18 characters"},       // old 15-digit form
-        BadCase{"", "18 characters"},
-        BadCase{"44030520080110A05X", "digits"},
+        BadCase{"", "18 characters"}, BadCase{"44030520080110A05X", "digits"},
         BadCase{"4403052008X110005X", "digits"},
         BadCase{"440305-2008011005X", "digits"},
         BadCase{"４40305200801100180", "18 characters"}));  // full-width digit

@@ -96,18 +96,25 @@ TEST(MigrationsTest, RegionTableIsLoadedByVersionTwo) {
   EXPECT_EQ(*QueryInt(*conn, "SELECT count(*) FROM agencies"), 0);
   ASSERT_TRUE(Migrate(*conn, 2).ok());
   EXPECT_EQ(*QueryInt(*conn, "SELECT count(*) FROM agencies"), 35);
-  EXPECT_EQ(*QueryInt(*conn, "SELECT count(*) FROM agencies WHERE level = 1"), 1);
-  EXPECT_EQ(*QueryText(*conn, "SELECT prefix FROM agencies WHERE level = 1"), "000");
+  EXPECT_EQ(*QueryInt(*conn, "SELECT count(*) FROM agencies WHERE level = 1"),
+            1);
+  EXPECT_EQ(*QueryText(*conn, "SELECT prefix FROM agencies WHERE level = 1"),
+            "000");
   EXPECT_EQ(*QueryText(*conn, "SELECT name FROM agencies WHERE prefix = '000'"),
             "中国围棋协会");
-  EXPECT_EQ(*QueryText(*conn, "SELECT name FROM agencies WHERE prefix = '610'"), "陕西");
-  EXPECT_EQ(*QueryText(*conn, "SELECT name_en FROM agencies WHERE prefix = '440'"),
-            "Guangdong");
-  EXPECT_EQ(*QueryInt(*conn, "SELECT count(*) FROM agencies WHERE status != 1"), 0);
-  // Every prefix is the SPEC's: three digits, province code x 10.
-  EXPECT_EQ(*QueryInt(*conn,
-                      "SELECT count(*) FROM agencies WHERE prefix NOT GLOB '[0-9][0-9]0'"),
+  EXPECT_EQ(*QueryText(*conn, "SELECT name FROM agencies WHERE prefix = '610'"),
+            "陕西");
+  EXPECT_EQ(
+      *QueryText(*conn, "SELECT name_en FROM agencies WHERE prefix = '440'"),
+      "Guangdong");
+  EXPECT_EQ(*QueryInt(*conn, "SELECT count(*) FROM agencies WHERE status != 1"),
             0);
+  // Every prefix is the SPEC's: three digits, province code x 10.
+  EXPECT_EQ(
+      *QueryInt(
+          *conn,
+          "SELECT count(*) FROM agencies WHERE prefix NOT GLOB '[0-9][0-9]0'"),
+      0);
   // The seeding is itself audited.
   EXPECT_EQ(*QueryInt(*conn, "SELECT count(*) FROM audit_log"), 1);
 }
@@ -124,7 +131,9 @@ TEST(MigrationsTest, ReopeningIsANoOp) {
     p.name = "留存";
     p.agency_prefix = "110";
     absl::Status s =
-        repo.InsertPlayer(p, std::nullopt, ChangeRecord{1, "test", "player.register", "", "", ""})
+        repo.InsertPlayer(
+                p, std::nullopt,
+                ChangeRecord{1, "test", "player.register", "", "", ""})
             .status();
     ASSERT_TRUE(s.ok()) << s;
     first = *testing::TakeSnapshot(db->get());
@@ -144,13 +153,15 @@ TEST(MigrationsTest, NewerSchemaIsRefused) {
     ASSERT_NE(conn, nullptr);
     ASSERT_TRUE(Migrate(*conn).ok());
     ASSERT_TRUE(conn->Exec("PRAGMA user_version = " +
-                           std::to_string(LatestSchemaVersion() + 1)).ok());
+                           std::to_string(LatestSchemaVersion() + 1))
+                    .ok());
     EXPECT_EQ(Migrate(*conn).code(), StatusCode::kFailedPrecondition);
   }
   auto db = Database::Open(path);
   ASSERT_FALSE(db.ok());
   EXPECT_EQ(db.status().code(), StatusCode::kFailedPrecondition);
-  EXPECT_NE(db.status().message().find("newer"), absl::string_view::npos) << db.status();
+  EXPECT_NE(db.status().message().find("newer"), absl::string_view::npos)
+      << db.status();
 }
 
 TEST(DatabaseTest, AuditLogIsAppendOnly) {
@@ -159,9 +170,9 @@ TEST(DatabaseTest, AuditLogIsAppendOnly) {
   ASSERT_TRUE(db.ok());
   const auto before = *testing::TakeSnapshot(db->get());
   ASSERT_GT(before.Rows("audit_log"), 0);
-  for (const char* sql : {"UPDATE audit_log SET entry = x'00'",
-                          "DELETE FROM audit_log",
-                          "DELETE FROM audit_log WHERE seq = 1"}) {
+  for (const char* sql :
+       {"UPDATE audit_log SET entry = x'00'", "DELETE FROM audit_log",
+        "DELETE FROM audit_log WHERE seq = 1"}) {
     absl::Status s = (*db)->Write([&](Connection& c) { return c.Exec(sql); });
     EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition) << sql << ": " << s;
     EXPECT_NE(s.message().find("append-only"), absl::string_view::npos) << s;
@@ -176,11 +187,15 @@ TEST(DatabaseTest, PragmasAndFilePermissions) {
   ASSERT_TRUE(db.ok());
   std::string journal;
   int64_t foreign_keys = 0;
-  ASSERT_TRUE((*db)->Write([&](Connection& c) -> absl::Status {
-    GORANK_ASSIGN_OR_RETURN(journal, QueryText(c, "PRAGMA journal_mode"));
-    GORANK_ASSIGN_OR_RETURN(foreign_keys, QueryInt(c, "PRAGMA foreign_keys"));
-    return absl::OkStatus();
-  }).ok());
+  ASSERT_TRUE((*db)
+                  ->Write([&](Connection& c) -> absl::Status {
+                    GORANK_ASSIGN_OR_RETURN(
+                        journal, QueryText(c, "PRAGMA journal_mode"));
+                    GORANK_ASSIGN_OR_RETURN(foreign_keys,
+                                            QueryInt(c, "PRAGMA foreign_keys"));
+                    return absl::OkStatus();
+                  })
+                  .ok());
   EXPECT_EQ(journal, "wal");
   EXPECT_EQ(foreign_keys, 1);
   struct stat st;
@@ -206,7 +221,8 @@ TEST(DatabaseTest, NotADatabaseIsDataLoss) {
   const std::string path = dir.File("garbage.db");
   {
     std::ofstream out(path);
-    for (int i = 0; i < 200; ++i) out << "this is not an SQLite database file\n";
+    for (int i = 0; i < 200; ++i)
+      out << "this is not an SQLite database file\n";
   }
   auto db = Database::Open(path);
   ASSERT_FALSE(db.ok());
@@ -229,7 +245,8 @@ TEST(DatabaseTest, BackupIsAConsistentCopy) {
   EXPECT_EQ((*db)->BackupTo(dest).code(), StatusCode::kFailedPrecondition);
   auto copy = Database::Open(dest);
   ASSERT_TRUE(copy.ok()) << copy.status();
-  EXPECT_EQ(*testing::TakeSnapshot(copy->get()), *testing::TakeSnapshot(db->get()));
+  EXPECT_EQ(*testing::TakeSnapshot(copy->get()),
+            *testing::TakeSnapshot(db->get()));
 }
 
 }  // namespace

@@ -60,7 +60,9 @@ class InMemoryBackend : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> MakeSqliteBackend() { return std::make_unique<SqliteBackend>(); }
+std::unique_ptr<Backend> MakeSqliteBackend() {
+  return std::make_unique<SqliteBackend>();
+}
 std::unique_ptr<Backend> MakeInMemoryBackend() {
   return std::make_unique<InMemoryBackend>();
 }

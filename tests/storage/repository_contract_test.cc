@@ -33,12 +33,17 @@ class ContractTest : public ::testing::TestWithParam<NamedFactory> {
     repo_ = backend_->registry();
     tokens_ = backend_->tokens();
     for (const char* p : {"901", "902"}) {
-      ASSERT_TRUE(repo_->InsertAgency(TestAgency(p), Change("agency.create")).ok());
+      ASSERT_TRUE(
+          repo_->InsertAgency(TestAgency(p), Change("agency.create")).ok());
     }
   }
   static Agency TestAgency(const std::string& prefix) {
-    return Agency{prefix, "协会 " + prefix, "Agency " + prefix,
-                  AgencyLevel::kFirstLevel, AgencyStatus::kActive, ""};
+    return Agency{prefix,
+                  "协会 " + prefix,
+                  "Agency " + prefix,
+                  AgencyLevel::kFirstLevel,
+                  AgencyStatus::kActive,
+                  ""};
   }
   static Player NewPlayer(const std::string& name, const std::string& agency,
                           const std::string& resident_id = "") {
@@ -49,12 +54,20 @@ class ContractTest : public ::testing::TestWithParam<NamedFactory> {
     p.created_unix = p.updated_unix = 1000;
     return p;
   }
-  static RankHistoryEntry Entry(std::optional<Rank> from, std::optional<Rank> to,
-                                int64_t when = 2000) {
-    return RankHistoryEntry{0, {}, from, to, Date{2024, 6, 1},
-                            RankChangeReason::kCorrection, "basis", "actor", when};
+  static RankHistoryEntry Entry(std::optional<Rank> from,
+                                std::optional<Rank> to, int64_t when = 2000) {
+    return RankHistoryEntry{0,
+                            {},
+                            from,
+                            to,
+                            Date{2024, 6, 1},
+                            RankChangeReason::kCorrection,
+                            "basis",
+                            "actor",
+                            when};
   }
-  PlayerId MustInsert(const Player& p, std::optional<RankHistoryEntry> initial = {}) {
+  PlayerId MustInsert(const Player& p,
+                      std::optional<RankHistoryEntry> initial = {}) {
     auto id = repo_->InsertPlayer(p, initial, Change("player.register"));
     EXPECT_TRUE(id.ok()) << id.status();
     return id.ok() ? *id : PlayerId{};
@@ -93,8 +106,10 @@ TEST_P(ContractTest, AgenciesRoundTrip) {
   EXPECT_TRUE(std::is_sorted(prefixes.begin(), prefixes.end()));
   EXPECT_NE(std::find(prefixes.begin(), prefixes.end(), "902"), prefixes.end());
 
-  ASSERT_TRUE(repo_->SetAgencyStatus("901", AgencyStatus::kSuspended, "review",
-                                     Change("agency.suspend")).ok());
+  ASSERT_TRUE(repo_
+                  ->SetAgencyStatus("901", AgencyStatus::kSuspended, "review",
+                                    Change("agency.suspend"))
+                  .ok());
   EXPECT_EQ(repo_->GetAgency("901")->status, AgencyStatus::kSuspended);
   EXPECT_EQ(repo_->GetAgency("901")->status_reason, "review");
   EXPECT_EQ(AuditSize(), 3u);
@@ -104,8 +119,10 @@ TEST_P(ContractTest, AgenciesRoundTrip) {
 TEST_P(ContractTest, RefusedAgencyWritesAppendNothing) {
   EXPECT_EQ(repo_->InsertAgency(TestAgency("901"), Change("x")).code(),
             StatusCode::kAlreadyExists);
-  EXPECT_EQ(repo_->SetAgencyStatus("999", AgencyStatus::kSuspended, "r", Change("x")).code(),
-            StatusCode::kNotFound);
+  EXPECT_EQ(
+      repo_->SetAgencyStatus("999", AgencyStatus::kSuspended, "r", Change("x"))
+          .code(),
+      StatusCode::kNotFound);
   EXPECT_EQ(repo_->GetAgency("999").status().code(), StatusCode::kNotFound);
   EXPECT_EQ(repo_->GetAgency("901")->name, "协会 901");
   EXPECT_EQ(AuditSize(), 2u);
@@ -114,12 +131,14 @@ TEST_P(ContractTest, RefusedAgencyWritesAppendNothing) {
 // ------------------------------------------------------------------ players
 
 TEST_P(ContractTest, PlayersRoundTripEveryField) {
-  Player p = NewPlayer("欧阳 \xF0\x9F\x98\x80 'x\"", "901", "44030520080110005X");
+  Player p =
+      NewPlayer("欧阳 \xF0\x9F\x98\x80 'x\"", "901", "44030520080110005X");
   p.latin_name = "Ouyang";
   p.gender = registry::Gender::kFemale;
   p.birth_date = Date{2008, 1, 10};
   p.rank = Rank::FromString("2d");
-  const PlayerId id = MustInsert(p, Entry(std::nullopt, Rank::FromString("2d"), 1500));
+  const PlayerId id =
+      MustInsert(p, Entry(std::nullopt, Rank::FromString("2d"), 1500));
   EXPECT_EQ(id.value, 1);
   auto got = repo_->GetPlayer(id);
   ASSERT_TRUE(got.ok()) << got.status();
@@ -177,14 +196,18 @@ TEST_P(ContractTest, RefusedPlayerInsertsAppendNothingAndLeaveNoGap) {
     StatusCode code;
   };
   const std::vector<Case> cases = {
-      {"duplicate resident id", NewPlayer("b", "902", "44030520080110005X"), std::nullopt,
-       StatusCode::kAlreadyExists},
-      {"unknown agency", NewPlayer("c", "999"), std::nullopt, StatusCode::kNotFound},
+      {"duplicate resident id", NewPlayer("b", "902", "44030520080110005X"),
+       std::nullopt, StatusCode::kAlreadyExists},
+      {"unknown agency", NewPlayer("c", "999"), std::nullopt,
+       StatusCode::kNotFound},
       {"stale from_rank", NewPlayer("d", "901"),
-       Entry(Rank::FromString("1k"), Rank::FromString("1d")), StatusCode::kAborted},
+       Entry(Rank::FromString("1k"), Rank::FromString("1d")),
+       StatusCode::kAborted},
   };
   for (const Case& c : cases) {
-    EXPECT_EQ(repo_->InsertPlayer(c.player, c.initial, Change("x")).status().code(), c.code)
+    EXPECT_EQ(
+        repo_->InsertPlayer(c.player, c.initial, Change("x")).status().code(),
+        c.code)
         << c.label;
   }
   EXPECT_EQ(AuditSize(), audit);
@@ -203,7 +226,7 @@ TEST_P(ContractTest, UpdateReplacesFieldsButNotRank) {
   p.resident_id = "110101200002290018";
   p.agency_prefix = "902";
   p.rank = Rank::FromString("9p");  // ignored
-  p.created_unix = 1;                // ignored
+  p.created_unix = 1;               // ignored
   p.updated_unix = 3000;
   ASSERT_TRUE(repo_->UpdatePlayer(p, Change("player.update")).ok());
   Player got = *repo_->GetPlayer(id);
@@ -232,10 +255,14 @@ TEST_P(ContractTest, RefusedUpdatesAppendNothing) {
   no_agency.agency_prefix = "999";
   Player ghost = p;
   ghost.id = PlayerId{42};
-  EXPECT_EQ(repo_->UpdatePlayer(taken, Change("x")).code(), StatusCode::kAlreadyExists);
-  EXPECT_EQ(repo_->UpdatePlayer(no_agency, Change("x")).code(), StatusCode::kNotFound);
-  EXPECT_EQ(repo_->UpdatePlayer(ghost, Change("x")).code(), StatusCode::kNotFound);
-  EXPECT_EQ(repo_->GetPlayer(PlayerId{42}).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(repo_->UpdatePlayer(taken, Change("x")).code(),
+            StatusCode::kAlreadyExists);
+  EXPECT_EQ(repo_->UpdatePlayer(no_agency, Change("x")).code(),
+            StatusCode::kNotFound);
+  EXPECT_EQ(repo_->UpdatePlayer(ghost, Change("x")).code(),
+            StatusCode::kNotFound);
+  EXPECT_EQ(repo_->GetPlayer(PlayerId{42}).status().code(),
+            StatusCode::kNotFound);
   EXPECT_EQ(repo_->GetPlayer(b)->resident_id, "");
   EXPECT_EQ(repo_->GetPlayer(b)->agency_prefix, "901");
   EXPECT_EQ(AuditSize(), audit);
@@ -248,11 +275,12 @@ TEST_P(ContractTest, SearchFiltersAndPages) {
     const char* agency;
     const char* rank;  // "" = none
   };
-  const std::vector<Row> rows = {{"张伟", "Zhang Wei", "901", "5k"},
-                                 {"张敏", "Zhang Min", "902", "2d"},
-                                 {"李娜", "Li Na", "901", ""},
-                                 {"100%_x'; DROP TABLE players; --", "", "901", "1p"},
-                                 {"张", "", "902", "30k"}};
+  const std::vector<Row> rows = {
+      {"张伟", "Zhang Wei", "901", "5k"},
+      {"张敏", "Zhang Min", "902", "2d"},
+      {"李娜", "Li Na", "901", ""},
+      {"100%_x'; DROP TABLE players; --", "", "901", "1p"},
+      {"张", "", "902", "30k"}};
   for (const Row& r : rows) {
     Player p = NewPlayer(r.name, r.agency);
     p.latin_name = r.latin;
@@ -279,7 +307,8 @@ TEST_P(ContractTest, SearchFiltersAndPages) {
   EXPECT_EQ(Ids(q("Zhang W", "", {}, {})), (std::vector<int64_t>{1}));
   EXPECT_EQ(Ids(q("zhang", "", {}, {})), (std::vector<int64_t>{}));
   EXPECT_EQ(Ids(q("100%", "", {}, {})), (std::vector<int64_t>{4}));
-  EXPECT_EQ(Ids(q("1%", "", {}, {})), (std::vector<int64_t>{}));   // no LIKE wildcard
+  EXPECT_EQ(Ids(q("1%", "", {}, {})),
+            (std::vector<int64_t>{}));  // no LIKE wildcard
   EXPECT_EQ(Ids(q("_", "", {}, {})), (std::vector<int64_t>{}));
   EXPECT_EQ(Ids(q("", "901", {}, {})), (std::vector<int64_t>{1, 3, 4}));
   EXPECT_EQ(Ids(q("", "", k5, {})), (std::vector<int64_t>{1, 2, 4}));
@@ -290,18 +319,20 @@ TEST_P(ContractTest, SearchFiltersAndPages) {
   EXPECT_EQ(Ids(q("", "", {}, {}, 0, 0)), (std::vector<int64_t>{}));
   EXPECT_EQ(Ids(q("张", "902", {}, {}, 2)), (std::vector<int64_t>{5}));
   // The injection attempt was stored as text, and the table is intact.
-  EXPECT_EQ(repo_->GetPlayer(PlayerId{4})->name, "100%_x'; DROP TABLE players; --");
+  EXPECT_EQ(repo_->GetPlayer(PlayerId{4})->name,
+            "100%_x'; DROP TABLE players; --");
 }
 
 // --------------------------------------------------------------- rank changes
 
 TEST_P(ContractTest, RankChangesAppendHistoryAtomically) {
-  const PlayerId id = MustInsert(NewPlayer("p", "901"), Entry(std::nullopt, Rank::FromString("1k")));
+  const PlayerId id = MustInsert(NewPlayer("p", "901"),
+                                 Entry(std::nullopt, Rank::FromString("1k")));
   const size_t audit = AuditSize();
   auto e = repo_->ApplyRankChange(
       RankHistoryEntry{0, id, Rank::FromString("1k"), Rank::FromString("1d"),
-                       Date{2024, 6, 2}, RankChangeReason::kTournamentAward, "event",
-                       "agency:901/token:2", 5000},
+                       Date{2024, 6, 2}, RankChangeReason::kTournamentAward,
+                       "event", "agency:901/token:2", 5000},
       Change("player.rank_change"));
   ASSERT_TRUE(e.ok()) << e.status();
   EXPECT_GT(e->id, 0);
@@ -312,8 +343,9 @@ TEST_P(ContractTest, RankChangesAppendHistoryAtomically) {
 
   // Withdrawn: no rank at all.
   auto w = repo_->ApplyRankChange(
-      RankHistoryEntry{0, id, Rank::FromString("1d"), std::nullopt, Date{2024, 6, 3},
-                       RankChangeReason::kRevocation, "decision", "national", 6000},
+      RankHistoryEntry{0, id, Rank::FromString("1d"), std::nullopt,
+                       Date{2024, 6, 3}, RankChangeReason::kRevocation,
+                       "decision", "national", 6000},
       Change("player.rank_change"));
   ASSERT_TRUE(w.ok()) << w.status();
   EXPECT_EQ(repo_->GetPlayer(id)->rank, std::nullopt);
@@ -330,19 +362,24 @@ TEST_P(ContractTest, RankChangesAppendHistoryAtomically) {
 }
 
 TEST_P(ContractTest, StaleOrUnknownRankChangesAppendNothing) {
-  const PlayerId id = MustInsert(NewPlayer("p", "901"), Entry(std::nullopt, Rank::FromString("1k")));
+  const PlayerId id = MustInsert(NewPlayer("p", "901"),
+                                 Entry(std::nullopt, Rank::FromString("1k")));
   const size_t audit = AuditSize();
-  RankHistoryEntry stale = Entry(Rank::FromString("2k"), Rank::FromString("1d"));
+  RankHistoryEntry stale =
+      Entry(Rank::FromString("2k"), Rank::FromString("1d"));
   stale.player_id = id;
-  EXPECT_EQ(repo_->ApplyRankChange(stale, Change("x")).status().code(), StatusCode::kAborted);
+  EXPECT_EQ(repo_->ApplyRankChange(stale, Change("x")).status().code(),
+            StatusCode::kAborted);
   RankHistoryEntry from_none = Entry(std::nullopt, Rank::FromString("1d"));
   from_none.player_id = id;
   EXPECT_EQ(repo_->ApplyRankChange(from_none, Change("x")).status().code(),
             StatusCode::kAborted);
   RankHistoryEntry ghost = Entry(std::nullopt, Rank::FromString("1d"));
   ghost.player_id = PlayerId{99};
-  EXPECT_EQ(repo_->ApplyRankChange(ghost, Change("x")).status().code(), StatusCode::kNotFound);
-  EXPECT_EQ(repo_->ListRankHistory(PlayerId{99}).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(repo_->ApplyRankChange(ghost, Change("x")).status().code(),
+            StatusCode::kNotFound);
+  EXPECT_EQ(repo_->ListRankHistory(PlayerId{99}).status().code(),
+            StatusCode::kNotFound);
   EXPECT_EQ(repo_->GetPlayer(id)->rank, Rank::FromString("1k"));
   EXPECT_EQ(repo_->ListRankHistory(id)->size(), 1u);
   EXPECT_EQ(AuditSize(), audit);
@@ -357,7 +394,8 @@ auth::TokenRecord Token(const std::string& hash, auth::Role role,
 
 TEST_P(ContractTest, TokensRoundTripAndRevoke) {
   const size_t audit = AuditSize();
-  auto a = tokens_->InsertToken(Token("h1", auth::Role::kNationalAdmin), Change("token.create"));
+  auto a = tokens_->InsertToken(Token("h1", auth::Role::kNationalAdmin),
+                                Change("token.create"));
   auto b = tokens_->InsertToken(Token("h2", auth::Role::kAgencyOperator, "901"),
                                 Change("token.create"));
   ASSERT_TRUE(a.ok() && b.ok()) << a.status() << b.status();
@@ -380,7 +418,8 @@ TEST_P(ContractTest, TokensRoundTripAndRevoke) {
 
   ASSERT_TRUE(tokens_->RevokeToken(1, 4242, Change("token.revoke")).ok());
   EXPECT_EQ(tokens_->GetToken(1)->revoked_unix, 4242);
-  EXPECT_EQ((*tokens_->FindTokenByHash("h1"))->revoked_unix, 4242);  // still found
+  EXPECT_EQ((*tokens_->FindTokenByHash("h1"))->revoked_unix,
+            4242);  // still found
   auto all = tokens_->ListTokens();
   ASSERT_TRUE(all.ok());
   ASSERT_EQ(all->size(), 2u);
@@ -390,17 +429,25 @@ TEST_P(ContractTest, TokensRoundTripAndRevoke) {
 }
 
 TEST_P(ContractTest, RefusedTokenWritesAppendNothing) {
-  ASSERT_TRUE(tokens_->InsertToken(Token("h1", auth::Role::kAuditor), Change("c")).ok());
+  ASSERT_TRUE(
+      tokens_->InsertToken(Token("h1", auth::Role::kAuditor), Change("c"))
+          .ok());
   ASSERT_TRUE(tokens_->RevokeToken(1, 10, Change("r")).ok());
   const size_t audit = AuditSize();
-  EXPECT_EQ(tokens_->InsertToken(Token("h1", auth::Role::kAuditor), Change("x")).status().code(),
+  EXPECT_EQ(tokens_->InsertToken(Token("h1", auth::Role::kAuditor), Change("x"))
+                .status()
+                .code(),
             StatusCode::kAlreadyExists);
-  EXPECT_EQ(tokens_->InsertToken(Token("h9", auth::Role::kAgencyOperator, "999"), Change("x"))
+  EXPECT_EQ(tokens_
+                ->InsertToken(Token("h9", auth::Role::kAgencyOperator, "999"),
+                              Change("x"))
                 .status()
                 .code(),
             StatusCode::kNotFound);
-  EXPECT_EQ(tokens_->RevokeToken(1, 20, Change("x")).code(), StatusCode::kNotFound);
-  EXPECT_EQ(tokens_->RevokeToken(7, 20, Change("x")).code(), StatusCode::kNotFound);
+  EXPECT_EQ(tokens_->RevokeToken(1, 20, Change("x")).code(),
+            StatusCode::kNotFound);
+  EXPECT_EQ(tokens_->RevokeToken(7, 20, Change("x")).code(),
+            StatusCode::kNotFound);
   EXPECT_EQ(tokens_->GetToken(7).status().code(), StatusCode::kNotFound);
   EXPECT_EQ(tokens_->GetToken(1)->revoked_unix, 10);
   EXPECT_EQ(tokens_->ListTokens()->size(), 1u);
@@ -411,7 +458,9 @@ INSTANTIATE_TEST_SUITE_P(
     Repositories, ContractTest,
     ::testing::Values(NamedFactory{"Sqlite", &MakeSqliteBackend},
                       NamedFactory{"InMemory", &MakeInMemoryBackend}),
-    [](const ::testing::TestParamInfo<NamedFactory>& info) { return info.param.name; });
+    [](const ::testing::TestParamInfo<NamedFactory>& info) {
+      return info.param.name;
+    });
 
 }  // namespace
 }  // namespace gorank::storage_test

@@ -90,7 +90,8 @@ absl::StatusOr<std::vector<ChangeRecord>> ReadAuditLog(storage::Database* db) {
       GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
       if (!row) return absl::OkStatus();
       const auto j = nlohmann::json::parse(st->Blob(0), nullptr, false);
-      if (j.is_discarded()) return absl::DataLossError("audit entry is not JSON");
+      if (j.is_discarded())
+        return absl::DataLossError("audit entry is not JSON");
       out.push_back(ChangeRecord{j.value("time", int64_t{0}),
                                  j.value("actor", ""), j.value("action", ""),
                                  j.value("subject", ""), j.value("before", ""),

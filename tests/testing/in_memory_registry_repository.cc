@@ -41,7 +41,8 @@ absl::Status InMemoryRegistryRepository::InsertAgency(
     const Agency& agency, const ChangeRecord& change) {
   std::lock_guard<std::mutex> lock(mu_);
   if (agency.prefix.size() != 3) {  // the table's CHECK constraint
-    return absl::FailedPreconditionError("agency prefix must have 3 characters");
+    return absl::FailedPreconditionError(
+        "agency prefix must have 3 characters");
   }
   if (agencies_.count(agency.prefix) != 0) {
     return absl::AlreadyExistsError("prefix " + agency.prefix +
@@ -119,8 +120,8 @@ absl::StatusOr<Player> InMemoryRegistryRepository::GetPlayer(PlayerId id) {
   return it->second;
 }
 
-absl::Status InMemoryRegistryRepository::UpdatePlayer(const Player& player,
-                                                      const ChangeRecord& change) {
+absl::Status InMemoryRegistryRepository::UpdatePlayer(
+    const Player& player, const ChangeRecord& change) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = players_.find(player.id.value);
   if (it == players_.end()) {
@@ -162,16 +163,20 @@ absl::StatusOr<std::vector<Player>> InMemoryRegistryRepository::SearchPlayers(
         !starts_with(p.latin_name, q.name_prefix)) {
       continue;
     }
-    if (!q.agency_prefix.empty() && p.agency_prefix != q.agency_prefix) continue;
+    if (!q.agency_prefix.empty() && p.agency_prefix != q.agency_prefix)
+      continue;
     // Like SQL, a bound compared with an unranked player (NULL) is false.
-    if (q.min_ordinal && (!p.rank || p.rank->Ordinal() < *q.min_ordinal)) continue;
-    if (q.max_ordinal && (!p.rank || p.rank->Ordinal() > *q.max_ordinal)) continue;
+    if (q.min_ordinal && (!p.rank || p.rank->Ordinal() < *q.min_ordinal))
+      continue;
+    if (q.max_ordinal && (!p.rank || p.rank->Ordinal() > *q.max_ordinal))
+      continue;
     out.push_back(p);
   }
   return out;
 }
 
-absl::StatusOr<RankHistoryEntry> InMemoryRegistryRepository::ApplyRankChangeLocked(
+absl::StatusOr<RankHistoryEntry>
+InMemoryRegistryRepository::ApplyRankChangeLocked(
     const RankHistoryEntry& entry) {
   auto it = players_.find(entry.player_id.value);
   if (it == players_.end()) {

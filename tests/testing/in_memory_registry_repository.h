@@ -24,7 +24,8 @@ class InMemoryRegistryRepository : public registry::RegistryRepository {
   InMemoryRegistryRepository() = default;
 
   absl::StatusOr<std::vector<registry::Agency>> ListAgencies() override;
-  absl::StatusOr<registry::Agency> GetAgency(const std::string& prefix) override;
+  absl::StatusOr<registry::Agency> GetAgency(
+      const std::string& prefix) override;
   absl::Status InsertAgency(const registry::Agency& agency,
                             const ChangeRecord& change) override;
   absl::Status SetAgencyStatus(const std::string& prefix,

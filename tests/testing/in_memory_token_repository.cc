@@ -33,8 +33,8 @@ absl::StatusOr<int64_t> InMemoryTokenRepository::InsertToken(
   return stored.id;
 }
 
-absl::StatusOr<std::optional<TokenRecord>> InMemoryTokenRepository::FindTokenByHash(
-    const std::string& hash) {
+absl::StatusOr<std::optional<TokenRecord>>
+InMemoryTokenRepository::FindTokenByHash(const std::string& hash) {
   std::lock_guard<std::mutex> lock(mu_);
   for (const TokenRecord& t : tokens_) {
     if (t.hash == hash) return std::optional<TokenRecord>(t);
@@ -50,7 +50,8 @@ absl::StatusOr<TokenRecord> InMemoryTokenRepository::GetToken(int64_t id) {
   return tokens_[id - 1];
 }
 
-absl::Status InMemoryTokenRepository::RevokeToken(int64_t id, int64_t revoked_unix,
+absl::Status InMemoryTokenRepository::RevokeToken(int64_t id,
+                                                  int64_t revoked_unix,
                                                   const ChangeRecord& change) {
   std::lock_guard<std::mutex> lock(mu_);
   if (id < 1 || id > static_cast<int64_t>(tokens_.size()) ||

@@ -11,8 +11,8 @@ namespace gorank::testing {
 
 TempDir::TempDir() {
   const char* base = std::getenv("TMPDIR");
-  std::string pattern = std::string(base && *base ? base : "/tmp") +
-                        "/gorank_test_XXXXXX";
+  std::string pattern =
+      std::string(base && *base ? base : "/tmp") + "/gorank_test_XXXXXX";
   std::vector<char> buf(pattern.begin(), pattern.end());
   buf.push_back('\0');
   if (::mkdtemp(buf.data()) == nullptr) {
