@@ -40,7 +40,8 @@ struct Player {
   Gender gender = Gender::kUnspecified;
   std::optional<Date> birth_date;
   std::string agency_prefix;
-  std::string resident_id;  // "" when not recorded
+  std::string resident_id;  // "" when not recorded (or hidden from the caller)
+  bool resident_id_hidden = false;  // recorded, but not shown to this caller
   std::optional<Rank> rank;
   int64_t created_unix = 0;
   int64_t updated_unix = 0;

@@ -101,7 +101,10 @@ std::string PlayerJson(const Player& p) {
 }
 
 Player PlayerRegistry::Redact(const auth::Caller& caller, Player player) {
-  if (!caller.ActsFor(player.agency_prefix)) player.resident_id.clear();
+  if (!caller.ActsFor(player.agency_prefix) && !player.resident_id.empty()) {
+    player.resident_id.clear();
+    player.resident_id_hidden = true;
+  }
   if (caller.role == auth::Role::kPublic) player.birth_date.reset();
   return player;
 }

@@ -80,7 +80,7 @@ void PlayerToProto(const Player& p, v1::Player* out) {
   if (p.birth_date) DateToProto(*p.birth_date, out->mutable_birth_date());
   out->set_agency_prefix(p.agency_prefix);
   out->set_resident_id(p.resident_id);
-  out->set_has_resident_id(!p.resident_id.empty());
+  out->set_has_resident_id(!p.resident_id.empty() || p.resident_id_hidden);
   if (p.rank) RankToProto(*p.rank, out->mutable_rank());
   out->set_created_unix(p.created_unix);
   out->set_updated_unix(p.updated_unix);

@@ -239,6 +239,9 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   grpc::ServerBuilder builder;
   builder.AddListeningPort(config.listen, credentials, &s->port_);
   builder.SetMaxReceiveMessageSize(config.max_request_bytes);
+  // gRPC enables SO_REUSEPORT by default: a second rankd would silently share
+  // the port with the first. Refuse to bind a busy address instead.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.RegisterService(p.player_service.get());
   builder.RegisterService(p.agency_service.get());
   builder.RegisterService(p.token_service.get());
@@ -265,7 +268,7 @@ std::shared_ptr<grpc::Channel> RankdServer::InProcessChannel() {
   return server_->InProcessChannel(grpc::ChannelArguments());
 }
 
-storage::Database* RankdServer::database() { return parts_->db.get(); }
+storage::Database* RankdServer::database() { return parts_ ? parts_->db.get() : nullptr; }
 
 void RankdServer::Shutdown() {
   if (shut_down_ || !server_) return;

@@ -35,6 +35,7 @@ class RankdServer {
   std::shared_ptr<grpc::Channel> InProcessChannel();
   // The bootstrap token's secret if this start created it, else "".
   const std::string& bootstrap_secret() const { return bootstrap_secret_; }
+  // The open database; nullptr after Shutdown().
   storage::Database* database();
 
   // Reports NOT_SERVING, stops accepting calls, lets in-flight calls finish

@@ -58,11 +58,9 @@ TEST(RankdServerTest, BootstrapTokenOnlyOnFirstStart) {
   EXPECT_EQ(testing::TakeSnapshot((*again)->database())->Rows("tokens"), 1);
 }
 
-// DISABLED until rankd_server.cc turns off gRPC's default SO_REUSEPORT
-// (ServerBuilder::AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0)): today a
-// second rankd binds the same port beside the first, on its own database,
-// and the kernel splits the clients between the two.
-TEST(RankdServerTest, DISABLED_BusyAddressIsUnavailable) {
+// rankd turns off gRPC's default SO_REUSEPORT, so a second rankd cannot bind
+// the same port beside the first (the kernel would split the clients).
+TEST(RankdServerTest, BusyAddressIsUnavailable) {
   spdlog::set_level(spdlog::level::off);
   testing::TempDir a, b;
   FakeClock clock(1717214400);
