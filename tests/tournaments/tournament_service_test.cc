@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "gmock/gmock.h"
+#include "gorank/v1/certificates.grpc.pb.h"
 #include "gorank/v1/eligibility.grpc.pb.h"
 #include "gorank/v1/registry.grpc.pb.h"
 #include "gorank/v1/tournaments.grpc.pb.h"
@@ -128,7 +129,9 @@ TEST_F(TournamentServiceTest, ImportStandingsAndByteIdenticalExport) {
     EXPECT_EQ(st.rows(i).place(), i + 1);
     EXPECT_EQ(st.rows(i).criteria(0).numerator(), points[i]);
   }
-  EXPECT_EQ(st.rows(0).criteria(1).display(), "29/2");  // A = 14.5
+  EXPECT_EQ(st.rows(0).criteria(1).numerator(), 29);  // A = 29/2
+  EXPECT_EQ(st.rows(0).criteria(1).denominator(), 2);
+  EXPECT_EQ(st.rows(0).criteria(1).display(), "14.5");
 
   // Export: the domain writer's bytes for the stored event and results.
   v1::GetEventRequest ereq;
@@ -297,6 +300,51 @@ TEST_F(TournamentServiceTest, APlayerQualifiesForGrade1OnceTheEventIsClosed) {
   ASSERT_TRUE(s.ok()) << s.error_message();
   ASSERT_EQ(event_eval.qualifying_size(), 8);  // places 1= and 5=, all top 16
   EXPECT_THAT(event_eval.qualifying(0).player_ids(), ::testing::ElementsAre(pid));
+}
+
+TEST_F(TournamentServiceTest, ADanCertificateQualifiesOnceItsNoticeHasEnded) {
+  auto registry = v1::PlayerRegistry::NewStub(server_->channel());
+  v1::RegisterPlayerRequest reg;
+  reg.set_name("李四");
+  reg.set_agency_prefix("000");
+  reg.set_gender(v1::GENDER_MALE);
+  reg.mutable_birth_date()->set_year(1990);
+  reg.mutable_birth_date()->set_month(3);
+  reg.mutable_birth_date()->set_day(4);
+  reg.mutable_initial_rank()->set_notation("3d");
+  reg.set_initial_rank_basis("2020 certificate");
+  v1::RegisterPlayerResponse player;
+  grpc::Status s =
+      registry->RegisterPlayer(TestServer::Context(server_->admin).get(), reg, &player);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  auto certs = v1::CertificateService::NewStub(server_->channel());
+  v1::IssueCertificateRequest issue;
+  issue.set_player_id(player.player().id());
+  issue.mutable_grade()->set_notation("4d");
+  issue.set_basis(v1::CERTIFICATE_BASIS_TOURNAMENT);
+  issue.set_basis_reference("2025 national championship, 5th place");
+  issue.set_agency_prefix("000");
+  v1::IssueCertificateResponse issued;
+  s = certs->IssueCertificate(TestServer::Context(server_->admin).get(), issue, &issued);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+
+  v1::EvaluatePlayerRequest ereq;
+  ereq.set_player_id(player.player().id());
+  v1::EvaluatePlayerResponse under_notice;
+  ASSERT_TRUE(grades_->EvaluatePlayer(TestServer::Context("").get(), ereq, &under_notice).ok());
+  EXPECT_EQ(under_notice.grants_size(), 0);
+  ASSERT_EQ(under_notice.near_misses_size(), 1);
+  EXPECT_EQ(under_notice.near_misses(0).basis().certificate().number(),
+            issued.certificate().number());
+  EXPECT_FALSE(under_notice.near_misses(0).basis().certificate().effective());
+
+  server_->clock().Advance(8 * 86400);  // the 7-day public notice ends
+  v1::EvaluatePlayerResponse effective;
+  ASSERT_TRUE(grades_->EvaluatePlayer(TestServer::Context("").get(), ereq, &effective).ok());
+  ASSERT_EQ(effective.grants_size(), 1);
+  EXPECT_EQ(effective.grants(0).grade(), v1::ATHLETE_GRADE_GRADE_2);
+  EXPECT_EQ(effective.grants(0).basis().certificate().number(), issued.certificate().number());
+  EXPECT_EQ(effective.grants(0).basis().certificate().rank().notation(), "4d");
 }
 
 }  // namespace
