@@ -6,7 +6,8 @@
 //   BM_VerifyDomain   Certification::Verify of a known number and name.
 //   BM_IssueGrpc      IssueCertificate through gRPC to an in-process
 //                     RankdServer (InProcessChannel: no TCP), same storage.
-//   BM_VerifyGrpc     VerifyCertificate the same way (public, no token).
+//   BM_VerifyGrpc     VerifyCertificate the same way (public, no token;
+//                     rate limits off).
 //
 // Run: build-*/tests/certificates/certificates_bench
 #include <memory>
@@ -107,6 +108,8 @@ struct GrpcEnv {
     server::ServerConfig config;
     config.db_path = dir.File("bench.db");
     config.listen = "127.0.0.1:0";
+    config.public_rate = 0;  // measure the service, not the rate limiter
+    config.token_rate = 0;
     server = std::move(*server::RankdServer::Start(config, &clock));
     admin = server->bootstrap_secret();
     auto channel = server->InProcessChannel();
