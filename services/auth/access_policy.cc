@@ -54,6 +54,7 @@ std::vector<MethodPolicy> BuildTable() {
       {crt + "ExportHolders", {kN, kA, kU}},
       {rul + "CheckGameRecord", {kP, kN, kA, kU}},
       {rul + "CheckGameRecords", {kP, kN, kA, kU}},
+      {rul + "CheckGomokuRecord", {kP, kN, kA, kU}},
       {aud + "GetCheckpoint", {kP, kN, kA, kU}},
       {aud + "GetEntries", {kN, kU}},
       {aud + "GetInclusionProof", {kP, kN, kA, kU}},

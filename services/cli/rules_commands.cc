@@ -12,10 +12,19 @@
 // violation, the result check and the readings taken; --json prints one JSON
 // answer per file and a JSON summary, one per line. Exit status: 0 all pass,
 // 3 a record failed or was malformed, 1 the call failed, 2 usage.
+//
+// `check --game gomoku FILE...`: Gomoku records (SGF GM[4] or a move list
+// "H8 I9 ..."), one CheckGomokuRecord call a file, in order:
+//   FILE  OK  black wins by five at move 9 (H4-H8); forbidden: move 7 J9
+//             double three (unclaimed)
+//   FILE  FAIL  move 10 move after the end of the game (+1 more); ...
+// with the same summary line, --json (one {"record_id", "report"|"error_code",
+// "error_message"} object a file) and exit statuses.
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -49,6 +58,10 @@ struct CheckArgs {
   int black_warnings = 0;
   int white_warnings = 0;
   bool verbose = false;
+  std::string game = "go";
+  std::string gomoku_rules = "formal";
+  std::string claim = "as-recorded";
+  std::string format = "auto";
 };
 
 struct Tally {
@@ -321,22 +334,128 @@ int CheckChunk(CliContext& ctx, const CheckArgs& args,
   return -1;
 }
 
-int RunCheck(CliContext& ctx, const CheckArgs& args) {
-  for (const std::string& f : args.files) {
-    struct stat st;
-    if (::stat(f.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
-        !std::ifstream(f, std::ios::binary)) {
-      return CliContext::Usage("cannot read " + f + " (not a readable file)");
+// ---- Gomoku ----
+
+std::string JsonString(const std::string& s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += c;
     }
   }
-  v1::CheckOptions options;
-  if (!BuildOptions(args, &options)) return kExitUsage;
-  Tally t;
-  for (size_t begin = 0; begin < args.files.size(); begin += kFilesPerStream) {
-    const size_t end = std::min(args.files.size(), begin + kFilesPerStream);
-    if (int rc = CheckChunk(ctx, args, options, begin, end, t); rc >= 0)
-      return rc;
+  return out + "\"";
+}
+
+std::string FoulText(const v1::GomokuForbiddenMove& f) {
+  std::string out;
+  for (int foul : f.fouls()) {
+    out += out.empty() ? "" : "+";
+    out += foul == v1::GOMOKU_FOUL_DOUBLE_THREE  ? "double three"
+           : foul == v1::GOMOKU_FOUL_DOUBLE_FOUR ? "double four"
+                                                 : "overline";
   }
+  return out;
+}
+
+// "FILE  OK  black wins by five at move 9 (H4-H8); forbidden: move 7 J9 ...".
+std::string GomokuLine(const std::string& name,
+                       const v1::CheckGomokuRecordResponse& r, bool verbose) {
+  std::vector<std::string> parts;
+  if (r.violations_size() > 0) {
+    const v1::GomokuViolation& v = r.violations(0);
+    std::string first = v.message();
+    if (v.move_number() > 0 && first.rfind("move ", 0) != 0)
+      first = "move " + std::to_string(v.move_number()) + ": " + first;
+    if (!verbose && r.violations_size() > 1)
+      first += " (+" + std::to_string(r.violations_size() - 1) + " more)";
+    parts.push_back(first);
+  }
+  parts.push_back(r.outcome().summary());
+  std::string forbidden;
+  for (const v1::GomokuForbiddenMove& f : r.forbidden_moves()) {
+    forbidden += (forbidden.empty() ? "forbidden: move " : ", move ") +
+                 std::to_string(f.move_number()) + " " + f.point() + " " +
+                 FoulText(f) + (f.claimed() ? " (claimed)" : " (unclaimed)");
+  }
+  if (!forbidden.empty()) parts.push_back(forbidden);
+  std::string line = name + "  " + (r.failed() ? "FAIL" : "OK") + "  ";
+  for (size_t i = 0; i < parts.size(); ++i) line += (i ? "; " : "") + parts[i];
+  return line;
+}
+
+void PrintGomokuVerbose(const v1::CheckGomokuRecordResponse& r) {
+  for (const v1::GomokuViolation& v : r.violations())
+    std::cout << "    move " << v.move_number() << ": " << v.message() << "\n";
+  for (const v1::GomokuForbiddenMove& f : r.forbidden_moves())
+    std::cout << "    move " << f.move_number() << ": " << f.description()
+              << "\n";
+  for (const std::string& row : r.final_position())
+    std::cout << "    " << row << "\n";
+}
+
+// Checks one file; -1 to go on, else the exit status (the call failed).
+int CheckGomokuFile(CliContext& ctx, const CheckArgs& args,
+                    const std::string& path, Tally& t) {
+  v1::CheckGomokuRecordRequest req;
+  if (!ReadFile(path, req.mutable_record()))
+    return CliContext::Usage("cannot read " + path);
+  req.set_ruleset(args.gomoku_rules == "freestyle"
+                      ? v1::GOMOKU_RULESET_FREESTYLE
+                      : v1::GOMOKU_RULESET_FORMAL);
+  req.set_claim_policy(args.claim == "immediate"
+                           ? v1::GOMOKU_CLAIM_POLICY_IMMEDIATE
+                           : v1::GOMOKU_CLAIM_POLICY_AS_RECORDED);
+  req.set_format(args.format == "sgf"     ? v1::GOMOKU_RECORD_FORMAT_SGF
+                 : args.format == "moves" ? v1::GOMOKU_RECORD_FORMAT_MOVE_LIST
+                                          : v1::GOMOKU_RECORD_FORMAT_UNSPECIFIED);
+  auto call = ctx.NewCall();
+  if (!call) return kExitUsage;
+  v1::CheckGomokuRecordResponse resp;
+  const grpc::Status s =
+      v1::RulesService::NewStub(ctx.Channel())
+          ->CheckGomokuRecord(call.get(), req, &resp);
+  ++t.records;
+  if (s.error_code() == grpc::StatusCode::INVALID_ARGUMENT ||
+      s.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED ||
+      s.error_code() == grpc::StatusCode::UNIMPLEMENTED) {
+    ++t.malformed;
+    const std::string code = CodeName(s.error_code());
+    if (ctx.json) {
+      std::cout << "{\"record_id\":" << JsonString(path)
+                << ",\"error_code\":" << JsonString(code)
+                << ",\"error_message\":" << JsonString(s.error_message())
+                << "}\n";
+    } else {
+      std::cout << path << "  MALFORMED  " << code << ": " << s.error_message()
+                << "\n";
+    }
+    return -1;
+  }
+  if (!s.ok()) return ctx.Fail(s);
+  ++(resp.failed() ? t.failed : t.ok);
+  if (ctx.json) {
+    std::string report;
+    google::protobuf::util::JsonPrintOptions options;
+    options.preserve_proto_field_names = true;
+    (void)google::protobuf::util::MessageToJsonString(resp, &report, options);
+    std::cout << "{\"record_id\":" << JsonString(path)
+              << ",\"report\":" << report << "}\n";
+  } else {
+    std::cout << GomokuLine(path, resp, args.verbose) << "\n";
+    if (args.verbose) PrintGomokuVerbose(resp);
+  }
+  return -1;
+}
+
+// The summary line (or JSON object); the exit status of the check.
+int PrintSummary(const CliContext& ctx, const Tally& t) {
   if (ctx.json) {
     std::cout << "{\"records\":" << t.records << ",\"ok\":" << t.ok
               << ",\"failed\":" << t.failed << ",\"malformed\":" << t.malformed
@@ -348,17 +467,64 @@ int RunCheck(CliContext& ctx, const CheckArgs& args) {
   return t.failed + t.malformed > 0 ? kExitCheckFailed : kExitOk;
 }
 
+int RunCheck(CliContext& ctx, const CheckArgs& args) {
+  for (const std::string& f : args.files) {
+    struct stat st;
+    if (::stat(f.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
+        !std::ifstream(f, std::ios::binary)) {
+      return CliContext::Usage("cannot read " + f + " (not a readable file)");
+    }
+  }
+  Tally t;
+  if (args.game == "gomoku") {
+    for (const std::string& f : args.files) {
+      if (int rc = CheckGomokuFile(ctx, args, f, t); rc >= 0) return rc;
+    }
+    return PrintSummary(ctx, t);
+  }
+  v1::CheckOptions options;
+  if (!BuildOptions(args, &options)) return kExitUsage;
+  for (size_t begin = 0; begin < args.files.size(); begin += kFilesPerStream) {
+    const size_t end = std::min(args.files.size(), begin + kFilesPerStream);
+    if (int rc = CheckChunk(ctx, args, options, begin, end, t); rc >= 0)
+      return rc;
+  }
+  return PrintSummary(ctx, t);
+}
+
 }  // namespace
 
 void AddRulesCommands(CLI::App& app, CliContext& ctx, Action& action) {
   auto a = std::make_shared<CheckArgs>();
   auto* check = app.add_subcommand(
       "check",
-      "check Go game records (SGF) against the rules; public, no token needed");
+      "check Go (SGF) or Gomoku (SGF GM[4] or move list) game records "
+      "against the rules; public, no token needed");
   check
       ->add_option("files", a->files,
-                   "SGF files (a collection's games are FILE[0], FILE[1] ...)")
+                   "record files (a Go collection's games are FILE[0], "
+                   "FILE[1] ...)")
       ->required();
+  check->add_option("--game", a->game, "go | gomoku (五子棋)")
+      ->check(CLI::IsMember({"go", "gomoku"}))
+      ->capture_default_str();
+  check
+      ->add_option("--gomoku-rules", a->gomoku_rules,
+                   "with --game gomoku: formal (black's forbidden moves) | "
+                   "freestyle")
+      ->check(CLI::IsMember({"formal", "freestyle"}))
+      ->capture_default_str();
+  check
+      ->add_option("--claim", a->claim,
+                   "with --game gomoku: as-recorded | immediate (white claims "
+                   "black's first forbidden move)")
+      ->check(CLI::IsMember({"as-recorded", "immediate"}))
+      ->capture_default_str();
+  check
+      ->add_option("--format", a->format,
+                   "with --game gomoku: auto | sgf | moves (\"H8 I9 ...\")")
+      ->check(CLI::IsMember({"auto", "sgf", "moves"}))
+      ->capture_default_str();
   check
       ->add_option("--ruleset", a->ruleset,
                    "chinese (area) | japanese | korean (territory)")

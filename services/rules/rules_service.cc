@@ -5,6 +5,8 @@
 
 #include "services/common/status_macros.h"
 #include "services/rules/go/check.h"
+#include "services/rules/gomoku/checker.h"
+#include "services/rules/gomoku_proto_convert.h"
 #include "services/rules/rules_proto_convert.h"
 
 namespace gorank::rules {
@@ -84,6 +86,22 @@ grpc::Status RulesServiceImpl::CheckGameRecords(
         }
         if (ctx->IsCancelled())
           return absl::CancelledError("the client cancelled the stream");
+        return absl::OkStatus();
+      });
+}
+
+grpc::Status RulesServiceImpl::CheckGomokuRecord(
+    grpc::ServerContext* ctx, const v1::CheckGomokuRecordRequest* req,
+    v1::CheckGomokuRecordResponse* resp) {
+  return gate_->Run(
+      ctx, M("CheckGomokuRecord"), [&](const Caller&) -> absl::Status {
+        GORANK_ASSIGN_OR_RETURN(gomoku::CheckOptions options,
+                                GomokuOptionsFromProto(*req));
+        GORANK_ASSIGN_OR_RETURN(ParsedGomokuRecord parsed,
+                                GomokuRecordFromProto(*req));
+        GORANK_ASSIGN_OR_RETURN(gomoku::CheckReport report,
+                                gomoku::CheckRecord(parsed.record, options));
+        GomokuReportToProto(parsed, report, resp);
         return absl::OkStatus();
       });
 }

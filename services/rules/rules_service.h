@@ -1,12 +1,18 @@
-// gRPC handlers of rules.proto (RulesService): the rules check of Go game
-// records. Thin: convert the request, one go::CheckRecords call, convert the
-// reports. A record with violations is an OK answer whose report says
+// gRPC handlers of rules.proto (RulesService): the rules check of Go and
+// Gomoku game records. Thin: convert the request, one go::CheckRecords (or
+// gomoku::CheckRecord) call, convert the reports. A record with violations is an OK answer whose report says
 // failed = true; errors are for records that cannot be read.
 //
 // CheckGameRecord (unary): INVALID_ARGUMENT for bad options or a malformed
 // record (the message names the byte offset), RESOURCE_EXHAUSTED for a record
 // over the domain's limits (1 MiB, 200,000 nodes, nesting 10,000, 10,000
 // games a file).
+//
+// CheckGomokuRecord (unary): one Gomoku record (SGF GM[4] or a move list
+// "H8 I9 ...", detected unless the request names the format) through
+// gomoku::CheckRecord. INVALID_ARGUMENT for bad options or a malformed record
+// (the message names the line and column, or the byte offset), UNIMPLEMENTED
+// for SGF setup stones, RESOURCE_EXHAUSTED over 1 MiB.
 //
 // CheckGameRecords (bidirectional stream): one answer per request message, in
 // order. A request whose record or options cannot be checked is answered with
@@ -43,6 +49,10 @@ class RulesServiceImpl final : public v1::RulesService::Service {
       grpc::ServerContext* ctx,
       grpc::ServerReaderWriter<v1::CheckGameRecordsResponse,
                                v1::CheckGameRecordsRequest>* stream) override;
+
+  grpc::Status CheckGomokuRecord(grpc::ServerContext* ctx,
+                                 const v1::CheckGomokuRecordRequest* req,
+                                 v1::CheckGomokuRecordResponse* resp) override;
 
  private:
   CallGate* gate_;
