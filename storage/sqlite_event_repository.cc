@@ -13,26 +13,33 @@ using tournaments::EventResults;
 namespace {
 
 constexpr char kInsertEvent[] =
-    "INSERT INTO events(name, start_date, end_date, organiser_prefix, competition, "
+    "INSERT INTO events(name, start_date, end_date, organiser_prefix, "
+    "competition, "
     "closed, description) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)";
 constexpr char kUpdateEvent[] =
-    "UPDATE events SET name = ?2, start_date = ?3, end_date = ?4, organiser_prefix = ?5, "
+    "UPDATE events SET name = ?2, start_date = ?3, end_date = ?4, "
+    "organiser_prefix = ?5, "
     "competition = ?6, closed = ?7, description = ?8 WHERE id = ?1";
-constexpr char kEventById[] = "SELECT id, closed, description FROM events WHERE id = ?1";
+constexpr char kEventById[] =
+    "SELECT id, closed, description FROM events WHERE id = ?1";
 constexpr char kListEvents[] =
     "SELECT id, closed, description FROM events "
-    "WHERE (?1 = '' OR organiser_prefix = ?1) AND (?2 = '' OR competition = ?2) "
+    "WHERE (?1 = '' OR organiser_prefix = ?1) AND (?2 = '' OR competition = "
+    "?2) "
     "AND (?3 = '' OR start_date >= ?3) AND (?4 = '' OR start_date <= ?4) "
     "ORDER BY start_date, id";
 constexpr char kResultsOf[] =
-    "SELECT e.id, r.results FROM events e LEFT JOIN event_results r ON r.event_id = e.id "
+    "SELECT e.id, r.results FROM events e LEFT JOIN event_results r ON "
+    "r.event_id = e.id "
     "WHERE e.id = ?1";
 constexpr char kPutResults[] =
     "INSERT INTO event_results(event_id, results) VALUES(?1, ?2) "
     "ON CONFLICT(event_id) DO UPDATE SET results = excluded.results";
-constexpr char kClearPlayers[] = "DELETE FROM event_players WHERE event_id = ?1";
+constexpr char kClearPlayers[] =
+    "DELETE FROM event_players WHERE event_id = ?1";
 constexpr char kInsertPlayer[] =
-    "INSERT INTO event_players(event_id, entrant_id, player_id) VALUES(?1, ?2, ?3)";
+    "INSERT INTO event_players(event_id, entrant_id, player_id) VALUES(?1, ?2, "
+    "?3)";
 constexpr char kPlayerExists[] = "SELECT 1 FROM players WHERE id = ?1";
 constexpr char kEventsOfPlayer[] =
     "SELECT e.id FROM events e WHERE EXISTS (SELECT 1 FROM event_players p "
@@ -80,7 +87,8 @@ absl::Status ClosedError(EventId id) {
 
 // Replaces the event's player index; INVALID_ARGUMENT naming every entrant
 // whose player id is not registered.
-absl::Status WritePlayerIndex(Connection& c, EventId id, const EventResults& results) {
+absl::Status WritePlayerIndex(Connection& c, EventId id,
+                              const EventResults& results) {
   std::string unknown;
   for (const tournaments::Entrant& e : results.entrants) {
     if (!e.player_id) continue;
@@ -108,8 +116,8 @@ absl::Status WritePlayerIndex(Connection& c, EventId id, const EventResults& res
 
 }  // namespace
 
-absl::StatusOr<Event> SqliteEventRepository::CreateEvent(const Event& event,
-                                                         const ChangeRecord& audit) {
+absl::StatusOr<Event> SqliteEventRepository::CreateEvent(
+    const Event& event, const ChangeRecord& audit) {
   GORANK_RETURN_IF_ERROR(tournaments::ValidateEvent(event));
   Event stored = event;
   GORANK_RETURN_IF_ERROR(db_->Write([&](Connection& c) -> absl::Status {
@@ -156,7 +164,8 @@ absl::StatusOr<std::vector<Event>> SqliteEventRepository::ListEvents(
     st->Bind(1, f.organiser_prefix)
         .Bind(2, f.competition)
         .Bind(3, f.starts_on_or_after ? f.starts_on_or_after->ToString() : "")
-        .Bind(4, f.starts_on_or_before ? f.starts_on_or_before->ToString() : "");
+        .Bind(4,
+              f.starts_on_or_before ? f.starts_on_or_before->ToString() : "");
     while (true) {
       GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
       if (!row) break;
@@ -168,7 +177,8 @@ absl::StatusOr<std::vector<Event>> SqliteEventRepository::ListEvents(
   return out;
 }
 
-absl::StatusOr<EventResults> SqliteEventRepository::GetResults(EventId id) const {
+absl::StatusOr<EventResults> SqliteEventRepository::GetResults(
+    EventId id) const {
   EventResults results;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kResultsOf));
@@ -182,7 +192,8 @@ absl::StatusOr<EventResults> SqliteEventRepository::GetResults(EventId id) const
   return results;
 }
 
-absl::Status SqliteEventRepository::SaveResults(EventId id, const EventResults& results,
+absl::Status SqliteEventRepository::SaveResults(EventId id,
+                                                const EventResults& results,
                                                 const ChangeRecord& audit) {
   return db_->Write([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(Event event, LoadEvent(c, id));

@@ -19,9 +19,10 @@ class SqliteEventRepository : public tournaments::EventRepository {
  public:
   explicit SqliteEventRepository(Database* db) : db_(db) {}
 
-  absl::StatusOr<tournaments::Event> CreateEvent(const tournaments::Event& event,
-                                                 const ChangeRecord& audit) override;
-  absl::StatusOr<tournaments::Event> GetEvent(tournaments::EventId id) const override;
+  absl::StatusOr<tournaments::Event> CreateEvent(
+      const tournaments::Event& event, const ChangeRecord& audit) override;
+  absl::StatusOr<tournaments::Event> GetEvent(
+      tournaments::EventId id) const override;
   absl::Status UpdateEvent(const tournaments::Event& event,
                            const ChangeRecord& audit) override;
   absl::StatusOr<std::vector<tournaments::Event>> ListEvents(

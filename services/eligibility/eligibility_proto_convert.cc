@@ -7,7 +7,9 @@
 namespace gorank::eligibility {
 namespace {
 
-v1::AthleteGrade GradeToProto(Grade g) { return static_cast<v1::AthleteGrade>(g); }
+v1::AthleteGrade GradeToProto(Grade g) {
+  return static_cast<v1::AthleteGrade>(g);
+}
 
 void PlacingToProto(const EventPlacing& p, v1::EventPlacing* out) {
   out->set_event_id(p.event_id.value);
@@ -34,7 +36,8 @@ void BasisToProto(const Basis& b, v1::GradeBasis* out) {
   }
 }
 
-void GrantToProto(const GradeStandard& standard, const GradeGrant& g, v1::GradeGrant* out) {
+void GrantToProto(const GradeStandard& standard, const GradeGrant& g,
+                  v1::GradeGrant* out) {
   out->set_grade(GradeToProto(g.grade));
   const GradeInfo& info = standard.Info(g.grade);
   out->set_grade_name_en(info.name_en);
@@ -54,14 +57,18 @@ absl::StatusOr<EventPlacing> PlacingFromProto(const v1::EventPlacing& p) {
   out.group = p.group();
   out.highest_group = p.highest_group();
   if (!v1::SubEvent_IsValid(p.sub_event())) {
-    return absl::InvalidArgumentError("extra_placings.sub_event: unknown value");
+    return absl::InvalidArgumentError(
+        "extra_placings.sub_event: unknown value");
   }
   out.sub_event = static_cast<tournaments::SubEvent>(p.sub_event());
-  GORANK_ASSIGN_OR_RETURN(auto end, registry::DateFromProto(p.end(), "extra_placings.end"));
+  GORANK_ASSIGN_OR_RETURN(
+      auto end, registry::DateFromProto(p.end(), "extra_placings.end"));
   out.end = end.value_or(Date{});
-  if (p.place() < 1) return absl::InvalidArgumentError("extra_placings.place must be 1 or more");
+  if (p.place() < 1)
+    return absl::InvalidArgumentError("extra_placings.place must be 1 or more");
   if (p.entrants_played() < 0) {
-    return absl::InvalidArgumentError("extra_placings.entrants_played must not be negative");
+    return absl::InvalidArgumentError(
+        "extra_placings.entrants_played must not be negative");
   }
   out.place = p.place();
   out.shared = p.shared();
@@ -72,17 +79,20 @@ absl::StatusOr<EventPlacing> PlacingFromProto(const v1::EventPlacing& p) {
 
 void EvaluationToProto(const GradeStandard& standard, const PlayerEvaluation& e,
                        v1::EvaluatePlayerResponse* out) {
-  for (const GradeGrant& g : e.grants) GrantToProto(standard, g, out->add_grants());
+  for (const GradeGrant& g : e.grants)
+    GrantToProto(standard, g, out->add_grants());
   for (const NearMiss& m : e.near_misses) {
     v1::NearMiss* p = out->add_near_misses();
-    p->set_grade(m.grade ? GradeToProto(*m.grade) : v1::ATHLETE_GRADE_UNSPECIFIED);
+    p->set_grade(m.grade ? GradeToProto(*m.grade)
+                         : v1::ATHLETE_GRADE_UNSPECIFIED);
     p->set_clause(m.clause);
     BasisToProto(m.basis, p->mutable_basis());
     p->set_reason(m.reason);
   }
 }
 
-void EventEvaluationToProto(const GradeStandard& standard, const EventEvaluation& e,
+void EventEvaluationToProto(const GradeStandard& standard,
+                            const EventEvaluation& e,
                             v1::EvaluateEventResponse* out) {
   for (const EntrantGrants& q : e.qualifying) {
     v1::EntrantGrants* p = out->add_qualifying();
@@ -90,7 +100,8 @@ void EventEvaluationToProto(const GradeStandard& standard, const EventEvaluation
     p->set_name(q.name);
     for (int64_t id : q.player_ids) p->add_player_ids(id);
     p->set_place(q.place);
-    for (const GradeGrant& g : q.grants) GrantToProto(standard, g, p->add_grants());
+    for (const GradeGrant& g : q.grants)
+      GrantToProto(standard, g, p->add_grants());
   }
   for (const std::string& b : e.blockers) out->add_blockers(b);
 }

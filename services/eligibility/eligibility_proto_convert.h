@@ -13,7 +13,8 @@ namespace gorank::eligibility {
 absl::StatusOr<EventPlacing> PlacingFromProto(const v1::EventPlacing& p);
 void EvaluationToProto(const GradeStandard& standard, const PlayerEvaluation& e,
                        v1::EvaluatePlayerResponse* out);
-void EventEvaluationToProto(const GradeStandard& standard, const EventEvaluation& e,
+void EventEvaluationToProto(const GradeStandard& standard,
+                            const EventEvaluation& e,
                             v1::EvaluateEventResponse* out);
 
 }  // namespace gorank::eligibility

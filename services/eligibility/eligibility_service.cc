@@ -14,39 +14,44 @@ std::string M(const char* method) {
 
 using auth::Caller;
 
-grpc::Status EligibilityServiceImpl::EvaluatePlayer(grpc::ServerContext* ctx,
-                                                    const v1::EvaluatePlayerRequest* req,
-                                                    v1::EvaluatePlayerResponse* resp) {
-  return gate_->Run(ctx, M("EvaluatePlayer"), [&](const Caller&) -> absl::Status {
-    std::vector<EventPlacing> extra;
-    for (const v1::EventPlacing& p : req->extra_placings()) {
-      GORANK_ASSIGN_OR_RETURN(EventPlacing placing, PlacingFromProto(p));
-      extra.push_back(placing);
-    }
-    GORANK_ASSIGN_OR_RETURN(PlayerEvaluation e, desk_->EvaluatePlayer(req->player_id(), extra));
-    EvaluationToProto(desk_->standard(), e, resp);
-    return absl::OkStatus();
-  });
+grpc::Status EligibilityServiceImpl::EvaluatePlayer(
+    grpc::ServerContext* ctx, const v1::EvaluatePlayerRequest* req,
+    v1::EvaluatePlayerResponse* resp) {
+  return gate_->Run(
+      ctx, M("EvaluatePlayer"), [&](const Caller&) -> absl::Status {
+        std::vector<EventPlacing> extra;
+        for (const v1::EventPlacing& p : req->extra_placings()) {
+          GORANK_ASSIGN_OR_RETURN(EventPlacing placing, PlacingFromProto(p));
+          extra.push_back(placing);
+        }
+        GORANK_ASSIGN_OR_RETURN(PlayerEvaluation e,
+                                desk_->EvaluatePlayer(req->player_id(), extra));
+        EvaluationToProto(desk_->standard(), e, resp);
+        return absl::OkStatus();
+      });
 }
 
-grpc::Status EligibilityServiceImpl::EvaluateEvent(grpc::ServerContext* ctx,
-                                                   const v1::EvaluateEventRequest* req,
-                                                   v1::EvaluateEventResponse* resp) {
-  return gate_->Run(ctx, M("EvaluateEvent"), [&](const Caller&) -> absl::Status {
-    GORANK_ASSIGN_OR_RETURN(EventEvaluation e,
-                            desk_->EvaluateEvent(tournaments::EventId{req->event_id()}));
-    EventEvaluationToProto(desk_->standard(), e, resp);
-    return absl::OkStatus();
-  });
+grpc::Status EligibilityServiceImpl::EvaluateEvent(
+    grpc::ServerContext* ctx, const v1::EvaluateEventRequest* req,
+    v1::EvaluateEventResponse* resp) {
+  return gate_->Run(
+      ctx, M("EvaluateEvent"), [&](const Caller&) -> absl::Status {
+        GORANK_ASSIGN_OR_RETURN(
+            EventEvaluation e,
+            desk_->EvaluateEvent(tournaments::EventId{req->event_id()}));
+        EventEvaluationToProto(desk_->standard(), e, resp);
+        return absl::OkStatus();
+      });
 }
 
-grpc::Status EligibilityServiceImpl::GetGradeStandard(grpc::ServerContext* ctx,
-                                                      const v1::GetGradeStandardRequest*,
-                                                      v1::GetGradeStandardResponse* resp) {
-  return gate_->Run(ctx, M("GetGradeStandard"), [&](const Caller&) -> absl::Status {
-    resp->set_standard_tsv(GradeStandard::DefaultText());
-    return absl::OkStatus();
-  });
+grpc::Status EligibilityServiceImpl::GetGradeStandard(
+    grpc::ServerContext* ctx, const v1::GetGradeStandardRequest*,
+    v1::GetGradeStandardResponse* resp) {
+  return gate_->Run(ctx, M("GetGradeStandard"),
+                    [&](const Caller&) -> absl::Status {
+                      resp->set_standard_tsv(GradeStandard::DefaultText());
+                      return absl::OkStatus();
+                    });
 }
 
 }  // namespace gorank::eligibility

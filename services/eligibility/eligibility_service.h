@@ -14,7 +14,8 @@ namespace gorank::eligibility {
 // Thread-safe. Does not own its collaborators.
 class EligibilityServiceImpl final : public v1::EligibilityService::Service {
  public:
-  EligibilityServiceImpl(CallGate* gate, GradeDesk* desk) : gate_(gate), desk_(desk) {}
+  EligibilityServiceImpl(CallGate* gate, GradeDesk* desk)
+      : gate_(gate), desk_(desk) {}
 
 #define GORANK_RPC(name)                                                    \
   grpc::Status name(grpc::ServerContext* ctx, const v1::name##Request* req, \

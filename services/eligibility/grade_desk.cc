@@ -7,9 +7,11 @@ namespace gorank::eligibility {
 
 using tournaments::EventId;
 
-absl::Status GradeDesk::AddPlacing(EventId id, int64_t player_id, PlayerRecord& record) {
+absl::Status GradeDesk::AddPlacing(EventId id, int64_t player_id,
+                                   PlayerRecord& record) {
   GORANK_ASSIGN_OR_RETURN(tournaments::Event event, events_->GetEvent(id));
-  GORANK_ASSIGN_OR_RETURN(tournaments::EventResults results, events_->GetResults(id));
+  GORANK_ASSIGN_OR_RETURN(tournaments::EventResults results,
+                          events_->GetResults(id));
   GORANK_ASSIGN_OR_RETURN(tournaments::Standings standings,
                           tournaments::ComputeStandings(event, results));
   for (const tournaments::Entrant& e : results.entrants) {
@@ -30,7 +32,8 @@ absl::Status GradeDesk::AddPlacing(EventId id, int64_t player_id, PlayerRecord& 
   return absl::OkStatus();  // voided or pending results: no placing
 }
 
-absl::Status GradeDesk::AddCertificates(int64_t player_id, PlayerRecord& record) {
+absl::Status GradeDesk::AddCertificates(int64_t player_id,
+                                        PlayerRecord& record) {
   certificates::CertificateFilter filter;
   filter.player_id = registry::PlayerId{player_id};
   const int64_t now = clock_->NowSeconds();
@@ -38,7 +41,8 @@ absl::Status GradeDesk::AddCertificates(int64_t player_id, PlayerRecord& record)
     GORANK_ASSIGN_OR_RETURN(auto page, certificates_->ListCertificates(filter));
     for (const certificates::Certificate& c : page) {
       if (!c.grade.IsAmateurDan()) continue;
-      const certificates::CertificateState state = certificates::StateAt(c, now);
+      const certificates::CertificateState state =
+          certificates::StateAt(c, now);
       if (state == certificates::CertificateState::kRevoked) continue;
       record.certificates.push_back(
           DanCertificate{c.number.ToString(), c.grade,
@@ -52,11 +56,14 @@ absl::Status GradeDesk::AddCertificates(int64_t player_id, PlayerRecord& record)
 }
 
 absl::StatusOr<PlayerRecord> GradeDesk::RecordOf(int64_t player_id) {
-  if (player_id <= 0) return absl::InvalidArgumentError("player_id must be positive");
+  if (player_id <= 0)
+    return absl::InvalidArgumentError("player_id must be positive");
   PlayerRecord record;
   record.player_id = player_id;
-  GORANK_ASSIGN_OR_RETURN(std::vector<EventId> ids, events_->EventsOfPlayer(player_id));
-  for (EventId id : ids) GORANK_RETURN_IF_ERROR(AddPlacing(id, player_id, record));
+  GORANK_ASSIGN_OR_RETURN(std::vector<EventId> ids,
+                          events_->EventsOfPlayer(player_id));
+  for (EventId id : ids)
+    GORANK_RETURN_IF_ERROR(AddPlacing(id, player_id, record));
   GORANK_RETURN_IF_ERROR(AddCertificates(player_id, record));
   return record;
 }
@@ -70,14 +77,17 @@ absl::StatusOr<PlayerEvaluation> GradeDesk::EvaluatePlayer(
 
 absl::StatusOr<EventEvaluation> GradeDesk::EvaluateEvent(EventId id) {
   GORANK_ASSIGN_OR_RETURN(tournaments::Event event, events_->GetEvent(id));
-  GORANK_ASSIGN_OR_RETURN(tournaments::EventResults results, events_->GetResults(id));
+  GORANK_ASSIGN_OR_RETURN(tournaments::EventResults results,
+                          events_->GetResults(id));
   GORANK_ASSIGN_OR_RETURN(tournaments::Standings standings,
                           tournaments::ComputeStandings(event, results));
-  GORANK_ASSIGN_OR_RETURN(EventEvaluation out,
-                          eligibility::EvaluateEvent(*standard_, event, results, standings));
+  GORANK_ASSIGN_OR_RETURN(
+      EventEvaluation out,
+      eligibility::EvaluateEvent(*standard_, event, results, standings));
   if (!event.closed) {
-    out.blockers.push_back("event " + std::to_string(id.value) +
-                           " is not closed: its grades are provisional until it is");
+    out.blockers.push_back(
+        "event " + std::to_string(id.value) +
+        " is not closed: its grades are provisional until it is");
   }
   return out;
 }

@@ -22,9 +22,13 @@ namespace gorank::eligibility {
 class GradeDesk {
  public:
   GradeDesk(tournaments::EventRepository* events,
-            certificates::CertificateRepository* certificates, const Clock* clock,
+            certificates::CertificateRepository* certificates,
+            const Clock* clock,
             const GradeStandard* standard = &GradeStandard::Default())
-      : events_(events), certificates_(certificates), clock_(clock), standard_(standard) {}
+      : events_(events),
+        certificates_(certificates),
+        clock_(clock),
+        standard_(standard) {}
 
   // The stored record of `player_id` (empty for a player with no events and
   // no certificates). INVALID_ARGUMENT when player_id <= 0; INVALID_ARGUMENT
@@ -33,8 +37,8 @@ class GradeDesk {
 
   // EvaluatePlayer over RecordOf(player_id) plus `extra` placings (results
   // not stored here, e.g. foreign events). Errors as RecordOf.
-  absl::StatusOr<PlayerEvaluation> EvaluatePlayer(int64_t player_id,
-                                                  const std::vector<EventPlacing>& extra);
+  absl::StatusOr<PlayerEvaluation> EvaluatePlayer(
+      int64_t player_id, const std::vector<EventPlacing>& extra);
 
   // Every qualifying entrant of a stored event; an event not yet closed
   // adds the blocker "not closed". NOT_FOUND when unknown; INVALID_ARGUMENT
@@ -44,7 +48,8 @@ class GradeDesk {
   const GradeStandard& standard() const { return *standard_; }
 
  private:
-  absl::Status AddPlacing(tournaments::EventId id, int64_t player_id, PlayerRecord& record);
+  absl::Status AddPlacing(tournaments::EventId id, int64_t player_id,
+                          PlayerRecord& record);
   absl::Status AddCertificates(int64_t player_id, PlayerRecord& record);
 
   tournaments::EventRepository* events_;

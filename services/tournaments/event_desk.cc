@@ -13,29 +13,34 @@ std::string IdText(EventId id) { return std::to_string(id.value); }
 absl::Status CheckActsFor(const auth::Caller& caller, const std::string& prefix,
                           const std::string& what) {
   if (caller.ActsFor(prefix)) return absl::OkStatus();
-  return absl::PermissionDeniedError(caller.Describe() + " may not change " + what +
-                                     ": it is organised by agency " + prefix +
+  return absl::PermissionDeniedError(caller.Describe() + " may not change " +
+                                     what + ": it is organised by agency " +
+                                     prefix +
                                      " (only that agency's operators and the "
                                      "national admin may)");
 }
 
 bool IsPrefix(const std::string& p) {
-  return p.size() == 3 && std::all_of(p.begin(), p.end(),
-                                      [](char c) { return c >= '0' && c <= '9'; });
+  return p.size() == 3 && std::all_of(p.begin(), p.end(), [](char c) {
+           return c >= '0' && c <= '9';
+         });
 }
 
-absl::StatusOr<ResultFile> ReadFile(ResultFileFormat format, const std::string& text) {
+absl::StatusOr<ResultFile> ReadFile(ResultFileFormat format,
+                                    const std::string& text) {
   switch (format) {
-    case ResultFileFormat::kEgf: return ReadEgf(text);
-    case ResultFileFormat::kCsv: return ReadCsv(text);
+    case ResultFileFormat::kEgf:
+      return ReadEgf(text);
+    case ResultFileFormat::kCsv:
+      return ReadCsv(text);
   }
   return absl::InvalidArgumentError("format must be egf or csv");
 }
 
 }  // namespace
 
-ChangeRecord EventDesk::Change(const auth::Caller& caller, const std::string& action,
-                               EventId id) const {
+ChangeRecord EventDesk::Change(const auth::Caller& caller,
+                               const std::string& action, EventId id) const {
   ChangeRecord c;
   c.time_unix = clock_->NowSeconds();
   c.actor = caller.Describe();
@@ -46,17 +51,20 @@ ChangeRecord EventDesk::Change(const auth::Caller& caller, const std::string& ac
 
 absl::Status EventDesk::CheckDescription(const Event& event) const {
   if (!IsPrefix(event.organiser_prefix)) {
-    return absl::InvalidArgumentError("organiser_prefix must be an agency's three-digit "
-                                      "region prefix (\"000\" national), got '" +
-                                      event.organiser_prefix + "'");
+    return absl::InvalidArgumentError(
+        "organiser_prefix must be an agency's three-digit "
+        "region prefix (\"000\" national), got '" +
+        event.organiser_prefix + "'");
   }
   GORANK_RETURN_IF_ERROR(catalogue_->CheckEvent(event));
   return ValidateEvent(event);
 }
 
-absl::StatusOr<Event> EventDesk::Create(const auth::Caller& caller, const Event& event) {
+absl::StatusOr<Event> EventDesk::Create(const auth::Caller& caller,
+                                        const Event& event) {
   GORANK_RETURN_IF_ERROR(CheckDescription(event));
-  GORANK_RETURN_IF_ERROR(CheckActsFor(caller, event.organiser_prefix, "an event"));
+  GORANK_RETURN_IF_ERROR(
+      CheckActsFor(caller, event.organiser_prefix, "an event"));
   Event fresh = event;
   fresh.id = EventId{};
   fresh.closed = false;
@@ -65,9 +73,12 @@ absl::StatusOr<Event> EventDesk::Create(const auth::Caller& caller, const Event&
   return repo_->CreateEvent(fresh, c);
 }
 
-absl::StatusOr<Event> EventDesk::Get(EventId id) const { return repo_->GetEvent(id); }
+absl::StatusOr<Event> EventDesk::Get(EventId id) const {
+  return repo_->GetEvent(id);
+}
 
-absl::StatusOr<std::vector<Event>> EventDesk::List(const EventFilter& filter) const {
+absl::StatusOr<std::vector<Event>> EventDesk::List(
+    const EventFilter& filter) const {
   return repo_->ListEvents(filter);
 }
 
@@ -75,9 +86,11 @@ absl::StatusOr<EventResults> EventDesk::Results(EventId id) const {
   return repo_->GetResults(id);
 }
 
-absl::StatusOr<Event> EventDesk::Writable(const auth::Caller& caller, EventId id) const {
+absl::StatusOr<Event> EventDesk::Writable(const auth::Caller& caller,
+                                          EventId id) const {
   GORANK_ASSIGN_OR_RETURN(Event stored, repo_->GetEvent(id));
-  GORANK_RETURN_IF_ERROR(CheckActsFor(caller, stored.organiser_prefix, "event " + IdText(id)));
+  GORANK_RETURN_IF_ERROR(
+      CheckActsFor(caller, stored.organiser_prefix, "event " + IdText(id)));
   if (stored.closed) {
     return absl::FailedPreconditionError("event " + IdText(id) +
                                          " is closed: its results are final");
@@ -85,9 +98,11 @@ absl::StatusOr<Event> EventDesk::Writable(const auth::Caller& caller, EventId id
   return stored;
 }
 
-absl::StatusOr<Event> EventDesk::Update(const auth::Caller& caller, const Event& event) {
+absl::StatusOr<Event> EventDesk::Update(const auth::Caller& caller,
+                                        const Event& event) {
   GORANK_ASSIGN_OR_RETURN(Event stored, Writable(caller, event.id));
-  GORANK_RETURN_IF_ERROR(CheckActsFor(caller, event.organiser_prefix, "an event"));
+  GORANK_RETURN_IF_ERROR(
+      CheckActsFor(caller, event.organiser_prefix, "an event"));
   GORANK_RETURN_IF_ERROR(CheckDescription(event));
   Event updated = event;
   updated.closed = false;
@@ -98,7 +113,8 @@ absl::StatusOr<Event> EventDesk::Update(const auth::Caller& caller, const Event&
   return updated;
 }
 
-absl::StatusOr<Standings> EventDesk::Store(const auth::Caller& caller, const Event& event,
+absl::StatusOr<Standings> EventDesk::Store(const auth::Caller& caller,
+                                           const Event& event,
                                            const EventResults& before,
                                            const EventResults& after,
                                            const std::string& action) {
@@ -112,7 +128,8 @@ absl::StatusOr<Standings> EventDesk::Store(const auth::Caller& caller, const Eve
   return standings;
 }
 
-absl::StatusOr<Standings> EventDesk::SaveResults(const auth::Caller& caller, EventId id,
+absl::StatusOr<Standings> EventDesk::SaveResults(const auth::Caller& caller,
+                                                 EventId id,
                                                  const EventResults& results) {
   std::lock_guard<std::mutex> lock(results_mu_);
   GORANK_ASSIGN_OR_RETURN(Event event, Writable(caller, id));
@@ -120,16 +137,17 @@ absl::StatusOr<Standings> EventDesk::SaveResults(const auth::Caller& caller, Eve
   return Store(caller, event, before, results, "results.save");
 }
 
-absl::StatusOr<Standings> EventDesk::RecordRound(const auth::Caller& caller, EventId id,
-                                                 int round, const std::vector<Game>& games,
+absl::StatusOr<Standings> EventDesk::RecordRound(const auth::Caller& caller,
+                                                 EventId id, int round,
+                                                 const std::vector<Game>& games,
                                                  const std::vector<Bye>& byes) {
   if (round < 1) return absl::InvalidArgumentError("round must be 1 or more");
   std::string problems;
   for (const Game& g : games) {
     if (g.round != round || g.kind != GameKind::kRegular) {
       problems += "; game " + std::to_string(g.black.value) + "-" +
-                  std::to_string(g.white.value) + " is not a regular game of round " +
-                  std::to_string(round);
+                  std::to_string(g.white.value) +
+                  " is not a regular game of round " + std::to_string(round);
     }
   }
   for (const Bye& b : byes) {
@@ -158,7 +176,8 @@ absl::StatusOr<Standings> EventDesk::GetStandings(EventId id) const {
   return ComputeStandings(event, results);
 }
 
-absl::StatusOr<ResultFile> EventDesk::Import(const auth::Caller& caller, EventId id,
+absl::StatusOr<ResultFile> EventDesk::Import(const auth::Caller& caller,
+                                             EventId id,
                                              ResultFileFormat format,
                                              const std::string& text) {
   if (id.value == 0) return ReadFile(format, text);
@@ -169,36 +188,43 @@ absl::StatusOr<ResultFile> EventDesk::Import(const auth::Caller& caller, EventId
   if ((kind == FormatKind::kSwiss || kind == FormatKind::kTeamSwiss) &&
       file.event.format.rounds != event.format.rounds) {
     return absl::InvalidArgumentError(
-        "the file has " + std::to_string(file.event.format.rounds) + " rounds but event " +
-        IdText(id) + " is a Swiss of " + std::to_string(event.format.rounds) + " rounds");
+        "the file has " + std::to_string(file.event.format.rounds) +
+        " rounds but event " + IdText(id) + " is a Swiss of " +
+        std::to_string(event.format.rounds) + " rounds");
   }
   for (Entrant& e : file.results.entrants) e.player_id.reset();
   GORANK_ASSIGN_OR_RETURN(EventResults before, repo_->GetResults(id));
-  GORANK_RETURN_IF_ERROR(Store(caller, event, before, file.results, "results.import").status());
+  GORANK_RETURN_IF_ERROR(
+      Store(caller, event, before, file.results, "results.import").status());
   return file;
 }
 
-absl::StatusOr<std::string> EventDesk::Export(EventId id, ResultFileFormat format) const {
+absl::StatusOr<std::string> EventDesk::Export(EventId id,
+                                              ResultFileFormat format) const {
   GORANK_ASSIGN_OR_RETURN(Event event, repo_->GetEvent(id));
   GORANK_ASSIGN_OR_RETURN(EventResults results, repo_->GetResults(id));
   if (format == ResultFileFormat::kCsv) return WriteCsv(event, results);
   if (IsTeamFormat(event.format.kind)) {
-    return absl::FailedPreconditionError("event " + IdText(id) +
-                                         " is a team event; EGF files list players "
-                                         "(export it as CSV)");
+    return absl::FailedPreconditionError(
+        "event " + IdText(id) +
+        " is a team event; EGF files list players "
+        "(export it as CSV)");
   }
-  GORANK_ASSIGN_OR_RETURN(Standings standings, ComputeStandings(event, results));
+  GORANK_ASSIGN_OR_RETURN(Standings standings,
+                          ComputeStandings(event, results));
   const bool ranked = standings.status != StandingsStatus::kPendingResults;
   return WriteEgf(event, results, ranked ? &standings : nullptr, {});
 }
 
-absl::StatusOr<ClosedEvent> EventDesk::Close(const auth::Caller& caller, EventId id) {
+absl::StatusOr<ClosedEvent> EventDesk::Close(const auth::Caller& caller,
+                                             EventId id) {
   std::lock_guard<std::mutex> lock(results_mu_);
   GORANK_ASSIGN_OR_RETURN(Event event, Writable(caller, id));
   GORANK_ASSIGN_OR_RETURN(Standings standings, GetStandings(id));
   if (standings.status != StandingsStatus::kFinal) {
-    return absl::FailedPreconditionError("event " + IdText(id) +
-                                         " cannot be closed yet: " + standings.pending_reason);
+    return absl::FailedPreconditionError(
+        "event " + IdText(id) +
+        " cannot be closed yet: " + standings.pending_reason);
   }
   Event closed = event;
   closed.closed = true;

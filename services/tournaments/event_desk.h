@@ -39,8 +39,9 @@ struct ClosedEvent {
 // results are serialised (RecordRound reads, edits and writes back).
 class EventDesk {
  public:
-  EventDesk(EventRepository* repo, const Clock* clock,
-            const CompetitionCatalogue* catalogue = &CompetitionCatalogue::Default())
+  EventDesk(
+      EventRepository* repo, const Clock* clock,
+      const CompetitionCatalogue* catalogue = &CompetitionCatalogue::Default())
       : repo_(repo), clock_(clock), catalogue_(catalogue) {}
 
   // Creates an event (id and `closed` ignored). INVALID_ARGUMENT when the
@@ -71,7 +72,8 @@ class EventDesk {
   // Errors as SaveResults, plus INVALID_ARGUMENT when `round` < 1 or a game
   // or bye names another round.
   absl::StatusOr<Standings> RecordRound(const auth::Caller& caller, EventId id,
-                                        int round, const std::vector<Game>& games,
+                                        int round,
+                                        const std::vector<Game>& games,
                                         const std::vector<Bye>& byes);
 
   // NOT_FOUND; INVALID_ARGUMENT when the stored results do not fit the
@@ -87,7 +89,8 @@ class EventDesk {
   // PERMISSION_DENIED; FAILED_PRECONDITION when closed. Nothing is stored
   // unless everything is right.
   absl::StatusOr<ResultFile> Import(const auth::Caller& caller, EventId id,
-                                    ResultFileFormat format, const std::string& text);
+                                    ResultFileFormat format,
+                                    const std::string& text);
 
   // The event as a result file (EGF rows in standings order when the
   // standings are final or await only a play-off; CSV in id order).
@@ -105,8 +108,10 @@ class EventDesk {
   // The stored event, when the caller may change it and it is open.
   absl::StatusOr<Event> Writable(const auth::Caller& caller, EventId id) const;
   // Checks, stores and returns the standings. REQUIRES: results_mu_ held.
-  absl::StatusOr<Standings> Store(const auth::Caller& caller, const Event& event,
-                                  const EventResults& before, const EventResults& after,
+  absl::StatusOr<Standings> Store(const auth::Caller& caller,
+                                  const Event& event,
+                                  const EventResults& before,
+                                  const EventResults& after,
                                   const std::string& action);
   ChangeRecord Change(const auth::Caller& caller, const std::string& action,
                       EventId id) const;

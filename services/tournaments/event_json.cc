@@ -33,9 +33,12 @@ E EnumOf(const Json& j, const char* key, E fallback) {
 }
 
 Json FormatJson(const Format& f) {
-  return {{"kind", static_cast<int>(f.kind)},   {"cycles", f.cycles},
-          {"rounds", f.rounds},                 {"lives", f.lives},
-          {"boards", f.boards},                 {"best_of", f.best_of},
+  return {{"kind", static_cast<int>(f.kind)},
+          {"cycles", f.cycles},
+          {"rounds", f.rounds},
+          {"lives", f.lives},
+          {"boards", f.boards},
+          {"best_of", f.best_of},
           {"swiss_ranking", static_cast<int>(f.swiss_ranking)}};
 }
 
@@ -52,13 +55,17 @@ Format FormatOf(const Json& j) {
 }
 
 Json EntrantJson(const Entrant& e) {
-  Json j = {{"id", e.id.value},           {"family_name", e.family_name},
-            {"given_name", e.given_name}, {"country", e.country},
-            {"club", e.club},             {"egd_pin", e.egd_pin}};
+  Json j = {{"id", e.id.value},
+            {"family_name", e.family_name},
+            {"given_name", e.given_name},
+            {"country", e.country},
+            {"club", e.club},
+            {"egd_pin", e.egd_pin}};
   if (e.player_id) j["player_id"] = *e.player_id;
   if (e.rank) j["rank"] = e.rank->ToString();
   if (e.team) j["team"] = e.team->value;
-  if (e.withdrawn_after_round) j["withdrawn_after_round"] = *e.withdrawn_after_round;
+  if (e.withdrawn_after_round)
+    j["withdrawn_after_round"] = *e.withdrawn_after_round;
   return j;
 }
 
@@ -70,7 +77,8 @@ Entrant EntrantOf(const Json& j) {
   e.given_name = j.value("given_name", std::string());
   if (j.contains("rank")) {
     auto r = registry::Rank::Parse(j.at("rank").get<std::string>());
-    if (!r.ok()) throw BadValue("entrant rank: " + std::string(r.status().message()));
+    if (!r.ok())
+      throw BadValue("entrant rank: " + std::string(r.status().message()));
     e.rank = *r;
   }
   e.country = j.value("country", std::string());
@@ -87,7 +95,8 @@ Json TeamJson(const Team& t) {
   Json boards = Json::array();
   for (EntrantId b : t.board_order) boards.push_back(b.value);
   Json j = {{"id", t.id.value}, {"name", t.name}, {"board_order", boards}};
-  if (t.withdrawn_after_round) j["withdrawn_after_round"] = *t.withdrawn_after_round;
+  if (t.withdrawn_after_round)
+    j["withdrawn_after_round"] = *t.withdrawn_after_round;
   return j;
 }
 
@@ -138,7 +147,8 @@ Game GameOf(const Json& j) {
 }
 
 Json ByeJson(const Bye& b) {
-  Json j = {{"round", b.round}, {"entrant", b.entrant.value}, {"points", b.points}};
+  Json j = {
+      {"round", b.round}, {"entrant", b.entrant.value}, {"points", b.points}};
   if (b.team) j["team"] = b.team->value;
   return j;
 }
@@ -153,10 +163,12 @@ Bye ByeOf(const Json& j) {
 }
 
 template <typename Fn>
-auto Decode(const std::string& text, const char* what, Fn fn) -> absl::StatusOr<decltype(fn(Json()))> {
+auto Decode(const std::string& text, const char* what, Fn fn)
+    -> absl::StatusOr<decltype(fn(Json()))> {
   Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object()) {
-    return absl::InvalidArgumentError(std::string(what) + ": not a JSON object");
+    return absl::InvalidArgumentError(std::string(what) +
+                                      ": not a JSON object");
   }
   try {
     return fn(j);
@@ -214,8 +226,10 @@ absl::StatusOr<Event> EventFromJson(const std::string& text) {
     const Json rules = j.value("rules", Json::object());
     e.rules.rule_set = EnumOf(rules, "rule_set", e.rules.rule_set);
     e.rules.komi_x2 = rules.value("komi_x2", e.rules.komi_x2);
-    e.rules.handicap_policy = EnumOf(rules, "handicap_policy", e.rules.handicap_policy);
-    e.rules.handicap_reduction = rules.value("handicap_reduction", e.rules.handicap_reduction);
+    e.rules.handicap_policy =
+        EnumOf(rules, "handicap_policy", e.rules.handicap_policy);
+    e.rules.handicap_reduction =
+        rules.value("handicap_reduction", e.rules.handicap_reduction);
     const Json time = j.value("time", Json::object());
     e.time.time_class = EnumOf(time, "time_class", e.time.time_class);
     e.time.adjusted_minutes = time.value("adjusted_minutes", std::string());
@@ -234,20 +248,28 @@ std::string ResultsToJson(const EventResults& r) {
   for (const Game& g : r.games) games.push_back(GameJson(g));
   for (const Bye& b : r.byes) byes.push_back(ByeJson(b));
   for (const TieDecision& d : r.tie_decisions) {
-    ties.push_back({{"method", static_cast<int>(d.method)}, {"order", d.order}});
+    ties.push_back(
+        {{"method", static_cast<int>(d.method)}, {"order", d.order}});
   }
-  Json j = {{"entrants", entrants}, {"teams", teams}, {"games", games},
-            {"byes", byes},         {"tie_decisions", ties}};
+  Json j = {{"entrants", entrants},
+            {"teams", teams},
+            {"games", games},
+            {"byes", byes},
+            {"tie_decisions", ties}};
   return j.dump();
 }
 
 absl::StatusOr<EventResults> ResultsFromJson(const std::string& text) {
   return Decode(text, "results", [](const Json& j) {
     EventResults r;
-    for (const Json& e : j.value("entrants", Json::array())) r.entrants.push_back(EntrantOf(e));
-    for (const Json& t : j.value("teams", Json::array())) r.teams.push_back(TeamOf(t));
-    for (const Json& g : j.value("games", Json::array())) r.games.push_back(GameOf(g));
-    for (const Json& b : j.value("byes", Json::array())) r.byes.push_back(ByeOf(b));
+    for (const Json& e : j.value("entrants", Json::array()))
+      r.entrants.push_back(EntrantOf(e));
+    for (const Json& t : j.value("teams", Json::array()))
+      r.teams.push_back(TeamOf(t));
+    for (const Json& g : j.value("games", Json::array()))
+      r.games.push_back(GameOf(g));
+    for (const Json& b : j.value("byes", Json::array()))
+      r.byes.push_back(ByeOf(b));
     for (const Json& d : j.value("tie_decisions", Json::array())) {
       TieDecision t;
       t.method = EnumOf(d, "method", t.method);

@@ -23,15 +23,17 @@ absl::StatusOr<E> SameEnum(int value, bool (*valid)(int), const char* field) {
 
 absl::StatusOr<Format> FormatFromProto(const v1::Format& f) {
   Format out;
-  GORANK_ASSIGN_OR_RETURN(out.kind, SameEnum<FormatKind>(f.kind(), v1::FormatKind_IsValid,
-                                                         "event.format.kind"));
+  GORANK_ASSIGN_OR_RETURN(out.kind,
+                          SameEnum<FormatKind>(f.kind(), v1::FormatKind_IsValid,
+                                               "event.format.kind"));
   out.cycles = f.cycles() == 0 ? 1 : f.cycles();
   out.rounds = f.rounds();
   out.lives = f.lives() == 0 ? 1 : f.lives();
   out.boards = f.boards();
   out.best_of = f.best_of();
   if (!v1::SwissRanking_IsValid(f.swiss_ranking())) {
-    return absl::InvalidArgumentError("event.format.swiss_ranking: unknown value");
+    return absl::InvalidArgumentError(
+        "event.format.swiss_ranking: unknown value");
   }
   out.swiss_ranking = f.swiss_ranking() == v1::SWISS_RANKING_POINTS_FIRST
                           ? SwissRanking::kPointsFirst
@@ -41,14 +43,15 @@ absl::StatusOr<Format> FormatFromProto(const v1::Format& f) {
 
 absl::StatusOr<Rules> RulesFromProto(const v1::Rules& r) {
   Rules out;
-  GORANK_ASSIGN_OR_RETURN(out.rule_set, SameEnum<RuleSet>(r.rule_set(), v1::RuleSet_IsValid,
-                                                          "event.rules.rule_set"));
+  GORANK_ASSIGN_OR_RETURN(out.rule_set,
+                          SameEnum<RuleSet>(r.rule_set(), v1::RuleSet_IsValid,
+                                            "event.rules.rule_set"));
   if (out.rule_set == RuleSet::kUnspecified) out.rule_set = RuleSet::kChinese;
   out.komi_x2 = r.komi_x2();
-  GORANK_ASSIGN_OR_RETURN(out.handicap_policy,
-                          SameEnum<HandicapPolicy>(r.handicap_policy(),
-                                                   v1::HandicapPolicy_IsValid,
-                                                   "event.rules.handicap_policy"));
+  GORANK_ASSIGN_OR_RETURN(
+      out.handicap_policy,
+      SameEnum<HandicapPolicy>(r.handicap_policy(), v1::HandicapPolicy_IsValid,
+                               "event.rules.handicap_policy"));
   out.handicap_reduction = r.handicap_reduction();
   return out;
 }
@@ -101,20 +104,28 @@ void GameToProto(const Game& g, v1::Game* out) {
 
 v1::PlaceState PlaceStateToProto(PlaceState s) {
   switch (s) {
-    case PlaceState::kAlone: return v1::PLACE_STATE_ALONE;
-    case PlaceState::kShared: return v1::PLACE_STATE_SHARED;
-    case PlaceState::kByPlayoff: return v1::PLACE_STATE_BY_PLAYOFF;
-    case PlaceState::kByLots: return v1::PLACE_STATE_BY_LOTS;
-    case PlaceState::kPendingPlayoff: return v1::PLACE_STATE_PENDING_PLAYOFF;
+    case PlaceState::kAlone:
+      return v1::PLACE_STATE_ALONE;
+    case PlaceState::kShared:
+      return v1::PLACE_STATE_SHARED;
+    case PlaceState::kByPlayoff:
+      return v1::PLACE_STATE_BY_PLAYOFF;
+    case PlaceState::kByLots:
+      return v1::PLACE_STATE_BY_LOTS;
+    case PlaceState::kPendingPlayoff:
+      return v1::PLACE_STATE_PENDING_PLAYOFF;
   }
   return v1::PLACE_STATE_UNSPECIFIED;
 }
 
 v1::StandingsStatus StatusToProto(StandingsStatus s) {
   switch (s) {
-    case StandingsStatus::kFinal: return v1::STANDINGS_STATUS_FINAL;
-    case StandingsStatus::kPendingResults: return v1::STANDINGS_STATUS_PENDING_RESULTS;
-    case StandingsStatus::kPendingPlayoff: return v1::STANDINGS_STATUS_PENDING_PLAYOFF;
+    case StandingsStatus::kFinal:
+      return v1::STANDINGS_STATUS_FINAL;
+    case StandingsStatus::kPendingResults:
+      return v1::STANDINGS_STATUS_PENDING_RESULTS;
+    case StandingsStatus::kPendingPlayoff:
+      return v1::STANDINGS_STATUS_PENDING_PLAYOFF;
   }
   return v1::STANDINGS_STATUS_UNSPECIFIED;
 }
@@ -132,21 +143,23 @@ absl::StatusOr<Event> EventFromProto(const v1::Event& e) {
   out.organiser_prefix = e.organiser_prefix();
   out.country = e.country();
   out.city = e.city();
-  GORANK_ASSIGN_OR_RETURN(out.level, SameEnum<EventLevel>(e.level(), v1::EventLevel_IsValid,
-                                                          "event.level"));
+  GORANK_ASSIGN_OR_RETURN(
+      out.level,
+      SameEnum<EventLevel>(e.level(), v1::EventLevel_IsValid, "event.level"));
   out.competition = e.competition();
   out.group = e.group();
   out.highest_group = e.highest_group();
-  GORANK_ASSIGN_OR_RETURN(out.sub_event, SameEnum<SubEvent>(e.sub_event(),
-                                                            v1::SubEvent_IsValid,
-                                                            "event.sub_event"));
+  GORANK_ASSIGN_OR_RETURN(
+      out.sub_event, SameEnum<SubEvent>(e.sub_event(), v1::SubEvent_IsValid,
+                                        "event.sub_event"));
   GORANK_ASSIGN_OR_RETURN(out.format, FormatFromProto(e.format()));
   if (e.has_rules()) {
     GORANK_ASSIGN_OR_RETURN(out.rules, RulesFromProto(e.rules()));
   }
-  GORANK_ASSIGN_OR_RETURN(out.time.time_class,
-                          SameEnum<TimeClass>(e.time().time_class(), v1::TimeClass_IsValid,
-                                              "event.time.time_class"));
+  GORANK_ASSIGN_OR_RETURN(
+      out.time.time_class,
+      SameEnum<TimeClass>(e.time().time_class(), v1::TimeClass_IsValid,
+                          "event.time.time_class"));
   out.time.adjusted_minutes = e.time().adjusted_minutes();
   out.time.system = e.time().system();
   out.shared_places_allowed = e.shared_places_allowed();
@@ -180,32 +193,38 @@ void EventToProto(const Event& e, v1::Event* out) {
   v1::Rules* r = out->mutable_rules();
   r->set_rule_set(static_cast<v1::RuleSet>(e.rules.rule_set));
   r->set_komi_x2(e.rules.komi_x2);
-  r->set_handicap_policy(static_cast<v1::HandicapPolicy>(e.rules.handicap_policy));
+  r->set_handicap_policy(
+      static_cast<v1::HandicapPolicy>(e.rules.handicap_policy));
   r->set_handicap_reduction(e.rules.handicap_reduction);
-  out->mutable_time()->set_time_class(static_cast<v1::TimeClass>(e.time.time_class));
+  out->mutable_time()->set_time_class(
+      static_cast<v1::TimeClass>(e.time.time_class));
   out->mutable_time()->set_adjusted_minutes(e.time.adjusted_minutes);
   out->mutable_time()->set_system(e.time.system);
   out->set_shared_places_allowed(e.shared_places_allowed);
   out->set_closed(e.closed);
 }
 
-v1::SubEvent SubEventToProto(SubEvent s) { return static_cast<v1::SubEvent>(s); }
+v1::SubEvent SubEventToProto(SubEvent s) {
+  return static_cast<v1::SubEvent>(s);
+}
 
-absl::StatusOr<Game> GameFromProto(const v1::Game& g, const std::string& field) {
+absl::StatusOr<Game> GameFromProto(const v1::Game& g,
+                                   const std::string& field) {
   Game out;
   out.round = g.round();
   out.board = g.board();
   out.black = EntrantId{g.black_entrant_id()};
   out.white = EntrantId{g.white_entrant_id()};
   out.colours_known = g.colours_known();
-  GORANK_ASSIGN_OR_RETURN(out.outcome, SameEnum<Outcome>(g.outcome(), v1::GameOutcome_IsValid,
-                                                         (field + ".outcome").c_str()));
+  GORANK_ASSIGN_OR_RETURN(
+      out.outcome, SameEnum<Outcome>(g.outcome(), v1::GameOutcome_IsValid,
+                                     (field + ".outcome").c_str()));
   out.forfeit = g.forfeit();
   if (!v1::GameKind_IsValid(g.kind())) {
     return absl::InvalidArgumentError(field + ".kind: unknown value");
   }
   out.kind = g.kind() == v1::GAME_KIND_PLACE_PLAYOFF ? GameKind::kPlacePlayoff
-                                                      : GameKind::kRegular;
+                                                     : GameKind::kRegular;
   out.handicap = g.handicap();
   if (g.has_komi()) out.komi_x2 = g.komi_x2();
   out.black_warnings = g.black_warnings();
@@ -238,7 +257,8 @@ absl::StatusOr<EventResults> ResultsFromProto(const v1::EventResults& r) {
     out.teams.push_back(std::move(team));
   }
   for (int i = 0; i < r.games_size(); ++i) {
-    GORANK_ASSIGN_OR_RETURN(Game g, GameFromProto(r.games(i), "games[" + std::to_string(i) + "]"));
+    GORANK_ASSIGN_OR_RETURN(
+        Game g, GameFromProto(r.games(i), "games[" + std::to_string(i) + "]"));
     out.games.push_back(g);
   }
   for (const v1::Bye& b : r.byes()) {
@@ -248,11 +268,13 @@ absl::StatusOr<EventResults> ResultsFromProto(const v1::EventResults& r) {
   for (const v1::TieDecision& d : r.tie_decisions()) {
     if (d.method() != v1::TIE_DECISION_METHOD_PLAYOFF &&
         d.method() != v1::TIE_DECISION_METHOD_LOTS) {
-      return absl::InvalidArgumentError("tie_decisions.method must be PLAYOFF or LOTS");
+      return absl::InvalidArgumentError(
+          "tie_decisions.method must be PLAYOFF or LOTS");
     }
     TieDecision t;
-    t.method = d.method() == v1::TIE_DECISION_METHOD_LOTS ? TieDecisionMethod::kLots
-                                                           : TieDecisionMethod::kPlayoff;
+    t.method = d.method() == v1::TIE_DECISION_METHOD_LOTS
+                   ? TieDecisionMethod::kLots
+                   : TieDecisionMethod::kPlayoff;
     t.order.assign(d.order().begin(), d.order().end());
     out.tie_decisions.push_back(std::move(t));
   }
@@ -279,8 +301,9 @@ void ResultsToProto(const EventResults& r, v1::EventResults* out) {
   }
   for (const TieDecision& d : r.tie_decisions) {
     v1::TieDecision* p = out->add_tie_decisions();
-    p->set_method(d.method == TieDecisionMethod::kLots ? v1::TIE_DECISION_METHOD_LOTS
-                                                       : v1::TIE_DECISION_METHOD_PLAYOFF);
+    p->set_method(d.method == TieDecisionMethod::kLots
+                      ? v1::TIE_DECISION_METHOD_LOTS
+                      : v1::TIE_DECISION_METHOD_PLAYOFF);
     for (int id : d.order) p->add_order(id);
   }
 }
@@ -289,18 +312,23 @@ absl::StatusOr<EventFilter> FilterFromProto(const v1::ListEventsRequest& req) {
   EventFilter f;
   f.organiser_prefix = req.organiser_prefix();
   f.competition = req.competition();
-  GORANK_ASSIGN_OR_RETURN(f.starts_on_or_after,
-                          DateFromProto(req.starts_on_or_after(), "starts_on_or_after"));
-  GORANK_ASSIGN_OR_RETURN(f.starts_on_or_before,
-                          DateFromProto(req.starts_on_or_before(), "starts_on_or_before"));
+  GORANK_ASSIGN_OR_RETURN(
+      f.starts_on_or_after,
+      DateFromProto(req.starts_on_or_after(), "starts_on_or_after"));
+  GORANK_ASSIGN_OR_RETURN(
+      f.starts_on_or_before,
+      DateFromProto(req.starts_on_or_before(), "starts_on_or_before"));
   return f;
 }
 
 absl::StatusOr<ResultFileFormat> FileFormatFromProto(v1::ResultFileFormat f) {
   switch (f) {
-    case v1::RESULT_FILE_FORMAT_EGF: return ResultFileFormat::kEgf;
-    case v1::RESULT_FILE_FORMAT_CSV: return ResultFileFormat::kCsv;
-    default: return absl::InvalidArgumentError("format must be EGF or CSV");
+    case v1::RESULT_FILE_FORMAT_EGF:
+      return ResultFileFormat::kEgf;
+    case v1::RESULT_FILE_FORMAT_CSV:
+      return ResultFileFormat::kCsv;
+    default:
+      return absl::InvalidArgumentError("format must be EGF or CSV");
   }
 }
 

@@ -14,26 +14,28 @@ std::string M(const char* method) {
 
 using auth::Caller;
 
-grpc::Status TournamentServiceImpl::ListCompetitions(grpc::ServerContext* ctx,
-                                                     const v1::ListCompetitionsRequest*,
-                                                     v1::ListCompetitionsResponse* resp) {
-  return gate_->Run(ctx, M("ListCompetitions"), [&](const Caller&) -> absl::Status {
-    for (const Competition& c : catalogue_->competitions()) {
-      CompetitionToProto(c, resp->add_competitions());
-    }
-    return absl::OkStatus();
-  });
+grpc::Status TournamentServiceImpl::ListCompetitions(
+    grpc::ServerContext* ctx, const v1::ListCompetitionsRequest*,
+    v1::ListCompetitionsResponse* resp) {
+  return gate_->Run(ctx, M("ListCompetitions"),
+                    [&](const Caller&) -> absl::Status {
+                      for (const Competition& c : catalogue_->competitions()) {
+                        CompetitionToProto(c, resp->add_competitions());
+                      }
+                      return absl::OkStatus();
+                    });
 }
 
-grpc::Status TournamentServiceImpl::CreateEvent(grpc::ServerContext* ctx,
-                                                const v1::CreateEventRequest* req,
-                                                v1::CreateEventResponse* resp) {
-  return gate_->Run(ctx, M("CreateEvent"), [&](const Caller& caller) -> absl::Status {
-    GORANK_ASSIGN_OR_RETURN(Event e, EventFromProto(req->event()));
-    GORANK_ASSIGN_OR_RETURN(Event created, desk_->Create(caller, e));
-    EventToProto(created, resp->mutable_event());
-    return absl::OkStatus();
-  });
+grpc::Status TournamentServiceImpl::CreateEvent(
+    grpc::ServerContext* ctx, const v1::CreateEventRequest* req,
+    v1::CreateEventResponse* resp) {
+  return gate_->Run(
+      ctx, M("CreateEvent"), [&](const Caller& caller) -> absl::Status {
+        GORANK_ASSIGN_OR_RETURN(Event e, EventFromProto(req->event()));
+        GORANK_ASSIGN_OR_RETURN(Event created, desk_->Create(caller, e));
+        EventToProto(created, resp->mutable_event());
+        return absl::OkStatus();
+      });
 }
 
 grpc::Status TournamentServiceImpl::GetEvent(grpc::ServerContext* ctx,
@@ -46,15 +48,16 @@ grpc::Status TournamentServiceImpl::GetEvent(grpc::ServerContext* ctx,
   });
 }
 
-grpc::Status TournamentServiceImpl::UpdateEvent(grpc::ServerContext* ctx,
-                                                const v1::UpdateEventRequest* req,
-                                                v1::UpdateEventResponse* resp) {
-  return gate_->Run(ctx, M("UpdateEvent"), [&](const Caller& caller) -> absl::Status {
-    GORANK_ASSIGN_OR_RETURN(Event e, EventFromProto(req->event()));
-    GORANK_ASSIGN_OR_RETURN(Event updated, desk_->Update(caller, e));
-    EventToProto(updated, resp->mutable_event());
-    return absl::OkStatus();
-  });
+grpc::Status TournamentServiceImpl::UpdateEvent(
+    grpc::ServerContext* ctx, const v1::UpdateEventRequest* req,
+    v1::UpdateEventResponse* resp) {
+  return gate_->Run(
+      ctx, M("UpdateEvent"), [&](const Caller& caller) -> absl::Status {
+        GORANK_ASSIGN_OR_RETURN(Event e, EventFromProto(req->event()));
+        GORANK_ASSIGN_OR_RETURN(Event updated, desk_->Update(caller, e));
+        EventToProto(updated, resp->mutable_event());
+        return absl::OkStatus();
+      });
 }
 
 grpc::Status TournamentServiceImpl::ListEvents(grpc::ServerContext* ctx,
@@ -72,92 +75,106 @@ grpc::Status TournamentServiceImpl::GetResults(grpc::ServerContext* ctx,
                                                const v1::GetResultsRequest* req,
                                                v1::GetResultsResponse* resp) {
   return gate_->Run(ctx, M("GetResults"), [&](const Caller&) -> absl::Status {
-    GORANK_ASSIGN_OR_RETURN(EventResults r, desk_->Results(EventId{req->event_id()}));
+    GORANK_ASSIGN_OR_RETURN(EventResults r,
+                            desk_->Results(EventId{req->event_id()}));
     ResultsToProto(r, resp->mutable_results());
     return absl::OkStatus();
   });
 }
 
-grpc::Status TournamentServiceImpl::SaveResults(grpc::ServerContext* ctx,
-                                                const v1::SaveResultsRequest* req,
-                                                v1::SaveResultsResponse* resp) {
-  return gate_->Run(ctx, M("SaveResults"), [&](const Caller& caller) -> absl::Status {
-    GORANK_ASSIGN_OR_RETURN(EventResults r, ResultsFromProto(req->results()));
-    GORANK_ASSIGN_OR_RETURN(Standings s,
-                            desk_->SaveResults(caller, EventId{req->event_id()}, r));
-    StandingsToProto(s, resp->mutable_standings());
-    return absl::OkStatus();
-  });
+grpc::Status TournamentServiceImpl::SaveResults(
+    grpc::ServerContext* ctx, const v1::SaveResultsRequest* req,
+    v1::SaveResultsResponse* resp) {
+  return gate_->Run(
+      ctx, M("SaveResults"), [&](const Caller& caller) -> absl::Status {
+        GORANK_ASSIGN_OR_RETURN(EventResults r,
+                                ResultsFromProto(req->results()));
+        GORANK_ASSIGN_OR_RETURN(
+            Standings s,
+            desk_->SaveResults(caller, EventId{req->event_id()}, r));
+        StandingsToProto(s, resp->mutable_standings());
+        return absl::OkStatus();
+      });
 }
 
-grpc::Status TournamentServiceImpl::GetStandings(grpc::ServerContext* ctx,
-                                                 const v1::GetStandingsRequest* req,
-                                                 v1::GetStandingsResponse* resp) {
+grpc::Status TournamentServiceImpl::GetStandings(
+    grpc::ServerContext* ctx, const v1::GetStandingsRequest* req,
+    v1::GetStandingsResponse* resp) {
   return gate_->Run(ctx, M("GetStandings"), [&](const Caller&) -> absl::Status {
-    GORANK_ASSIGN_OR_RETURN(Standings s, desk_->GetStandings(EventId{req->event_id()}));
+    GORANK_ASSIGN_OR_RETURN(Standings s,
+                            desk_->GetStandings(EventId{req->event_id()}));
     StandingsToProto(s, resp->mutable_standings());
     return absl::OkStatus();
   });
 }
 
-grpc::Status TournamentServiceImpl::ImportResults(grpc::ServerContext* ctx,
-                                                  const v1::ImportResultsRequest* req,
-                                                  v1::ImportResultsResponse* resp) {
-  return gate_->Run(ctx, M("ImportResults"), [&](const Caller& caller) -> absl::Status {
-    GORANK_ASSIGN_OR_RETURN(ResultFileFormat format, FileFormatFromProto(req->format()));
-    GORANK_ASSIGN_OR_RETURN(
-        ResultFile file,
-        desk_->Import(caller, EventId{req->event_id()}, format, req->content()));
-    EventToProto(file.event, resp->mutable_event());
-    ResultsToProto(file.results, resp->mutable_results());
-    for (const std::string& c : file.comments) resp->add_comments(c);
-    return absl::OkStatus();
-  });
+grpc::Status TournamentServiceImpl::ImportResults(
+    grpc::ServerContext* ctx, const v1::ImportResultsRequest* req,
+    v1::ImportResultsResponse* resp) {
+  return gate_->Run(
+      ctx, M("ImportResults"), [&](const Caller& caller) -> absl::Status {
+        GORANK_ASSIGN_OR_RETURN(ResultFileFormat format,
+                                FileFormatFromProto(req->format()));
+        GORANK_ASSIGN_OR_RETURN(ResultFile file,
+                                desk_->Import(caller, EventId{req->event_id()},
+                                              format, req->content()));
+        EventToProto(file.event, resp->mutable_event());
+        ResultsToProto(file.results, resp->mutable_results());
+        for (const std::string& c : file.comments) resp->add_comments(c);
+        return absl::OkStatus();
+      });
 }
 
-grpc::Status TournamentServiceImpl::ExportResults(grpc::ServerContext* ctx,
-                                                  const v1::ExportResultsRequest* req,
-                                                  v1::ExportResultsResponse* resp) {
-  return gate_->Run(ctx, M("ExportResults"), [&](const Caller&) -> absl::Status {
-    GORANK_ASSIGN_OR_RETURN(ResultFileFormat format, FileFormatFromProto(req->format()));
-    GORANK_ASSIGN_OR_RETURN(std::string text,
-                            desk_->Export(EventId{req->event_id()}, format));
-    resp->set_content(std::move(text));
-    return absl::OkStatus();
-  });
+grpc::Status TournamentServiceImpl::ExportResults(
+    grpc::ServerContext* ctx, const v1::ExportResultsRequest* req,
+    v1::ExportResultsResponse* resp) {
+  return gate_->Run(
+      ctx, M("ExportResults"), [&](const Caller&) -> absl::Status {
+        GORANK_ASSIGN_OR_RETURN(ResultFileFormat format,
+                                FileFormatFromProto(req->format()));
+        GORANK_ASSIGN_OR_RETURN(
+            std::string text, desk_->Export(EventId{req->event_id()}, format));
+        resp->set_content(std::move(text));
+        return absl::OkStatus();
+      });
 }
 
-grpc::Status TournamentServiceImpl::RecordRound(grpc::ServerContext* ctx,
-                                                const v1::RecordRoundRequest* req,
-                                                v1::RecordRoundResponse* resp) {
-  return gate_->Run(ctx, M("RecordRound"), [&](const Caller& caller) -> absl::Status {
-    std::vector<Game> games;
-    std::vector<Bye> byes;
-    for (int i = 0; i < req->games_size(); ++i) {
-      GORANK_ASSIGN_OR_RETURN(Game g,
-                              GameFromProto(req->games(i), "games[" + std::to_string(i) + "]"));
-      games.push_back(g);
-    }
-    for (const v1::Bye& b : req->byes()) {
-      GORANK_ASSIGN_OR_RETURN(Bye bye, ByeFromProto(b));
-      byes.push_back(bye);
-    }
-    GORANK_ASSIGN_OR_RETURN(Standings s, desk_->RecordRound(caller, EventId{req->event_id()},
-                                                            req->round(), games, byes));
-    StandingsToProto(s, resp->mutable_standings());
-    return absl::OkStatus();
-  });
+grpc::Status TournamentServiceImpl::RecordRound(
+    grpc::ServerContext* ctx, const v1::RecordRoundRequest* req,
+    v1::RecordRoundResponse* resp) {
+  return gate_->Run(
+      ctx, M("RecordRound"), [&](const Caller& caller) -> absl::Status {
+        std::vector<Game> games;
+        std::vector<Bye> byes;
+        for (int i = 0; i < req->games_size(); ++i) {
+          GORANK_ASSIGN_OR_RETURN(
+              Game g,
+              GameFromProto(req->games(i), "games[" + std::to_string(i) + "]"));
+          games.push_back(g);
+        }
+        for (const v1::Bye& b : req->byes()) {
+          GORANK_ASSIGN_OR_RETURN(Bye bye, ByeFromProto(b));
+          byes.push_back(bye);
+        }
+        GORANK_ASSIGN_OR_RETURN(
+            Standings s, desk_->RecordRound(caller, EventId{req->event_id()},
+                                            req->round(), games, byes));
+        StandingsToProto(s, resp->mutable_standings());
+        return absl::OkStatus();
+      });
 }
 
 grpc::Status TournamentServiceImpl::CloseEvent(grpc::ServerContext* ctx,
                                                const v1::CloseEventRequest* req,
                                                v1::CloseEventResponse* resp) {
-  return gate_->Run(ctx, M("CloseEvent"), [&](const Caller& caller) -> absl::Status {
-    GORANK_ASSIGN_OR_RETURN(ClosedEvent c, desk_->Close(caller, EventId{req->event_id()}));
-    EventToProto(c.event, resp->mutable_event());
-    StandingsToProto(c.standings, resp->mutable_standings());
-    return absl::OkStatus();
-  });
+  return gate_->Run(
+      ctx, M("CloseEvent"), [&](const Caller& caller) -> absl::Status {
+        GORANK_ASSIGN_OR_RETURN(ClosedEvent c,
+                                desk_->Close(caller, EventId{req->event_id()}));
+        EventToProto(c.event, resp->mutable_event());
+        StandingsToProto(c.standings, resp->mutable_standings());
+        return absl::OkStatus();
+      });
 }
 
 }  // namespace gorank::tournaments

@@ -14,8 +14,9 @@ namespace gorank::tournaments {
 // Thread-safe. Does not own its collaborators.
 class TournamentServiceImpl final : public v1::TournamentService::Service {
  public:
-  TournamentServiceImpl(CallGate* gate, EventDesk* desk,
-                        const CompetitionCatalogue* catalogue = &CompetitionCatalogue::Default())
+  TournamentServiceImpl(
+      CallGate* gate, EventDesk* desk,
+      const CompetitionCatalogue* catalogue = &CompetitionCatalogue::Default())
       : gate_(gate), desk_(desk), catalogue_(catalogue) {}
 
 #define GORANK_RPC(name)                                                    \

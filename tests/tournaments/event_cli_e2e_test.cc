@@ -20,14 +20,16 @@
 namespace gorank::e2e {
 namespace {
 
-const std::string kEgfFile = std::string(GORANK_TESTDATA_DIR) + "/egf/round_robin_forfeits.h9";
+const std::string kEgfFile =
+    std::string(GORANK_TESTDATA_DIR) + "/egf/round_robin_forfeits.h9";
 
 class EventCliE2eTest : public ::testing::Test {
  protected:
   void SetUp() override {
     rankd_ = std::make_unique<Child>(
-        std::vector<std::string>{RANKD_PATH, "--db", dir_.File("rankd.db"), "--listen",
-                                 "127.0.0.1:0", "--admin-token-file", token_file_},
+        std::vector<std::string>{RANKD_PATH, "--db", dir_.File("rankd.db"),
+                                 "--listen", "127.0.0.1:0",
+                                 "--admin-token-file", token_file_},
         dir_.File("rankd.log"));
     ASSERT_TRUE(rankd_->started());
     const std::string marker = "serving on port ";
@@ -35,10 +37,12 @@ class EventCliE2eTest : public ::testing::Test {
     for (int attempt = 0; attempt < 500 && port == 0; ++attempt) {
       const std::string log = ReadFile(dir_.File("rankd.log"));
       const size_t at = log.find(marker);
-      if (at != std::string::npos) port = std::atoi(log.c_str() + at + marker.size());
+      if (at != std::string::npos)
+        port = std::atoi(log.c_str() + at + marker.size());
       if (port == 0) {
         ASSERT_TRUE(rankd_->running()) << "rankd exited:\n" << log;
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));  // bounded poll
+        std::this_thread::sleep_for(
+            std::chrono::milliseconds(20));  // bounded poll
       }
     }
     ASSERT_GT(port, 0) << ReadFile(dir_.File("rankd.log"));
@@ -73,10 +77,17 @@ bool Has(const std::string& text, const std::string& part) {
 }
 
 TEST_F(EventCliE2eTest, CreateImportStandingsExportCorrectCloseGrade) {
-  RunResult r = Ctl({"event", "create", "--name", "Test Club Round Robin 2025", "--organiser",
-                     "110", "--start", "2025-05-01", "--end", "2025-05-03", "--competition",
-                     "club_event", "--level", "club", "--sub-event", "open_individual",
-                     "--format", "round_robin", "--time-class", "B", "--json"});
+  RunResult r = Ctl({"event",         "create",
+                     "--name",        "Test Club Round Robin 2025",
+                     "--organiser",   "110",
+                     "--start",       "2025-05-01",
+                     "--end",         "2025-05-03",
+                     "--competition", "club_event",
+                     "--level",       "club",
+                     "--sub-event",   "open_individual",
+                     "--format",      "round_robin",
+                     "--time-class",  "B",
+                     "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto created = nlohmann::json::parse(r.out, nullptr, false);
   ASSERT_FALSE(created.is_discarded()) << r.out;
@@ -110,15 +121,16 @@ TEST_F(EventCliE2eTest, CreateImportStandingsExportCorrectCloseGrade) {
   EXPECT_TRUE(Has(r.out, "EV[Test Club Round Robin 2025]")) << r.out;
   const std::string exported = dir_.File("export.h9");
   std::ofstream(exported, std::ios::binary) << r.out;
-  r = Ctl({"event", "import", exported, "--dry-run"});  // a dry run needs a token too
+  r = Ctl({"event", "import", exported,
+           "--dry-run"});  // a dry run needs a token too
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = Ctl({"event", "export", id, "--format", "csv"}, false);
   ASSERT_EQ(r.exit_code, 0) << r.err;
 
   // A correction of round 5 (Zhou Jie - Zhao Lei becomes a win for Zhou Jie,
   // entrant 4 on black against entrant 3), then close.
-  r = Ctl({"event", "result", id, "--round", "5", "--game", "3-4:w", "--game", "6-1:w!",
-           "--game", "5-2:d"});
+  r = Ctl({"event", "result", id, "--round", "5", "--game", "3-4:w", "--game",
+           "6-1:w!", "--game", "5-2:d"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = Ctl({"event", "result", id, "--round", "5", "--game", "3-4:q"});
   EXPECT_EQ(r.exit_code, 2) << r.err;  // usage: bad result letter
@@ -141,18 +153,20 @@ TEST_F(EventCliE2eTest, CreateImportStandingsExportCorrectCloseGrade) {
 }
 
 TEST_F(EventCliE2eTest, HelpAndUsageErrors) {
-  for (const char* sub : {"create", "get", "list", "import", "export", "standings", "result",
-                          "close"}) {
+  for (const char* sub : {"create", "get", "list", "import", "export",
+                          "standings", "result", "close"}) {
     RunResult r = Ctl({"event", sub, "--help"}, false);
     EXPECT_EQ(r.exit_code, 0) << sub << r.err;
     EXPECT_TRUE(Has(r.out, "Usage")) << sub << r.out;
   }
   RunResult r = Ctl({"grade", "player", "--help"}, false);
   EXPECT_EQ(r.exit_code, 0);
-  r = Ctl({"event", "import", kEgfFile}, false);  // neither --event nor --dry-run
+  r = Ctl({"event", "import", kEgfFile},
+          false);  // neither --event nor --dry-run
   EXPECT_EQ(r.exit_code, 2);
-  r = Ctl({"event", "create", "--name", "x", "--organiser", "110", "--start", "2025-01-01",
-           "--level", "galactic", "--sub-event", "open_individual"});
+  r = Ctl({"event", "create", "--name", "x", "--organiser", "110", "--start",
+           "2025-01-01", "--level", "galactic", "--sub-event",
+           "open_individual"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(Has(r.err, "--level")) << r.err;
 }

@@ -18,7 +18,8 @@ namespace {
 using ::testing::HasSubstr;
 
 std::string ReadTestFile(const std::string& rel) {
-  std::ifstream in(std::string(GORANK_TESTDATA_DIR) + "/" + rel, std::ios::binary);
+  std::ifstream in(std::string(GORANK_TESTDATA_DIR) + "/" + rel,
+                   std::ios::binary);
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
@@ -36,7 +37,9 @@ Game MakeGame(int round, int black, int white, Outcome outcome) {
   return g;
 }
 
-auth::Caller National() { return auth::Caller{auth::Role::kNationalAdmin, "", 1}; }
+auth::Caller National() {
+  return auth::Caller{auth::Role::kNationalAdmin, "", 1};
+}
 
 Event CityEvent(FormatKind kind = FormatKind::kRoundRobin, int rounds = 0) {
   Event e = testing::MakeEvent(kind, rounds);
@@ -75,12 +78,15 @@ TEST_F(EventDeskTest, OperatorsChangeOnlyTheirAgencysEvents) {
   const auth::Caller other = Operator("130");
   EXPECT_EQ(desk_.SaveResults(other, e.id, b.Build()).status().code(),
             absl::StatusCode::kPermissionDenied);
-  EXPECT_EQ(desk_.Update(other, e).status().code(), absl::StatusCode::kPermissionDenied);
-  EXPECT_EQ(desk_.Close(other, e.id).status().code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(desk_.Update(other, e).status().code(),
+            absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(desk_.Close(other, e.id).status().code(),
+            absl::StatusCode::kPermissionDenied);
   EXPECT_EQ(desk_.RecordRound(other, e.id, 1, {}, {}).status().code(),
             absl::StatusCode::kPermissionDenied);
-  EXPECT_EQ(desk_.Import(other, e.id, ResultFileFormat::kEgf,
-                         ReadTestFile("egf/round_robin_forfeits.h9"))
+  EXPECT_EQ(desk_
+                .Import(other, e.id, ResultFileFormat::kEgf,
+                        ReadTestFile("egf/round_robin_forfeits.h9"))
                 .status()
                 .code(),
             absl::StatusCode::kPermissionDenied);
@@ -104,14 +110,17 @@ TEST_F(EventDeskTest, DescriptionsAreChecked) {
       {"prefix", [](Event& e) { e.organiser_prefix = "11"; }, "three-digit"},
       {"competition", [](Event& e) { e.competition = "olympics"; }, "olympics"},
       {"group", [](Event& e) { e.group = "pro_a"; }, "pro_a"},
-      {"rounds", [](Event& e) { e.format = Format{FormatKind::kSwiss}; }, "round"},
+      {"rounds", [](Event& e) { e.format = Format{FormatKind::kSwiss}; },
+       "round"},
   };
   for (const Case& c : cases) {
     Event e = CityEvent();
     c.edit(e);
     auto got = desk_.Create(National(), e);
-    EXPECT_EQ(got.status().code(), absl::StatusCode::kInvalidArgument) << c.what;
-    EXPECT_THAT(std::string(got.status().message()), HasSubstr(c.message)) << c.what;
+    EXPECT_EQ(got.status().code(), absl::StatusCode::kInvalidArgument)
+        << c.what;
+    EXPECT_THAT(std::string(got.status().message()), HasSubstr(c.message))
+        << c.what;
   }
   EXPECT_EQ(Audits(), 0u);
 }
@@ -134,8 +143,9 @@ TEST_F(EventDeskTest, RecordRoundReplacesOneRoundAndKeepsTheRest) {
   // A game of another round in the request is refused whole.
   Game wrong = g1;
   wrong.round = 3;
-  EXPECT_EQ(desk_.RecordRound(Operator("110"), e.id, 2, {wrong}, {}).status().code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      desk_.RecordRound(Operator("110"), e.id, 2, {wrong}, {}).status().code(),
+      absl::StatusCode::kInvalidArgument);
   // The audit entry keeps the state before and after.
   const std::vector<ChangeRecord> log = repo_.audit();
   const ChangeRecord& last = log.back();
@@ -176,31 +186,36 @@ TEST_F(EventDeskTest, ImportStoresGuestsAndExportRepeatsTheDomainWriter) {
   ASSERT_TRUE(file.ok()) << file.status();
   auto stored = desk_.Results(e.id);
   ASSERT_EQ(stored->entrants.size(), 6u);
-  for (const Entrant& en : stored->entrants) EXPECT_FALSE(en.player_id.has_value());
+  for (const Entrant& en : stored->entrants)
+    EXPECT_FALSE(en.player_id.has_value());
   auto standings = desk_.GetStandings(e.id);
   ASSERT_TRUE(standings.ok());
   EXPECT_EQ(standings->rows[0].name, "Qian Ming");
   auto exported = desk_.Export(e.id, ResultFileFormat::kEgf);
   ASSERT_TRUE(exported.ok()) << exported.status();
   EXPECT_EQ(*exported, *WriteEgf(*desk_.Get(e.id), *stored, &*standings, {}));
-  EXPECT_EQ(*desk_.Export(e.id, ResultFileFormat::kCsv), *WriteCsv(*desk_.Get(e.id), *stored));
+  EXPECT_EQ(*desk_.Export(e.id, ResultFileFormat::kCsv),
+            *WriteCsv(*desk_.Get(e.id), *stored));
 }
 
 TEST_F(EventDeskTest, BadFilesAndSwissRoundCountsStoreNothing) {
   const Event swiss = MustCreate(CityEvent(FormatKind::kSwiss, 7));
   const std::string good = ReadTestFile("egf/round_robin_forfeits.h9");
-  auto rounds = desk_.Import(Operator("110"), swiss.id, ResultFileFormat::kEgf, good);
+  auto rounds =
+      desk_.Import(Operator("110"), swiss.id, ResultFileFormat::kEgf, good);
   EXPECT_EQ(rounds.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(rounds.status().message()), HasSubstr("5 rounds"));
   std::string asymmetric = good;
   asymmetric.replace(asymmetric.find("3+/b0    2-/w0"), 14, "3+/b0    2+/w0");
-  auto bad = desk_.Import(Operator("110"), swiss.id, ResultFileFormat::kEgf, asymmetric);
+  auto bad = desk_.Import(Operator("110"), swiss.id, ResultFileFormat::kEgf,
+                          asymmetric);
   EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(bad.status().message()), HasSubstr("line "));
   EXPECT_TRUE(desk_.Results(swiss.id)->entrants.empty());
   EXPECT_EQ(Audits(), 1u);  // the creation only
   // A dry run (event 0) needs no event and stores nothing.
-  auto dry = desk_.Import(auth::Caller::Public(), EventId{0}, ResultFileFormat::kEgf, good);
+  auto dry = desk_.Import(auth::Caller::Public(), EventId{0},
+                          ResultFileFormat::kEgf, good);
   ASSERT_TRUE(dry.ok()) << dry.status();
   EXPECT_EQ(dry->results.entrants.size(), 6u);
   EXPECT_EQ(Audits(), 1u);
@@ -211,7 +226,8 @@ TEST(EventJsonTest, RoundTripsEveryField) {
   e.id = EventId{12};
   e.format.boards = 4;
   e.format.swiss_ranking = SwissRanking::kPointsFirst;
-  e.rules = Rules{RuleSet::kJapaneseKorean, 13, HandicapPolicy::kRankDifference, 2};
+  e.rules =
+      Rules{RuleSet::kJapaneseKorean, 13, HandicapPolicy::kRankDifference, 2};
   e.time = TimeControl{TimeClass::kA, "52.5", "Fischer"};
   e.group = "u16";
   e.highest_group = false;
@@ -224,8 +240,14 @@ TEST(EventJsonTest, RoundTripsEveryField) {
   EXPECT_EQ(back->format.swiss_ranking, SwissRanking::kPointsFirst);
 
   testing::ResultsBuilder b;
-  b.Player(1, "A", 1).Player(2, "B", 2).TeamOf(1, "T1", {1}).TeamOf(2, "T2", {2});
-  b.Win(1, 1, 2, 1).Warnings(0, 2).TeamBye(2, 1).Decide(TieDecisionMethod::kLots, {2, 1});
+  b.Player(1, "A", 1)
+      .Player(2, "B", 2)
+      .TeamOf(1, "T1", {1})
+      .TeamOf(2, "T2", {2});
+  b.Win(1, 1, 2, 1)
+      .Warnings(0, 2)
+      .TeamBye(2, 1)
+      .Decide(TieDecisionMethod::kLots, {2, 1});
   EventResults r = b.Build();
   r.entrants[0].player_id = 5;
   r.entrants[0].egd_pin = "10203040";
@@ -238,7 +260,8 @@ TEST(EventJsonTest, RoundTripsEveryField) {
   EXPECT_EQ(rb->tie_decisions[0].method, TieDecisionMethod::kLots);
   EXPECT_EQ(rb->byes[0].team, std::optional<TeamId>(TeamId{1}));
 
-  EXPECT_EQ(EventFromJson("[1]").status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(EventFromJson("[1]").status().code(),
+            absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(ResultsFromJson(R"({"entrants":[{"rank":"99x"}]})").status().code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(EventFromJson(R"({"start":"2025-13-40"})").status().code(),

@@ -48,8 +48,8 @@ class EventRepositoryContract
     return e;
   }
   static ChangeRecord Change(const std::string& action) {
-    return ChangeRecord{1717200000, "national/token:1", action, "event:?",
-                        "", "{}"};
+    return ChangeRecord{1717200000, "national/token:1", action, "event:?", "",
+                        "{}"};
   }
   int64_t Audits() const { return backend_.audit_count(); }
 
@@ -102,22 +102,24 @@ TEST_P(EventRepositoryContract, ErrorsAreNotFoundAndInvalidArgument) {
   EXPECT_EQ(repo_->UpdateEvent(ghost, Change("event.update")).code(),
             absl::StatusCode::kNotFound);
   Event nameless = NewEvent("", "2025-01-01");
-  EXPECT_EQ(repo_->CreateEvent(nameless, Change("event.create")).status().code(),
-            absl::StatusCode::kInvalidArgument);
-  auto e = repo_->CreateEvent(NewEvent("x", "2025-01-01"),
-                              Change("event.create"));
+  EXPECT_EQ(
+      repo_->CreateEvent(nameless, Change("event.create")).status().code(),
+      absl::StatusCode::kInvalidArgument);
+  auto e =
+      repo_->CreateEvent(NewEvent("x", "2025-01-01"), Change("event.create"));
   ASSERT_TRUE(e.ok());
   ResultsBuilder bad;
   bad.Players(2).Win(1, 1, 5);
-  EXPECT_EQ(repo_->SaveResults(e->id, bad.Build(), Change("results.save")).code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      repo_->SaveResults(e->id, bad.Build(), Change("results.save")).code(),
+      absl::StatusCode::kInvalidArgument);
   EXPECT_TRUE(repo_->GetResults(e->id)->entrants.empty());  // nothing stored
-  EXPECT_EQ(Audits(), 1);  // only the creation
+  EXPECT_EQ(Audits(), 1);                                   // only the creation
 }
 
 TEST_P(EventRepositoryContract, ResultsRoundTripAndPlayerIndex) {
-  auto e = repo_->CreateEvent(NewEvent("x", "2025-01-01"),
-                              Change("event.create"));
+  auto e =
+      repo_->CreateEvent(NewEvent("x", "2025-01-01"), Change("event.create"));
   ASSERT_TRUE(e.ok());
   const int64_t player = backend_.add_player();
   ResultsBuilder b;
@@ -156,12 +158,13 @@ TEST_P(EventRepositoryContract, ResultsRoundTripAndPlayerIndex) {
 }
 
 TEST_P(EventRepositoryContract, ClosedEventNeverChanges) {
-  auto e = repo_->CreateEvent(NewEvent("x", "2025-01-01"),
-                              Change("event.create"));
+  auto e =
+      repo_->CreateEvent(NewEvent("x", "2025-01-01"), Change("event.create"));
   ASSERT_TRUE(e.ok());
   ResultsBuilder b;
   b.Players(2).Win(1, 1, 2);
-  ASSERT_TRUE(repo_->SaveResults(e->id, b.Build(), Change("results.save")).ok());
+  ASSERT_TRUE(
+      repo_->SaveResults(e->id, b.Build(), Change("results.save")).ok());
   Event closed = *e;
   closed.closed = true;
   ASSERT_TRUE(repo_->UpdateEvent(closed, Change("event.close")).ok());

@@ -17,13 +17,15 @@ namespace gorank::tournaments::testing {
 // events, event_results, event_players, audit_log -> row count. Also a
 // checksum of every stored results document, so a replaced document with
 // the same row count still shows.
-inline absl::StatusOr<std::map<std::string, int64_t>> CountEventRows(storage::Database* db) {
+inline absl::StatusOr<std::map<std::string, int64_t>> CountEventRows(
+    storage::Database* db) {
   static constexpr const char* kQueries[][2] = {
       {"events", "SELECT count(*) FROM events"},
       {"event_results", "SELECT count(*) FROM event_results"},
       {"event_players", "SELECT count(*) FROM event_players"},
       {"audit_log", "SELECT count(*) FROM audit_log"},
-      {"results_length", "SELECT ifnull(sum(length(results)), 0) FROM event_results"},
+      {"results_length",
+       "SELECT ifnull(sum(length(results)), 0) FROM event_results"},
   };
   std::map<std::string, int64_t> out;
   GORANK_RETURN_IF_ERROR(db->Read([&](storage::Connection& c) -> absl::Status {

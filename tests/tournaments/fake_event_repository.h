@@ -107,9 +107,8 @@ class FakeEventRepository : public EventRepository {
     return absl::NotFoundError("no event with id " + std::to_string(id.value));
   }
   static absl::Status Closed(EventId id) {
-    return absl::FailedPreconditionError(
-        "event " + std::to_string(id.value) +
-        " is closed: its results are final");
+    return absl::FailedPreconditionError("event " + std::to_string(id.value) +
+                                         " is closed: its results are final");
   }
 
   mutable std::mutex mu_;

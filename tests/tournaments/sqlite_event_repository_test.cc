@@ -8,8 +8,8 @@
 #include "storage/sqlite_registry_repository.h"
 #include "tests/testing/database_snapshot.h"
 #include "tests/testing/temp_dir.h"
-#include "tests/tournaments/event_tables.h"
 #include "tests/tournaments/event_repository_contract.h"
+#include "tests/tournaments/event_tables.h"
 
 namespace gorank::tournaments::testing {
 namespace {
@@ -31,7 +31,8 @@ std::shared_ptr<SqliteBackend> OpenBackend() {
   }
   b->db = std::move(*db);
   b->events = std::make_unique<storage::SqliteEventRepository>(b->db.get());
-  b->registry = std::make_unique<storage::SqliteRegistryRepository>(b->db.get());
+  b->registry =
+      std::make_unique<storage::SqliteRegistryRepository>(b->db.get());
   b->audit_baseline = *gorank::testing::CountAuditRows(b->db.get());
   return b;
 }
@@ -42,7 +43,8 @@ int64_t AddPlayer(SqliteBackend& b) {
   p.agency_prefix = "110";
   p.created_unix = p.updated_unix = 1717200000;
   auto id = b.registry->InsertPlayer(
-      p, std::nullopt, ChangeRecord{1717200000, "test", "player.register", "", "", "{}"});
+      p, std::nullopt,
+      ChangeRecord{1717200000, "test", "player.register", "", "", "{}"});
   if (!id.ok()) {
     ADD_FAILURE() << id.status();
     return 0;
@@ -73,7 +75,8 @@ TEST(SqliteEventRepository, UnknownPlayerIsRefusedAndNothingStored) {
   auto b = OpenBackend();
   Event e = MakeEvent(FormatKind::kRoundRobin);
   e.organiser_prefix = "110";
-  auto created = b->events->CreateEvent(e, ChangeRecord{1, "t", "event.create", "", "", "{}"});
+  auto created = b->events->CreateEvent(
+      e, ChangeRecord{1, "t", "event.create", "", "", "{}"});
   ASSERT_TRUE(created.ok()) << created.status();
   ResultsBuilder r;
   r.Players(2).Win(1, 1, 2);
@@ -83,10 +86,11 @@ TEST(SqliteEventRepository, UnknownPlayerIsRefusedAndNothingStored) {
   ASSERT_TRUE(before.ok());
   auto rows = CountEventRows(b->db.get());
   ASSERT_TRUE(rows.ok()) << rows.status();
-  absl::Status s = b->events->SaveResults(created->id, results,
-                                          ChangeRecord{1, "t", "results.save", "", "", "{}"});
+  absl::Status s = b->events->SaveResults(
+      created->id, results, ChangeRecord{1, "t", "results.save", "", "", "{}"});
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(s.message().find("entrant 2 names player 4242"), std::string::npos) << s;
+  EXPECT_NE(s.message().find("entrant 2 names player 4242"), std::string::npos)
+      << s;
   EXPECT_EQ(*CountEventRows(b->db.get()), *rows);
   EXPECT_TRUE(b->events->GetResults(created->id)->entrants.empty());
   EXPECT_EQ(*gorank::testing::TakeSnapshot(b->db.get()), *before);
@@ -96,9 +100,9 @@ TEST(SqliteEventRepository, AuditEntryCarriesTheEventSubject) {
   auto b = OpenBackend();
   Event e = MakeEvent(FormatKind::kSwiss, 5);
   e.organiser_prefix = "130";
-  auto created =
-      b->events->CreateEvent(e, ChangeRecord{7, "agency:130/token:2", "event.create", "",
-                                             "", "{\"name\":\"Test event\"}"});
+  auto created = b->events->CreateEvent(
+      e, ChangeRecord{7, "agency:130/token:2", "event.create", "", "",
+                      "{\"name\":\"Test event\"}"});
   ASSERT_TRUE(created.ok()) << created.status();
   auto log = gorank::testing::ReadAuditLog(b->db.get());
   ASSERT_TRUE(log.ok()) << log.status();

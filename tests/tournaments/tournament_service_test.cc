@@ -25,13 +25,15 @@ using integration::TestServer;
 using ::testing::HasSubstr;
 
 std::string ReadTestFile(const std::string& rel) {
-  std::ifstream in(std::string(GORANK_TESTDATA_DIR) + "/" + rel, std::ios::binary);
+  std::ifstream in(std::string(GORANK_TESTDATA_DIR) + "/" + rel,
+                   std::ios::binary);
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
 }
 
-std::string Replace(std::string text, const std::string& from, const std::string& to) {
+std::string Replace(std::string text, const std::string& from,
+                    const std::string& to) {
   const size_t at = text.find(from);
   EXPECT_NE(at, std::string::npos) << from;
   if (at != std::string::npos) text.replace(at, from.size(), to);
@@ -71,12 +73,14 @@ class TournamentServiceTest : public ::testing::Test {
     v1::CreateEventRequest req;
     *req.mutable_event() = e;
     v1::CreateEventResponse resp;
-    grpc::Status s = events_->CreateEvent(TestServer::Context(token).get(), req, &resp);
+    grpc::Status s =
+        events_->CreateEvent(TestServer::Context(token).get(), req, &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return resp.event().id();
   }
 
-  grpc::Status Import(int64_t id, const std::string& text, const std::string& token,
+  grpc::Status Import(int64_t id, const std::string& text,
+                      const std::string& token,
                       v1::ImportResultsResponse* resp = nullptr) {
     v1::ImportResultsRequest req;
     req.set_event_id(id);
@@ -101,7 +105,8 @@ class TournamentServiceTest : public ::testing::Test {
 TestServer* TournamentServiceTest::server_ = nullptr;
 
 TEST_F(TournamentServiceTest, ImportStandingsAndByteIdenticalExport) {
-  const int64_t id = Create(CityEvent("Test Club Round Robin 2025"), server_->op110);
+  const int64_t id =
+      Create(CityEvent("Test Club Round Robin 2025"), server_->op110);
   const std::string text = ReadTestFile("egf/round_robin_forfeits.h9");
   v1::ImportResultsResponse imported;
   grpc::Status s = Import(id, text, server_->op110, &imported);
@@ -121,8 +126,8 @@ TEST_F(TournamentServiceTest, ImportStandingsAndByteIdenticalExport) {
   ASSERT_GE(st.criteria_names_size(), 2);
   EXPECT_EQ(st.criteria_names(0), "points");
   EXPECT_EQ(st.criteria_names(1), "A");
-  const char* const names[] = {"Qian Ming", "Wu Fang", "Zhao Lei", "Zhou Jie", "Sun Li",
-                               "Li Wei"};
+  const char* const names[] = {"Qian Ming", "Wu Fang", "Zhao Lei",
+                               "Zhou Jie",  "Sun Li",  "Li Wei"};
   const int points[] = {7, 6, 6, 5, 4, 2};
   for (int i = 0; i < 6; ++i) {
     EXPECT_EQ(st.rows(i).name(), names[i]);
@@ -137,11 +142,13 @@ TEST_F(TournamentServiceTest, ImportStandingsAndByteIdenticalExport) {
   v1::GetEventRequest ereq;
   ereq.set_event_id(id);
   v1::GetEventResponse event;
-  ASSERT_TRUE(events_->GetEvent(TestServer::Context("").get(), ereq, &event).ok());
+  ASSERT_TRUE(
+      events_->GetEvent(TestServer::Context("").get(), ereq, &event).ok());
   v1::GetResultsRequest rreq;
   rreq.set_event_id(id);
   v1::GetResultsResponse results;
-  ASSERT_TRUE(events_->GetResults(TestServer::Context("").get(), rreq, &results).ok());
+  ASSERT_TRUE(
+      events_->GetResults(TestServer::Context("").get(), rreq, &results).ok());
   auto domain_event = EventFromProto(event.event());
   auto domain_results = ResultsFromProto(results.results());
   ASSERT_TRUE(domain_event.ok() && domain_results.ok());
@@ -172,45 +179,59 @@ TEST_F(TournamentServiceTest, BadFilesAreRefusedWholeWithLineNumbers) {
     const char* line;
   };
   const Case cases[] = {
-      {"asymmetric result", Replace(good, "3+/b0    2-/w0", "3+/b0    2+/w0"), "line 1"},
-      {"wrong round count", Replace(good, "5+/w0    6+!b0", "5+/w0"), "line 11"},
-      {"unknown opponent row", Replace(good, "5+/w0    6+!b0", "9+/w0    6+!b0"), "line 11"},
-      {"bad rank", Replace(good, "Qian Ming                       1d",
-                           "Qian Ming                       1x"), "line 11"},
+      {"asymmetric result", Replace(good, "3+/b0    2-/w0", "3+/b0    2+/w0"),
+       "line 1"},
+      {"wrong round count", Replace(good, "5+/w0    6+!b0", "5+/w0"),
+       "line 11"},
+      {"unknown opponent row",
+       Replace(good, "5+/w0    6+!b0", "9+/w0    6+!b0"), "line 11"},
+      {"bad rank",
+       Replace(good, "Qian Ming                       1d",
+               "Qian Ming                       1x"),
+       "line 11"},
   };
   for (const Case& c : cases) {
     const auto before = Rows();
     grpc::Status s = Import(id, c.text, server_->admin);
     EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << c.what;
-    EXPECT_THAT(s.error_message(), HasSubstr(c.line)) << c.what << ": " << s.error_message();
+    EXPECT_THAT(s.error_message(), HasSubstr(c.line))
+        << c.what << ": " << s.error_message();
     EXPECT_EQ(Rows(), before) << c.what;  // nothing stored, nothing audited
   }
   v1::GetResultsRequest rreq;
   rreq.set_event_id(id);
   v1::GetResultsResponse results;
-  ASSERT_TRUE(events_->GetResults(TestServer::Context("").get(), rreq, &results).ok());
+  ASSERT_TRUE(
+      events_->GetResults(TestServer::Context("").get(), rreq, &results).ok());
   EXPECT_EQ(results.results().entrants_size(), 0);
 }
 
-TEST_F(TournamentServiceTest, OnlyTheOrganisingAgencyAndTheNationalAdminChangeAnEvent) {
+TEST_F(TournamentServiceTest,
+       OnlyTheOrganisingAgencyAndTheNationalAdminChangeAnEvent) {
   const int64_t id = Create(CityEvent("Beijing only"), server_->op110);
   const std::string text = ReadTestFile("egf/round_robin_forfeits.h9");
   const auto before = Rows();
-  EXPECT_EQ(Import(id, text, server_->op130).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(Import(id, text, server_->op130).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
   EXPECT_EQ(Import(id, text, server_->auditor).error_code(),
             grpc::StatusCode::PERMISSION_DENIED);
-  EXPECT_EQ(Import(id, text, "").error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(Import(id, text, "").error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
   v1::CloseEventRequest close;
   close.set_event_id(id);
   v1::CloseEventResponse closed;
-  EXPECT_EQ(events_->CloseEvent(TestServer::Context(server_->op130).get(), close, &closed)
+  EXPECT_EQ(events_
+                ->CloseEvent(TestServer::Context(server_->op130).get(), close,
+                             &closed)
                 .error_code(),
             grpc::StatusCode::PERMISSION_DENIED);
   v1::CreateEventRequest other;
   *other.mutable_event() = CityEvent("Hebei's, not ours");
   other.mutable_event()->set_organiser_prefix("130");
   v1::CreateEventResponse created;
-  EXPECT_EQ(events_->CreateEvent(TestServer::Context(server_->op110).get(), other, &created)
+  EXPECT_EQ(events_
+                ->CreateEvent(TestServer::Context(server_->op110).get(), other,
+                              &created)
                 .error_code(),
             grpc::StatusCode::PERMISSION_DENIED);
   EXPECT_EQ(Rows(), before);
@@ -220,10 +241,13 @@ TEST_F(TournamentServiceTest, OnlyTheOrganisingAgencyAndTheNationalAdminChangeAn
   round.set_event_id(id);
   round.set_round(1);
   v1::RecordRoundResponse recorded;
-  EXPECT_EQ(events_->RecordRound(TestServer::Context(server_->op130).get(), round, &recorded)
+  EXPECT_EQ(events_
+                ->RecordRound(TestServer::Context(server_->op130).get(), round,
+                              &recorded)
                 .error_code(),
             grpc::StatusCode::PERMISSION_DENIED);
-  grpc::Status s = events_->CloseEvent(TestServer::Context(server_->admin).get(), close, &closed);
+  grpc::Status s = events_->CloseEvent(
+      TestServer::Context(server_->admin).get(), close, &closed);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_TRUE(closed.event().closed());
   EXPECT_EQ(Import(id, text, server_->op110).error_code(),
@@ -236,8 +260,8 @@ TEST_F(TournamentServiceTest, APlayerQualifiesForGrade1OnceTheEventIsClosed) {
   reg.set_name("王小明");
   reg.set_agency_prefix("110");
   v1::RegisterPlayerResponse player;
-  grpc::Status s =
-      registry->RegisterPlayer(TestServer::Context(server_->admin).get(), reg, &player);
+  grpc::Status s = registry->RegisterPlayer(
+      TestServer::Context(server_->admin).get(), reg, &player);
   ASSERT_TRUE(s.ok()) << s.error_message();
   const int64_t pid = player.player().id();
 
@@ -265,21 +289,25 @@ TEST_F(TournamentServiceTest, APlayerQualifiesForGrade1OnceTheEventIsClosed) {
     g->set_outcome(v1::GAME_OUTCOME_BLACK_WINS);
   }
   v1::SaveResultsResponse saved;
-  s = events_->SaveResults(TestServer::Context(server_->admin).get(), save, &saved);
+  s = events_->SaveResults(TestServer::Context(server_->admin).get(), save,
+                           &saved);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(saved.standings().entrants_played(), 8);
 
   v1::EvaluatePlayerRequest ereq;
   ereq.set_player_id(pid);
   v1::EvaluatePlayerResponse open_eval;
-  ASSERT_TRUE(grades_->EvaluatePlayer(TestServer::Context("").get(), ereq, &open_eval).ok());
+  ASSERT_TRUE(
+      grades_->EvaluatePlayer(TestServer::Context("").get(), ereq, &open_eval)
+          .ok());
   EXPECT_EQ(open_eval.grants_size(), 0);  // the event is not closed yet
   ASSERT_GE(open_eval.near_misses_size(), 1);
 
   v1::CloseEventRequest close;
   close.set_event_id(id);
   v1::CloseEventResponse closed;
-  s = events_->CloseEvent(TestServer::Context(server_->admin).get(), close, &closed);
+  s = events_->CloseEvent(TestServer::Context(server_->admin).get(), close,
+                          &closed);
   ASSERT_TRUE(s.ok()) << s.error_message();
 
   v1::EvaluatePlayerResponse eval;
@@ -299,7 +327,8 @@ TEST_F(TournamentServiceTest, APlayerQualifiesForGrade1OnceTheEventIsClosed) {
   s = grades_->EvaluateEvent(TestServer::Context("").get(), evreq, &event_eval);
   ASSERT_TRUE(s.ok()) << s.error_message();
   ASSERT_EQ(event_eval.qualifying_size(), 8);  // places 1= and 5=, all top 16
-  EXPECT_THAT(event_eval.qualifying(0).player_ids(), ::testing::ElementsAre(pid));
+  EXPECT_THAT(event_eval.qualifying(0).player_ids(),
+              ::testing::ElementsAre(pid));
 }
 
 TEST_F(TournamentServiceTest, ADanCertificateQualifiesOnceItsNoticeHasEnded) {
@@ -314,8 +343,8 @@ TEST_F(TournamentServiceTest, ADanCertificateQualifiesOnceItsNoticeHasEnded) {
   reg.mutable_initial_rank()->set_notation("3d");
   reg.set_initial_rank_basis("2020 certificate");
   v1::RegisterPlayerResponse player;
-  grpc::Status s =
-      registry->RegisterPlayer(TestServer::Context(server_->admin).get(), reg, &player);
+  grpc::Status s = registry->RegisterPlayer(
+      TestServer::Context(server_->admin).get(), reg, &player);
   ASSERT_TRUE(s.ok()) << s.error_message();
   auto certs = v1::CertificateService::NewStub(server_->channel());
   v1::IssueCertificateRequest issue;
@@ -325,13 +354,17 @@ TEST_F(TournamentServiceTest, ADanCertificateQualifiesOnceItsNoticeHasEnded) {
   issue.set_basis_reference("2025 national championship, 5th place");
   issue.set_agency_prefix("000");
   v1::IssueCertificateResponse issued;
-  s = certs->IssueCertificate(TestServer::Context(server_->admin).get(), issue, &issued);
+  s = certs->IssueCertificate(TestServer::Context(server_->admin).get(), issue,
+                              &issued);
   ASSERT_TRUE(s.ok()) << s.error_message();
 
   v1::EvaluatePlayerRequest ereq;
   ereq.set_player_id(player.player().id());
   v1::EvaluatePlayerResponse under_notice;
-  ASSERT_TRUE(grades_->EvaluatePlayer(TestServer::Context("").get(), ereq, &under_notice).ok());
+  ASSERT_TRUE(
+      grades_
+          ->EvaluatePlayer(TestServer::Context("").get(), ereq, &under_notice)
+          .ok());
   EXPECT_EQ(under_notice.grants_size(), 0);
   ASSERT_EQ(under_notice.near_misses_size(), 1);
   EXPECT_EQ(under_notice.near_misses(0).basis().certificate().number(),
@@ -340,10 +373,13 @@ TEST_F(TournamentServiceTest, ADanCertificateQualifiesOnceItsNoticeHasEnded) {
 
   server_->clock().Advance(8 * 86400);  // the 7-day public notice ends
   v1::EvaluatePlayerResponse effective;
-  ASSERT_TRUE(grades_->EvaluatePlayer(TestServer::Context("").get(), ereq, &effective).ok());
+  ASSERT_TRUE(
+      grades_->EvaluatePlayer(TestServer::Context("").get(), ereq, &effective)
+          .ok());
   ASSERT_EQ(effective.grants_size(), 1);
   EXPECT_EQ(effective.grants(0).grade(), v1::ATHLETE_GRADE_GRADE_2);
-  EXPECT_EQ(effective.grants(0).basis().certificate().number(), issued.certificate().number());
+  EXPECT_EQ(effective.grants(0).basis().certificate().number(),
+            issued.certificate().number());
   EXPECT_EQ(effective.grants(0).basis().certificate().rank().notation(), "4d");
 }
 
