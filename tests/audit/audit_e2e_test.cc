@@ -5,7 +5,9 @@
 // bad entry. An untouched database verifies (exit 0), online and offline
 // (`audit export` then `audit verify --log --key --checkpoint`).
 #include <sqlite3.h>
+#include <sys/stat.h>
 
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -283,6 +285,38 @@ TEST_F(AuditE2eTest, ALogRewrittenWithItsLeafHashFailsAgainstTheKeptCheckpoint) 
                                   std::to_string(seeded_size_)));
   EXPECT_THAT(v.output, HasSubstr("an entry in 0.." + std::to_string(seeded_size_ - 1) +
                                   " was changed after the auditor saw it (history rewritten)"));
+}
+
+TEST_F(AuditE2eTest, ABackupRestoredWithRankdVerifiesAgainstTheKeptCheckpoint) {
+  CommandResult cp = Ctl({"audit", "checkpoint", "--out", old_json()});
+  ASSERT_EQ(cp.exit_code, 0) << cp.output;
+  const std::string backup = dir_.File("backup.db");
+  CommandResult b = Ctl({"backup", "--out", backup});
+  ASSERT_EQ(b.exit_code, 0) << b.output;
+  EXPECT_THAT(b.output, HasSubstr("written to " + backup));
+  EXPECT_EQ(Ctl({"backup", "--out", backup}).exit_code, 2);  // never overwrites
+  channel_.reset();
+  ASSERT_EQ(rankd_->Stop(), 0) << rankd_->output();
+
+  // Restored beside a copy of the signing key, as the operator would.
+  const std::string dir = dir_.File("restored");
+  ASSERT_EQ(::mkdir(dir.c_str(), 0700), 0);
+  const std::string restored = dir + "/rankd.db";
+  CommandResult r = RunCommand({RANKD_PATH, "--restore", backup, "--db", restored});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(RunCommand({RANKD_PATH, "--restore", backup, "--db", restored}).exit_code, 1);
+  {
+    std::ofstream key(dir + "/audit_ed25519.pem");
+    key << ReadAll(dir_.File("audit_ed25519.pem"));
+  }
+  ::chmod((dir + "/audit_ed25519.pem").c_str(), 0600);
+  db_ = restored;
+  Start();
+  ASSERT_GT(rankd_->port(), 0) << rankd_->output();
+  EXPECT_THAT(rankd_->output(), ::testing::Not(HasSubstr("first start")));
+  CommandResult v = VerifyOnline();
+  EXPECT_EQ(v.exit_code, 0) << v.output;
+  EXPECT_THAT(v.output, HasSubstr("consistent with the trusted checkpoint"));
 }
 
 }  // namespace
