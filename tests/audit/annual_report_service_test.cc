@@ -26,7 +26,9 @@ class AnnualReportServiceTest : public AuditGrpcTest {
   void SetUp() override {
     ASSERT_TRUE(OrderStock("110", 2024, 2).ok());
     const int64_t size = Checkpoint().checkpoint().tree_size();
-    ASSERT_TRUE(RecordReview(s_.auditor, "110", 2023, v1::REVIEW_OUTCOME_PASS, size).ok());
+    ASSERT_TRUE(
+        RecordReview(s_.auditor, "110", 2023, v1::REVIEW_OUTCOME_PASS, size)
+            .ok());
     ASSERT_TRUE(ReleaseStock("110", 2024).ok());
     p1_ = Register("赵一");
     p2_ = Register("赵二");
@@ -36,11 +38,15 @@ class AnnualReportServiceTest : public AuditGrpcTest {
     rv.set_number("110240001");
     rv.set_reason("result annulled by the referee");
     v1::RevokeCertificateResponse rv_resp;
-    ASSERT_TRUE(certs_->RevokeCertificate(Server::Context(s_.op110).get(), rv, &rv_resp).ok());
+    ASSERT_TRUE(
+        certs_->RevokeCertificate(Server::Context(s_.op110).get(), rv, &rv_resp)
+            .ok());
     // Serial 5 in February, written behind the server (serials 3, 4 skipped).
     const std::string sql =
-        "INSERT INTO certificates(number, prefix, year, serial, player_id, grade_ordinal, "
-        "issue_date, basis, basis_reference, issued_by, issued_unix) VALUES('110240005', "
+        "INSERT INTO certificates(number, prefix, year, serial, player_id, "
+        "grade_ordinal, "
+        "issue_date, basis, basis_reference, issued_by, issued_unix) "
+        "VALUES('110240005', "
         "'110', 2024, 5, " +
         std::to_string(p2_) + ", " +
         std::to_string(registry::Rank::FromString("3k").Ordinal()) +
@@ -52,8 +58,8 @@ class AnnualReportServiceTest : public AuditGrpcTest {
                     .ok());
   }
 
-  grpc::Status Report(const std::string& token, const std::string& prefix, int year,
-                      v1::GetAnnualReportResponse* resp) {
+  grpc::Status Report(const std::string& token, const std::string& prefix,
+                      int year, v1::GetAnnualReportResponse* resp) {
     v1::GetAnnualReportRequest req;
     req.set_agency_prefix(prefix);
     req.set_year(year);
@@ -71,7 +77,8 @@ TEST_F(AnnualReportServiceTest, EachAnomalyOfTheYearAppearsOnce) {
   EXPECT_EQ(r.agency_prefix(), "110");
   EXPECT_FALSE(r.agency_name().empty());
   EXPECT_EQ(r.issued(), 3);
-  EXPECT_THAT(r.by_grade(), UnorderedElementsAre(Pair("1d", 1), Pair("2k", 1), Pair("3k", 1)));
+  EXPECT_THAT(r.by_grade(), UnorderedElementsAre(Pair("1d", 1), Pair("2k", 1),
+                                                 Pair("3k", 1)));
   EXPECT_THAT(r.by_basis(), UnorderedElementsAre(Pair("tournament", 3)));
   EXPECT_EQ(r.max_serial(), 5);
   EXPECT_THAT(r.missing_serials(), ElementsAre(3, 4));
@@ -96,7 +103,8 @@ TEST_F(AnnualReportServiceTest, EachAnomalyOfTheYearAppearsOnce) {
   const v1::GetCheckpointResponse now = Checkpoint();
   EXPECT_EQ(cp.tree_size(), now.checkpoint().tree_size());
   auto key = VerifyingKey::FromRaw(now.public_key()).value();
-  EXPECT_TRUE(VerifyCheckpoint(audit::Checkpoint::FromJson(cp.json()).value(), key).ok);
+  EXPECT_TRUE(
+      VerifyCheckpoint(audit::Checkpoint::FromJson(cp.json()).value(), key).ok);
 
   // The agency itself sees the same report.
   v1::GetAnnualReportResponse own;
@@ -108,8 +116,10 @@ TEST_F(AnnualReportServiceTest, RefusalsHavePreciseCodes) {
   v1::GetAnnualReportResponse resp;
   EXPECT_EQ(Report(s_.op130, "110", 2024, &resp).error_code(),
             grpc::StatusCode::PERMISSION_DENIED);
-  EXPECT_EQ(Report("", "110", 2024, &resp).error_code(), grpc::StatusCode::UNAUTHENTICATED);
-  EXPECT_EQ(Report(s_.auditor, "999", 2024, &resp).error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(Report("", "110", 2024, &resp).error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(Report(s_.auditor, "999", 2024, &resp).error_code(),
+            grpc::StatusCode::NOT_FOUND);
   EXPECT_EQ(Report(s_.auditor, "110", 1999, &resp).error_code(),
             grpc::StatusCode::INVALID_ARGUMENT);
 }
@@ -118,7 +128,9 @@ TEST_F(AnnualReportServiceTest, TheNationalSummaryHoldsEveryAgency) {
   v1::GetNationalSummaryRequest req;
   req.set_year(2024);
   v1::GetNationalSummaryResponse resp;
-  ASSERT_TRUE(audit_->GetNationalSummary(Server::Context(s_.admin).get(), req, &resp).ok());
+  ASSERT_TRUE(
+      audit_->GetNationalSummary(Server::Context(s_.admin).get(), req, &resp)
+          .ok());
   int seen_110 = 0;
   for (const v1::AnnualReport& r : resp.reports()) {
     if (r.agency_prefix() != "110") continue;
@@ -128,7 +140,8 @@ TEST_F(AnnualReportServiceTest, TheNationalSummaryHoldsEveryAgency) {
   }
   EXPECT_EQ(seen_110, 1);
   EXPECT_GT(resp.reports_size(), 30);  // the shipped region table
-  EXPECT_EQ(resp.checkpoint().tree_size(), Checkpoint().checkpoint().tree_size());
+  EXPECT_EQ(resp.checkpoint().tree_size(),
+            Checkpoint().checkpoint().tree_size());
 }
 
 TEST_F(AnnualReportServiceTest, HighGradesShowTheirNoticeOutcome) {
@@ -140,7 +153,8 @@ TEST_F(AnnualReportServiceTest, HighGradesShowTheirNoticeOutcome) {
   EXPECT_EQ(during.report().high_grades(0).number(), number);
   EXPECT_EQ(during.report().high_grades(0).grade(), "5d");
   EXPECT_EQ(during.report().high_grades(0).detail(), "under notice");
-  EXPECT_FALSE(during.report().stock_exceeded());  // the national body needs no stock
+  EXPECT_FALSE(
+      during.report().stock_exceeded());  // the national body needs no stock
 
   s_.clock().Advance(8 * 86400);  // the 7-day notice ends without objection
   v1::GetAnnualReportResponse after;

@@ -23,10 +23,13 @@ using ::testing::IsEmpty;
 using ::testing::Pair;
 using ::testing::UnorderedElementsAre;
 
-int64_t At(int y, int m, int d) { return ShanghaiMidnight(Date{y, m, d}) + 10 * 3600; }
+int64_t At(int y, int m, int d) {
+  return ShanghaiMidnight(Date{y, m, d}) + 10 * 3600;
+}
 
-Certificate Cert(const std::string& prefix, int serial, const std::string& grade, Date issued,
-                 int64_t player, Basis basis = Basis::kTournament) {
+Certificate Cert(const std::string& prefix, int serial,
+                 const std::string& grade, Date issued, int64_t player,
+                 Basis basis = Basis::kTournament) {
   Certificate c;
   c.number = {prefix, issued.year % 100, serial};
   c.year = issued.year;
@@ -75,8 +78,9 @@ ReportInputs AnomalousYear() {
   in.holders[3] = Holder(3, Date{2007, 3, 1}, registry::Gender::kFemale);
   in.holders[4] = Holder(4, Date{1983, 9, 2});
   in.certificates = {
-      Cert("110", 1, "3k", {2023, 1, 10}, 2),  // kyu: an incomplete record is fine
-      Cert("110", 2, "2d", {2023, 2, 5}, 2),   // 1d+: birth date missing
+      Cert("110", 1, "3k", {2023, 1, 10},
+           2),  // kyu: an incomplete record is fine
+      Cert("110", 2, "2d", {2023, 2, 5}, 2),  // 1d+: birth date missing
       // serial 3 never issued
       Cert("110", 4, "1d", {2023, 4, 1}, 1),
       Cert("110", 5, "5d", {2023, 5, 20}, 4, Basis::kRatingPromotion),
@@ -87,11 +91,18 @@ ReportInputs AnomalousYear() {
   };
   in.certificates[2].revoked_unix = At(2023, 10, 1);
   in.certificates[2].revoke_reason = "tournament result forged";
-  in.certificates[3].notice_until_unix = At(2023, 5, 27);  // ended, no objection
+  in.certificates[3].notice_until_unix =
+      At(2023, 5, 27);  // ended, no objection
   in.certificates[4].notice_until_unix = At(2023, 7, 7);
   in.certificates[4].has_open_objection = true;
-  in.stock = certificates::StockOrder{"110", 2023, 5, At(2022, 12, 5), "agency:110/token:2",
-                                      At(2023, 1, 2), "national/token:1", 8};
+  in.stock = certificates::StockOrder{"110",
+                                      2023,
+                                      5,
+                                      At(2022, 12, 5),
+                                      "agency:110/token:2",
+                                      At(2023, 1, 2),
+                                      "national/token:1",
+                                      8};
   in.appraisals = {
       Approved(3, "2d", {2023, 8, 15}, "110230008"),  // holder aged 16
       Approved(4, "3d", {2023, 9, 1}, "000230012"),   // adult
@@ -110,11 +121,13 @@ TEST(AnnualReportTest, EachAnomalyAppearsOnceWithItsDetails) {
   EXPECT_EQ(r.agency_name, "北京市围棋协会");
   EXPECT_EQ(r.year, 2023);
   EXPECT_EQ(r.issued, 8);
-  EXPECT_THAT(r.by_grade, UnorderedElementsAre(Pair("3k", 1), Pair("2k", 1), Pair("1k", 1),
-                                               Pair("1d", 1), Pair("2d", 2), Pair("4d", 1),
-                                               Pair("5d", 1)));
-  EXPECT_THAT(r.by_basis, UnorderedElementsAre(Pair("tournament", 6), Pair("appraisal", 1),
-                                               Pair("rating_promotion", 1)));
+  EXPECT_THAT(r.by_grade,
+              UnorderedElementsAre(Pair("3k", 1), Pair("2k", 1), Pair("1k", 1),
+                                   Pair("1d", 1), Pair("2d", 2), Pair("4d", 1),
+                                   Pair("5d", 1)));
+  EXPECT_THAT(r.by_basis,
+              UnorderedElementsAre(Pair("tournament", 6), Pair("appraisal", 1),
+                                   Pair("rating_promotion", 1)));
   // Serials.
   EXPECT_EQ(r.max_serial, 8);
   EXPECT_THAT(r.missing_serials, ElementsAre(3));
@@ -139,7 +152,8 @@ TEST(AnnualReportTest, EachAnomalyAppearsOnceWithItsDetails) {
   // Approved appraisals of the year, with ages.
   ASSERT_EQ(r.appraisals.size(), 2u);
   EXPECT_EQ(r.appraisals[0].number, "110230008");
-  EXPECT_EQ(r.appraisals[0].detail, "approved 2023-08-15, holder aged 16 (UNDER 18)");
+  EXPECT_EQ(r.appraisals[0].detail,
+            "approved 2023-08-15, holder aged 16 (UNDER 18)");
   EXPECT_EQ(r.appraisals[1].number, "000230012");
   EXPECT_EQ(r.appraisals[1].detail, "approved 2023-09-01, holder aged 39");
   EXPECT_EQ(r.appraisals_under_18, 1);
@@ -183,10 +197,17 @@ ReportInputs CleanYear() {
   in.now_unix = At(2024, 3, 1);
   for (int m = 1; m <= 12; ++m) {
     in.holders[m] = Holder(m, Date{2000, 1, m});
-    in.certificates.push_back(Cert("130", m, m % 2 ? "3d" : "5k", {2023, m, 3}, m));
+    in.certificates.push_back(
+        Cert("130", m, m % 2 ? "3d" : "5k", {2023, m, 3}, m));
   }
-  in.stock = certificates::StockOrder{"130", 2023, 12, At(2022, 12, 1), "agency:130/token:3",
-                                      At(2022, 12, 20), "national/token:1", 12};
+  in.stock = certificates::StockOrder{"130",
+                                      2023,
+                                      12,
+                                      At(2022, 12, 1),
+                                      "agency:130/token:3",
+                                      At(2022, 12, 20),
+                                      "national/token:1",
+                                      12};
   return in;
 }
 
@@ -219,14 +240,18 @@ TEST(AnnualReportTest, StockIsExceededBeyondTheReleasedQuantityOnly) {
            {"one more than released", "130", 11, true, true},
            {"ordered, never released", "130", 20, false, true},
            {"no order at all", "130", std::nullopt, false, true},
-           {"the national body needs no stock", "000", std::nullopt, false, false},
+           {"the national body needs no stock", "000", std::nullopt, false,
+            false},
        }) {
     ReportInputs in = CleanYear();
     in.prefix = c.prefix;
     in.stock.reset();
     if (c.quantity) {
-      in.stock = certificates::StockOrder{c.prefix, 2023, *c.quantity, At(2022, 12, 1), "x",
-                                          c.released ? At(2022, 12, 20) : 0, "", 0};
+      in.stock = certificates::StockOrder{
+          c.prefix,    2023,
+          *c.quantity, At(2022, 12, 1),
+          "x",         c.released ? At(2022, 12, 20) : 0,
+          "",          0};
     }
     const AnnualReport r = BuildAnnualReport(in);
     EXPECT_EQ(r.stock_exceeded, c.exceeded) << c.name;
@@ -256,7 +281,8 @@ TEST(AnnualReportTest, MonthsAreCountedUpToToday) {
     in.certificates = {Cert("000", 1, "1d", {2024, 1, 5}, 1),
                        Cert("000", 2, "1d", {2024, 3, 5}, 1)};
     in.holders[1] = Holder(1, Date{1990, 1, 1});
-    EXPECT_EQ(BuildAnnualReport(in).inactive_months, c.inactive) << c.today.ToString();
+    EXPECT_EQ(BuildAnnualReport(in).inactive_months, c.inactive)
+        << c.today.ToString();
   }
 }
 

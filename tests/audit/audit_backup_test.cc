@@ -5,8 +5,8 @@
 // the log, and it holds every certificate acknowledged before the call.
 #include <algorithm>
 #include <condition_variable>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <mutex>
 #include <set>
 #include <string>
@@ -64,8 +64,10 @@ class Writer {
       }
       std::string number = issue_one_(i);
       std::lock_guard<std::mutex> lock(mu_);
-      if (number.empty()) failed_ = true;
-      else acked_.push_back(number);
+      if (number.empty())
+        failed_ = true;
+      else
+        acked_.push_back(number);
       cv_.notify_all();
       if (failed_) return;
     }
@@ -95,7 +97,8 @@ class AuditBackupTest : public AuditGrpcTest {
   testing::TempDir dir_;
 };
 
-TEST_F(AuditBackupTest, ABackupTakenUnderWriteLoadRestoresCompleteAndVerifiable) {
+TEST_F(AuditBackupTest,
+       ABackupTakenUnderWriteLoadRestoresCompleteAndVerifiable) {
   Writer writer([this](int i) {
     return Issue(s_.admin, Register("备份" + std::to_string(i)), "1k", "000");
   });
@@ -106,7 +109,8 @@ TEST_F(AuditBackupTest, ABackupTakenUnderWriteLoadRestoresCompleteAndVerifiable)
   const std::string backup = dir_.File("backup.db");
   grpc::Status s = TakeBackup(backup);
   ASSERT_TRUE(s.ok()) << s.error_message();
-  writer.WaitFor(writer.Acked().size() + 3);  // the load went on after the backup
+  writer.WaitFor(writer.Acked().size() +
+                 3);  // the load went on after the backup
   writer.Stop();
   ASSERT_GE(acknowledged.size(), 10u);
 
@@ -115,8 +119,9 @@ TEST_F(AuditBackupTest, ABackupTakenUnderWriteLoadRestoresCompleteAndVerifiable)
   ASSERT_TRUE(r.ok()) << r;
   EXPECT_EQ(server::RestoreDatabase(backup, restored, false).code(),
             absl::StatusCode::kFailedPrecondition);
-  EXPECT_EQ(server::RestoreDatabase(dir_.File("none.db"), restored, true).code(),
-            absl::StatusCode::kNotFound);
+  EXPECT_EQ(
+      server::RestoreDatabase(dir_.File("none.db"), restored, true).code(),
+      absl::StatusCode::kNotFound);
 
   auto db = storage::Database::Open(restored);
   ASSERT_TRUE(db.ok()) << db.status();
@@ -142,7 +147,8 @@ TEST_F(AuditBackupTest, ABackupTakenUnderWriteLoadRestoresCompleteAndVerifiable)
   // signed before the backup, and its tables match it.
   storage::SqliteAuditRepository repo(db->get());
   const std::string live_db = s_.server()->database()->path();
-  auto key = SigningKey::LoadPemFile(live_db.substr(0, live_db.rfind('/')) + "/audit_ed25519.pem");
+  auto key = SigningKey::LoadPemFile(live_db.substr(0, live_db.rfind('/')) +
+                                     "/audit_ed25519.pem");
   ASSERT_TRUE(key.ok()) << key.status();
   ASSERT_EQ(key->public_key().Raw(), before.public_key());
   FakeClock clock(s_.clock().NowSeconds());
@@ -157,7 +163,8 @@ TEST_F(AuditBackupTest, ABackupTakenUnderWriteLoadRestoresCompleteAndVerifiable)
     entries.insert(entries.end(), part->begin(), part->end());
   }
   LogVerifyOptions options;
-  options.trusted = audit::Checkpoint::FromJson(before.checkpoint().json()).value();
+  options.trusted =
+      audit::Checkpoint::FromJson(before.checkpoint().json()).value();
   LogVerdict verdict = VerifyLog(entries, *latest, key->public_key(), options);
   EXPECT_TRUE(verdict.ok) << verdict.reason;
   EXPECT_EQ(verdict.verified_size, latest->tree_size);
@@ -171,7 +178,8 @@ TEST_F(AuditBackupTest, ABackupTakenUnderWriteLoadRestoresCompleteAndVerifiable)
 TEST_F(AuditBackupTest, AFileThatIsNotABackupIsRefusedAndNothingIsWritten) {
   const std::string bogus = dir_.File("bogus.db");
   std::ofstream(bogus) << "not an sqlite database at all, just text\n";
-  absl::Status s = server::RestoreDatabase(bogus, dir_.File("target.db"), false);
+  absl::Status s =
+      server::RestoreDatabase(bogus, dir_.File("target.db"), false);
   EXPECT_FALSE(s.ok());
   EXPECT_THAT(std::string(s.message()), HasSubstr("the backup is not usable"));
   EXPECT_FALSE(std::ifstream(dir_.File("target.db")).good());

@@ -40,17 +40,22 @@ std::string ReadAll(const std::string& path) {
 
 // Runs SQL on the stopped server's database; `blob` binds to ?1 when given.
 void Tamper(const std::string& db_path, const std::string& sql,
-            const std::string* blob = nullptr, const std::string* blob2 = nullptr) {
+            const std::string* blob = nullptr,
+            const std::string* blob2 = nullptr) {
   sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr), SQLITE_OK);
+  ASSERT_EQ(
+      sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr),
+      SQLITE_OK);
   sqlite3_stmt* st = nullptr;
   ASSERT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr), SQLITE_OK)
       << sqlite3_errmsg(db);
   if (blob) {
-    sqlite3_bind_blob(st, 1, blob->data(), static_cast<int>(blob->size()), SQLITE_TRANSIENT);
+    sqlite3_bind_blob(st, 1, blob->data(), static_cast<int>(blob->size()),
+                      SQLITE_TRANSIENT);
   }
   if (blob2) {
-    sqlite3_bind_blob(st, 2, blob2->data(), static_cast<int>(blob2->size()), SQLITE_TRANSIENT);
+    sqlite3_bind_blob(st, 2, blob2->data(), static_cast<int>(blob2->size()),
+                      SQLITE_TRANSIENT);
   }
   EXPECT_EQ(sqlite3_step(st), SQLITE_DONE) << sqlite3_errmsg(db);
   if (sql.rfind("UPDATE", 0) == 0) {
@@ -65,7 +70,8 @@ std::string ReadEntry(const std::string& db_path, int64_t index) {
   std::string out;
   sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
   sqlite3_stmt* st = nullptr;
-  sqlite3_prepare_v2(db, "SELECT entry FROM audit_log WHERE seq = ?1", -1, &st, nullptr);
+  sqlite3_prepare_v2(db, "SELECT entry FROM audit_log WHERE seq = ?1", -1, &st,
+                     nullptr);
   sqlite3_bind_int64(st, 1, index + 1);
   if (sqlite3_step(st) == SQLITE_ROW) {
     out.assign(static_cast<const char*>(sqlite3_column_blob(st, 0)),
@@ -89,12 +95,14 @@ class AuditE2eTest : public ::testing::Test {
 
   void Start() {
     rankd_ = std::make_unique<RankdProcess>(RANKD_PATH, db_);
-    channel_ = grpc::CreateChannel(rankd_->address(), grpc::InsecureChannelCredentials());
+    channel_ = grpc::CreateChannel(rankd_->address(),
+                                   grpc::InsecureChannelCredentials());
   }
 
   std::unique_ptr<grpc::ClientContext> Call() {
     auto ctx = std::make_unique<grpc::ClientContext>();
-    ctx->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(20));
+    ctx->set_deadline(std::chrono::system_clock::now() +
+                      std::chrono::seconds(20));
     ctx->AddMetadata("authorization", "Bearer " + admin_);
     return ctx;
   }
@@ -114,7 +122,8 @@ class AuditE2eTest : public ::testing::Test {
     req.mutable_birth_date()->set_day(12);
     req.set_agency_prefix("110");
     v1::RegisterPlayerResponse resp;
-    grpc::Status s = v1::PlayerRegistry::NewStub(channel_)->RegisterPlayer(Call().get(), req, &resp);
+    grpc::Status s = v1::PlayerRegistry::NewStub(channel_)->RegisterPlayer(
+        Call().get(), req, &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return resp.player().id();
   }
@@ -127,7 +136,8 @@ class AuditE2eTest : public ::testing::Test {
     req.set_agency_prefix("000");  // the national body: no stock needed
     v1::IssueCertificateResponse resp;
     grpc::Status s =
-        v1::CertificateService::NewStub(channel_)->IssueCertificate(Call().get(), req, &resp);
+        v1::CertificateService::NewStub(channel_)->IssueCertificate(
+            Call().get(), req, &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return resp.certificate().number();
   }
@@ -149,8 +159,9 @@ class AuditE2eTest : public ::testing::Test {
   }
 
   CommandResult Ctl(std::vector<std::string> args) {
-    std::vector<std::string> argv = {RANKCTL_PATH, "--server", rankd_->address(),
-                                     "--token-file", dir_.File("admin.token")};
+    std::vector<std::string> argv = {RANKCTL_PATH, "--server",
+                                     rankd_->address(), "--token-file",
+                                     dir_.File("admin.token")};
     argv.insert(argv.end(), args.begin(), args.end());
     return RunCommand(argv);
   }
@@ -160,10 +171,13 @@ class AuditE2eTest : public ::testing::Test {
     ASSERT_EQ(cp.exit_code, 0) << cp.output;
     ASSERT_THAT(ReadAll(old_json()),
                 HasSubstr("\"tree_size\":" + std::to_string(seeded_size_)));
-    channel_.reset();  // an open connection would hold rankd for its grace period
+    channel_
+        .reset();  // an open connection would hold rankd for its grace period
     ASSERT_EQ(rankd_->Stop(), 0) << rankd_->output();
   }
-  CommandResult VerifyOnline() { return Ctl({"audit", "verify", "--checkpoint", old_json()}); }
+  CommandResult VerifyOnline() {
+    return Ctl({"audit", "verify", "--checkpoint", old_json()});
+  }
   std::string old_json() const { return dir_.File("old.json"); }
 
   testing::TempDir dir_;
@@ -182,8 +196,10 @@ TEST_F(AuditE2eTest, AnUntouchedDatabaseVerifiesOnlineAndOffline) {
   ASSERT_GT(rankd_->port(), 0) << rankd_->output();
   CommandResult v = VerifyOnline();
   EXPECT_EQ(v.exit_code, 0) << v.output;
-  EXPECT_THAT(v.output, HasSubstr("OK: every root recomputed, signature valid, consistent "
-                                  "with the trusted checkpoint"));
+  EXPECT_THAT(
+      v.output,
+      HasSubstr("OK: every root recomputed, signature valid, consistent "
+                "with the trusted checkpoint"));
   EXPECT_THAT(v.output, HasSubstr("tables: "));
 
   const std::string log = dir_.File("log.jsonl");
@@ -193,40 +209,46 @@ TEST_F(AuditE2eTest, AnUntouchedDatabaseVerifiesOnlineAndOffline) {
   ASSERT_NE(at, std::string::npos) << exp.output;
   std::string key = exp.output.substr(at + 11);
   key = key.substr(0, key.find_first_of(" \n"));
-  CommandResult off =
-      Ctl({"audit", "verify", "--log", log, "--key", key, "--checkpoint", old_json()});
+  CommandResult off = Ctl({"audit", "verify", "--log", log, "--key", key,
+                           "--checkpoint", old_json()});
   EXPECT_EQ(off.exit_code, 0) << off.output;
   EXPECT_THAT(off.output, HasSubstr("consistent with the trusted checkpoint"));
   // The wrong key is refused.
-  CommandResult wrong = Ctl({"audit", "verify", "--log", log, "--key",
-                             "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=", "--checkpoint",
-                             old_json()});
+  CommandResult wrong =
+      Ctl({"audit", "verify", "--log", log, "--key",
+           "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=", "--checkpoint",
+           old_json()});
   EXPECT_EQ(wrong.exit_code, 3) << wrong.output;
 }
 
 TEST_F(AuditE2eTest, ACertificateGradeChangedBehindTheLogIsFound) {
   KeepCheckpointAndStop();
-  Tamper(db_, "UPDATE certificates SET grade_ordinal = grade_ordinal + 2 WHERE number = '" +
-                  a1_ + "'");
+  Tamper(db_,
+         "UPDATE certificates SET grade_ordinal = grade_ordinal + 2 WHERE "
+         "number = '" +
+             a1_ + "'");
   Start();
   ASSERT_GT(rankd_->port(), 0) << rankd_->output();
   CommandResult v = VerifyOnline();
   EXPECT_EQ(v.exit_code, 3) << v.output;
-  EXPECT_THAT(v.output, HasSubstr("FAIL: first bad entry " + std::to_string(a1_index_) +
-                                  ": certificates:" + a1_ +
-                                  ": row differs from the state the log recorded"));
+  EXPECT_THAT(v.output,
+              HasSubstr("FAIL: first bad entry " + std::to_string(a1_index_) +
+                        ": certificates:" + a1_ +
+                        ": row differs from the state the log recorded"));
 }
 
 TEST_F(AuditE2eTest, APlayerNameChangedBehindTheLogIsFound) {
   KeepCheckpointAndStop();
-  Tamper(db_, "UPDATE players SET name = '汪二' WHERE id = " + std::to_string(b_));
+  Tamper(db_,
+         "UPDATE players SET name = '汪二' WHERE id = " + std::to_string(b_));
   Start();
   ASSERT_GT(rankd_->port(), 0) << rankd_->output();
   CommandResult v = VerifyOnline();
   EXPECT_EQ(v.exit_code, 3) << v.output;
   // B's row was last written when its 2d certificate raised its rank.
-  EXPECT_THAT(v.output, HasSubstr("FAIL: first bad entry " + std::to_string(b1_index_) +
-                                  ": players:" + std::to_string(b_) + ": row differs"));
+  EXPECT_THAT(v.output,
+              HasSubstr("FAIL: first bad entry " + std::to_string(b1_index_) +
+                        ": players:" + std::to_string(b_) + ": row differs"));
 }
 
 TEST_F(AuditE2eTest, AnAlteredLogEntryIsNamedExactly) {
@@ -236,15 +258,18 @@ TEST_F(AuditE2eTest, AnAlteredLogEntryIsNamedExactly) {
   ASSERT_NE(at, std::string::npos) << entry;
   entry.replace(at, std::string("王二").size(), "汪二");  // still a valid entry
   Tamper(db_, "DROP TRIGGER audit_log_no_update");
-  Tamper(db_, "UPDATE audit_log SET entry = ?1 WHERE seq = " + std::to_string(b_index_ + 1),
+  Tamper(db_,
+         "UPDATE audit_log SET entry = ?1 WHERE seq = " +
+             std::to_string(b_index_ + 1),
          &entry);
   Start();
   ASSERT_GT(rankd_->port(), 0) << rankd_->output();
   CommandResult v = VerifyOnline();
   EXPECT_EQ(v.exit_code, 3) << v.output;
-  EXPECT_THAT(v.output, HasSubstr("FAIL: first bad entry " + std::to_string(b_index_) +
-                                  ": entry " + std::to_string(b_index_) +
-                                  ": its bytes do not hash to the leaf hash recorded"));
+  EXPECT_THAT(v.output,
+              HasSubstr("FAIL: first bad entry " + std::to_string(b_index_) +
+                        ": entry " + std::to_string(b_index_) +
+                        ": its bytes do not hash to the leaf hash recorded"));
 
   // Offline, from an export of the altered log: the same entry.
   const std::string log = dir_.File("log.jsonl");
@@ -252,13 +277,15 @@ TEST_F(AuditE2eTest, AnAlteredLogEntryIsNamedExactly) {
   ASSERT_EQ(exp.exit_code, 0) << exp.output;
   std::string key = exp.output.substr(exp.output.find("public key ") + 11);
   key = key.substr(0, key.find_first_of(" \n"));
-  CommandResult off =
-      Ctl({"audit", "verify", "--log", log, "--key", key, "--checkpoint", old_json()});
+  CommandResult off = Ctl({"audit", "verify", "--log", log, "--key", key,
+                           "--checkpoint", old_json()});
   EXPECT_EQ(off.exit_code, 3) << off.output;
-  EXPECT_THAT(off.output, HasSubstr("FAIL: first bad entry " + std::to_string(b_index_) + ":"));
+  EXPECT_THAT(off.output, HasSubstr("FAIL: first bad entry " +
+                                    std::to_string(b_index_) + ":"));
 }
 
-TEST_F(AuditE2eTest, ALogRewrittenWithItsLeafHashFailsAgainstTheKeptCheckpoint) {
+TEST_F(AuditE2eTest,
+       ALogRewrittenWithItsLeafHashFailsAgainstTheKeptCheckpoint) {
   KeepCheckpointAndStop();
   std::string entry = ReadEntry(db_, b_index_);
   const size_t at = entry.find("王二");
@@ -280,11 +307,14 @@ TEST_F(AuditE2eTest, ALogRewrittenWithItsLeafHashFailsAgainstTheKeptCheckpoint) 
   CommandResult v = VerifyOnline();
   EXPECT_EQ(v.exit_code, 3) << v.output;
   EXPECT_THAT(v.output, HasSubstr("FAIL: first bad entry 0: the first " +
-                                  std::to_string(seeded_size_) + " entries do not hash to the "
+                                  std::to_string(seeded_size_) +
+                                  " entries do not hash to the "
                                   "root of the trusted checkpoint of size " +
                                   std::to_string(seeded_size_)));
-  EXPECT_THAT(v.output, HasSubstr("an entry in 0.." + std::to_string(seeded_size_ - 1) +
-                                  " was changed after the auditor saw it (history rewritten)"));
+  EXPECT_THAT(
+      v.output,
+      HasSubstr("an entry in 0.." + std::to_string(seeded_size_ - 1) +
+                " was changed after the auditor saw it (history rewritten)"));
 }
 
 TEST_F(AuditE2eTest, ABackupRestoredWithRankdVerifiesAgainstTheKeptCheckpoint) {
@@ -302,9 +332,12 @@ TEST_F(AuditE2eTest, ABackupRestoredWithRankdVerifiesAgainstTheKeptCheckpoint) {
   const std::string dir = dir_.File("restored");
   ASSERT_EQ(::mkdir(dir.c_str(), 0700), 0);
   const std::string restored = dir + "/rankd.db";
-  CommandResult r = RunCommand({RANKD_PATH, "--restore", backup, "--db", restored});
+  CommandResult r =
+      RunCommand({RANKD_PATH, "--restore", backup, "--db", restored});
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_EQ(RunCommand({RANKD_PATH, "--restore", backup, "--db", restored}).exit_code, 1);
+  EXPECT_EQ(
+      RunCommand({RANKD_PATH, "--restore", backup, "--db", restored}).exit_code,
+      1);
   {
     std::ofstream key(dir + "/audit_ed25519.pem");
     key << ReadAll(dir_.File("audit_ed25519.pem"));

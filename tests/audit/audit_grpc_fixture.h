@@ -36,15 +36,16 @@ class AuditGrpcTest : public ::testing::Test {
     req.mutable_birth_date()->set_day(4);
     req.set_agency_prefix(agency);
     v1::RegisterPlayerResponse resp;
-    grpc::Status s = players_->RegisterPlayer(Server::Context(s_.admin).get(), req, &resp);
+    grpc::Status s =
+        players_->RegisterPlayer(Server::Context(s_.admin).get(), req, &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return resp.player().id();
   }
 
   // Issues `grade` to `player` under `prefix` with `token`; the number, or
   // "" (with a test failure) when refused.
-  std::string Issue(const std::string& token, int64_t player, const std::string& grade,
-                    const std::string& prefix) {
+  std::string Issue(const std::string& token, int64_t player,
+                    const std::string& grade, const std::string& prefix) {
     v1::IssueCertificateRequest req;
     req.set_player_id(player);
     req.mutable_grade()->set_notation(grade);
@@ -52,7 +53,8 @@ class AuditGrpcTest : public ::testing::Test {
     req.set_basis_reference("city championship, 2nd place");
     req.set_agency_prefix(prefix);
     v1::IssueCertificateResponse resp;
-    grpc::Status s = certs_->IssueCertificate(Server::Context(token).get(), req, &resp);
+    grpc::Status s =
+        certs_->IssueCertificate(Server::Context(token).get(), req, &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return resp.certificate().number();
   }
@@ -71,12 +73,14 @@ class AuditGrpcTest : public ::testing::Test {
     req.set_agency_prefix(prefix);
     req.set_year(year);
     v1::ReleaseStockResponse resp;
-    grpc::Status s = certs_->ReleaseStock(Server::Context(s_.admin).get(), req, &resp);
+    grpc::Status s =
+        certs_->ReleaseStock(Server::Context(s_.admin).get(), req, &resp);
     if (order) *order = resp.order();
     return s;
   }
-  grpc::Status RecordReview(const std::string& token, const std::string& prefix, int year,
-                            v1::ReviewOutcome outcome, int64_t checkpoint_size,
+  grpc::Status RecordReview(const std::string& token, const std::string& prefix,
+                            int year, v1::ReviewOutcome outcome,
+                            int64_t checkpoint_size,
                             v1::Review* review = nullptr) {
     v1::RecordReviewRequest req;
     req.set_agency_prefix(prefix);
@@ -85,15 +89,16 @@ class AuditGrpcTest : public ::testing::Test {
     req.set_findings("serials continuous; holder records checked");
     req.set_checkpoint_size(checkpoint_size);
     v1::RecordReviewResponse resp;
-    grpc::Status s = audit_->RecordReview(Server::Context(token).get(), req, &resp);
+    grpc::Status s =
+        audit_->RecordReview(Server::Context(token).get(), req, &resp);
     if (review) *review = resp.review();
     return s;
   }
   // GetCheckpoint as `token` ("" = the public).
   v1::GetCheckpointResponse Checkpoint(const std::string& token = "") {
     v1::GetCheckpointResponse resp;
-    grpc::Status s =
-        audit_->GetCheckpoint(Server::Context(token).get(), v1::GetCheckpointRequest(), &resp);
+    grpc::Status s = audit_->GetCheckpoint(Server::Context(token).get(),
+                                           v1::GetCheckpointRequest(), &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return resp;
   }

@@ -23,7 +23,8 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 audit::Checkpoint FromProto(const v1::Checkpoint& p) {
-  return {p.tree_size(), p.root_hash(), p.time_unix(), p.signature(), p.key_id()};
+  return {p.tree_size(), p.root_hash(), p.time_unix(), p.signature(),
+          p.key_id()};
 }
 
 class AuditServiceTest : public AuditGrpcTest {
@@ -33,7 +34,8 @@ class AuditServiceTest : public AuditGrpcTest {
     req.set_begin(begin);
     req.set_end(end);
     v1::GetEntriesResponse resp;
-    grpc::Status s = audit_->GetEntries(Server::Context(s_.auditor).get(), req, &resp);
+    grpc::Status s =
+        audit_->GetEntries(Server::Context(s_.auditor).get(), req, &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return {resp.entries().begin(), resp.entries().end()};
   }
@@ -54,7 +56,8 @@ TEST_F(AuditServiceTest, CheckpointsAreSignedAndProofsVerify) {
   ASSERT_TRUE(key.ok()) << key.status();
   const audit::Checkpoint cp1 = FromProto(first.checkpoint());
   EXPECT_TRUE(VerifyCheckpoint(cp1, *key).ok);
-  EXPECT_EQ(audit::Checkpoint::FromJson(first.checkpoint().json()).value(), cp1);
+  EXPECT_EQ(audit::Checkpoint::FromJson(first.checkpoint().json()).value(),
+            cp1);
   EXPECT_EQ(cp1.time_unix, s_.clock().NowSeconds());
   auto rows = testing::CountAuditRows(s_.server()->database());
   ASSERT_TRUE(rows.ok());
@@ -70,10 +73,13 @@ TEST_F(AuditServiceTest, CheckpointsAreSignedAndProofsVerify) {
   creq.set_old_size(cp1.tree_size);
   creq.set_new_size(cp2.tree_size);
   v1::GetConsistencyProofResponse cresp;
-  ASSERT_TRUE(audit_->GetConsistencyProof(Server::Context("").get(), creq, &cresp).ok());
-  const std::vector<std::string> cproof(cresp.proof().begin(), cresp.proof().end());
-  EXPECT_TRUE(VerifyConsistency(cp1.tree_size, cp2.tree_size, cp1.root_hash, cp2.root_hash,
-                                cproof)
+  ASSERT_TRUE(
+      audit_->GetConsistencyProof(Server::Context("").get(), creq, &cresp)
+          .ok());
+  const std::vector<std::string> cproof(cresp.proof().begin(),
+                                        cresp.proof().end());
+  EXPECT_TRUE(VerifyConsistency(cp1.tree_size, cp2.tree_size, cp1.root_hash,
+                                cp2.root_hash, cproof)
                   .ok);
 
   const std::vector<v1::LogEntry> entries = Entries(0, cp2.tree_size);
@@ -89,15 +95,21 @@ TEST_F(AuditServiceTest, CheckpointsAreSignedAndProofsVerify) {
       req.set_index(i);
       req.set_tree_size(cp.tree_size);
       v1::GetInclusionProofResponse resp;
-      ASSERT_TRUE(audit_->GetInclusionProof(Server::Context("").get(), req, &resp).ok());
+      ASSERT_TRUE(
+          audit_->GetInclusionProof(Server::Context("").get(), req, &resp)
+              .ok());
       EXPECT_EQ(resp.leaf_hash(), e.leaf_hash());
-      const std::vector<std::string> path(resp.path().begin(), resp.path().end());
-      EXPECT_TRUE(VerifyInclusion(e.leaf_hash(), i, cp.tree_size, path, cp.root_hash).ok)
+      const std::vector<std::string> path(resp.path().begin(),
+                                          resp.path().end());
+      EXPECT_TRUE(
+          VerifyInclusion(e.leaf_hash(), i, cp.tree_size, path, cp.root_hash)
+              .ok)
           << i << " in " << cp.tree_size;
     }
   }
   // The last entry is the 1k certificate.
-  EXPECT_EQ(AuditEntry::Decode(entries.back().entry()).value().action, "certificate.issue");
+  EXPECT_EQ(AuditEntry::Decode(entries.back().entry()).value().action,
+            "certificate.issue");
 }
 
 TEST_F(AuditServiceTest, BadRangesAreInvalidArguments) {
@@ -106,24 +118,30 @@ TEST_F(AuditServiceTest, BadRangesAreInvalidArguments) {
   inc.set_index(size);
   inc.set_tree_size(size);
   v1::GetInclusionProofResponse inc_resp;
-  EXPECT_EQ(audit_->GetInclusionProof(Server::Context("").get(), inc, &inc_resp).error_code(),
+  EXPECT_EQ(audit_->GetInclusionProof(Server::Context("").get(), inc, &inc_resp)
+                .error_code(),
             grpc::StatusCode::INVALID_ARGUMENT);
   v1::GetConsistencyProofRequest con;
   con.set_old_size(size);
   con.set_new_size(size + 1);
   v1::GetConsistencyProofResponse con_resp;
-  EXPECT_EQ(audit_->GetConsistencyProof(Server::Context("").get(), con, &con_resp).error_code(),
-            grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(
+      audit_->GetConsistencyProof(Server::Context("").get(), con, &con_resp)
+          .error_code(),
+      grpc::StatusCode::INVALID_ARGUMENT);
   v1::GetEntriesRequest ent;
   ent.set_begin(0);
   ent.set_end(size + 1);
   v1::GetEntriesResponse ent_resp;
-  grpc::Status s = audit_->GetEntries(Server::Context(s_.auditor).get(), ent, &ent_resp);
+  grpc::Status s =
+      audit_->GetEntries(Server::Context(s_.auditor).get(), ent, &ent_resp);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_THAT(s.error_message(), HasSubstr("within the log size " + std::to_string(size)));
+  EXPECT_THAT(s.error_message(),
+              HasSubstr("within the log size " + std::to_string(size)));
 }
 
-TEST_F(AuditServiceTest, EntriesTablesBackupsAndReviewsAreForAuditorsAndTheNationalAdmin) {
+TEST_F(AuditServiceTest,
+       EntriesTablesBackupsAndReviewsAreForAuditorsAndTheNationalAdmin) {
   struct Case {
     const char* rpc;
     std::string token;
@@ -157,14 +175,17 @@ TEST_F(AuditServiceTest, EntriesTablesBackupsAndReviewsAreForAuditorsAndTheNatio
     return RecordReview(token, "110", 2023, v1::REVIEW_OUTCOME_PASS, 1);
   };
   using C = grpc::StatusCode;
-  for (const char* rpc : {"GetEntries", "VerifyTables", "GetNationalSummary", "Backup"}) {
-    for (const Case& c : std::vector<Case>{{rpc, "", C::UNAUTHENTICATED},
-                                           {rpc, s_.revoked, C::UNAUTHENTICATED},
-                                           {rpc, s_.op110, C::PERMISSION_DENIED},
-                                           {rpc, s_.op130, C::PERMISSION_DENIED},
-                                           {rpc, s_.auditor, C::OK},
-                                           {rpc, s_.admin, C::OK}}) {
-      EXPECT_EQ(call(c.rpc, c.token).error_code(), c.code) << c.rpc << " as " << c.token;
+  for (const char* rpc :
+       {"GetEntries", "VerifyTables", "GetNationalSummary", "Backup"}) {
+    for (const Case& c :
+         std::vector<Case>{{rpc, "", C::UNAUTHENTICATED},
+                           {rpc, s_.revoked, C::UNAUTHENTICATED},
+                           {rpc, s_.op110, C::PERMISSION_DENIED},
+                           {rpc, s_.op130, C::PERMISSION_DENIED},
+                           {rpc, s_.auditor, C::OK},
+                           {rpc, s_.admin, C::OK}}) {
+      EXPECT_EQ(call(c.rpc, c.token).error_code(), c.code)
+          << c.rpc << " as " << c.token;
     }
   }
   EXPECT_EQ(call("RecordReview", "").error_code(), C::UNAUTHENTICATED);
@@ -178,7 +199,8 @@ TEST_F(AuditServiceTest, TablesMatchTheLogUntilARowIsEditedBehindIt) {
   EXPECT_GT(clean.rows_checked(), 0);
   EXPECT_EQ(clean.entries_read(), Checkpoint().checkpoint().tree_size());
   for (const auto& m : clean.mismatches()) {
-    ADD_FAILURE() << "fresh database: " << m.row() << " (" << m.log_index() << "): " << m.reason();
+    ADD_FAILURE() << "fresh database: " << m.row() << " (" << m.log_index()
+                  << "): " << m.reason();
   }
 
   const int64_t index = Checkpoint().checkpoint().tree_size();
@@ -186,8 +208,9 @@ TEST_F(AuditServiceTest, TablesMatchTheLogUntilARowIsEditedBehindIt) {
   ASSERT_TRUE(s_.server()
                   ->database()
                   ->Write([&](storage::Connection& c) {
-                    return c.Exec("UPDATE players SET name = '周二' WHERE id = " +
-                                  std::to_string(p));
+                    return c.Exec(
+                        "UPDATE players SET name = '周二' WHERE id = " +
+                        std::to_string(p));
                   })
                   .ok());
   const v1::VerifyTablesResponse edited = VerifyTables();
@@ -197,60 +220,80 @@ TEST_F(AuditServiceTest, TablesMatchTheLogUntilARowIsEditedBehindIt) {
   EXPECT_THAT(edited.mismatches(0).reason(), HasSubstr("differs"));
 }
 
-TEST_F(AuditServiceTest, StockIsReleasedOnlyAfterAPassedReviewOfThePreviousYear) {
+TEST_F(AuditServiceTest,
+       StockIsReleasedOnlyAfterAPassedReviewOfThePreviousYear) {
   ASSERT_TRUE(OrderStock("110", 2025, 50).ok());
   ASSERT_TRUE(OrderStock("130", 2025, 20).ok());
   grpc::Status none = ReleaseStock("110", 2025);
   EXPECT_EQ(none.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
-  EXPECT_THAT(none.error_message(),
-              HasSubstr("rule: stock for 2025 is released only after agency 110 passed the "
-                        "annual review of 2024"));
+  EXPECT_THAT(
+      none.error_message(),
+      HasSubstr(
+          "rule: stock for 2025 is released only after agency 110 passed the "
+          "annual review of 2024"));
 
   const v1::GetCheckpointResponse cp = Checkpoint(s_.auditor);
   const int64_t size = cp.checkpoint().tree_size();
   // Reviews name a checkpoint of this log.
-  EXPECT_EQ(RecordReview(s_.auditor, "110", 2024, v1::REVIEW_OUTCOME_PASS, size + 100).error_code(),
-            grpc::StatusCode::FAILED_PRECONDITION);
-  EXPECT_EQ(RecordReview(s_.auditor, "110", 2024, v1::REVIEW_OUTCOME_UNSPECIFIED, size)
+  EXPECT_EQ(
+      RecordReview(s_.auditor, "110", 2024, v1::REVIEW_OUTCOME_PASS, size + 100)
+          .error_code(),
+      grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(RecordReview(s_.auditor, "110", 2024,
+                         v1::REVIEW_OUTCOME_UNSPECIFIED, size)
                 .error_code(),
             grpc::StatusCode::INVALID_ARGUMENT);
 
   v1::Review failed;
-  ASSERT_TRUE(RecordReview(s_.auditor, "110", 2024, v1::REVIEW_OUTCOME_FAIL, size, &failed).ok());
+  ASSERT_TRUE(RecordReview(s_.auditor, "110", 2024, v1::REVIEW_OUTCOME_FAIL,
+                           size, &failed)
+                  .ok());
   EXPECT_EQ(failed.checkpoint_root(), cp.checkpoint().root_hash());
   EXPECT_EQ(failed.recorded_unix(), s_.clock().NowSeconds());
   EXPECT_THAT(failed.reviewer(), HasSubstr("auditor/token:"));
   grpc::Status after_fail = ReleaseStock("110", 2025);
   EXPECT_EQ(after_fail.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
-  EXPECT_THAT(after_fail.error_message(), HasSubstr("failed the annual review of 2024"));
+  EXPECT_THAT(after_fail.error_message(),
+              HasSubstr("failed the annual review of 2024"));
 
   // A pass of another year or another agency does not count.
-  ASSERT_TRUE(RecordReview(s_.auditor, "110", 2023, v1::REVIEW_OUTCOME_PASS, size).ok());
-  ASSERT_TRUE(RecordReview(s_.auditor, "120", 2024, v1::REVIEW_OUTCOME_PASS, size).ok());
-  EXPECT_EQ(ReleaseStock("110", 2025).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  ASSERT_TRUE(
+      RecordReview(s_.auditor, "110", 2023, v1::REVIEW_OUTCOME_PASS, size)
+          .ok());
+  ASSERT_TRUE(
+      RecordReview(s_.auditor, "120", 2024, v1::REVIEW_OUTCOME_PASS, size)
+          .ok());
+  EXPECT_EQ(ReleaseStock("110", 2025).error_code(),
+            grpc::StatusCode::FAILED_PRECONDITION);
 
-  ASSERT_TRUE(RecordReview(s_.auditor, "110", 2024, v1::REVIEW_OUTCOME_PASS, size + 3).ok());
+  ASSERT_TRUE(
+      RecordReview(s_.auditor, "110", 2024, v1::REVIEW_OUTCOME_PASS, size + 3)
+          .ok());
   v1::StockOrder order;
   grpc::Status released = ReleaseStock("110", 2025, &order);
   ASSERT_TRUE(released.ok()) << released.error_message();
   EXPECT_EQ(order.released_unix(), s_.clock().NowSeconds());
   EXPECT_EQ(order.quantity(), 50);
 
-  ASSERT_TRUE(
-      RecordReview(s_.auditor, "130", 2024, v1::REVIEW_OUTCOME_PASS_WITH_CONDITIONS, size).ok());
+  ASSERT_TRUE(RecordReview(s_.auditor, "130", 2024,
+                           v1::REVIEW_OUTCOME_PASS_WITH_CONDITIONS, size)
+                  .ok());
   EXPECT_TRUE(ReleaseStock("130", 2025).ok());
 
   // Reviews as listed: an operator sees its own agency's only.
   v1::ListReviewsRequest lr;
   lr.set_year(2024);
   v1::ListReviewsResponse mine;
-  ASSERT_TRUE(audit_->ListReviews(Server::Context(s_.op110).get(), lr, &mine).ok());
+  ASSERT_TRUE(
+      audit_->ListReviews(Server::Context(s_.op110).get(), lr, &mine).ok());
   std::vector<v1::ReviewOutcome> outcomes;
   for (const auto& r : mine.reviews()) outcomes.push_back(r.outcome());
-  EXPECT_THAT(outcomes, ElementsAre(v1::REVIEW_OUTCOME_PASS, v1::REVIEW_OUTCOME_FAIL));
+  EXPECT_THAT(outcomes,
+              ElementsAre(v1::REVIEW_OUTCOME_PASS, v1::REVIEW_OUTCOME_FAIL));
   lr.set_agency_prefix("130");
   v1::ListReviewsResponse other;
-  EXPECT_EQ(audit_->ListReviews(Server::Context(s_.op110).get(), lr, &other).error_code(),
+  EXPECT_EQ(audit_->ListReviews(Server::Context(s_.op110).get(), lr, &other)
+                .error_code(),
             grpc::StatusCode::PERMISSION_DENIED);
 }
 

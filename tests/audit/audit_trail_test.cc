@@ -102,12 +102,14 @@ TEST_F(AuditTrailTest, EntryRangesAreChecked) {
       ASSERT_EQ(entries->size(), static_cast<size_t>(c.end - c.begin));
       for (size_t i = 0; i < entries->size(); ++i) {
         EXPECT_EQ(LeafHash((*entries)[i]), (*leaves)[i]);
-        EXPECT_EQ(AuditEntry::Decode((*entries)[i])->subject,
-                  "player:" + std::to_string(c.begin + static_cast<int64_t>(i)));
+        EXPECT_EQ(
+            AuditEntry::Decode((*entries)[i])->subject,
+            "player:" + std::to_string(c.begin + static_cast<int64_t>(i)));
       }
     } else {
       EXPECT_EQ(entries.status().code(), absl::StatusCode::kInvalidArgument);
-      EXPECT_THAT(std::string(entries.status().message()), HasSubstr("log size 5"));
+      EXPECT_THAT(std::string(entries.status().message()),
+                  HasSubstr("log size 5"));
       EXPECT_EQ(leaves.status().code(), absl::StatusCode::kInvalidArgument);
     }
   }
@@ -116,8 +118,10 @@ TEST_F(AuditTrailTest, EntryRangesAreChecked) {
 TEST_F(AuditTrailTest, AtMostAThousandEntriesACall) {
   AppendPlain(1001);
   EXPECT_TRUE(trail_.Entries(0, 1000).ok());
-  EXPECT_EQ(trail_.Entries(0, 1001).status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(trail_.LeafHashes(0, 1001).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(trail_.Entries(0, 1001).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(trail_.LeafHashes(0, 1001).status().code(),
+            absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(trail_.LeafHashes(1, 1001).value().size(), 1000u);
 }
 
@@ -125,17 +129,19 @@ TEST_F(AuditTrailTest, InclusionProofsVerifyForEveryLeafAndSize) {
   AppendPlain(13);
   const std::vector<std::string> leaves = repo_.AllLeafHashes();
   for (int64_t size = 1; size <= 13; ++size) {
-    const std::string root =
-        RootHash(std::vector<std::string>(leaves.begin(), leaves.begin() + size));
+    const std::string root = RootHash(
+        std::vector<std::string>(leaves.begin(), leaves.begin() + size));
     for (int64_t index = 0; index < size; ++index) {
       auto proof = trail_.InclusionProof(index, size);
       ASSERT_TRUE(proof.ok()) << proof.status();
       EXPECT_EQ(proof->first, leaves[static_cast<size_t>(index)]);
-      EXPECT_TRUE(VerifyInclusion(proof->first, index, size, proof->second, root).ok)
+      EXPECT_TRUE(
+          VerifyInclusion(proof->first, index, size, proof->second, root).ok)
           << index << " in " << size;
       // The same proof does not prove another leaf.
       EXPECT_FALSE(
-          VerifyInclusion(LeafHash("forged"), index, size, proof->second, root).ok);
+          VerifyInclusion(LeafHash("forged"), index, size, proof->second, root)
+              .ok);
     }
   }
   for (auto [index, size] : std::vector<std::pair<int64_t, int64_t>>{
@@ -150,26 +156,31 @@ TEST_F(AuditTrailTest, ConsistencyProofsVerifyForEveryPairOfSizes) {
   AppendPlain(11);
   const std::vector<std::string> leaves = repo_.AllLeafHashes();
   auto root = [&](int64_t n) {
-    return RootHash(std::vector<std::string>(leaves.begin(), leaves.begin() + n));
+    return RootHash(
+        std::vector<std::string>(leaves.begin(), leaves.begin() + n));
   };
   for (int64_t m = 0; m <= 11; ++m) {
     for (int64_t n = m; n <= 11; ++n) {
       auto proof = trail_.ConsistencyProof(m, n);
       ASSERT_TRUE(proof.ok()) << proof.status();
-      EXPECT_TRUE(VerifyConsistency(m, n, root(m), root(n), *proof).ok) << m << " -> " << n;
+      EXPECT_TRUE(VerifyConsistency(m, n, root(m), root(n), *proof).ok)
+          << m << " -> " << n;
       if (m > 0 && m < n) {
-        EXPECT_FALSE(VerifyConsistency(m, n, LeafHash("other"), root(n), *proof).ok);
+        EXPECT_FALSE(
+            VerifyConsistency(m, n, LeafHash("other"), root(n), *proof).ok);
       }
     }
   }
-  for (auto [m, n] : std::vector<std::pair<int64_t, int64_t>>{{-1, 3}, {4, 3}, {0, 12}}) {
+  for (auto [m, n] :
+       std::vector<std::pair<int64_t, int64_t>>{{-1, 3}, {4, 3}, {0, 12}}) {
     EXPECT_EQ(trail_.ConsistencyProof(m, n).status().code(),
               absl::StatusCode::kInvalidArgument);
   }
 }
 
 TEST_F(AuditTrailTest, TablesMatchingTheLogHaveNoMismatch) {
-  repo_.Append(EntryWithRows(0, {{"players:1", "aa"}, {"rank_history:1", "bb"}}));
+  repo_.Append(
+      EntryWithRows(0, {{"players:1", "aa"}, {"rank_history:1", "bb"}}));
   repo_.Append(EntryWithRows(1, {{"players:1", "cc"}}));
   repo_.Append(EntryWithRows(2, {{"objections:rowid/7", "deleted"}}));
   repo_.SetRows({{"players:1", "cc"}, {"rank_history:1", "bb"}});
@@ -182,15 +193,16 @@ TEST_F(AuditTrailTest, TablesMatchingTheLogHaveNoMismatch) {
 
 TEST_F(AuditTrailTest, TablesChangedBehindTheLogAreNamedWithTheirLastEntry) {
   repo_.Append(EntryWithRows(0, {{"players:1", "aa"}, {"players:2", "a2"}}));
-  repo_.Append(EntryWithRows(1, {{"certificates:000240001", "c1"}, {"players:1", "ab"}}));
+  repo_.Append(EntryWithRows(
+      1, {{"certificates:000240001", "c1"}, {"players:1", "ab"}}));
   repo_.Append(EntryWithRows(2, {{"players:3", "a3"}}));
   repo_.Append(EntryWithRows(3, {{"players:2", "b2"}}));
   repo_.SetRows({
-      {"players:1", "ab"},                // as logged
-      {"players:2", "EDITED"},            // last written by entry 3
-      {"certificates:000240001", "XX"},   // last written by entry 1
-      {"players:9", "z9"},                // never logged
-      // players:3 (entry 2) is missing
+      {"players:1", "ab"},               // as logged
+      {"players:2", "EDITED"},           // last written by entry 3
+      {"certificates:000240001", "XX"},  // last written by entry 1
+      {"players:9", "z9"},               // never logged
+                                         // players:3 (entry 2) is missing
   });
   auto check = trail_.VerifyTables();
   ASSERT_TRUE(check.ok()) << check.status();
@@ -233,8 +245,9 @@ TEST_F(AuditTrailTest, ReviewIsRecordedAgainstTheRootOfItsCheckpoint) {
   ASSERT_TRUE(recorded.ok()) << recorded.status();
   EXPECT_EQ(recorded->id, 1);
   const auto leaves = repo_.AllLeafHashes();
-  EXPECT_EQ(recorded->checkpoint_root,
-            RootHash(std::vector<std::string>(leaves.begin(), leaves.begin() + 4)));
+  EXPECT_EQ(
+      recorded->checkpoint_root,
+      RootHash(std::vector<std::string>(leaves.begin(), leaves.begin() + 4)));
   EXPECT_EQ(recorded->reviewer, "auditor/token:4");
   EXPECT_EQ(recorded->recorded_unix, kNow);
   // The review itself is logged.
@@ -266,7 +279,8 @@ TEST_F(AuditTrailTest, BadReviewsAreRefusedWithPreciseCodes) {
            {"110", 1999, "ok", 3, absl::StatusCode::kInvalidArgument},
            {"110", 2100, "ok", 3, absl::StatusCode::kInvalidArgument},
            {"110", 2023, "", 3, absl::StatusCode::kInvalidArgument},
-           {"110", 2023, std::string(20001, 'x'), 3, absl::StatusCode::kInvalidArgument},
+           {"110", 2023, std::string(20001, 'x'), 3,
+            absl::StatusCode::kInvalidArgument},
            {"110", 2023, "ok", 0, absl::StatusCode::kFailedPrecondition},
            {"110", 2023, "ok", 4, absl::StatusCode::kFailedPrecondition},
            {"999", 2023, "ok", 3, absl::StatusCode::kNotFound},
@@ -284,10 +298,12 @@ TEST_F(AuditTrailTest, BadReviewsAreRefusedWithPreciseCodes) {
   EXPECT_TRUE(trail_.ListReviews("", 0).value().empty());
 }
 
-TEST_F(AuditTrailTest, StockReleaseNeedsTheLatestReviewOfThePreviousYearPassed) {
+TEST_F(AuditTrailTest,
+       StockReleaseNeedsTheLatestReviewOfThePreviousYearPassed) {
   AppendPlain(2);
   auth::Caller auditor{auth::Role::kAuditor, "", 4};
-  auto record = [&](const std::string& prefix, int year, ReviewOutcome outcome) {
+  auto record = [&](const std::string& prefix, int year,
+                    ReviewOutcome outcome) {
     Review r;
     r.agency_prefix = prefix;
     r.year = year;
@@ -298,13 +314,16 @@ TEST_F(AuditTrailTest, StockReleaseNeedsTheLatestReviewOfThePreviousYearPassed) 
   };
   absl::Status none = trail_.CheckReviewPassed("110", 2024);
   EXPECT_EQ(none.code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_THAT(std::string(none.message()),
-              HasSubstr("rule: stock for 2025 is released only after agency 110 passed the "
-                        "annual review of 2024; no review is recorded"));
+  EXPECT_THAT(
+      std::string(none.message()),
+      HasSubstr(
+          "rule: stock for 2025 is released only after agency 110 passed the "
+          "annual review of 2024; no review is recorded"));
 
   record("110", 2023, ReviewOutcome::kPass);  // another year
   record("130", 2024, ReviewOutcome::kPass);  // another agency
-  EXPECT_EQ(trail_.CheckReviewPassed("110", 2024).code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(trail_.CheckReviewPassed("110", 2024).code(),
+            absl::StatusCode::kFailedPrecondition);
 
   record("110", 2024, ReviewOutcome::kFail);
   absl::Status failed = trail_.CheckReviewPassed("110", 2024);
@@ -315,7 +334,8 @@ TEST_F(AuditTrailTest, StockReleaseNeedsTheLatestReviewOfThePreviousYearPassed) 
   record("110", 2024, ReviewOutcome::kPassWithConditions);  // a second review
   EXPECT_TRUE(trail_.CheckReviewPassed("110", 2024).ok());
   record("110", 2024, ReviewOutcome::kFail);  // the latest counts
-  EXPECT_EQ(trail_.CheckReviewPassed("110", 2024).code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(trail_.CheckReviewPassed("110", 2024).code(),
+            absl::StatusCode::kFailedPrecondition);
   record("110", 2024, ReviewOutcome::kPass);
   EXPECT_TRUE(trail_.CheckReviewPassed("110", 2024).ok());
   EXPECT_TRUE(trail_.CheckReviewPassed("130", 2024).ok());
@@ -324,13 +344,15 @@ TEST_F(AuditTrailTest, StockReleaseNeedsTheLatestReviewOfThePreviousYearPassed) 
   const std::vector<Review> listed = trail_.ListReviews("110", 2024).value();
   for (const Review& r : listed) outcomes.push_back(r.outcome);
   EXPECT_THAT(outcomes, ElementsAre(ReviewOutcome::kPass, ReviewOutcome::kFail,
-                                    ReviewOutcome::kPassWithConditions, ReviewOutcome::kFail));
+                                    ReviewOutcome::kPassWithConditions,
+                                    ReviewOutcome::kFail));
 }
 
 TEST(ReviewOutcomeNameTest, NamesEveryOutcome) {
   EXPECT_STREQ(ReviewOutcomeName(ReviewOutcome::kPass), "pass");
   EXPECT_STREQ(ReviewOutcomeName(ReviewOutcome::kFail), "fail");
-  EXPECT_STREQ(ReviewOutcomeName(ReviewOutcome::kPassWithConditions), "pass_with_conditions");
+  EXPECT_STREQ(ReviewOutcomeName(ReviewOutcome::kPassWithConditions),
+               "pass_with_conditions");
 }
 
 }  // namespace

@@ -30,7 +30,9 @@ class FakeAuditRepository : public AuditRepository {
     return static_cast<int64_t>(log_.size()) - 1;
   }
   // Appends the canonical encoding of `entry`. REQUIRES: it encodes.
-  int64_t Append(const AuditEntry& entry) { return Append(entry.Encode().value()); }
+  int64_t Append(const AuditEntry& entry) {
+    return Append(entry.Encode().value());
+  }
 
   // Replaces the stored bytes (and, when given, the stored leaf hash).
   void Tamper(int64_t index, const std::string& bytes,
@@ -58,10 +60,12 @@ class FakeAuditRepository : public AuditRepository {
     std::lock_guard<std::mutex> lock(mu_);
     return static_cast<int64_t>(log_.size());
   }
-  absl::StatusOr<std::vector<std::string>> Entries(int64_t begin, int64_t end) override {
+  absl::StatusOr<std::vector<std::string>> Entries(int64_t begin,
+                                                   int64_t end) override {
     return Column(begin, end, /*leaf=*/false);
   }
-  absl::StatusOr<std::vector<std::string>> LeafHashes(int64_t begin, int64_t end) override {
+  absl::StatusOr<std::vector<std::string>> LeafHashes(int64_t begin,
+                                                      int64_t end) override {
     return Column(begin, end, /*leaf=*/true);
   }
   absl::Status SaveCheckpoint(const Checkpoint& checkpoint) override {
@@ -80,7 +84,8 @@ class FakeAuditRepository : public AuditRepository {
     }
     return out;
   }
-  absl::StatusOr<std::map<std::string, std::string>> CurrentRowDigests() override {
+  absl::StatusOr<std::map<std::string, std::string>> CurrentRowDigests()
+      override {
     std::lock_guard<std::mutex> lock(mu_);
     return rows_;
   }
@@ -88,7 +93,8 @@ class FakeAuditRepository : public AuditRepository {
                                        const ChangeRecord& change) override {
     auto bytes = AuditEntry::FromChange(change).Encode();
     if (!bytes.ok()) return bytes.status();
-    if (review.agency_prefix == "999") return absl::NotFoundError("no agency 999");
+    if (review.agency_prefix == "999")
+      return absl::NotFoundError("no agency 999");
     Append(*bytes);
     std::lock_guard<std::mutex> lock(mu_);
     reviews_.push_back(review);
@@ -100,7 +106,8 @@ class FakeAuditRepository : public AuditRepository {
     std::lock_guard<std::mutex> lock(mu_);
     std::vector<Review> out;
     for (auto it = reviews_.rbegin(); it != reviews_.rend(); ++it) {
-      if ((prefix.empty() || it->agency_prefix == prefix) && (year == 0 || it->year == year)) {
+      if ((prefix.empty() || it->agency_prefix == prefix) &&
+          (year == 0 || it->year == year)) {
         out.push_back(*it);
       }
     }
@@ -111,7 +118,8 @@ class FakeAuditRepository : public AuditRepository {
   }
 
  private:
-  absl::StatusOr<std::vector<std::string>> Column(int64_t begin, int64_t end, bool leaf) {
+  absl::StatusOr<std::vector<std::string>> Column(int64_t begin, int64_t end,
+                                                  bool leaf) {
     std::lock_guard<std::mutex> lock(mu_);
     if (begin < 0 || end < begin || end > static_cast<int64_t>(log_.size())) {
       return absl::OutOfRangeError("no such entries");

@@ -24,10 +24,12 @@ pid_t SpawnPiped(const std::vector<std::string>& argv, int* read_fd) {
   posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
   std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  for (const std::string& a : argv)
+    args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   pid_t pid = -1;
-  if (posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ) != 0) pid = -1;
+  if (posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ) != 0)
+    pid = -1;
   posix_spawn_file_actions_destroy(&actions);
   ::close(fds[1]);
   if (pid < 0) {
@@ -38,7 +40,9 @@ pid_t SpawnPiped(const std::vector<std::string>& argv, int* read_fd) {
   return pid;
 }
 
-int ExitCode(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : -1; }
+int ExitCode(int status) {
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
 
 }  // namespace
 
@@ -52,7 +56,8 @@ CommandResult RunCommand(const std::vector<std::string>& argv) {
   }
   char buf[4096];
   ssize_t n;
-  while ((n = ::read(fd, buf, sizeof buf)) > 0) result.output.append(buf, static_cast<size_t>(n));
+  while ((n = ::read(fd, buf, sizeof buf)) > 0)
+    result.output.append(buf, static_cast<size_t>(n));
   ::close(fd);
   int status = 0;
   ::waitpid(pid, &status, 0);
@@ -60,11 +65,11 @@ CommandResult RunCommand(const std::vector<std::string>& argv) {
   return result;
 }
 
-RankdProcess::RankdProcess(const std::string& rankd_path, const std::string& db_path,
-                           int timeout_seconds) {
+RankdProcess::RankdProcess(const std::string& rankd_path,
+                           const std::string& db_path, int timeout_seconds) {
   int fd = -1;
-  pid_ = SpawnPiped({rankd_path, "--db", db_path, "--listen", "127.0.0.1:0", "--log-level",
-                     "info"},
+  pid_ = SpawnPiped({rankd_path, "--db", db_path, "--listen", "127.0.0.1:0",
+                     "--log-level", "info"},
                     &fd);
   if (pid_ < 0) return;
   reader_ = std::thread([this, fd] { Drain(fd); });
@@ -74,7 +79,8 @@ RankdProcess::RankdProcess(const std::string& rankd_path, const std::string& db_
     return eof_ || output_.find(marker) != std::string::npos;
   });
   const size_t at = output_.find(marker);
-  if (at != std::string::npos) port_ = std::atoi(output_.c_str() + at + marker.size());
+  if (at != std::string::npos)
+    port_ = std::atoi(output_.c_str() + at + marker.size());
 }
 
 void RankdProcess::Drain(int fd) {
