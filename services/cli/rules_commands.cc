@@ -412,15 +412,15 @@ int CheckGomokuFile(CliContext& ctx, const CheckArgs& args,
   req.set_claim_policy(args.claim == "immediate"
                            ? v1::GOMOKU_CLAIM_POLICY_IMMEDIATE
                            : v1::GOMOKU_CLAIM_POLICY_AS_RECORDED);
-  req.set_format(args.format == "sgf"     ? v1::GOMOKU_RECORD_FORMAT_SGF
-                 : args.format == "moves" ? v1::GOMOKU_RECORD_FORMAT_MOVE_LIST
-                                          : v1::GOMOKU_RECORD_FORMAT_UNSPECIFIED);
+  req.set_format(args.format == "sgf" ? v1::GOMOKU_RECORD_FORMAT_SGF
+                 : args.format == "moves"
+                     ? v1::GOMOKU_RECORD_FORMAT_MOVE_LIST
+                     : v1::GOMOKU_RECORD_FORMAT_UNSPECIFIED);
   auto call = ctx.NewCall();
   if (!call) return kExitUsage;
   v1::CheckGomokuRecordResponse resp;
-  const grpc::Status s =
-      v1::RulesService::NewStub(ctx.Channel())
-          ->CheckGomokuRecord(call.get(), req, &resp);
+  const grpc::Status s = v1::RulesService::NewStub(ctx.Channel())
+                             ->CheckGomokuRecord(call.get(), req, &resp);
   ++t.records;
   if (s.error_code() == grpc::StatusCode::INVALID_ARGUMENT ||
       s.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED ||

@@ -1,7 +1,8 @@
 // gRPC handlers of rules.proto (RulesService): the rules check of Go and
 // Gomoku game records. Thin: convert the request, one go::CheckRecords (or
-// gomoku::CheckRecord) call, convert the reports. A record with violations is an OK answer whose report says
-// failed = true; errors are for records that cannot be read.
+// gomoku::CheckRecord) call, convert the reports. A record with violations is
+// an OK answer whose report says failed = true; errors are for records that
+// cannot be read.
 //
 // CheckGameRecord (unary): INVALID_ARGUMENT for bad options or a malformed
 // record (the message names the byte offset), RESOURCE_EXHAUSTED for a record

@@ -291,6 +291,54 @@ TEST_F(CheckCliTest, UsageErrorsExitTwoWithoutACall) {
   EXPECT_NE(komi.err.find("--komi"), std::string::npos) << komi.err;
 }
 
+TEST_F(CheckCliTest, GomokuRecordsOneLineEachWithForbiddenMoves) {
+  ASSERT_NE(rankd_.port(), 0);
+  const std::string after = dir_.File("after_five.txt"),
+                    foul = dir_.File("double_three.sgf"),
+                    bad = dir_.File("bad.txt");
+  std::ofstream(after) << "H8 A1 H9 A2 H10 A3 H11 A4 H12 B1\n";
+  std::ofstream(foul) << "(;GM[4]SZ[15]RE[W+F];B[hh];W[ao];B[hf];W[am];B[gg];"
+                         "W[ak];B[ig];W[ai];B[hg])";
+  std::ofstream(bad) << "H8 Q9";
+  Result r = Rankctl(dir_, {"--server", rankd_.address(), "check", "--game",
+                            "gomoku", after, foul, bad});
+  EXPECT_EQ(r.exit_status, 3) << r.out << r.err;
+  const std::vector<std::string> lines = Lines(r.out);
+  ASSERT_EQ(lines.size(), 4u) << r.out;
+  EXPECT_EQ(lines[0].rfind(after + "  FAIL  move 10 ", 0), 0u) << lines[0];
+  EXPECT_NE(lines[0].find("; black wins by five at move 9: H8 H9 H10 H11 H12"),
+            std::string::npos)
+      << lines[0];
+  EXPECT_EQ(lines[1].rfind(foul + "  OK  white wins: black's move 9 is "
+                                  "forbidden",
+                           0),
+            0u)
+      << lines[1];
+  const std::string forbidden = "; forbidden: move 9 H9 double three (claimed)";
+  EXPECT_EQ(lines[1].substr(lines[1].size() - forbidden.size()), forbidden);
+  EXPECT_EQ(lines[2].rfind(bad + "  MALFORMED  INVALID_ARGUMENT: move list, "
+                                 "move 2 at line 1, column 4",
+                           0),
+            0u)
+      << lines[2];
+  EXPECT_EQ(lines[3], "3 records: 1 ok, 1 failed, 1 malformed");
+
+  Result json = Rankctl(dir_, {"--server", rankd_.address(), "check", "--game",
+                               "gomoku", "--json", foul});
+  EXPECT_EQ(json.exit_status, 0) << json.out << json.err;
+  const std::vector<std::string> json_lines = Lines(json.out);
+  ASSERT_EQ(json_lines.size(), 2u) << json.out;
+  const auto answer = nlohmann::json::parse(json_lines[0]);
+  EXPECT_EQ(answer["record_id"], foul);
+  EXPECT_EQ(answer["report"]["forbidden_moves"][0]["point"], "H9");
+  EXPECT_EQ(answer["report"]["forbidden_moves"][0]["fouls"][0],
+            "GOMOKU_FOUL_DOUBLE_THREE");
+  EXPECT_EQ(answer["report"]["outcome"]["winner"], "STONE_COLOR_WHITE");
+  EXPECT_EQ(nlohmann::json::parse(json_lines[1]),
+            nlohmann::json(
+                {{"records", 1}, {"ok", 1}, {"failed", 0}, {"malformed", 0}}));
+}
+
 TEST(CheckCliNoServerTest, CallFailureExitsOne) {
   testing::TempDir dir;
   // A port nobody listens on: bound by rankd nowhere, refused at once.
