@@ -15,7 +15,8 @@ constexpr char kInsertAudit[] =
 
 absl::StatusOr<int64_t> AppendAudit(Connection& conn, const ChangeRecord& change) {
   audit::AuditEntry record = audit::AuditEntry::FromChange(change);
-  GORANK_ASSIGN_OR_RETURN(record.rows, DigestRows(conn, conn.TakeTouchedRows()));
+  GORANK_ASSIGN_OR_RETURN(record.rows,
+                          DigestRows(conn, conn.TakeTouchedRows(), conn.TakeDeletedRows()));
   GORANK_ASSIGN_OR_RETURN(const std::string entry, record.Encode());
   GORANK_ASSIGN_OR_RETURN(auto st, conn.Prepare(kInsertAudit));
   st->BindBlob(1, entry).BindBlob(2, audit::LeafHash(entry));

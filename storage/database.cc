@@ -1,5 +1,7 @@
 #include "storage/database.h"
 
+// Debian builds SQLite with the pre-update hook; its declarations need this.
+#define SQLITE_ENABLE_PREUPDATE_HOOK 1
 #include <sqlite3.h>
 #include <sys/stat.h>
 
@@ -136,12 +138,43 @@ absl::Status Connection::Exec(const std::string& sql) {
   return SqliteError(sqlite3_extended_errcode(db_), msg);
 }
 
-void Connection::OnUpdate(void* self, int, const char*, const char* table,
+namespace {
+bool Audited(const std::string& table) {
+  return table != "audit_log" && table.rfind("sqlite_", 0) != 0;
+}
+}  // namespace
+
+void Connection::OnUpdate(void* self, int op, const char*, const char* table,
                           int64_t rowid) {
   auto* conn = static_cast<Connection*>(self);
   const std::string name(table);
-  if (name == "audit_log" || name.rfind("sqlite_", 0) == 0) return;
+  if (!Audited(name) || op == SQLITE_DELETE) return;
   conn->touched_.emplace_back(name, rowid);
+}
+
+void Connection::OnPreUpdate(void* self, sqlite3* db, int op, const char*, const char* table,
+                             int64_t, int64_t) {
+  const std::string name(table);
+  if (op != SQLITE_DELETE || !Audited(name)) return;
+  std::vector<std::optional<std::string>> values;
+  for (int i = 0; i < sqlite3_preupdate_count(db); ++i) {
+    sqlite3_value* v = nullptr;
+    if (sqlite3_preupdate_old(db, i, &v) != SQLITE_OK || v == nullptr ||
+        sqlite3_value_type(v) == SQLITE_NULL) {
+      values.push_back(std::nullopt);
+      continue;
+    }
+    const auto* text = sqlite3_value_text(v);
+    values.emplace_back(std::string(reinterpret_cast<const char*>(text),
+                                    static_cast<size_t>(sqlite3_value_bytes(v))));
+  }
+  static_cast<Connection*>(self)->deleted_.emplace_back(name, std::move(values));
+}
+
+std::vector<Connection::DeletedRow> Connection::TakeDeletedRows() {
+  std::vector<DeletedRow> out;
+  out.swap(deleted_);
+  return out;
 }
 
 void Connection::WatchWrites() {
@@ -149,6 +182,13 @@ void Connection::WatchWrites() {
       db_,
       [](void* self, int op, const char* db, const char* table, sqlite3_int64 rowid) {
         OnUpdate(self, op, db, table, rowid);
+      },
+      this);
+  sqlite3_preupdate_hook(
+      db_,
+      [](void* self, sqlite3* db, int op, const char* schema, const char* table,
+         sqlite3_int64 old_rowid, sqlite3_int64 new_rowid) {
+        OnPreUpdate(self, db, op, schema, table, old_rowid, new_rowid);
       },
       this);
 }

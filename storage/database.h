@@ -84,20 +84,30 @@ class Connection {
   int64_t Changes() const;
   sqlite3* raw() { return db_; }
 
-  // Rows inserted, updated or deleted through this connection since the
-  // last call (table, rowid), in order; the audit log digests them.
+  // Rows inserted or updated through this connection since the last call
+  // (table, rowid), in order; the audit log digests them.
   std::vector<std::pair<std::string, int64_t>> TakeTouchedRows();
-  void ClearTouchedRows() { touched_.clear(); }
+  // Rows deleted since the last call: (table, the row's old column values
+  // as text, NULL as nullopt), captured before the delete.
+  using DeletedRow = std::pair<std::string, std::vector<std::optional<std::string>>>;
+  std::vector<DeletedRow> TakeDeletedRows();
+  void ClearTouchedRows() {
+    touched_.clear();
+    deleted_.clear();
+  }
   // Starts recording touched rows (the writer connection only).
   void WatchWrites();
 
  private:
   static void OnUpdate(void* self, int op, const char* db, const char* table,
                        int64_t rowid);
+  static void OnPreUpdate(void* self, sqlite3* db, int op, const char* schema,
+                          const char* table, int64_t old_rowid, int64_t new_rowid);
 
   sqlite3* db_;
   std::map<std::string, sqlite3_stmt*> cache_;
   std::vector<std::pair<std::string, int64_t>> touched_;
+  std::vector<DeletedRow> deleted_;
 };
 
 struct DatabaseOptions {

@@ -66,11 +66,39 @@ std::string DigestColumns(const Statement& st) {
   return audit::HexEncode(audit::Sha256(data));
 }
 
+// The key a row had, from its column values (as DeletedRow holds them):
+// the primary-key columns joined with '/', as KeyExpression computes it.
+absl::StatusOr<std::string> KeyOfValues(Connection& conn, const std::string& table,
+                                        const std::vector<std::optional<std::string>>& values) {
+  GORANK_ASSIGN_OR_RETURN(auto st, conn.Prepare("SELECT cid, pk FROM pragma_table_info(?1)"));
+  st->Bind(1, table);
+  std::map<int64_t, int64_t> pk;  // pk order -> column index
+  while (true) {
+    GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+    if (!row) break;
+    if (st->Int(1) > 0) pk[st->Int(1)] = st->Int(0);
+  }
+  if (pk.empty()) return std::string();
+  std::string key;
+  for (const auto& [order, column] : pk) {
+    if (!key.empty()) key += "/";
+    if (column >= 0 && column < static_cast<int64_t>(values.size()) && values[column]) {
+      key += *values[column];
+    }
+  }
+  return key;
+}
+
 }  // namespace
 
 absl::StatusOr<std::map<std::string, std::string>> DigestRows(
-    Connection& conn, const std::vector<std::pair<std::string, int64_t>>& rows) {
+    Connection& conn, const std::vector<std::pair<std::string, int64_t>>& rows,
+    const std::vector<Connection::DeletedRow>& deleted) {
   std::map<std::string, std::string> out;
+  for (const auto& [table, values] : deleted) {
+    GORANK_ASSIGN_OR_RETURN(std::string key, KeyOfValues(conn, table, values));
+    if (!key.empty()) out[table + ":" + key] = kDeletedRow;
+  }
   std::map<std::pair<std::string, int64_t>, bool> seen;
   for (const auto& row : rows) {
     if (seen[row]) continue;

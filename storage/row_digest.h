@@ -19,8 +19,11 @@ inline constexpr char kDeletedRow[] = "deleted";
 
 // "table:key" -> hex digest for each (table, rowid), read inside the
 // caller's open transaction.
+// Rows deleted by the change (`deleted`) are keyed from their old values
+// and recorded as kDeletedRow.
 absl::StatusOr<std::map<std::string, std::string>> DigestRows(
-    Connection& conn, const std::vector<std::pair<std::string, int64_t>>& rows);
+    Connection& conn, const std::vector<std::pair<std::string, int64_t>>& rows,
+    const std::vector<Connection::DeletedRow>& deleted = {});
 
 // "table:key" -> hex digest of every row of every table except the audit
 // log and SQLite's own, read inside the caller's open transaction.

@@ -258,6 +258,16 @@ absl::StatusOr<Certificate> SqliteCertificateRepository::GetCertificate(
   return *out;
 }
 
+absl::StatusOr<std::optional<Certificate>> SqliteCertificateRepository::FindByRequestId(
+    const std::string& request_id) {
+  std::optional<Certificate> out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(out, FindOne(c, kCertByRequest, request_id));
+    return absl::OkStatus();
+  }));
+  return out;
+}
+
 absl::StatusOr<std::vector<Certificate>> SqliteCertificateRepository::ListCertificates(
     const certificates::CertificateFilter& f) {
   std::vector<Certificate> out;

@@ -18,6 +18,8 @@ class SqliteCertificateRepository : public certificates::CertificateRepository {
       const certificates::IssuePlan& plan) override;
   absl::StatusOr<certificates::Certificate> GetCertificate(
       const certificates::CertificateNumber& n) override;
+  absl::StatusOr<std::optional<certificates::Certificate>> FindByRequestId(
+      const std::string& request_id) override;
   absl::StatusOr<std::vector<certificates::Certificate>> ListCertificates(
       const certificates::CertificateFilter& filter) override;
   absl::Status SettleNotice(const certificates::CertificateNumber& n,

@@ -58,6 +58,9 @@ class CertificateRepository {
   virtual absl::StatusOr<Certificate> IssueCertificate(const IssuePlan& plan) = 0;
   // NOT_FOUND for an unknown number.
   virtual absl::StatusOr<Certificate> GetCertificate(const CertificateNumber& n) = 0;
+  // The certificate issued under this idempotency key; nullopt when none.
+  virtual absl::StatusOr<std::optional<Certificate>> FindByRequestId(
+      const std::string& request_id) = 0;
   virtual absl::StatusOr<std::vector<Certificate>> ListCertificates(
       const CertificateFilter& filter) = 0;
 

@@ -145,9 +145,23 @@ std::vector<std::string> MissingHolderFields(const registry::Player& p, const Ra
 
 std::optional<Rank> FallbackRank(const Certificate& revoked,
                                  const std::optional<Rank>& current,
-                                 const std::vector<Rank>& other_effective_grades) {
+                                 const std::vector<Rank>& other_effective_grades,
+                                 const std::vector<Certificate>& revoked_before) {
   if (!revoked.rank_applied || current != revoked.grade) return current;
   std::optional<Rank> best = revoked.rank_before;
+  // Walk back past earlier ranks that rested on certificates since revoked
+  // (each step strictly lowers the rank, so the walk ends).
+  for (bool moved = true; moved && best;) {
+    moved = false;
+    for (const Certificate& r : revoked_before) {
+      if (r.rank_applied && r.grade == *best && r.rank_before != best &&
+          (!r.rank_before || *r.rank_before < *best)) {
+        best = r.rank_before;
+        moved = true;
+        break;
+      }
+    }
+  }
   for (const Rank& g : other_effective_grades) {
     if (!best || g > *best) best = g;
   }

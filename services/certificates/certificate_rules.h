@@ -60,9 +60,14 @@ std::vector<std::string> MissingHolderFields(const registry::Player& player,
 // effective: the best of those; else the rank the player had before
 // `revoked` was applied. The current rank stays when `revoked` was not what
 // gave it (it never applied, or the player ranks higher for another reason).
+// When the earlier rank itself came from a certificate revoked before
+// (`revoked_before`: the player's other revoked, applied certificates), the
+// fallback follows that certificate's own earlier rank instead, so it never
+// lands on a revoked grade.
 std::optional<registry::Rank> FallbackRank(
     const Certificate& revoked, const std::optional<registry::Rank>& current,
-    const std::vector<registry::Rank>& other_effective_grades);
+    const std::vector<registry::Rank>& other_effective_grades,
+    const std::vector<Certificate>& revoked_before = {});
 
 // "张*" for "张三", "欧**" for "欧阳锋", "L*****" for "Li Wei": the first
 // character kept, every other one (spaces included) starred.

@@ -62,15 +62,34 @@ absl::StatusOr<Certificate> Certification::IssueWithPlan(
   }
   GORANK_RETURN_IF_ERROR(CheckText("basis_reference", r.basis_reference, true));
   GORANK_RETURN_IF_ERROR(CheckText("correction_reason", r.correction_reason, r.correction));
+  const std::string default_prefix =
+      !r.agency_prefix.empty() ? r.agency_prefix
+      : caller.IsNational()    ? std::string(registry::kNationalPrefix)
+                               : caller.agency_prefix;
+  // A retry is answered before any rule is applied again: the rank, stock or
+  // agency may have changed since the first attempt succeeded.
+  if (!r.request_id.empty()) {
+    GORANK_ASSIGN_OR_RETURN(std::optional<Certificate> prior,
+                            certs_->FindByRequestId(r.request_id));
+    if (prior) {
+      if (!caller.ActsFor(prior->number.prefix)) {
+        return absl::PermissionDeniedError("request id " + r.request_id +
+                                           " belongs to another agency's issuance");
+      }
+      if (Fingerprint(r, default_prefix, r.issue_date.value_or(prior->issue_date)) !=
+          prior->request_hash) {
+        return absl::AlreadyExistsError("request id " + r.request_id +
+                                        " was already used for a different issuance");
+      }
+      return *prior;
+    }
+  }
   const Date today = clock_->Today();
   const Date date = r.issue_date.value_or(today);
   if (!date.IsValid() || date > today || date.year < 2000) {
     return absl::InvalidArgumentError("issue_date must be a date from 2000 up to today");
   }
-  const std::string prefix =
-      !r.agency_prefix.empty() ? r.agency_prefix
-      : caller.IsNational()    ? std::string(registry::kNationalPrefix)
-                               : caller.agency_prefix;
+  const std::string& prefix = default_prefix;
   GORANK_ASSIGN_OR_RETURN(registry::Agency agency, registry_->GetAgency(prefix));
   GORANK_RETURN_IF_ERROR(CheckIssueAuthority(caller, agency, *r.grade, r.basis));
   GORANK_ASSIGN_OR_RETURN(registry::Player player, registry_->GetPlayer(r.player_id));
@@ -180,12 +199,13 @@ absl::StatusOr<Certificate> Certification::Revoke(const auth::Caller& caller,
   by_player.player_id = c.player_id;
   GORANK_ASSIGN_OR_RETURN(std::vector<Certificate> others, certs_->ListCertificates(by_player));
   std::vector<Rank> effective;
+  std::vector<Certificate> revoked_before;
   for (const Certificate& o : others) {
-    if (o.number != c.number && o.rank_applied && StateAt(o, now) == CertificateState::kEffective) {
-      effective.push_back(o.grade);
-    }
+    if (o.number == c.number || !o.rank_applied) continue;
+    if (StateAt(o, now) == CertificateState::kEffective) effective.push_back(o.grade);
+    if (o.revoked_unix != 0) revoked_before.push_back(o);
   }
-  const std::optional<Rank> fallback = FallbackRank(c, player.rank, effective);
+  const std::optional<Rank> fallback = FallbackRank(c, player.rank, effective, revoked_before);
   std::optional<RankHistoryEntry> change;
   if (fallback != player.rank) {
     change = RankHistoryEntry{0, c.player_id, player.rank, fallback, clock_->Today(),

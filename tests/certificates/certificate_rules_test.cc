@@ -240,6 +240,26 @@ TEST(FallbackRankTest, Cases) {
   EXPECT_EQ(FallbackRank(first, R("3d"), {}), std::nullopt);
 }
 
+TEST(FallbackRankTest, SkipsRanksThatRestedOnRevokedCertificates) {
+  // 1k -> 1d (certificate A) -> 3d (certificate B); A is revoked first (the
+  // rank stays 3d), then B: the rank goes back to 1k, not to A's 1d.
+  Certificate a;
+  a.grade = R("1d");
+  a.rank_applied = true;
+  a.rank_before = R("1k");
+  a.revoked_unix = 100;
+  Certificate b;
+  b.grade = R("3d");
+  b.rank_applied = true;
+  b.rank_before = R("1d");
+  EXPECT_EQ(FallbackRank(b, R("3d"), {}, {a}), R("1k"));
+  // Without the revoked history the earlier rank is taken as it stands.
+  EXPECT_EQ(FallbackRank(b, R("3d"), {}), R("1d"));
+  // A still-effective certificate above the walked-back rank wins.
+  EXPECT_EQ(FallbackRank(b, R("3d"), {R("2k")}, {a}), R("1k"));
+  EXPECT_EQ(FallbackRank(b, R("3d"), {R("2d")}, {a}), R("2d"));
+}
+
 TEST(MaskNameTest, FirstCharacterKept) {
   EXPECT_EQ(MaskName("张三"), "张*");
   EXPECT_EQ(MaskName("欧阳锋"), "欧**");

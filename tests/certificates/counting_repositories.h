@@ -49,6 +49,10 @@ class CountingCertificateRepository : public CertificateRepository {
   absl::StatusOr<Certificate> GetCertificate(const CertificateNumber& n) override {
     GORANK_COUNT_AND_FORWARD(GetCertificate, n);
   }
+  absl::StatusOr<std::optional<Certificate>> FindByRequestId(
+      const std::string& request_id) override {
+    GORANK_COUNT_AND_FORWARD(FindByRequestId, request_id);
+  }
   absl::StatusOr<std::vector<Certificate>> ListCertificates(
       const CertificateFilter& filter) override {
     GORANK_COUNT_AND_FORWARD(ListCertificates, filter);
