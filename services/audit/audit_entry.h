@@ -36,7 +36,7 @@ struct AuditEntry {
   std::string before;     // JSON text of the record before, or "" if none
   std::string after;      // JSON text of the record after, or "" if none
   // "table:key" -> hex digest of the row after the change (see above).
-  std::map<std::string, std::string> rows;
+  std::map<std::string, std::string> rows = {};
 
   bool operator==(const AuditEntry&) const = default;
 

@@ -98,7 +98,9 @@ TEST_F(RegistryServiceTest, RegisterGetAndRedaction) {
     EXPECT_EQ(p.rank().notation(), "2d");
     EXPECT_EQ(p.resident_id(), c.resident_id ? kId2008 : "");
     EXPECT_EQ(p.has_birth_date(), c.birth_date);
-    if (c.birth_date) EXPECT_EQ(p.birth_date().day(), 10);
+    if (c.birth_date) {
+      EXPECT_EQ(p.birth_date().day(), 10);
+    }
   }
 }
 
