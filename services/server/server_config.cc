@@ -10,7 +10,8 @@ namespace gorank::server {
 namespace {
 
 absl::Status ApplyTable(const toml::table& t, ServerConfig* c) {
-  for (const auto& [key, node] : t) {
+  for (const auto& [key, node_binding] : t) {
+    const toml::node& node = node_binding;  // clang 14: lambdas cannot capture bindings
     const std::string k(key.str());
     auto want_string = [&](std::string* out) -> absl::Status {
       if (!node.is_string()) {
@@ -20,8 +21,9 @@ absl::Status ApplyTable(const toml::table& t, ServerConfig* c) {
       return absl::OkStatus();
     };
     auto want_int = [&](int* out, int64_t lo, int64_t hi) -> absl::Status {
-      auto v = node.value<int64_t>();
-      if (!node.is_integer() || !v || *v < lo || *v > hi) {
+      // Only an integer node: value<int64_t>() of a float out of range is UB.
+      auto v = node.is_integer() ? node.value<int64_t>() : std::nullopt;
+      if (!v || *v < lo || *v > hi) {
         return absl::InvalidArgumentError("config key '" + k + "' must be an integer in " +
                                           std::to_string(lo) + ".." + std::to_string(hi));
       }
