@@ -19,7 +19,7 @@ fi
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 CC=clang CXX=clang++ cmake -S "${root}" -B "${build}" -G Ninja \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGORANK_FUZZ=ON \
-  -DCMAKE_C_FLAGS="${san}" -DCMAKE_CXX_FLAGS="${san}" >/dev/null
+  -DCMAKE_CXX_FLAGS="${san}" >/dev/null
 ninja -C "${build}" -j"${GORANK_FUZZ_JOBS:-2}" "${targets[@]/%/_fuzzer}"
 
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
