@@ -83,6 +83,8 @@ std::vector<MethodPolicy> BuildTable() {
       {elg + "EvaluatePlayer", {kP, kN, kA, kU}},
       {elg + "EvaluateEvent", {kP, kN, kA, kU}},
       {elg + "GetGradeStandard", {kP, kN, kA, kU}},
+      {"/gorank.v1.RatingService/GetRating", {kP, kN, kA, kU}},
+      {"/gorank.v1.RatingService/GetRatingHistory", {kP, kN, kA, kU}},
   };
 }
 

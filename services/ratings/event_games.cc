@@ -82,8 +82,8 @@ absl::StatusOr<std::vector<RatedGame>> EventGames(
   for (const Entrant& e : results.entrants) entrants[e.id.value] = &e;
   std::map<int, int> games_in_round;
   for (const tournaments::Game& g : results.games) {
-    const std::string where = "event " + event_id + ", round " +
-                              std::to_string(g.round);
+    const std::string where =
+        "event " + event_id + ", round " + std::to_string(g.round);
     if (g.round < 1) {
       return absl::InvalidArgumentError(where + ": rounds start at 1");
     }

@@ -34,8 +34,7 @@ absl::StatusOr<std::vector<RatedGame>> ClosedEventGames(
 // Recompute(settings, ClosedEventGames(events)). Errors: those of
 // ClosedEventGames and Recompute. Thread-safe as ClosedEventGames.
 absl::StatusOr<RatingBook> RecomputeFromEvents(
-    const tournaments::EventRepository& events,
-    const RatingSettings& settings);
+    const tournaments::EventRepository& events, const RatingSettings& settings);
 
 }  // namespace gorank::ratings
 

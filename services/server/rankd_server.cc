@@ -26,6 +26,8 @@
 #include "services/rules/rules_service.h"
 #include "services/eligibility/eligibility_service.h"
 #include "services/eligibility/grade_desk.h"
+#include "services/ratings/rating_service.h"
+#include "services/ratings/ratings_config.h"
 #include "services/tournaments/event_desk.h"
 #include "services/tournaments/tournament_service.h"
 #include "storage/sqlite_event_repository.h"
@@ -66,6 +68,7 @@ struct RankdServer::Parts {
   std::unique_ptr<eligibility::GradeDesk> grade_desk;
   std::unique_ptr<tournaments::TournamentServiceImpl> tournament_service;
   std::unique_ptr<eligibility::EligibilityServiceImpl> eligibility_service;
+  std::unique_ptr<ratings::RatingServiceImpl> rating_service;
 };
 
 namespace {
@@ -91,7 +94,8 @@ const char* const kServiceNames[] = {
     "gorank.v1.PlayerRegistry", "gorank.v1.AgencyService",
     "gorank.v1.TokenService", "gorank.v1.RankService",
     "gorank.v1.CertificateService", "gorank.v1.AuditService", "gorank.v1.RulesService",
-    "gorank.v1.TournamentService", "gorank.v1.EligibilityService"};
+    "gorank.v1.TournamentService", "gorank.v1.EligibilityService",
+    "gorank.v1.RatingService"};
 
 // The checkpoint-signing key: loaded from `path`, or created there (mode
 // 0600) at first start.
@@ -222,6 +226,8 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
       std::make_unique<tournaments::TournamentServiceImpl>(p.gate.get(), p.event_desk.get());
   p.eligibility_service =
       std::make_unique<eligibility::EligibilityServiceImpl>(p.gate.get(), p.grade_desk.get());
+  p.rating_service = std::make_unique<ratings::RatingServiceImpl>(
+      p.gate.get(), p.event_repo.get(), ratings::DefaultRatingsConfig().rating);
 
   GORANK_ASSIGN_OR_RETURN(std::optional<std::string> secret,
                           p.tokens->BootstrapIfEmpty());
@@ -251,6 +257,7 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   builder.RegisterService(p.rules_service.get());
   builder.RegisterService(p.tournament_service.get());
   builder.RegisterService(p.eligibility_service.get());
+  builder.RegisterService(p.rating_service.get());
   s->server_ = builder.BuildAndStart();
   if (!s->server_ || s->port_ == 0) {
     return absl::UnavailableError("cannot listen on " + config.listen);

@@ -81,6 +81,8 @@ const std::map<std::string, std::string>& ExpectedRoles() {
       {"/gorank.v1.EligibilityService/EvaluatePlayer", "PNAU"},
       {"/gorank.v1.EligibilityService/EvaluateEvent", "PNAU"},
       {"/gorank.v1.EligibilityService/GetGradeStandard", "PNAU"},
+      {"/gorank.v1.RatingService/GetRating", "PNAU"},
+      {"/gorank.v1.RatingService/GetRatingHistory", "PNAU"},
   };
   return *kRows;
 }

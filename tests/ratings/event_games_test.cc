@@ -11,12 +11,12 @@
 namespace gorank::ratings {
 namespace {
 
+using ::testing::HasSubstr;
 using tournaments::Entrant;
 using tournaments::EntrantId;
 using tournaments::EventResults;
 using tournaments::Game;
 using tournaments::Outcome;
-using ::testing::HasSubstr;
 
 tournaments::Event ClosedEvent() {
   tournaments::Event event;

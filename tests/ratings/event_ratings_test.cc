@@ -61,8 +61,8 @@ class EventRatingsTest : public ::testing::Test {
   // Players 11 (2d), 12 (1k), 13 (3k); a guest 4.
   static EventResults Results(std::vector<Game> games) {
     EventResults r;
-    r.entrants = {Player(1, 11, "2d"), Player(2, 12, "1k"),
-                  Player(3, 13, "3k"), Player(4, std::nullopt, "1d")};
+    r.entrants = {Player(1, 11, "2d"), Player(2, 12, "1k"), Player(3, 13, "3k"),
+                  Player(4, std::nullopt, "1d")};
     r.games = std::move(games);
     return r;
   }
@@ -73,10 +73,10 @@ class EventRatingsTest : public ::testing::Test {
 
 TEST_F(EventRatingsTest, RecomputesClosedEventsOnly) {
   const Date day{2026, 5, 1};
-  tournaments::Event first =
-      Add(day, Results({G(1, 1, 2, Outcome::kBlackWins),
-                        G(1, 3, 4, Outcome::kBlackWins)}),
-          true);
+  tournaments::Event first = Add(day,
+                                 Results({G(1, 1, 2, Outcome::kBlackWins),
+                                          G(1, 3, 4, Outcome::kBlackWins)}),
+                                 true);
   tournaments::Event second =
       Add(day, Results({G(1, 2, 1, Outcome::kBlackWins)}), true);
   Add(Date{2026, 5, 2}, Results({G(1, 1, 3, Outcome::kWhiteWins)}), false);
