@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   AddAuditCommands(app, ctx, action);
   AddRulesCommands(app, ctx, action);
   AddEventCommands(app, ctx, action);
+  AddRatingCommands(app, ctx, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
