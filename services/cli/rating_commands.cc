@@ -35,10 +35,9 @@ void AddGet(CLI::App* rating, CliContext& ctx, Action& action) {
           },
           [](const auto& resp) {
             const auto& r = resp.rating();
-            std::cout << "player " << r.player_id() << ": GoR "
-                      << Gor(r.gor()) << " (" << RankText(r.grade()) << "), "
-                      << r.rated_games() << " rated games in "
-                      << r.rated_events() << " events";
+            std::cout << "player " << r.player_id() << ": GoR " << Gor(r.gor())
+                      << " (" << RankText(r.grade()) << "), " << r.rated_games()
+                      << " rated games in " << r.rated_events() << " events";
             if (r.has_pro_rating()) {
               std::cout << "; pro " << Gor(r.pro_rating()) << " ("
                         << r.pro_games() << " games)";
