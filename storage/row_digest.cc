@@ -26,20 +26,36 @@ std::string Quote(const std::string& name) {
   return out + "\"";
 }
 
-// The SQL expression that names a row of `table`: its primary-key columns
-// joined with '/', or the rowid for a table without a declared key.
-absl::StatusOr<std::string> KeyExpression(Connection& conn, const std::string& table) {
-  GORANK_ASSIGN_OR_RETURN(auto st, conn.Prepare("SELECT name, pk FROM pragma_table_info(?1)"));
+struct KeyColumn {
+  int64_t index;     // position in the table's column list
+  std::string name;
+};
+
+// The primary-key columns of `table` in key order; empty for a table
+// without a declared key.
+absl::StatusOr<std::vector<KeyColumn>> PrimaryKeyColumns(Connection& conn,
+                                                         const std::string& table) {
+  GORANK_ASSIGN_OR_RETURN(auto st,
+                          conn.Prepare("SELECT cid, name, pk FROM pragma_table_info(?1)"));
   st->Bind(1, table);
-  std::map<int64_t, std::string> pk;
+  std::map<int64_t, KeyColumn> by_order;
   while (true) {
     GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
     if (!row) break;
-    if (st->Int(1) > 0) pk[st->Int(1)] = st->Text(0);
+    if (st->Int(2) > 0) by_order[st->Int(2)] = KeyColumn{st->Int(0), st->Text(1)};
   }
+  std::vector<KeyColumn> out;
+  for (auto& [order, column] : by_order) out.push_back(std::move(column));
+  return out;
+}
+
+// The SQL expression that names a row of `table`: its primary-key columns
+// joined with '/', or the rowid for a table without a declared key.
+absl::StatusOr<std::string> KeyExpression(Connection& conn, const std::string& table) {
+  GORANK_ASSIGN_OR_RETURN(std::vector<KeyColumn> pk, PrimaryKeyColumns(conn, table));
   if (pk.empty()) return std::string("rowid");
   std::string expr;
-  for (const auto& [i, col] : pk) expr += (expr.empty() ? "" : " || '/' || ") + Quote(col);
+  for (const KeyColumn& col : pk) expr += (expr.empty() ? "" : " || '/' || ") + Quote(col.name);
   return expr;
 }
 
@@ -70,20 +86,12 @@ std::string DigestColumns(const Statement& st) {
 // the primary-key columns joined with '/', as KeyExpression computes it.
 absl::StatusOr<std::string> KeyOfValues(Connection& conn, const std::string& table,
                                         const std::vector<std::optional<std::string>>& values) {
-  GORANK_ASSIGN_OR_RETURN(auto st, conn.Prepare("SELECT cid, pk FROM pragma_table_info(?1)"));
-  st->Bind(1, table);
-  std::map<int64_t, int64_t> pk;  // pk order -> column index
-  while (true) {
-    GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
-    if (!row) break;
-    if (st->Int(1) > 0) pk[st->Int(1)] = st->Int(0);
-  }
-  if (pk.empty()) return std::string();
+  GORANK_ASSIGN_OR_RETURN(std::vector<KeyColumn> pk, PrimaryKeyColumns(conn, table));
   std::string key;
-  for (const auto& [order, column] : pk) {
+  for (const KeyColumn& col : pk) {
     if (!key.empty()) key += "/";
-    if (column >= 0 && column < static_cast<int64_t>(values.size()) && values[column]) {
-      key += *values[column];
+    if (col.index >= 0 && col.index < static_cast<int64_t>(values.size()) && values[col.index]) {
+      key += *values[col.index];
     }
   }
   return key;
