@@ -11,6 +11,7 @@
 #include "services/audit/signing_key.h"
 #include "services/cli/commands.h"
 #include "services/cli/unary.h"
+#include "services/common/file_text.h"
 
 namespace gorank::cli {
 namespace {
@@ -22,11 +23,9 @@ struct VerifyArgs {
 };
 
 absl::StatusOr<audit::Checkpoint> ReadCheckpointFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return absl::NotFoundError("cannot read " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return audit::Checkpoint::FromJson(ss.str());
+  absl::StatusOr<std::string> text = ReadTextFile("", path);
+  if (!text.ok()) return text.status();
+  return audit::Checkpoint::FromJson(*text);
 }
 
 // Fetches the whole log and the latest checkpoint from the server.

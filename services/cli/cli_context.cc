@@ -8,20 +8,19 @@
 #include "google/protobuf/util/json_util.h"
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
+#include "services/common/file_text.h"
 
 namespace gorank::cli {
 
 namespace {
 
 bool ReadPem(const std::string& what, const std::string& path, std::string* out) {
-  std::ifstream in(path);
-  if (!in) {
-    std::cerr << "rankctl: cannot read " << what << " " << path << "\n";
+  absl::StatusOr<std::string> text = ReadTextFile(what, path);
+  if (!text.ok()) {
+    std::cerr << "rankctl: " << text.status().message() << "\n";
     return false;
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  *out = ss.str();
+  *out = std::move(*text);
   return true;
 }
 

@@ -5,8 +5,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
@@ -20,6 +18,7 @@
 #include "services/certificates/certificate_service.h"
 #include "services/certificates/certification.h"
 #include "services/common/call_gate.h"
+#include "services/common/file_text.h"
 #include "services/common/status_macros.h"
 #include "services/registry/player_registry.h"
 #include "services/registry/registry_service.h"
@@ -113,14 +112,6 @@ absl::StatusOr<std::unique_ptr<audit::SigningKey>> LoadOrCreateKey(const std::st
   return std::make_unique<audit::SigningKey>(std::move(*key));
 }
 
-absl::StatusOr<std::string> ReadFile(const std::string& what, const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return absl::NotFoundError("cannot read " + what + " " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // TLS credentials from the configured files, or plaintext (with a warning)
 // when none are configured.
 absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials(const ServerConfig& c) {
@@ -137,12 +128,12 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials(const Serve
   }
   grpc::SslServerCredentialsOptions options;
   grpc::SslServerCredentialsOptions::PemKeyCertPair pair;
-  GORANK_ASSIGN_OR_RETURN(pair.cert_chain, ReadFile("TLS certificate", c.tls_cert_file));
-  GORANK_ASSIGN_OR_RETURN(pair.private_key, ReadFile("TLS key", c.tls_key_file));
+  GORANK_ASSIGN_OR_RETURN(pair.cert_chain, ReadTextFile("TLS certificate", c.tls_cert_file));
+  GORANK_ASSIGN_OR_RETURN(pair.private_key, ReadTextFile("TLS key", c.tls_key_file));
   options.pem_key_cert_pairs.push_back(pair);
   if (!c.tls_client_ca_file.empty()) {
     GORANK_ASSIGN_OR_RETURN(options.pem_root_certs,
-                            ReadFile("client CA", c.tls_client_ca_file));
+                            ReadTextFile("client CA", c.tls_client_ca_file));
     // Public callers need no certificate; a presented one must verify, and
     // the call gate requires one from every caller with a token.
     options.client_certificate_request =

@@ -1,9 +1,9 @@
 #include "services/server/server_config.h"
 
-#include <fstream>
 #include <sstream>
 
 #include "absl/status/status.h"
+#include "services/common/file_text.h"
 #include "toml++/toml.h"
 
 namespace gorank::server {
@@ -97,11 +97,9 @@ absl::Status ParseConfigText(const std::string& text, ServerConfig* config) {
 }
 
 absl::Status LoadConfigFile(const std::string& path, ServerConfig* config) {
-  std::ifstream in(path);
-  if (!in) return absl::NotFoundError("cannot read config file " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  absl::Status s = ParseConfigText(ss.str(), config);
+  absl::StatusOr<std::string> text = ReadTextFile("config file", path);
+  if (!text.ok()) return text.status();
+  absl::Status s = ParseConfigText(*text, config);
   if (!s.ok()) return absl::Status(s.code(), path + ": " + std::string(s.message()));
   return s;
 }
