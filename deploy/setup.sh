@@ -16,7 +16,13 @@ packages=(
   libsqlite3-dev sqlite3 libssl-dev openssl
   libgtest-dev libgmock-dev libbenchmark-dev
   libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev libtomlplusplus-dev
+  libcpp-httplib-dev libhpdf-dev libqrencode-dev
 )
+# Only the test suite needs these: the browser test (headless Chromium with a
+# CJK font), the PDF check (pdftoppm, zbarimg) and the fuzz runs (clang).
+if [ "$mode" = test ]; then
+  packages+=(chromium fonts-wqy-zenhei poppler-utils zbar-tools clang-14 libclang-rt-14-dev)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
