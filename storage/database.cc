@@ -273,14 +273,36 @@ Database::~Database() {
   }
 }
 
+namespace {
+// UNAVAILABLE when the file behind `c` is no longer at `path`. SQLite checks
+// this itself only in rollback-journal mode; in WAL mode writes would go on
+// into a file nobody will open again.
+absl::Status CheckNotMoved(Connection& c, const std::string& path) {
+  int moved = 0;
+  const int rc =
+      sqlite3_file_control(c.raw(), "main", SQLITE_FCNTL_HAS_MOVED, &moved);
+  if (rc != SQLITE_OK) return SqliteError(rc, sqlite3_errstr(rc));
+  if (moved == 0) return absl::OkStatus();
+  return absl::UnavailableError(
+      "database file " + path +
+      " was moved, replaced or deleted while rankd runs: nothing can be "
+      "written until the file is back at that path (or rankd is restarted on "
+      "a restored copy)");
+}
+}  // namespace
+
 absl::Status Database::Write(
     const std::function<absl::Status(Connection&)>& fn) {
   std::lock_guard<std::mutex> lock(write_mu_);
+  if (path_ != ":memory:") {
+    GORANK_RETURN_IF_ERROR(CheckNotMoved(*writer_, path_));
+  }
   return Transaction(*writer_, "BEGIN IMMEDIATE", fn);
 }
 
 Connection* Database::AcquireReader() {
   std::unique_lock<std::mutex> lock(readers_mu_);
+  if (free_readers_.empty()) ++reader_waits_;
   readers_cv_.wait(lock, [&] { return !free_readers_.empty(); });
   Connection* c = free_readers_.back();
   free_readers_.pop_back();
@@ -305,6 +327,27 @@ absl::Status Database::Read(
   absl::Status s = Transaction(*c, "BEGIN", fn);
   ReleaseReader(c);
   return s;
+}
+
+Database::ReaderPoolStats Database::reader_pool_stats() const {
+  std::lock_guard<std::mutex> lock(readers_mu_);
+  ReaderPoolStats stats;
+  stats.size = static_cast<int>(readers_.size());
+  stats.in_use = static_cast<int>(readers_.size() - free_readers_.size());
+  stats.waits = reader_waits_;
+  return stats;
+}
+
+namespace {
+constexpr char kProbeSql[] = "SELECT count(*) FROM sqlite_schema";
+}  // namespace
+
+absl::Status Database::Probe() {
+  return Read([&](Connection& c) -> absl::Status {
+    if (path_ != ":memory:") GORANK_RETURN_IF_ERROR(CheckNotMoved(c, path_));
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kProbeSql));
+    return st->Run();
+  });
 }
 
 absl::StatusOr<int> Database::SchemaVersion() {

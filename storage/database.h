@@ -129,7 +129,9 @@ class Database {
   ~Database();
 
   // Runs `fn` in a write transaction (BEGIN IMMEDIATE ... COMMIT, rolled
-  // back when `fn` fails). Writes are serialised.
+  // back when `fn` fails). Writes are serialised. UNAVAILABLE, without
+  // running `fn`, when the database file was moved, replaced or deleted
+  // since Open() (SQLite would write on into the orphaned file).
   absl::Status Write(const std::function<absl::Status(Connection&)>& fn);
   // Runs `fn` in a read transaction on a reader connection.
   absl::Status Read(const std::function<absl::Status(Connection&)>& fn);
@@ -143,6 +145,20 @@ class Database {
   absl::Status BackupTo(const std::string& dest);
   const std::string& path() const { return path_; }
 
+  // A cheap real read through the reader pool (the health probe). OK when
+  // the database answers; UNAVAILABLE when its file was moved, replaced or
+  // deleted since Open() (reads still see the old file, Write() refuses) or
+  // on an I/O error; DATA_LOSS when SQLite finds the file corrupt. Blocks
+  // while every reader is busy.
+  absl::Status Probe();
+
+  struct ReaderPoolStats {
+    int size = 0;       // reader connections (0 for ":memory:")
+    int in_use = 0;     // currently lent to a read
+    int64_t waits = 0;  // reads that had to wait for a free reader, ever
+  };
+  ReaderPoolStats reader_pool_stats() const;
+
  private:
   Database() = default;
   Connection* AcquireReader();
@@ -151,8 +167,9 @@ class Database {
   std::string path_;
   std::mutex write_mu_;
   std::unique_ptr<Connection> writer_;
-  std::mutex readers_mu_;
+  mutable std::mutex readers_mu_;
   std::condition_variable readers_cv_;
+  int64_t reader_waits_ = 0;
   std::vector<std::unique_ptr<Connection>> readers_;
   std::vector<Connection*> free_readers_;
 };
