@@ -59,7 +59,14 @@ grpc::Status CallGate::Run(
   spdlog::info("call method={} caller={} peer={} status={} duration_ms={:.3f}",
                method, caller.ok() ? caller->Describe() : "unauthenticated",
                ctx->peer(), absl::StatusCodeToString(status.code()), ms);
-  return ToGrpcStatus(status);
+  grpc::Status out = ToGrpcStatus(status);
+  if (options_.metrics != nullptr) {
+    // The code the client sees (the gRPC and absl codes share numbers).
+    const auto code = static_cast<absl::StatusCode>(out.error_code());
+    options_.metrics->RecordCall(method, absl::StatusCodeToString(code),
+                                 ms / 1000);
+  }
+  return out;
 }
 
 }  // namespace gorank

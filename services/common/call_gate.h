@@ -14,6 +14,7 @@
 #include "grpcpp/server_context.h"
 #include "services/auth/caller.h"
 #include "services/auth/token_manager.h"
+#include "services/common/metrics.h"
 #include "services/common/rate_limiter.h"
 
 namespace gorank {
@@ -26,6 +27,9 @@ struct CallGateOptions {
   // Callers with a token must also present a verified client certificate
   // (mutual TLS): set when the server runs TLS with a client CA.
   bool client_cert_required = false;
+  // When set, every call is recorded (method, gRPC code, duration). Not
+  // owned; must outlive the gate.
+  Metrics* metrics = nullptr;
 };
 
 // Thread-safe; does not own the token manager.
@@ -41,7 +45,7 @@ class CallGate {
   // `fn` runs only when the caller is authenticated, within its rate limit
   // (else RESOURCE_EXHAUSTED with "retry after N ms", also in the trailing
   // metadata "retry-after-ms") and allowed; its status is mapped with
-  // ToGrpcStatus.
+  // ToGrpcStatus. The call is logged, and recorded in the metrics if any.
   grpc::Status Run(grpc::ServerContext* ctx, const std::string& method,
                    const std::function<absl::Status(const auth::Caller&)>& fn);
 
