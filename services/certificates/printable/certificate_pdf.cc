@@ -21,7 +21,7 @@ constexpr Rgb kRed{0.62f, 0.08f, 0.08f};
 constexpr Rgb kGold{0.72f, 0.56f, 0.22f};
 constexpr Rgb kInk{0.12f, 0.10f, 0.10f};
 constexpr Rgb kGrey{0.38f, 0.36f, 0.34f};
-constexpr Rgb kGrid{0.94f, 0.90f, 0.80f};
+constexpr Rgb kGrid{0.95f, 0.92f, 0.84f};
 constexpr Rgb kWhite{1.0f, 1.0f, 1.0f};
 constexpr Rgb kBlack{0.0f, 0.0f, 0.0f};
 
@@ -133,6 +133,13 @@ class Renderer {
       HPDF_Page_LineTo(page_, x0 + grid, y0 + i * step);
     }
     HPDF_Page_Stroke(page_);
+    Fill(kGrid);
+    for (int i : {3, 9, 15}) {
+      for (int j : {3, 9, 15}) {
+        HPDF_Page_Circle(page_, x0 + i * step, y0 + j * step, 2.2f);
+      }
+    }
+    HPDF_Page_Fill(page_);
     Box(20, kRed, 5);
     Box(30, kGold, 1.2f);
     Box(34, kGold, 0.5f);
@@ -274,9 +281,9 @@ class Renderer {
     HPDF_Page_Fill(page_);
     const float cx = x0 + side / 2;
     GORANK_RETURN_IF_ERROR(Text(Face::kHei, 10, kInk, "QR caption", "扫码核验",
-                                cx, y0 + side + 8, Align::kCenter));
+                                cx, y0 + side + 17, Align::kCenter));
     GORANK_RETURN_IF_ERROR(Text(Face::kHelvetica, 7, kGrey, "QR caption",
-                                "Scan to verify", cx, y0 + side + 22,
+                                "Scan to verify", cx, y0 + side + 7,
                                 Align::kCenter));
     return Text(Face::kHelvetica, 6, kGrey, "verification URL", s_.verify_url,
                 cx, y0 - 10, Align::kCenter);
