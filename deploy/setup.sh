@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing (Debian packages), builds, and then:
 #   deploy/setup.sh run    starts rankd on the embedded SQLite database data/rankd.db
-#   deploy/setup.sh test   runs the whole test suite (ctest)
+#   deploy/setup.sh test   runs the whole test suite (ctest, then 60 s of each fuzz target)
 #   deploy/setup.sh build  only builds
 # Environment: RANKD_LISTEN (default 127.0.0.1:50051), BUILD_DIR (default build).
 set -euo pipefail
@@ -21,7 +21,7 @@ packages=(
 # Only the test suite needs these: the browser test (headless Chromium with a
 # CJK font), the PDF check (pdftoppm, zbarimg) and the fuzz runs (clang).
 if [ "$mode" = test ]; then
-  packages+=(chromium fonts-wqy-zenhei poppler-utils zbar-tools clang-14 libclang-rt-14-dev)
+  packages+=(chromium fonts-wqy-zenhei poppler-utils poppler-data zbar-tools clang-14 libclang-rt-14-dev)
 fi
 missing=()
 for p in "${packages[@]}"; do
@@ -45,7 +45,13 @@ case "$mode" in
     exec "$build/services/server/rankd" --db data/rankd.db --listen "${RANKD_LISTEN:-127.0.0.1:50051}"
     ;;
   test)
-    cd "$build"
-    exec ctest --output-on-failure -j "$(nproc)" --timeout 900
+    (cd "$build" && ctest --output-on-failure -j "$(nproc)" --timeout 900)
+    # Then every libFuzzer target for FUZZ_SECONDS (default 60; 0 skips),
+    # two at a time, in its own clang-14 ASan + UBSan build with leak
+    # detection (build-fuzz): a crash, leak or sanitizer report fails the run
+    # and names the target and its reproducer.
+    if [ "${FUZZ_SECONDS:-60}" != 0 ]; then
+      GORANK_FUZZ_PARALLEL=2 tests/fuzz/run.sh "${FUZZ_SECONDS:-60}"
+    fi
     ;;
 esac
