@@ -117,16 +117,13 @@ class Renderer {
     HPDF_Page_Stroke(page_);
   }
 
-  // Paper, a faint Go board behind the text, a red and a gold frame, and
-  // gold corner squares.
-  void Frame() {
-    Fill(kPaper);
-    HPDF_Page_Rectangle(page_, 0, 0, width_, height_);
-    HPDF_Page_Fill(page_);
-    const float grid = 330, step = grid / 18, x0 = (width_ - grid) / 2,
-                y0 = 150;
+  // A faint board of `lines` lines (19: Go, 15: Gomoku) with its star points,
+  // centred behind the text.
+  void Board(int lines) {
+    const float grid = 330, step = grid / static_cast<float>(lines - 1);
+    const float x0 = (width_ - grid) / 2, y0 = 150;
     Stroke(kGrid, 0.8f);
-    for (int i = 0; i < 19; ++i) {
+    for (int i = 0; i < lines; ++i) {
       HPDF_Page_MoveTo(page_, x0 + i * step, y0);
       HPDF_Page_LineTo(page_, x0 + i * step, y0 + grid);
       HPDF_Page_MoveTo(page_, x0, y0 + i * step);
@@ -134,12 +131,23 @@ class Renderer {
     }
     HPDF_Page_Stroke(page_);
     Fill(kGrid);
-    for (int i : {3, 9, 15}) {
-      for (int j : {3, 9, 15}) {
-        HPDF_Page_Circle(page_, x0 + i * step, y0 + j * step, 2.2f);
-      }
+    const int a = 3, b = lines / 2, c = lines - 4;
+    const int stars[][2] = {{a, a}, {a, c}, {c, a}, {c, c}, {b, b},
+                            {a, b}, {b, a}, {c, b}, {b, c}};
+    for (int k = 0; k < (lines == 19 ? 9 : 5); ++k) {
+      HPDF_Page_Circle(page_, x0 + stars[k][0] * step, y0 + stars[k][1] * step,
+                       2.2f);
     }
     HPDF_Page_Fill(page_);
+  }
+
+  // Paper, a faint board behind the text, a red and a gold frame, and
+  // gold corner squares.
+  void Frame() {
+    Fill(kPaper);
+    HPDF_Page_Rectangle(page_, 0, 0, width_, height_);
+    HPDF_Page_Fill(page_);
+    Board(s_.gomoku ? 15 : 19);
     Box(20, kRed, 5);
     Box(30, kGold, 1.2f);
     Box(34, kGold, 0.5f);

@@ -25,9 +25,16 @@ bool LevelInLadder(GradeLadder ladder, int level) {
     case GradeLadder::kAmateurDan:
       return level >= 1 && level <= 8;
     case GradeLadder::kProDan:
+    case GradeLadder::kGomokuDan:
       return level >= 1 && level <= 9;
+    case GradeLadder::kGomokuKyu:
+      return level >= 1 && level <= 10;
   }
   return false;
+}
+
+bool IsKyu(GradeLadder l) {
+  return l == GradeLadder::kKyu || l == GradeLadder::kGomokuKyu;
 }
 
 bool LeapYear(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
@@ -65,44 +72,56 @@ void ShanghaiDate(int64_t unix_seconds, int* y, int* m, int* d) {
 }
 
 std::string GradeEnglish(GradeLadder ladder, int level) {
+  const std::string n = std::to_string(level);
   switch (ladder) {
     case GradeLadder::kKyu:
-      return "Amateur " + std::to_string(level) + " Kyu";
+      return "Amateur " + n + " Kyu";
     case GradeLadder::kAmateurDan:
-      return std::string(level == 8 ? "Honorary " : "") + "Amateur " +
-             std::to_string(level) + " Dan";
+      return std::string(level == 8 ? "Honorary " : "") + "Amateur " + n +
+             " Dan";
     case GradeLadder::kProDan:
-      return "Professional " + std::to_string(level) + " Dan";
+      return "Professional " + n + " Dan";
+    case GradeLadder::kGomokuKyu:
+      return "Gomoku " + n + " Kyu";
+    case GradeLadder::kGomokuDan:
+      return "Gomoku " + n + " Dan";
   }
   std::abort();
 }
 
 std::string GradeCode(GradeLadder ladder, int level) {
-  const char suffix = ladder == GradeLadder::kKyu      ? 'k'
+  const char suffix = IsKyu(ladder)                    ? 'k'
                       : ladder == GradeLadder::kProDan ? 'p'
                                                        : 'd';
   return std::to_string(level) + suffix;
 }
 
 void SetTitleAndBody(GradeLadder ladder, CertificateSheet& s) {
-  const bool pro = ladder == GradeLadder::kProDan;
-  if (ladder == GradeLadder::kKyu) {
-    s.title_zh = "围棋业余级位证书";
-    s.title_en = "Certificate of Amateur Kyu Grade";
-  } else if (pro) {
+  const bool kyu = IsKyu(ladder);
+  const char* rules_zh = "经审核，符合《中国围棋业余段位制》的规定，";
+  const char* rules_en = "the Chinese amateur Go grading";
+  if (ladder == GradeLadder::kProDan) {
     s.title_zh = "围棋职业段位证书";
     s.title_en = "Certificate of Professional Dan Grade";
+    rules_zh = "经审核，符合中国围棋协会职业段位的规定，";
+    rules_en = "the professional grade";
+  } else if (s.gomoku) {
+    s.title_zh = kyu ? "五子棋级位证书" : "五子棋段位证书";
+    s.title_en = kyu ? "Certificate of Gomoku Kyu Grade"
+                     : "Certificate of Gomoku Dan Grade";
+    rules_zh = "经审核，符合五子棋段位的规定，";
+    rules_en = "the Gomoku grading";
   } else {
-    s.title_zh = "围棋业余段位证书";
-    s.title_en = "Certificate of Amateur Dan Grade";
+    s.title_zh = kyu ? "围棋业余级位证书" : "围棋业余段位证书";
+    s.title_en = kyu ? "Certificate of Amateur Kyu Grade"
+                     : "Certificate of Amateur Dan Grade";
   }
-  s.body_zh[0] = pro ? "经审核，符合中国围棋协会职业段位的规定，"
-                     : "经审核，符合《中国围棋业余段位制》的规定，";
-  s.body_zh[1] = "授予围棋" + s.grade_zh + "，特发此证。";
+  s.body_zh[0] = rules_zh;
+  s.body_zh[1] = (s.gomoku ? "授予" : "授予围棋") + s.grade_zh + "，特发此证。";
   s.body_en[0] =
       std::string(
           "This is to certify that the player named above, examined under ") +
-      (pro ? "the professional grade" : "the Chinese amateur Go grading");
+      rules_en;
   s.body_en[1] = "rules, is awarded the grade of " + s.grade_en + " (" +
                  s.grade_code + ").";
 }
@@ -110,14 +129,19 @@ void SetTitleAndBody(GradeLadder ladder, CertificateSheet& s) {
 }  // namespace
 
 std::string GradeChinese(GradeLadder ladder, int level) {
+  const std::string dan =
+      (level == 1 ? std::string("初") : NumberZh(level)) + "段";
   switch (ladder) {
     case GradeLadder::kKyu:
       return "业余" + NumberZh(level) + "级";
     case GradeLadder::kAmateurDan:
-      return "业余" + (level == 1 ? std::string("初") : NumberZh(level)) +
-             "段" + (level == 8 ? "（荣誉）" : "");
+      return "业余" + dan + (level == 8 ? "（荣誉）" : "");
     case GradeLadder::kProDan:
-      return "职业" + (level == 1 ? std::string("初") : NumberZh(level)) + "段";
+      return "职业" + dan;
+    case GradeLadder::kGomokuKyu:
+      return "五子棋" + NumberZh(level) + "级";
+    case GradeLadder::kGomokuDan:
+      return "五子棋" + dan;
   }
   std::abort();
 }
@@ -176,6 +200,8 @@ absl::StatusOr<CertificateSheet> LayOutCertificate(
 
   s.federation_zh = "中国围棋协会";
   s.federation_en = "Chinese Weiqi Association";
+  s.gomoku = c.ladder == GradeLadder::kGomokuKyu ||
+             c.ladder == GradeLadder::kGomokuDan;
   s.grade_zh = GradeChinese(c.ladder, c.level);
   s.grade_en = GradeEnglish(c.ladder, c.level);
   s.grade_code = GradeCode(c.ladder, c.level);

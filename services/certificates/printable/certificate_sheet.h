@@ -13,8 +13,9 @@
 
 namespace gorank::certificates::printable {
 
-// The Go ladders a certificate can be on (SPEC section 2).
-enum class GradeLadder { kKyu, kAmateurDan, kProDan };
+// The ladders a certificate can be on: Go (SPEC section 2) and Gomoku
+// (10k..1k, 1d..9d).
+enum class GradeLadder { kKyu, kAmateurDan, kProDan, kGomokuKyu, kGomokuDan };
 
 // The facts, as the server answers them. Strings are UTF-8.
 struct PrintableCertificate {
@@ -22,7 +23,8 @@ struct PrintableCertificate {
   std::string holder_name;        // Chinese name, required
   std::string holder_latin_name;  // may be empty
   GradeLadder ladder = GradeLadder::kAmateurDan;
-  int level = 0;  // kyu 1..30, amateur dan 1..8, pro dan 1..9
+  // kyu 1..30, amateur dan 1..8, pro dan 1..9, Gomoku kyu 1..10, dan 1..9
+  int level = 0;
   int year = 0, month = 0, day = 0;  // date of issue
   std::string agency_prefix;         // "000" is the national body
   std::string agency_name;           // Chinese; may be empty
@@ -37,6 +39,7 @@ struct PrintableCertificate {
 
 // Every text of the sheet, ready to draw (UTF-8).
 struct CertificateSheet {
+  bool gomoku = false;        // a Gomoku certificate (15x15 board behind)
   std::string federation_zh;  // 中国围棋协会
   std::string federation_en;  // Chinese Weiqi Association
   std::string title_zh;       // 围棋业余段位证书
@@ -71,7 +74,8 @@ absl::StatusOr<CertificateSheet> LayOutCertificate(
 absl::StatusOr<std::string> VerifyUrl(const std::string& base,
                                       const std::string& number);
 
-// Chinese grade wording: 业余初段, 业余三段, 业余八段, 业余五级, 职业九段.
+// Chinese grade wording: 业余初段, 业余三段, 业余八段（荣誉）, 业余五级,
+// 职业九段, 五子棋三段, 五子棋五级.
 // REQUIRES: level inside the ladder.
 std::string GradeChinese(GradeLadder ladder, int level);
 

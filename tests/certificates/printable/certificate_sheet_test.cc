@@ -42,6 +42,9 @@ TEST(GradeChineseTest, EveryLadderInChineseNumerals) {
       {GradeLadder::kAmateurDan, 8, "业余八段（荣誉）"},
       {GradeLadder::kProDan, 1, "职业初段"},
       {GradeLadder::kProDan, 9, "职业九段"},
+      {GradeLadder::kGomokuKyu, 10, "五子棋十级"},
+      {GradeLadder::kGomokuDan, 1, "五子棋初段"},
+      {GradeLadder::kGomokuDan, 6, "五子棋六段"},
   };
   for (const auto& c : cases) {
     EXPECT_EQ(GradeChinese(c.ladder, c.level), c.want) << c.level;
@@ -101,6 +104,31 @@ TEST(LayOutCertificateTest, KyuProHonoraryAndMissingAgencyName) {
   s = LayOutCertificate(c);
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ(s->grade_en, "Honorary Amateur 8 Dan");
+}
+
+TEST(LayOutCertificateTest, GomokuSheet) {
+  PrintableCertificate c = ThreeDan();
+  c.ladder = GradeLadder::kGomokuDan;
+  c.level = 2;
+  absl::StatusOr<CertificateSheet> s = LayOutCertificate(c);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_TRUE(s->gomoku);
+  EXPECT_EQ(s->title_zh, "五子棋段位证书");
+  EXPECT_EQ(s->title_en, "Certificate of Gomoku Dan Grade");
+  EXPECT_EQ(s->grade_zh, "五子棋二段");
+  EXPECT_EQ(s->grade_en, "Gomoku 2 Dan");
+  EXPECT_EQ(s->grade_code, "2d");
+  EXPECT_EQ(s->body_zh[1], "授予五子棋二段，特发此证。");
+
+  c.ladder = GradeLadder::kGomokuKyu;
+  c.level = 10;
+  s = LayOutCertificate(c);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->title_zh, "五子棋级位证书");
+  EXPECT_EQ(s->grade_code, "10k");
+  c.level = 11;
+  EXPECT_EQ(LayOutCertificate(c).status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 TEST(LayOutCertificateTest, NoticeDateIsTheShanghaiDate) {
