@@ -1,6 +1,7 @@
 // rankd: the rank-certification and player registry server.
 //
 //   rankd --db PATH --listen HOST:PORT [--config FILE] [--admin-token-file F]
+//         [--metrics-listen HOST:PORT]
 //
 // Runs until SIGTERM or SIGINT, then lets in-flight calls finish and closes
 // the database cleanly. Exit status: 0 after a clean stop, 1 when it cannot
@@ -25,6 +26,9 @@ int main(int argc, char** argv) {
   app.add_option("--admin-token-file", token_file,
                  "where the first start writes the national-admin token");
   app.add_option("--log-level", log_level, "trace|debug|info|warn|error");
+  std::string metrics_listen;
+  app.add_option("--metrics-listen", metrics_listen,
+                 "HOST:PORT for the HTTP metrics endpoint (/metrics, /healthz)");
   std::string restore_from;
   bool force = false;
   app.add_option("--restore", restore_from,
@@ -48,6 +52,7 @@ int main(int argc, char** argv) {
   if (!listen.empty()) config.listen = listen;
   if (!token_file.empty()) config.admin_token_file = token_file;
   if (!log_level.empty()) config.log_level = log_level;
+  if (!metrics_listen.empty()) config.metrics_listen = metrics_listen;
   spdlog::set_level(spdlog::level::from_str(config.log_level));
 
   if (!restore_from.empty()) {

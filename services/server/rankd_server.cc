@@ -19,10 +19,14 @@
 #include "services/certificates/certification.h"
 #include "services/common/call_gate.h"
 #include "services/common/file_text.h"
+#include "services/common/metrics.h"
 #include "services/common/status_macros.h"
 #include "services/registry/player_registry.h"
 #include "services/registry/registry_service.h"
 #include "services/rules/rules_service.h"
+#include "services/server/health_monitor.h"
+#include "services/server/metrics_endpoint.h"
+#include "services/server/server_metrics.h"
 #include "services/eligibility/eligibility_service.h"
 #include "services/eligibility/grade_desk.h"
 #include "services/ratings/rating_service.h"
@@ -53,6 +57,7 @@ struct RankdServer::Parts {
   std::unique_ptr<auth::TokenManager> tokens;
   std::unique_ptr<registry::PlayerRegistry> registry;
   std::unique_ptr<certificates::Certification> certification;
+  std::unique_ptr<Metrics> metrics;  // recorded by the gate
   std::unique_ptr<CallGate> gate;
   std::unique_ptr<registry::PlayerRegistryService> player_service;
   std::unique_ptr<registry::AgencyServiceImpl> agency_service;
@@ -68,6 +73,9 @@ struct RankdServer::Parts {
   std::unique_ptr<tournaments::TournamentServiceImpl> tournament_service;
   std::unique_ptr<eligibility::EligibilityServiceImpl> eligibility_service;
   std::unique_ptr<ratings::RatingServiceImpl> rating_service;
+  // Operations: stopped first at shutdown (they read the parts above).
+  std::unique_ptr<HealthMonitor> health_monitor;
+  std::unique_ptr<MetricsEndpoint> metrics_endpoint;
 };
 
 namespace {
@@ -196,6 +204,8 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   gate_options.public_limit = RateLimit{config.public_rate, config.public_burst};
   gate_options.token_limit = RateLimit{config.token_rate, config.token_burst};
   gate_options.client_cert_required = !config.tls_client_ca_file.empty();
+  p.metrics = std::make_unique<Metrics>();
+  gate_options.metrics = p.metrics.get();
   p.gate = std::make_unique<CallGate>(p.tokens.get(), gate_options);
   p.player_service =
       std::make_unique<registry::PlayerRegistryService>(p.gate.get(), p.registry.get());
@@ -257,6 +267,7 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   health->SetServingStatus(true);
   for (const char* name : kServiceNames) health->SetServingStatus(name, true);
   spdlog::info("rankd serving on port {}", s->port_);
+  GORANK_RETURN_IF_ERROR(s->StartOperations(config));
   return s;
 }
 
@@ -268,9 +279,48 @@ std::shared_ptr<grpc::Channel> RankdServer::InProcessChannel() {
 
 storage::Database* RankdServer::database() { return parts_ ? parts_->db.get() : nullptr; }
 
+absl::Status RankdServer::StartOperations(const ServerConfig& config) {
+  Parts& p = *parts_;
+  // Health follows the storage probe: NOT_SERVING for "" and every service
+  // while the database cannot be read.
+  grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService();
+  p.health_monitor = std::make_unique<HealthMonitor>(
+      [db = p.db.get()] { return db->Probe(); },
+      [health](bool serving, const absl::Status& why) {
+        if (serving) {
+          spdlog::info("health: SERVING again, the database answers");
+        } else {
+          spdlog::error("health: NOT_SERVING, the database probe failed: {}", why.ToString());
+        }
+        health->SetServingStatus(serving);  // "" and every registered name
+      });
+  p.health_monitor->Start(config.health_probe_ms);
+  const double start = std::chrono::duration<double>(
+                           std::chrono::system_clock::now().time_since_epoch())
+                           .count();
+  AddServerMetrics(p.metrics.get(), p.db.get(), p.health_monitor.get(), start);
+  if (!config.metrics_listen.empty()) {
+    HealthMonitor* monitor = p.health_monitor.get();
+    GORANK_ASSIGN_OR_RETURN(
+        p.metrics_endpoint,
+        MetricsEndpoint::Start(
+            config.metrics_listen, [m = p.metrics.get()] { return m->Render(); },
+            [monitor] { return monitor->serving(); }));
+    metrics_port_ = p.metrics_endpoint->port();
+    spdlog::info("metrics on http://{}/metrics (port {})", config.metrics_listen, metrics_port_);
+  }
+  return absl::OkStatus();
+}
+
+bool RankdServer::ProbeHealthNow() {
+  return parts_ && parts_->health_monitor && parts_->health_monitor->ProbeNow();
+}
+
 void RankdServer::Shutdown() {
   if (shut_down_ || !server_) return;
   shut_down_ = true;
+  if (parts_->metrics_endpoint) parts_->metrics_endpoint->Stop();
+  if (parts_->health_monitor) parts_->health_monitor->Stop();
   server_->GetHealthCheckService()->Shutdown();
   server_->Shutdown(std::chrono::system_clock::now() +
                     std::chrono::milliseconds(grace_ms_));

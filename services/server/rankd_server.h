@@ -37,6 +37,11 @@ class RankdServer {
   const std::string& bootstrap_secret() const { return bootstrap_secret_; }
   // The open database; nullptr after Shutdown().
   storage::Database* database();
+  // The metrics endpoint's port (config metrics_listen), 0 when off.
+  int metrics_port() const { return metrics_port_; }
+  // Runs the storage health probe once now (it also runs every
+  // health_probe_ms) and returns whether rankd reports SERVING.
+  bool ProbeHealthNow();
 
   // Reports NOT_SERVING, stops accepting calls, lets in-flight calls finish
   // (up to the configured grace), then closes the database cleanly.
@@ -46,10 +51,13 @@ class RankdServer {
  private:
   struct Parts;
   RankdServer() = default;
+  // The health probe and the metrics endpoint (after the gRPC server).
+  absl::Status StartOperations(const ServerConfig& config);
 
   std::unique_ptr<Parts> parts_;
   std::unique_ptr<grpc::Server> server_;
   int port_ = 0;
+  int metrics_port_ = 0;
   int grace_ms_ = 0;
   std::string bootstrap_secret_;
   bool shut_down_ = false;

@@ -60,6 +60,8 @@ absl::Status ApplyTable(const toml::table& t, ServerConfig* c) {
       c->require_review_for_release = *node.value<bool>();
     } else if (k == "notice_days") s = want_int(&c->notice_days, 0, 365);
     else if (k == "max_request_bytes") s = want_int(&c->max_request_bytes, 1024, 64 << 20);
+    else if (k == "health_probe_ms") s = want_int(&c->health_probe_ms, 0, 3600000);
+    else if (k == "metrics_listen") s = want_string(&c->metrics_listen);
     else return absl::InvalidArgumentError("unknown config key '" + k + "'");
     if (!s.ok()) return s;
   }

@@ -42,6 +42,12 @@ struct ServerConfig {
   std::string tls_client_ca_file;
   // Public-notice period of 4d..7d certificates, days.
   int notice_days = 7;
+  // How often the health probe reads the database, milliseconds; while it
+  // fails, grpc.health.v1 reports NOT_SERVING. 0 turns the probe off.
+  int health_probe_ms = 2000;
+  // HOST:PORT of the plain-HTTP metrics endpoint (/metrics, /healthz).
+  // Empty: off.
+  std::string metrics_listen;
 
   // admin_token_file with its default applied.
   std::string AdminTokenFile() const;
