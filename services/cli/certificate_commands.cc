@@ -3,6 +3,7 @@
 #include <random>
 
 #include "gorank/v1/certificates.grpc.pb.h"
+#include "services/cli/certificate_print.h"
 #include "services/cli/commands.h"
 #include "services/cli/unary.h"
 
@@ -258,6 +259,8 @@ void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
           });
     };
   });
+
+  AddCertPrintCommand(*cert, ctx, action);
 
   auto* exp = cert->add_subcommand("export", "an agency's certificates and holders as CSV");
   auto er = std::make_shared<v1::ExportHoldersRequest>();
