@@ -1,6 +1,7 @@
 #include "services/common/call_gate.h"
 
 #include <chrono>
+#include <string_view>
 
 #include "services/auth/access_policy.h"
 #include "services/common/grpc_status.h"
@@ -33,6 +34,14 @@ absl::StatusOr<auth::Caller> CallGate::Authenticate(grpc::ServerContext* ctx) {
 
 int64_t CallGate::Throttle(grpc::ServerContext* ctx, const auth::Caller& caller) {
   if (caller.role == auth::Role::kPublic) {
+    const auto& md = ctx->client_metadata();
+    const auto key = md.find(kRelayKeyMetadata);
+    const auto visitor = md.find(kRelayedClientMetadata);
+    if (!options_.relay_key.empty() && key != md.end() && visitor != md.end() &&
+        std::string_view(key->second.data(), key->second.size()) == options_.relay_key) {
+      return public_limiter_.Acquire(
+          "web:" + std::string(visitor->second.data(), visitor->second.size()));
+    }
     return public_limiter_.Acquire(ClientAddress(ctx->peer()));
   }
   return token_limiter_.Acquire("token:" + std::to_string(caller.token_id));

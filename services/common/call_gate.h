@@ -27,6 +27,10 @@ struct CallGateOptions {
   // Callers with a token must also present a verified client certificate
   // (mutual TLS): set when the server runs TLS with a client CA.
   bool client_cert_required = false;
+  // Secret of rankd's own public web page: a public call whose metadata
+  // carries it (kRelayKeyMetadata) is limited per the visitor address it names
+  // (kRelayedClientMetadata) instead of per peer. Empty: no relaying.
+  std::string relay_key;
   // When set, every call is recorded (method, gRPC code, duration). Not
   // owned; must outlive the gate.
   Metrics* metrics = nullptr;
@@ -63,6 +67,13 @@ class CallGate {
   RateLimiter public_limiter_;
   RateLimiter token_limiter_;
 };
+
+// Metadata with which rankd's own public web page names the visitor behind
+// each of its calls, and the secret that makes the gate believe it (see
+// CallGateOptions::relay_key): the public rate limit then applies per visitor
+// ("web:<address>"), not to the page as a whole.
+inline constexpr char kRelayedClientMetadata[] = "x-gorank-relayed-client";
+inline constexpr char kRelayKeyMetadata[] = "x-gorank-relay-key";
 
 // "/<service full name>/<method>".
 inline std::string MethodName(const char* service_full_name, const char* method) {
