@@ -42,7 +42,9 @@ cmake --build "$build" -j "$(nproc)"
 case "$mode" in
   run)
     mkdir -p data
-    exec "$build/services/server/rankd" --db data/rankd.db --listen "${RANKD_LISTEN:-127.0.0.1:50051}"
+    # The public web page: RANKD_HTTP_LISTEN (default 127.0.0.1:8080).
+    exec "$build/services/server/rankd" --db data/rankd.db --listen "${RANKD_LISTEN:-127.0.0.1:50051}" \
+      --http-listen "${RANKD_HTTP_LISTEN:-127.0.0.1:8080}"
     ;;
   test)
     (cd "$build" && ctest --output-on-failure -j "$(nproc)" --timeout 900)

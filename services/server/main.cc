@@ -23,6 +23,9 @@ int main(int argc, char** argv) {
   app.add_option("--config", config_file, "TOML config file (see deploy/rankd.example.toml)");
   app.add_option("--db", db, "SQLite database file (created if missing)");
   app.add_option("--listen", listen, "HOST:PORT to serve gRPC on");
+  std::string http_listen;
+  app.add_option("--http-listen", http_listen,
+                 "HOST:PORT for the public web page (config http_listen; empty: none)");
   app.add_option("--admin-token-file", token_file,
                  "where the first start writes the national-admin token");
   app.add_option("--log-level", log_level, "trace|debug|info|warn|error");
@@ -50,6 +53,7 @@ int main(int argc, char** argv) {
   }
   if (!db.empty()) config.db_path = db;
   if (!listen.empty()) config.listen = listen;
+  if (!http_listen.empty()) config.http_listen = http_listen;
   if (!token_file.empty()) config.admin_token_file = token_file;
   if (!log_level.empty()) config.log_level = log_level;
   if (!metrics_listen.empty()) config.metrics_listen = metrics_listen;

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <random>
 
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
@@ -33,6 +34,7 @@
 #include "services/ratings/ratings_config.h"
 #include "services/tournaments/event_desk.h"
 #include "services/tournaments/tournament_service.h"
+#include "services/web/web_server.h"
 #include "storage/sqlite_event_repository.h"
 #include "spdlog/spdlog.h"
 #include "storage/database.h"
@@ -152,6 +154,15 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials(const Serve
   return grpc::SslServerCredentials(options);
 }
 
+// A fresh random secret with which the web page's in-process calls show the
+// call gate that the visitor's address they carry may be trusted.
+std::string RandomRelayKey() {
+  std::random_device random;
+  std::string key;
+  for (int i = 0; i < 4; ++i) key += std::to_string(random()) + "-";
+  return key;
+}
+
 std::string DirectoryOf(const std::string& path) {
   const size_t slash = path.rfind('/');
   return slash == std::string::npos ? "." : path.substr(0, slash);
@@ -203,6 +214,7 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   CallGateOptions gate_options;
   gate_options.public_limit = RateLimit{config.public_rate, config.public_burst};
   gate_options.token_limit = RateLimit{config.token_rate, config.token_burst};
+  gate_options.relay_key = RandomRelayKey();
   gate_options.client_cert_required = !config.tls_client_ca_file.empty();
   p.metrics = std::make_unique<Metrics>();
   gate_options.metrics = p.metrics.get();
@@ -263,6 +275,18 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   if (!s->server_ || s->port_ == 0) {
     return absl::UnavailableError("cannot listen on " + config.listen);
   }
+  if (!config.http_listen.empty()) {
+    web::WebOptions web_options;
+    web_options.listen = config.http_listen;
+    web_options.limit = RateLimit{config.http_rate, config.http_burst};
+    web_options.max_body_bytes = static_cast<size_t>(config.http_max_body_bytes);
+    web_options.io_timeout_ms = config.http_timeout_ms;
+    web_options.call_deadline_ms = config.http_call_deadline_ms;
+    web_options.max_notices = config.http_max_notices;
+    web_options.relay_key = gate_options.relay_key;
+    GORANK_ASSIGN_OR_RETURN(s->web_, web::WebServer::Start(web_options, s->InProcessChannel()));
+    s->http_port_ = s->web_->port();
+  }
   auto* health = s->server_->GetHealthCheckService();
   health->SetServingStatus(true);
   for (const char* name : kServiceNames) health->SetServingStatus(name, true);
@@ -319,6 +343,7 @@ bool RankdServer::ProbeHealthNow() {
 void RankdServer::Shutdown() {
   if (shut_down_ || !server_) return;
   shut_down_ = true;
+  if (web_) web_->Stop();  // first: its pages call the gRPC server
   if (parts_->metrics_endpoint) parts_->metrics_endpoint->Stop();
   if (parts_->health_monitor) parts_->health_monitor->Stop();
   server_->GetHealthCheckService()->Shutdown();

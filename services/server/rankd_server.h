@@ -16,6 +16,9 @@
 namespace gorank::storage {
 class Database;
 }
+namespace gorank::web {
+class WebServer;
+}
 
 namespace gorank::server {
 
@@ -31,6 +34,8 @@ class RankdServer {
 
   // The port actually bound (useful with "127.0.0.1:0").
   int port() const { return port_; }
+  // The public web page's port (config http_listen), 0 when off.
+  int http_port() const { return http_port_; }
   // A channel to this server that bypasses the network.
   std::shared_ptr<grpc::Channel> InProcessChannel();
   // The bootstrap token's secret if this start created it, else "".
@@ -56,6 +61,10 @@ class RankdServer {
 
   std::unique_ptr<Parts> parts_;
   std::unique_ptr<grpc::Server> server_;
+  // The public web page (calls server_ in-process): started after it,
+  // stopped before it.
+  std::unique_ptr<web::WebServer> web_;
+  int http_port_ = 0;
   int port_ = 0;
   int metrics_port_ = 0;
   int grace_ms_ = 0;

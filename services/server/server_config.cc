@@ -41,6 +41,14 @@ absl::Status ApplyTable(const toml::table& t, ServerConfig* c) {
     absl::Status s;
     if (k == "db") s = want_string(&c->db_path);
     else if (k == "listen") s = want_string(&c->listen);
+    else if (k == "http_listen") s = want_string(&c->http_listen);
+    else if (k == "public_base_url") s = want_string(&c->public_base_url);
+    else if (k == "http_rate") s = want_double(&c->http_rate);
+    else if (k == "http_burst") s = want_double(&c->http_burst);
+    else if (k == "http_max_body_bytes") s = want_int(&c->http_max_body_bytes, 1024, 1 << 20);
+    else if (k == "http_timeout_ms") s = want_int(&c->http_timeout_ms, 100, 600000);
+    else if (k == "http_call_deadline_ms") s = want_int(&c->http_call_deadline_ms, 10, 600000);
+    else if (k == "http_max_notices") s = want_int(&c->http_max_notices, 1, 10000);
     else if (k == "admin_token_file") s = want_string(&c->admin_token_file);
     else if (k == "log_level") s = want_string(&c->log_level);
     else if (k == "reader_connections") s = want_int(&c->reader_connections, 1, 64);

@@ -12,6 +12,20 @@ namespace gorank::server {
 struct ServerConfig {
   std::string db_path = "data/rankd.db";
   std::string listen = "127.0.0.1:50051";
+  // Public web page (HTTP) address "HOST:PORT"; empty: no web page.
+  std::string http_listen;
+  // Where the public reaches the web page; printed certificates' QR codes
+  // point to <public_base_url>/verify?number=<number>.
+  std::string public_base_url = "http://127.0.0.1:8080";
+  // Web page limits: requests a second and burst per client address (rate 0:
+  // off), largest request body (bytes), connection read/write timeout and the
+  // deadline of each gRPC call behind a page (ms), notices shown on a page.
+  double http_rate = 10;
+  double http_burst = 30;
+  int http_max_body_bytes = 16384;
+  int http_timeout_ms = 5000;
+  int http_call_deadline_ms = 3000;
+  int http_max_notices = 200;
   // Where the bootstrap national-admin token is written at first start
   // (mode 0600). Default: "admin.token" beside the database.
   std::string admin_token_file;

@@ -1,0 +1,102 @@
+// The pure side of the public web page: HTML and URL escaping, the two
+// languages (Chinese, the default, and English) with every fixed text the
+// pages show, and the page shell (UTF-8, inline style, no external assets).
+// No gRPC, no protobuf, no I/O; thread-safe (constant tables only).
+#ifndef GORANK_SERVICES_WEB_HTML_H_
+#define GORANK_SERVICES_WEB_HTML_H_
+
+#include <string>
+#include <string_view>
+
+namespace gorank::web {
+
+enum class Lang { kZh, kEn };
+
+// "en" -> kEn; anything else (absent, "zh", unknown) -> kZh.
+Lang ParseLang(std::string_view value);
+// "zh" or "en".
+const char* LangCode(Lang lang);
+
+// Escapes & < > " ' so that `text` is safe in element content and in
+// double- or single-quoted attribute values.
+std::string HtmlEscape(std::string_view text);
+// Percent-encodes everything but unreserved characters (RFC 3986), for a
+// query parameter value.
+std::string UrlEncode(std::string_view text);
+
+// Every fixed text of the pages, in one language. Values are plain text
+// (escaped when rendered) unless the name ends in _html.
+struct Texts {
+  const char* site_title;
+  const char* switch_label;  // the link to the other language
+  const char* nav_home;
+  const char* nav_notices;
+  const char* verify_heading;
+  const char* verify_hint;
+  const char* number_label;
+  const char* name_label;
+  const char* verify_button;
+  const char* lookup_heading;
+  const char* lookup_hint;
+  const char* lookup_button;
+  const char* notices_link;
+  const char* outcome_valid;
+  const char* outcome_under_notice;
+  const char* outcome_revoked;
+  const char* outcome_not_valid;  // the one identical NOT_VALID answer
+  const char* holder;
+  const char* grade;
+  const char* issue_date;
+  const char* agency;
+  const char* certificate_number;
+  const char* notice_until;
+  const char* lookup_result_heading;
+  const char* lookup_none;
+  const char* region;
+  const char* rank;
+  const char* certificates;
+  const char* state_effective;
+  const char* state_under_notice;
+  const char* notices_heading;
+  const char* notices_intro;
+  const char* notices_none;
+  const char* notices_truncated;
+  const char* open_objections;
+  const char* objection_heading;
+  const char* objection_text;
+  const char* objection_contact;
+  const char* objection_button;
+  const char* objection_lodged;
+  const char* objection_id;
+  const char* error_heading;
+  const char* rate_limited;  // followed by the seconds to wait
+  const char* seconds;
+  const char* not_found_page;
+  const char* footer;
+};
+const Texts& TextsFor(Lang lang);
+
+// A rank for people: zh "业余3段" / "5级" / "职业9段", en "3 dan" / "5 kyu" /
+// "9 dan pro". `ladder` is the RankLadder enum value (1 kyu, 2 amateur dan,
+// 3 pro dan); an unknown ladder shows `notation` as is.
+std::string RankLabel(Lang lang, int ladder, int level,
+                      std::string_view notation);
+
+// "YYYY-MM-DD" of a Unix time in Asia/Shanghai.
+std::string ShanghaiDay(long long unix_seconds);
+
+// The whole document: doctype, <html lang>, UTF-8, the style, a header with
+// the site title, navigation and the language switch (a link to
+// `path_and_query` with lang set to the other language; `path_and_query`
+// must not carry lang itself), then `body_html` (already safe HTML), then
+// the footer.
+std::string RenderPage(Lang lang, std::string_view title,
+                       std::string_view body_html,
+                       std::string_view path_and_query);
+
+// A link target in `lang`: `path` + "?lang=xx" or "&lang=xx" after a query.
+std::string WithLang(std::string_view path_and_query, Lang lang);
+
+}  // namespace gorank::web
+
+#endif  // GORANK_SERVICES_WEB_HTML_H_

@@ -1,0 +1,388 @@
+#include "services/web/web_server.h"
+
+#include <httplib.h>
+
+#include <charconv>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+#include "google/protobuf/util/json_util.h"
+#include "gorank/v1/certificates.grpc.pb.h"
+#include "grpcpp/client_context.h"
+#include "nlohmann/json.hpp"
+#include "services/common/call_gate.h"
+#include "services/web/html.h"
+#include "services/web/http_status.h"
+#include "services/web/web_pages.h"
+#include "spdlog/spdlog.h"
+
+namespace gorank::web {
+namespace {
+
+using httplib::Request;
+using httplib::Response;
+using Stub = v1::CertificateService::Stub;
+
+constexpr char kHtml[] = "text/html; charset=utf-8";
+constexpr char kJson[] = "application/json; charset=utf-8";
+
+// A refused request: the status, and the seconds a client should wait
+// before retrying (RESOURCE_EXHAUSTED only).
+struct Refusal {
+  absl::StatusCode code = absl::StatusCode::kOk;
+  std::string message;
+  int64_t retry_after_s = 0;
+  bool ok() const { return code == absl::StatusCode::kOk; }
+};
+
+bool IsApi(const Request& req) { return req.path.rfind("/api/", 0) == 0; }
+
+Lang LangOf(const Request& req) {
+  return ParseLang(req.get_param_value("lang"));
+}
+
+// The request's path and query without `lang`: the language switch adds it.
+std::string PathWithoutLang(const Request& req) {
+  std::string out = req.path;
+  char sep = '?';
+  for (const auto& [key, value] : req.params) {
+    if (key == "lang") continue;
+    out += sep + UrlEncode(key) + "=" + UrlEncode(value);
+    sep = '&';
+  }
+  return out;
+}
+
+std::string JsonError(const Refusal& r) {
+  nlohmann::json j = {{"code", CodeName(r.code)}, {"message", r.message}};
+  if (r.retry_after_s > 0) j["retry_after_seconds"] = r.retry_after_s;
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// "HOST:PORT" or "[V6]:PORT".
+absl::Status SplitListen(const std::string& listen, std::string* host,
+                         int* port) {
+  const size_t colon = listen.rfind(':');
+  if (colon == std::string::npos || colon == 0) {
+    return absl::InvalidArgumentError("http_listen must be HOST:PORT, got '" +
+                                      listen + "'");
+  }
+  *host = listen.substr(0, colon);
+  if (host->size() > 2 && host->front() == '[' && host->back() == ']') {
+    *host = host->substr(1, host->size() - 2);
+  }
+  const std::string p = listen.substr(colon + 1);
+  auto [end, ec] = std::from_chars(p.data(), p.data() + p.size(), *port);
+  if (ec != std::errc() || end != p.data() + p.size() || *port < 0 ||
+      *port > 65535) {
+    return absl::InvalidArgumentError(
+        "http_listen port must be 0..65535, got '" + p + "'");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+struct WebServer::Impl {
+  Impl(const WebOptions& o, std::shared_ptr<grpc::Channel> channel)
+      : options(o),
+        stub(v1::CertificateService::NewStub(channel)),
+        limiter(o.limit) {}
+
+  // One public gRPC call for the visitor behind `http_req`, with the deadline;
+  // the caller's address travels along so rankd's own per-client limit
+  // applies to the visitor, not to the web page as a whole.
+  template <typename Req, typename Resp>
+  Refusal Call(const Request& http_req,
+               grpc::Status (Stub::*method)(grpc::ClientContext*, const Req&,
+                                            Resp*),
+               const Req& req, Resp* resp) {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() +
+                     std::chrono::milliseconds(options.call_deadline_ms));
+    if (!options.relay_key.empty()) {
+      ctx.AddMetadata(kRelayKeyMetadata, options.relay_key);
+      ctx.AddMetadata(kRelayedClientMetadata, http_req.remote_addr);
+    }
+    const grpc::Status s = (stub.get()->*method)(&ctx, req, resp);
+    Refusal r;
+    if (s.ok()) return r;
+    r.code = static_cast<absl::StatusCode>(s.error_code());
+    r.message = s.error_message();
+    if (r.code == absl::StatusCode::kResourceExhausted) {
+      int64_t ms = 1000;
+      for (const auto& [key, value] : ctx.GetServerTrailingMetadata()) {
+        if (key == "retry-after-ms")
+          ms = std::atoll(std::string(value.data(), value.size()).c_str());
+      }
+      r.retry_after_s = RetryAfterSeconds(ms);
+    }
+    return r;
+  }
+
+  void Html(const Request& req, Response& res, int status,
+            const std::string& title, const std::string& body) {
+    const Lang lang = LangOf(req);
+    res.status = status;
+    res.set_content(RenderPage(lang, title, body, PathWithoutLang(req)), kHtml);
+  }
+
+  void Refuse(const Request& req, Response& res, const Refusal& r) {
+    res.status = HttpStatusFor(r.code);
+    if (r.retry_after_s > 0)
+      res.set_header("Retry-After", std::to_string(r.retry_after_s));
+    if (IsApi(req)) {
+      res.set_content(JsonError(r), kJson);
+      return;
+    }
+    const Lang lang = LangOf(req);
+    const Texts& t = TextsFor(lang);
+    std::string message = r.message;
+    if (r.retry_after_s > 0) {
+      message = std::string(t.rate_limited) + " " +
+                std::to_string(r.retry_after_s) + " " + t.seconds + ". (" +
+                r.message + ")";
+    }
+    const int status = res.status;
+    Html(req, res, status, t.error_heading,
+         ErrorBody(lang, CodeName(r.code), message));
+  }
+
+  template <typename Msg>
+  void Json(Response& res, const Msg& msg) {
+    google::protobuf::util::JsonPrintOptions opts;
+    opts.preserve_proto_field_names = true;
+    std::string out;
+    (void)google::protobuf::util::MessageToJsonString(msg, &out, opts);
+    res.status = 200;
+    res.set_content(out, kJson);
+  }
+
+  // The gRPC calls behind both the pages and the JSON API.
+  Refusal Verify(const Request& req, v1::VerifyCertificateResponse* resp) {
+    v1::VerifyCertificateRequest r;
+    r.set_number(req.get_param_value("number"));
+    r.set_holder_name(req.get_param_value("name"));
+    return Call(req, &Stub::VerifyCertificate, r, resp);
+  }
+  Refusal Lookup(const Request& req, v1::LookupRankResponse* resp) {
+    v1::LookupRankRequest r;
+    r.set_name(req.get_param_value("name"));
+    return Call(req, &Stub::LookupRank, r, resp);
+  }
+  Refusal Notices(const Request& req, v1::ListNoticesResponse* resp) {
+    Refusal r = Call(req, &Stub::ListNotices, v1::ListNoticesRequest(), resp);
+    if (r.ok() && resp->notices_size() > options.max_notices + 1) {
+      // Keep one beyond the cap so the page can say that more exist.
+      resp->mutable_notices()->DeleteSubrange(
+          options.max_notices + 1,
+          resp->notices_size() - options.max_notices - 1);
+    }
+    return r;
+  }
+
+  void Routes();
+  void Limits();
+
+  WebOptions options;
+  std::unique_ptr<Stub> stub;
+  RateLimiter limiter;
+  httplib::Server http;
+  std::thread thread;
+  std::mutex stop_mu;
+  int port = 0;
+};
+
+void WebServer::Impl::Routes() {
+  http.Get("/", [this](const Request& req, Response& res) {
+    Html(req, res, 200, TextsFor(LangOf(req)).nav_home,
+         HomeBody(LangOf(req), "", ""));
+  });
+  http.Get("/verify", [this](const Request& req, Response& res) {
+    const Texts& t = TextsFor(LangOf(req));
+    const std::string number = req.get_param_value("number");
+    const std::string name = req.get_param_value("name");
+    if (name.empty()) {  // the QR code's URL: the form with the number filled
+                         // in
+      Html(req, res, 200, t.verify_heading, HomeBody(LangOf(req), number, ""));
+      return;
+    }
+    v1::VerifyCertificateResponse resp;
+    if (Refusal r = Verify(req, &resp); !r.ok()) return Refuse(req, res, r);
+    Html(req, res, 200, t.verify_heading, VerifyBody(LangOf(req), resp));
+  });
+  http.Get("/lookup", [this](const Request& req, Response& res) {
+    v1::LookupRankResponse resp;
+    if (Refusal r = Lookup(req, &resp); !r.ok()) return Refuse(req, res, r);
+    Html(req, res, 200, TextsFor(LangOf(req)).lookup_heading,
+         LookupBody(LangOf(req), req.get_param_value("name"), resp));
+  });
+  http.Get("/notices", [this](const Request& req, Response& res) {
+    v1::ListNoticesResponse resp;
+    if (Refusal r = Notices(req, &resp); !r.ok()) return Refuse(req, res, r);
+    Html(req, res, 200, TextsFor(LangOf(req)).notices_heading,
+         NoticesBody(LangOf(req), resp, options.max_notices));
+  });
+  http.Post("/objections", [this](const Request& req, Response& res) {
+    v1::LodgeObjectionRequest lodge;
+    lodge.set_number(req.get_param_value("number"));
+    lodge.set_text(req.get_param_value("text"));
+    lodge.set_contact(req.get_param_value("contact"));
+    v1::LodgeObjectionResponse resp;
+    if (Refusal r = Call(req, &Stub::LodgeObjection, lodge, &resp); !r.ok()) {
+      return Refuse(req, res, r);
+    }
+    Html(req, res, 200, TextsFor(LangOf(req)).objection_heading,
+         ObjectionBody(LangOf(req), resp));
+  });
+
+  http.Get("/api/v1/verify", [this](const Request& req, Response& res) {
+    v1::VerifyCertificateResponse resp;
+    if (Refusal r = Verify(req, &resp); !r.ok()) return Refuse(req, res, r);
+    Json(res, resp);
+  });
+  http.Get("/api/v1/lookup", [this](const Request& req, Response& res) {
+    v1::LookupRankResponse resp;
+    if (Refusal r = Lookup(req, &resp); !r.ok()) return Refuse(req, res, r);
+    Json(res, resp);
+  });
+  http.Get("/api/v1/notices", [this](const Request& req, Response& res) {
+    v1::ListNoticesResponse resp;
+    if (Refusal r = Notices(req, &resp); !r.ok()) return Refuse(req, res, r);
+    if (resp.notices_size() > options.max_notices) {
+      resp.mutable_notices()->DeleteSubrange(options.max_notices, 1);
+      res.set_header("X-Truncated", "true");
+    }
+    Json(res, resp);
+  });
+  http.Post("/api/v1/objections", [this](const Request& req, Response& res) {
+    v1::LodgeObjectionRequest lodge;
+    const auto parsed =
+        google::protobuf::util::JsonStringToMessage(req.body, &lodge);
+    if (!parsed.ok()) {
+      return Refuse(
+          req, res,
+          Refusal{absl::StatusCode::kInvalidArgument,
+                  "the body must be a LodgeObjectionRequest in JSON "
+                  "({\"number\": ..., \"text\": ..., \"contact\": ...}): " +
+                      std::string(parsed.message()),
+                  0});
+    }
+    v1::LodgeObjectionResponse resp;
+    if (Refusal r = Call(req, &Stub::LodgeObjection, lodge, &resp); !r.ok()) {
+      return Refuse(req, res, r);
+    }
+    Json(res, resp);
+  });
+}
+
+void WebServer::Impl::Limits() {
+  http.set_payload_max_length(options.max_body_bytes);
+  const auto io = std::chrono::milliseconds(options.io_timeout_ms);
+  http.set_read_timeout(io);
+  http.set_write_timeout(io);
+  // Short keep-alive: an idle browser connection holds a worker thread and
+  // delays Stop() by at most this long.
+  http.set_keep_alive_timeout(1);
+  http.set_keep_alive_max_count(100);
+  http.set_tcp_nodelay(true);
+  http.set_default_headers({
+      {"X-Content-Type-Options", "nosniff"},
+      {"Content-Security-Policy",
+       "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; "
+       "frame-ancestors 'none'"},
+      {"Referrer-Policy", "no-referrer"},
+      {"Cache-Control", "no-store"},
+  });
+  http.set_pre_routing_handler([this](const Request& req, Response& res) {
+    const int64_t wait_ms = limiter.Acquire(req.remote_addr);
+    if (wait_ms == 0) return httplib::Server::HandlerResponse::Unhandled;
+    const int64_t secs = RetryAfterSeconds(wait_ms);
+    Refuse(req, res,
+           Refusal{absl::StatusCode::kResourceExhausted,
+                   "too many requests from " + req.remote_addr +
+                       "; retry after " + std::to_string(secs) + " s",
+                   secs});
+    return httplib::Server::HandlerResponse::Handled;
+  });
+  // Answers httplib makes itself (no route, body too large, bad request) get
+  // the same shape as ours; our own answers already have a body.
+  http.set_error_handler(httplib::Server::HandlerWithResponse(
+      [this](const Request& req, Response& res) {
+        if (!res.body.empty())
+          return httplib::Server::HandlerResponse::Unhandled;
+        Refusal r{absl::StatusCode::kInvalidArgument, "malformed request", 0};
+        if (res.status == 404) {
+          r = {absl::StatusCode::kNotFound,
+               std::string(TextsFor(LangOf(req)).not_found_page) + " (" +
+                   req.path + ")",
+               0};
+        } else if (res.status == 413) {
+          r = {absl::StatusCode::kResourceExhausted,
+               "request too large (at most " +
+                   std::to_string(options.max_body_bytes) + " bytes)",
+               0};
+        } else if (res.status == 405) {
+          r = {absl::StatusCode::kUnimplemented, "method not allowed", 0};
+        }
+        const int status = res.status;
+        Refuse(req, res, r);
+        res.status = status;
+        return httplib::Server::HandlerResponse::Handled;
+      }));
+  http.set_exception_handler([this](const Request& req, Response& res,
+                                    std::exception_ptr) {
+    spdlog::error("http path={} failed with an exception", req.path);
+    Refuse(req, res, Refusal{absl::StatusCode::kInternal, "internal error", 0});
+  });
+  http.set_logger([](const Request& req, const Response& res) {
+    spdlog::info("http method={} path={} remote={} status={}", req.method,
+                 req.path, req.remote_addr, res.status);
+  });
+}
+
+WebServer::WebServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+WebServer::~WebServer() { Stop(); }
+
+int WebServer::port() const { return impl_->port; }
+
+absl::StatusOr<std::unique_ptr<WebServer>> WebServer::Start(
+    const WebOptions& options, std::shared_ptr<grpc::Channel> channel) {
+  std::string host;
+  int port = 0;
+  if (absl::Status s = SplitListen(options.listen, &host, &port); !s.ok())
+    return s;
+  auto impl = std::make_unique<Impl>(options, std::move(channel));
+  impl->Limits();
+  impl->Routes();
+  if (port == 0) {
+    port = impl->http.bind_to_any_port(host);
+  } else if (!impl->http.bind_to_port(host, port)) {
+    port = -1;
+  }
+  if (port <= 0) {
+    return absl::UnavailableError("cannot listen for HTTP on " +
+                                  options.listen);
+  }
+  impl->port = port;
+  Impl* raw = impl.get();
+  impl->thread = std::thread([raw] { raw->http.listen_after_bind(); });
+  // stop() is a no-op until the accept loop runs: wait for it (bounded).
+  for (int i = 0; i < 5000 && !raw->http.is_running(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  spdlog::info("public web page on http://{}:{}", host, port);
+  return std::unique_ptr<WebServer>(new WebServer(std::move(impl)));
+}
+
+void WebServer::Stop() {
+  std::lock_guard<std::mutex> lock(impl_->stop_mu);
+  if (!impl_->thread.joinable()) return;
+  impl_->http.stop();
+  impl_->thread.join();
+  spdlog::info("public web page stopped");
+}
+
+}  // namespace gorank::web

@@ -1,0 +1,105 @@
+#include "tests/web/web_fixture.h"
+
+#include <chrono>
+#include <cstdlib>
+
+#include "spdlog/spdlog.h"
+
+namespace gorank::web {
+
+WebFixture::~WebFixture() {
+  if (server_) server_->Shutdown();
+}
+
+void WebFixture::StartServer(double http_rate, double http_burst,
+                             double public_rate, double public_burst) {
+  clock_.SetDate(Date{2025, 12, 10});
+  server::ServerConfig config;
+  config.db_path = dir_.File("rankd.db");
+  config.listen = "127.0.0.1:0";
+  config.http_listen = "127.0.0.1:0";
+  config.http_rate = http_rate;
+  config.http_burst = http_burst;
+  config.public_rate = public_rate;
+  config.public_burst = public_burst;
+  config.shutdown_grace_ms = 1000;
+  spdlog::set_level(std::getenv("WEB_DEBUG") ? spdlog::level::info
+                                             : spdlog::level::warn);
+  auto started = server::RankdServer::Start(config, &clock_);
+  ASSERT_TRUE(started.ok()) << started.status();
+  server_ = std::move(*started);
+  http_port_ = server_->http_port();
+  ASSERT_GT(http_port_, 0);
+  admin_ = server_->bootstrap_secret();
+  channel_ = grpc::CreateChannel("127.0.0.1:" + std::to_string(server_->port()),
+                                 grpc::InsecureChannelCredentials());
+  certs_ = v1::CertificateService::NewStub(channel_);
+  players_ = v1::PlayerRegistry::NewStub(channel_);
+  const v1::Player holder = MustRegister("张三", "1k", kResidentId);
+  cert_ = MustIssue(holder.id(), "1d");
+  ASSERT_EQ(cert_.number(), "000250001");
+}
+
+std::unique_ptr<httplib::Client> WebFixture::WebClient(
+    const std::string& source_ip) {
+  auto client = std::make_unique<httplib::Client>("127.0.0.1", http_port_);
+  client->set_connection_timeout(10);
+  client->set_read_timeout(30);
+  if (source_ip != "127.0.0.1") client->set_interface(source_ip);
+  return client;
+}
+
+httplib::Result WebFixture::Get(const std::string& path_and_query) {
+  auto client = WebClient();
+  httplib::Result r = client->Get(path_and_query.c_str());
+  EXPECT_TRUE(r) << "no answer to GET " << path_and_query << ": "
+                 << httplib::to_string(r.error());
+  return r;
+}
+
+std::unique_ptr<grpc::ClientContext> WebFixture::Context(
+    const std::string& token) {
+  auto ctx = std::make_unique<grpc::ClientContext>();
+  if (!token.empty()) ctx->AddMetadata("authorization", "Bearer " + token);
+  ctx->set_deadline(std::chrono::system_clock::now() +
+                    std::chrono::seconds(30));
+  return ctx;
+}
+
+v1::Player WebFixture::MustRegister(const std::string& name,
+                                    const std::string& rank,
+                                    const std::string& resident_id) {
+  v1::RegisterPlayerRequest req;
+  req.set_name(name);
+  req.set_gender(v1::GENDER_MALE);
+  if (resident_id.empty()) {
+    req.mutable_birth_date()->set_year(1990);
+    req.mutable_birth_date()->set_month(5);
+    req.mutable_birth_date()->set_day(1);
+  }
+  req.set_resident_id(resident_id);
+  req.set_agency_prefix("000");
+  req.mutable_initial_rank()->set_notation(rank);
+  v1::RegisterPlayerResponse resp;
+  const grpc::Status s =
+      players_->RegisterPlayer(Context(admin_).get(), req, &resp);
+  EXPECT_TRUE(s.ok()) << s.error_message();
+  return resp.player();
+}
+
+v1::Certificate WebFixture::MustIssue(int64_t player_id,
+                                      const std::string& grade) {
+  v1::IssueCertificateRequest req;
+  req.set_player_id(player_id);
+  req.mutable_grade()->set_notation(grade);
+  req.set_basis(v1::CERTIFICATE_BASIS_TOURNAMENT);
+  req.set_basis_reference("2025 national championship");
+  req.set_agency_prefix("000");
+  v1::IssueCertificateResponse resp;
+  const grpc::Status s =
+      certs_->IssueCertificate(Context(admin_).get(), req, &resp);
+  EXPECT_TRUE(s.ok()) << s.error_message();
+  return resp.certificate();
+}
+
+}  // namespace gorank::web
