@@ -4,6 +4,7 @@
 #   deploy/setup.sh test   runs the whole test suite (ctest, then 60 s of each fuzz target)
 #   deploy/setup.sh build  only builds
 # Environment: RANKD_LISTEN (default 127.0.0.1:50051), BUILD_DIR (default build).
+# GORANK_BUILD_TESTS=OFF skips building the tests (deploy/Containerfile).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,7 +37,8 @@ if ((${#missing[@]})); then
 fi
 
 build="${BUILD_DIR:-build}"
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DGORANK_BUILD_TESTS="${GORANK_BUILD_TESTS:-ON}" > /dev/null
 cmake --build "$build" -j "$(nproc)"
 
 case "$mode" in
