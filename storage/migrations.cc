@@ -200,6 +200,74 @@ CREATE TABLE event_players(
 CREATE INDEX event_players_by_player ON event_players(player_id, event_id);
 )sql";
 
+// Ratings (rating table, per-event history) and promotion proposals.
+// Ratings are written exactly (shortest round-trip decimal text); the
+// *_key columns are order-preserving integers of the same doubles, for
+// sorting the rating lists.
+constexpr char kSchemaV6[] = R"sql(
+CREATE TABLE rating_events(
+  seq INTEGER PRIMARY KEY,
+  event_id TEXT NOT NULL UNIQUE,
+  event_date TEXT NOT NULL,
+  event_order INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE ratings(
+  player_id INTEGER PRIMARY KEY,
+  gor TEXT NOT NULL,
+  gor_key INTEGER NOT NULL,
+  rated_games INTEGER NOT NULL,
+  rated_events INTEGER NOT NULL,
+  pro_elo TEXT,
+  pro_key INTEGER,
+  pro_games INTEGER NOT NULL
+) STRICT;
+CREATE INDEX ratings_by_gor ON ratings(gor_key DESC, player_id);
+CREATE INDEX ratings_by_pro ON ratings(pro_key DESC, player_id)
+  WHERE pro_key IS NOT NULL;
+
+CREATE TABLE rating_history(
+  player_id INTEGER NOT NULL,
+  event_seq INTEGER NOT NULL REFERENCES rating_events(seq),
+  gor_before TEXT NOT NULL,
+  gor_after TEXT NOT NULL,
+  games INTEGER NOT NULL,
+  pro_before TEXT,
+  pro_after TEXT,
+  pro_games INTEGER NOT NULL,
+  PRIMARY KEY (player_id, event_seq)
+) STRICT;
+
+CREATE TABLE rating_state(
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  table_sha256 TEXT NOT NULL,
+  events INTEGER NOT NULL,
+  players INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE promotion_proposals(
+  id INTEGER PRIMARY KEY,
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  rule_id TEXT NOT NULL,
+  rule_description TEXT NOT NULL,
+  from_rank TEXT NOT NULL,
+  to_rank TEXT NOT NULL,
+  evidence TEXT NOT NULL CHECK (json_valid(evidence)),
+  explanation TEXT NOT NULL,
+  state INTEGER NOT NULL CHECK (state BETWEEN 1 AND 4),
+  as_of TEXT NOT NULL,
+  created_unix INTEGER NOT NULL,
+  decided_by TEXT NOT NULL DEFAULT '',
+  decision_reason TEXT NOT NULL DEFAULT '',
+  decided_unix INTEGER,
+  certificate_number TEXT NOT NULL DEFAULT ''
+) STRICT;
+CREATE UNIQUE INDEX proposals_one_pending ON promotion_proposals(player_id, rule_id)
+  WHERE state = 1;
+CREATE INDEX proposals_by_state ON promotion_proposals(state, id);
+CREATE INDEX proposals_by_player ON promotion_proposals(player_id, id);
+)sql";
+
 constexpr char kInsertAgency[] =
     "INSERT INTO agencies(prefix, name, name_en, level, status) "
     "VALUES(?1, ?2, ?3, ?4, 1)";
@@ -244,6 +312,8 @@ const std::vector<Migration>& Migrations() {
            [](Connection& c) { return c.Exec(kSchemaV4); }},
           {5, "tournaments: events, results, the player index of events",
            [](Connection& c) { return c.Exec(kSchemaV5); }},
+          {6, "ratings: rating table, rating history, promotion proposals",
+           [](Connection& c) { return c.Exec(kSchemaV6); }},
       };
   return *kMigrations;
 }

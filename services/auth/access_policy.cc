@@ -85,6 +85,13 @@ std::vector<MethodPolicy> BuildTable() {
       {elg + "GetGradeStandard", {kP, kN, kA, kU}},
       {"/gorank.v1.RatingService/GetRating", {kP, kN, kA, kU}},
       {"/gorank.v1.RatingService/GetRatingHistory", {kP, kN, kA, kU}},
+      {"/gorank.v1.RatingService/ListRatings", {kP, kN, kA, kU}},
+      {"/gorank.v1.RatingService/RecomputeRatings", {kN}},
+      {"/gorank.v1.RatingService/ListPromotionRules", {kP, kN, kA, kU}},
+      {"/gorank.v1.RatingService/ExplainPromotion", {kP, kN, kA, kU}},
+      {"/gorank.v1.RatingService/EvaluatePromotions", {kN, kA}},
+      {"/gorank.v1.RatingService/ListProposals", {kN, kA, kU}},
+      {"/gorank.v1.RatingService/DecidePromotion", {kN, kA}},
   };
 }
 

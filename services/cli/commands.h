@@ -23,8 +23,11 @@ void AddRulesCommands(CLI::App& app, CliContext& ctx, Action& action);
 // `event ...` (tournaments, result files, standings) and `grade ...`
 // (athlete technical grades).
 void AddEventCommands(CLI::App& app, CliContext& ctx, Action& action);
-// `rating get ID` and `rating history ID` (public, no token).
+// `rating get|history ID`, `rating list [--pro]` (public, no token) and
+// `rating recompute [--dry-run]` (national admin).
 void AddRatingCommands(CLI::App& app, CliContext& ctx, Action& action);
+// `promotion rules|explain|evaluate|list|approve|reject`.
+void AddPromotionCommands(CLI::App& app, CliContext& ctx, Action& action);
 
 // Shared argument helpers. A rank travels as its notation (the server
 // parses every accepted form); dates as YYYY-MM-DD.

@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   AddRulesCommands(app, ctx, action);
   AddEventCommands(app, ctx, action);
   AddRatingCommands(app, ctx, action);
+  AddPromotionCommands(app, ctx, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

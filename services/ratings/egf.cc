@@ -52,6 +52,8 @@ double EgfSeed(const Rank& rank) {
       return 2000.0 + 100.0 * rank.level();
     case Ladder::kProDan:
       return 2700.0 + 30.0 * (rank.level() - 1);
+    default:
+      break;  // other disciplines' ladders have no GoR
   }
   std::abort();
 }

@@ -105,6 +105,12 @@ class RatingBook {
   size_t event_count() const { return events_.size(); }
   // Absent before the first event.
   std::optional<EventKey> last_event() const;
+  // Every applied event, in application (EventKey) order.
+  const std::vector<EventKey>& events() const { return events_; }
+  // Whether an event with this id was applied.
+  bool HasEvent(const std::string& event_id) const {
+    return event_ids_.contains(event_id);
+  }
   const RatingSettings& settings() const { return settings_; }
 
   // Canonical bytes of the table: a header naming the system and settings,

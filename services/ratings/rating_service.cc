@@ -4,11 +4,13 @@
 #include <vector>
 
 #include "services/common/status_macros.h"
-#include "services/ratings/event_ratings.h"
 #include "services/registry/registry_proto_convert.h"
 
 namespace gorank::ratings {
 namespace {
+
+constexpr int kDefaultPage = 50;
+constexpr int kMaxPage = 500;
 
 std::string M(const char* method) {
   return MethodName(v1::RatingService::service_full_name(), method);
@@ -21,6 +23,29 @@ absl::Status CheckPlayerId(int64_t player_id) {
         std::to_string(player_id));
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<int> PageSize(int32_t requested) {
+  if (requested < 0 || requested > kMaxPage) {
+    return absl::InvalidArgumentError("page_size must be 0..500, got " +
+                                      std::to_string(requested));
+  }
+  return requested == 0 ? kDefaultPage : requested;
+}
+
+// Page tokens are decimal numbers (an offset or the last id seen).
+absl::StatusOr<int64_t> PageToken(const std::string& token) {
+  if (token.empty()) return 0;
+  if (token.size() > 18 ||
+      token.find_first_not_of("0123456789") != std::string::npos) {
+    return absl::InvalidArgumentError("page_token is not one this server gave");
+  }
+  return std::stoll(token);
+}
+
+absl::StatusOr<std::optional<Date>> OptionalDate(const v1::Date& d,
+                                                 const std::string& field) {
+  return registry::DateFromProto(d, field);
 }
 
 void RatingToProto(const PlayerRating& r, v1::PlayerRating* out) {
@@ -45,26 +70,53 @@ void ChangeToProto(const RatingChange& c, v1::RatingChange* out) {
   out->set_pro_games(c.pro_games);
 }
 
+void EvidenceToProto(const Evidence& e, v1::PromotionEvidence* out) {
+  if (e.rating) out->set_rating(*e.rating);
+  if (e.threshold) out->set_threshold(*e.threshold);
+  out->set_rated_games(e.rated_games);
+  out->set_rated_events(e.rated_events);
+  if (e.days_since_promotion) {
+    out->set_days_since_promotion(*e.days_since_promotion);
+  }
+  out->set_games(e.games);
+  out->set_wins(e.wins);
+  out->set_draws(e.draws);
+  out->set_count(e.count);
+  out->set_required(e.required);
+  for (const std::string& id : e.event_ids) out->add_event_ids(id);
+}
+
+void ProposalToProto(const StoredProposal& s, v1::PromotionProposal* out) {
+  const Proposal& p = s.proposal;
+  out->set_proposal_id(s.id);
+  out->set_player_id(p.player.value);
+  out->set_rule_id(p.rule_id);
+  out->set_rule_description(p.rule_description);
+  registry::RankToProto(p.from, out->mutable_from_rank());
+  registry::RankToProto(p.to, out->mutable_to_rank());
+  EvidenceToProto(p.evidence, out->mutable_evidence());
+  out->set_explanation(p.explanation);
+  out->set_state(static_cast<v1::ProposalState>(static_cast<int>(s.state)));
+  registry::DateToProto(s.as_of, out->mutable_as_of());
+  out->set_decided_by(s.decided_by);
+  out->set_decision_reason(s.decision_reason);
+  out->set_certificate_number(s.certificate_number);
+}
+
 }  // namespace
 
 grpc::Status RatingServiceImpl::GetRating(grpc::ServerContext* ctx,
                                           const v1::GetRatingRequest* req,
                                           v1::GetRatingResponse* resp) {
-  return gate_->Run(
-      ctx, M("GetRating"), [&](const auth::Caller&) -> absl::Status {
-        GORANK_RETURN_IF_ERROR(CheckPlayerId(req->player_id()));
-        GORANK_ASSIGN_OR_RETURN(RatingBook book,
-                                RecomputeFromEvents(*events_, settings_));
-        std::optional<PlayerRating> rating =
-            book.Find(PlayerId{req->player_id()});
-        if (!rating.has_value()) {
-          return absl::NotFoundError("player " +
-                                     std::to_string(req->player_id()) +
-                                     " has no rated game in a closed event");
-        }
-        RatingToProto(*rating, resp->mutable_rating());
-        return absl::OkStatus();
-      });
+  return gate_->Run(ctx, M("GetRating"),
+                    [&](const auth::Caller&) -> absl::Status {
+                      GORANK_RETURN_IF_ERROR(CheckPlayerId(req->player_id()));
+                      GORANK_ASSIGN_OR_RETURN(
+                          PlayerRating rating,
+                          ratings_->GetRating(PlayerId{req->player_id()}));
+                      RatingToProto(rating, resp->mutable_rating());
+                      return absl::OkStatus();
+                    });
 }
 
 grpc::Status RatingServiceImpl::GetRatingHistory(
@@ -73,11 +125,171 @@ grpc::Status RatingServiceImpl::GetRatingHistory(
   return gate_->Run(
       ctx, M("GetRatingHistory"), [&](const auth::Caller&) -> absl::Status {
         GORANK_RETURN_IF_ERROR(CheckPlayerId(req->player_id()));
-        GORANK_ASSIGN_OR_RETURN(RatingBook book,
-                                RecomputeFromEvents(*events_, settings_));
-        for (const RatingChange& c : book.History(PlayerId{req->player_id()})) {
+        GORANK_ASSIGN_OR_RETURN(std::vector<RatingChange> history,
+                                ratings_->History(PlayerId{req->player_id()}));
+        for (const RatingChange& c : history) {
           ChangeToProto(c, resp->add_changes());
         }
+        return absl::OkStatus();
+      });
+}
+
+grpc::Status RatingServiceImpl::ListRatings(grpc::ServerContext* ctx,
+                                            const v1::ListRatingsRequest* req,
+                                            v1::ListRatingsResponse* resp) {
+  return gate_->Run(
+      ctx, M("ListRatings"), [&](const auth::Caller&) -> absl::Status {
+        GORANK_ASSIGN_OR_RETURN(int size, PageSize(req->page_size()));
+        GORANK_ASSIGN_OR_RETURN(int64_t offset, PageToken(req->page_token()));
+        // One row more than asked tells whether another page follows.
+        GORANK_ASSIGN_OR_RETURN(
+            std::vector<PlayerRating> rows,
+            ratings_->ListRatings(req->pro_list(), offset, size + 1));
+        const bool more = static_cast<int>(rows.size()) > size;
+        if (more) rows.pop_back();
+        for (const PlayerRating& r : rows)
+          RatingToProto(r, resp->add_ratings());
+        if (more) resp->set_next_page_token(std::to_string(offset + size));
+        return absl::OkStatus();
+      });
+}
+
+grpc::Status RatingServiceImpl::RecomputeRatings(
+    grpc::ServerContext* ctx, const v1::RecomputeRatingsRequest* req,
+    v1::RecomputeRatingsResponse* resp) {
+  return gate_->Run(
+      ctx, M("RecomputeRatings"),
+      [&](const auth::Caller& caller) -> absl::Status {
+        GORANK_ASSIGN_OR_RETURN(
+            RecomputeReport r,
+            ledger_->Recompute(caller.Describe(), req->dry_run()));
+        resp->set_events(r.events);
+        resp->set_games(r.games);
+        resp->set_players(r.players);
+        resp->set_table_sha256(r.table_sha256);
+        resp->set_changed(r.changed);
+        return absl::OkStatus();
+      });
+}
+
+grpc::Status RatingServiceImpl::ListPromotionRules(
+    grpc::ServerContext* ctx, const v1::ListPromotionRulesRequest*,
+    v1::ListPromotionRulesResponse* resp) {
+  return gate_->Run(
+      ctx, M("ListPromotionRules"), [&](const auth::Caller&) -> absl::Status {
+        for (const PromotionRule& r : promotions_->config().rules) {
+          v1::PromotionRule* out = resp->add_rules();
+          out->set_id(r.id);
+          out->set_kind(r.KindName());
+          out->set_description(r.description);
+          out->set_enabled(r.enabled);
+        }
+        return absl::OkStatus();
+      });
+}
+
+grpc::Status RatingServiceImpl::EvaluatePromotions(
+    grpc::ServerContext* ctx, const v1::EvaluatePromotionsRequest* req,
+    v1::EvaluatePromotionsResponse* resp) {
+  return gate_->Run(
+      ctx, M("EvaluatePromotions"),
+      [&](const auth::Caller& caller) -> absl::Status {
+        EvaluateRequest r;
+        GORANK_ASSIGN_OR_RETURN(r.as_of, OptionalDate(req->as_of(), "as_of"));
+        for (int64_t id : req->player_ids()) {
+          GORANK_RETURN_IF_ERROR(CheckPlayerId(id));
+          r.players.push_back(PlayerId{id});
+        }
+        r.rule_ids.assign(req->rule_ids().begin(), req->rule_ids().end());
+        GORANK_ASSIGN_OR_RETURN(std::vector<StoredProposal> proposals,
+                                promotions_->Evaluate(caller, r));
+        for (const StoredProposal& p : proposals) {
+          ProposalToProto(p, resp->add_proposals());
+        }
+        return absl::OkStatus();
+      });
+}
+
+grpc::Status RatingServiceImpl::ExplainPromotion(
+    grpc::ServerContext* ctx, const v1::ExplainPromotionRequest* req,
+    v1::ExplainPromotionResponse* resp) {
+  return gate_->Run(
+      ctx, M("ExplainPromotion"), [&](const auth::Caller&) -> absl::Status {
+        GORANK_RETURN_IF_ERROR(CheckPlayerId(req->player_id()));
+        GORANK_ASSIGN_OR_RETURN(std::optional<Date> as_of,
+                                OptionalDate(req->as_of(), "as_of"));
+        GORANK_ASSIGN_OR_RETURN(
+            std::vector<RuleVerdict> verdicts,
+            promotions_->Explain(PlayerId{req->player_id()}, as_of));
+        for (const RuleVerdict& v : verdicts) {
+          v1::PromotionVerdict* out = resp->add_verdicts();
+          out->set_rule_id(v.rule_id);
+          out->set_applicable(v.applicable);
+          out->set_met(v.met);
+          if (v.proposed) {
+            registry::RankToProto(*v.proposed, out->mutable_proposed_rank());
+          }
+          EvidenceToProto(v.evidence, out->mutable_evidence());
+          out->set_explanation(v.explanation);
+        }
+        return absl::OkStatus();
+      });
+}
+
+grpc::Status RatingServiceImpl::ListProposals(
+    grpc::ServerContext* ctx, const v1::ListProposalsRequest* req,
+    v1::ListProposalsResponse* resp) {
+  return gate_->Run(
+      ctx, M("ListProposals"), [&](const auth::Caller& caller) -> absl::Status {
+        ProposalFilter f;
+        if (req->state() < 0 || req->state() > 4) {
+          return absl::InvalidArgumentError("state: unknown proposal state " +
+                                            std::to_string(req->state()));
+        }
+        if (req->state() != v1::PROPOSAL_STATE_UNSPECIFIED) {
+          f.state = static_cast<ProposalState>(static_cast<int>(req->state()));
+        }
+        if (req->player_id() < 0) {
+          return absl::InvalidArgumentError("player_id must not be negative");
+        }
+        if (req->player_id() > 0) f.player = PlayerId{req->player_id()};
+        GORANK_ASSIGN_OR_RETURN(f.limit, PageSize(req->page_size()));
+        GORANK_ASSIGN_OR_RETURN(f.after_id, PageToken(req->page_token()));
+        const int size = f.limit;
+        f.limit = size + 1;
+        GORANK_ASSIGN_OR_RETURN(std::vector<StoredProposal> rows,
+                                promotions_->List(caller, f));
+        const bool more = static_cast<int>(rows.size()) > size;
+        if (more) rows.resize(size);
+        for (const StoredProposal& p : rows) {
+          ProposalToProto(p, resp->add_proposals());
+        }
+        if (more) resp->set_next_page_token(std::to_string(rows.back().id));
+        return absl::OkStatus();
+      });
+}
+
+grpc::Status RatingServiceImpl::DecidePromotion(
+    grpc::ServerContext* ctx, const v1::DecidePromotionRequest* req,
+    v1::DecidePromotionResponse* resp) {
+  return gate_->Run(
+      ctx, M("DecidePromotion"),
+      [&](const auth::Caller& caller) -> absl::Status {
+        Decision d;
+        d.proposal_id = req->proposal_id();
+        if (req->decision() == v1::PROMOTION_DECISION_APPROVE) {
+          d.approve = true;
+        } else if (req->decision() != v1::PROMOTION_DECISION_REJECT) {
+          return absl::InvalidArgumentError(
+              "decision must be APPROVE or REJECT");
+        }
+        d.reason = req->reason();
+        GORANK_ASSIGN_OR_RETURN(
+            d.effective_date,
+            OptionalDate(req->effective_date(), "effective_date"));
+        GORANK_ASSIGN_OR_RETURN(StoredProposal p,
+                                promotions_->Decide(caller, d));
+        ProposalToProto(p, resp->mutable_proposal());
         return absl::OkStatus();
       });
 }

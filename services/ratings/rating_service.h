@@ -1,43 +1,57 @@
-// gRPC handlers of ratings.proto (RatingService), read side only: GetRating
-// and GetRatingHistory. Each call recomputes every rating from all closed
-// events of the EventRepository (event_ratings.h: RecomputeFromEvents) and
-// answers from that book: deterministic and always consistent with the
-// stored results, at the cost of one full pass per call (to be replaced by
-// a stored book updated when an event closes). The other RPCs of the
-// service are not implemented yet and answer UNIMPLEMENTED (the generated
-// default).
+// gRPC handlers of ratings.proto (RatingService): convert the request, one
+// call to the stored ratings (RatingRepository), the RatingLedger
+// (recompute) or the PromotionDesk (rules, explain, evaluate, proposals,
+// decisions), convert back. Who may call what is the access table's
+// (services/auth/access_policy.cc); which players an operator may act for
+// is the PromotionDesk's.
 #ifndef GORANK_SERVICES_RATINGS_RATING_SERVICE_H_
 #define GORANK_SERVICES_RATINGS_RATING_SERVICE_H_
 
 #include "gorank/v1/ratings.grpc.pb.h"
 #include "services/common/call_gate.h"
-#include "services/ratings/rating_book.h"
-#include "services/tournaments/event_repository.h"
+#include "services/ratings/promotion_desk.h"
+#include "services/ratings/rating_ledger.h"
+#include "services/ratings/rating_repository.h"
 
 namespace gorank::ratings {
 
 // Thread-safe. Does not own its collaborators.
+//
+// GetRating: INVALID_ARGUMENT for player_id <= 0; NOT_FOUND when the player
+//   has no stored rating.
+// GetRatingHistory: oldest first, empty for a player without rated games.
+// ListRatings: page_size 0 -> 50, at most 500; INVALID_ARGUMENT for a
+//   negative size or a page_token this service did not hand out.
+// RecomputeRatings: the ledger's report; stores unless dry_run.
+// The promotion RPCs: errors as PromotionDesk documents.
 class RatingServiceImpl final : public v1::RatingService::Service {
  public:
-  RatingServiceImpl(CallGate* gate, const tournaments::EventRepository* events,
-                    RatingSettings settings)
-      : gate_(gate), events_(events), settings_(settings) {}
+  RatingServiceImpl(CallGate* gate, RatingRepository* ratings,
+                    RatingLedger* ledger, PromotionDesk* promotions)
+      : gate_(gate),
+        ratings_(ratings),
+        ledger_(ledger),
+        promotions_(promotions) {}
 
-  // INVALID_ARGUMENT for player_id <= 0; NOT_FOUND when the player has no
-  // rated game; errors of RecomputeFromEvents otherwise.
-  grpc::Status GetRating(grpc::ServerContext* ctx,
-                         const v1::GetRatingRequest* req,
-                         v1::GetRatingResponse* resp) override;
-  // Oldest first; empty for a player without rated games. INVALID_ARGUMENT
-  // for player_id <= 0; errors of RecomputeFromEvents otherwise.
-  grpc::Status GetRatingHistory(grpc::ServerContext* ctx,
-                                const v1::GetRatingHistoryRequest* req,
-                                v1::GetRatingHistoryResponse* resp) override;
+#define GORANK_RPC(name)                                                    \
+  grpc::Status name(grpc::ServerContext* ctx, const v1::name##Request* req, \
+                    v1::name##Response* resp) override
+  GORANK_RPC(GetRating);
+  GORANK_RPC(GetRatingHistory);
+  GORANK_RPC(ListRatings);
+  GORANK_RPC(RecomputeRatings);
+  GORANK_RPC(ListPromotionRules);
+  GORANK_RPC(EvaluatePromotions);
+  GORANK_RPC(ExplainPromotion);
+  GORANK_RPC(ListProposals);
+  GORANK_RPC(DecidePromotion);
+#undef GORANK_RPC
 
  private:
   CallGate* gate_;
-  const tournaments::EventRepository* events_;
-  RatingSettings settings_;
+  RatingRepository* ratings_;
+  RatingLedger* ledger_;
+  PromotionDesk* promotions_;
 };
 
 }  // namespace gorank::ratings

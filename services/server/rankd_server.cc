@@ -36,6 +36,7 @@
 #include "services/tournaments/tournament_service.h"
 #include "services/web/web_server.h"
 #include "storage/sqlite_event_repository.h"
+#include "storage/sqlite_rating_repository.h"
 #include "spdlog/spdlog.h"
 #include "storage/database.h"
 #include "storage/sqlite_audit_repository.h"
@@ -74,6 +75,11 @@ struct RankdServer::Parts {
   std::unique_ptr<eligibility::GradeDesk> grade_desk;
   std::unique_ptr<tournaments::TournamentServiceImpl> tournament_service;
   std::unique_ptr<eligibility::EligibilityServiceImpl> eligibility_service;
+  // Ratings and promotions.
+  ratings::RatingsConfig ratings_config;
+  std::unique_ptr<storage::SqliteRatingRepository> rating_repo;
+  std::unique_ptr<ratings::RatingLedger> rating_ledger;
+  std::unique_ptr<ratings::PromotionDesk> promotion_desk;
   std::unique_ptr<ratings::RatingServiceImpl> rating_service;
   // Operations: stopped first at shutdown (they read the parts above).
   std::unique_ptr<HealthMonitor> health_monitor;
@@ -239,8 +245,43 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
       std::make_unique<tournaments::TournamentServiceImpl>(p.gate.get(), p.event_desk.get());
   p.eligibility_service =
       std::make_unique<eligibility::EligibilityServiceImpl>(p.gate.get(), p.grade_desk.get());
+  // Ratings: the rules in force (the shipped file unless ratings_config_file
+  // names another; a bad file stops the start with its name and the
+  // problem), the stored rating table brought up to date by a full
+  // recompute (written only when it differs), the incremental update on
+  // every event close, and the promotion desk.
+  if (config.ratings_config_file.empty()) {
+    p.ratings_config = ratings::DefaultRatingsConfig();
+  } else {
+    absl::StatusOr<ratings::RatingsConfig> loaded =
+        ratings::LoadRatingsConfigFile(config.ratings_config_file);
+    if (!loaded.ok()) {
+      return absl::Status(loaded.status().code(),
+                          "ratings_config_file: " + std::string(loaded.status().message()));
+    }
+    p.ratings_config = std::move(*loaded);
+    spdlog::info("promotion rules and rating settings from {}", config.ratings_config_file);
+  }
+  p.rating_repo = std::make_unique<storage::SqliteRatingRepository>(p.db.get());
+  p.rating_ledger = std::make_unique<ratings::RatingLedger>(
+      p.event_repo.get(), p.rating_repo.get(), clock, p.ratings_config.rating);
+  GORANK_ASSIGN_OR_RETURN(ratings::RecomputeReport report,
+                          p.rating_ledger->Recompute("system:start", false));
+  spdlog::info("ratings: {} events, {} players, table {}{}", report.events, report.players,
+               report.table_sha256.substr(0, 16), report.stored ? " (stored)" : "");
+  ratings::RatingLedger* ledger = p.rating_ledger.get();
+  p.event_desk->SetAfterClose([ledger](const auth::Caller& caller, const tournaments::Event& e) {
+    absl::Status s = ledger->EventClosed(e.id, caller.Describe());
+    if (!s.ok()) {
+      spdlog::error("ratings not advanced by event {} (run RecomputeRatings): {}", e.id.value,
+                    s.ToString());
+    }
+  });
+  p.promotion_desk = std::make_unique<ratings::PromotionDesk>(
+      &p.ratings_config.promotion, p.rating_repo.get(), p.event_repo.get(),
+      p.registry_repo.get(), p.certification.get(), clock);
   p.rating_service = std::make_unique<ratings::RatingServiceImpl>(
-      p.gate.get(), p.event_repo.get(), ratings::DefaultRatingsConfig().rating);
+      p.gate.get(), p.rating_repo.get(), p.rating_ledger.get(), p.promotion_desk.get());
 
   GORANK_ASSIGN_OR_RETURN(std::optional<std::string> secret,
                           p.tokens->BootstrapIfEmpty());

@@ -67,6 +67,7 @@ absl::Status ApplyTable(const toml::table& t, ServerConfig* c) {
       }
       c->require_review_for_release = *node.value<bool>();
     } else if (k == "notice_days") s = want_int(&c->notice_days, 0, 365);
+    else if (k == "ratings_config_file") s = want_string(&c->ratings_config_file);
     else if (k == "max_request_bytes") s = want_int(&c->max_request_bytes, 1024, 64 << 20);
     else if (k == "health_probe_ms") s = want_int(&c->health_probe_ms, 0, 3600000);
     else if (k == "metrics_listen") s = want_string(&c->metrics_listen);

@@ -56,6 +56,9 @@ struct ServerConfig {
   std::string tls_client_ca_file;
   // Public-notice period of 4d..7d certificates, days.
   int notice_days = 7;
+  // Rating settings and promotion rules (TOML, the format of the shipped
+  // services/ratings/default_ratings.toml). Empty: the shipped rules.
+  std::string ratings_config_file;
   // How often the health probe reads the database, milliseconds; while it
   // fails, grpc.health.v1 reports NOT_SERVING. 0 turns the probe off.
   int health_probe_ms = 2000;

@@ -232,6 +232,7 @@ absl::StatusOr<ClosedEvent> EventDesk::Close(const auth::Caller& caller,
   c.before = EventToJson(event);
   c.after = EventToJson(closed);
   GORANK_RETURN_IF_ERROR(repo_->UpdateEvent(closed, c));
+  if (after_close_) after_close_(caller, closed);
   return ClosedEvent{closed, standings};
 }
 

@@ -14,6 +14,7 @@
 #ifndef GORANK_SERVICES_TOURNAMENTS_EVENT_DESK_H_
 #define GORANK_SERVICES_TOURNAMENTS_EVENT_DESK_H_
 
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -101,7 +102,17 @@ class EventDesk {
   // Closes the event for good. NOT_FOUND; PERMISSION_DENIED;
   // FAILED_PRECONDITION when already closed or when the standings are not
   // final (unknown results, a pending play-off), naming what is missing.
+  // After the close is stored, runs the after-close hook (if set) before
+  // returning; closes are serialised, so hooks see events in close order.
   absl::StatusOr<ClosedEvent> Close(const auth::Caller& caller, EventId id);
+
+  // Runs after every successful Close (the ratings advance by the event).
+  // The hook cannot undo the close; it reports its own failures. Set once,
+  // before serving.
+  void SetAfterClose(
+      std::function<void(const auth::Caller&, const Event&)> hook) {
+    after_close_ = std::move(hook);
+  }
 
  private:
   absl::Status CheckDescription(const Event& event) const;
@@ -120,6 +131,7 @@ class EventDesk {
   const Clock* clock_;
   const CompetitionCatalogue* catalogue_;
   std::mutex results_mu_;
+  std::function<void(const auth::Caller&, const Event&)> after_close_;
 };
 
 }  // namespace gorank::tournaments

@@ -83,6 +83,13 @@ const std::map<std::string, std::string>& ExpectedRoles() {
       {"/gorank.v1.EligibilityService/GetGradeStandard", "PNAU"},
       {"/gorank.v1.RatingService/GetRating", "PNAU"},
       {"/gorank.v1.RatingService/GetRatingHistory", "PNAU"},
+      {"/gorank.v1.RatingService/ListRatings", "PNAU"},
+      {"/gorank.v1.RatingService/RecomputeRatings", "N"},
+      {"/gorank.v1.RatingService/ListPromotionRules", "PNAU"},
+      {"/gorank.v1.RatingService/ExplainPromotion", "PNAU"},
+      {"/gorank.v1.RatingService/EvaluatePromotions", "NA"},
+      {"/gorank.v1.RatingService/ListProposals", "NAU"},
+      {"/gorank.v1.RatingService/DecidePromotion", "NA"},
   };
   return *kRows;
 }

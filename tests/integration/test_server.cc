@@ -34,7 +34,11 @@ std::string MakeToken(v1::TokenService::Stub& stub, const std::string& admin,
 
 }  // namespace
 
-TestServer::TestServer() {
+TestServer::TestServer() : TestServer(nullptr) {}
+
+TestServer::TestServer(
+    const std::function<void(server::ServerConfig&, const std::string&)>&
+        adjust) {
   spdlog::set_level(
       spdlog::level::warn);  // one log line per call is noise here
   clock_.SetDate(Date{2024, 6, 1});
@@ -44,6 +48,7 @@ TestServer::TestServer() {
   config.admin_token_file = dir_.File("admin.token");
   config.shutdown_grace_ms = 1000;
   config.reader_connections = 2;
+  if (adjust) adjust(config, dir_.path());
   auto started = server::RankdServer::Start(config, &clock_);
   if (!started.ok()) Die("Start: " + started.status().ToString());
   server_ = std::move(*started);

@@ -6,6 +6,7 @@
 #ifndef GORANK_TESTS_INTEGRATION_TEST_SERVER_H_
 #define GORANK_TESTS_INTEGRATION_TEST_SERVER_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -23,6 +24,11 @@ class TestServer {
   // Aborts the test binary when the server cannot start or the tokens
   // cannot be made (nothing could be tested).
   TestServer();
+  // The same, with `adjust` applied to the configuration before the start
+  // (e.g. another ratings_config_file); `dir` is the server's temp folder.
+  explicit TestServer(
+      const std::function<void(server::ServerConfig&, const std::string& dir)>&
+          adjust);
   ~TestServer();
 
   std::shared_ptr<grpc::Channel> channel() { return channel_; }

@@ -118,6 +118,20 @@ TEST(AmateurRatingRule, OneGradeAtATimeAndOnlyUpToMaxTarget) {
   EXPECT_FALSE(Explain(r, "am.rating").applicable);
 }
 
+TEST(AmateurRatingRule, NeverDemotes) {
+  // A 3d whose rating has fallen to the 1d band: nothing is proposed (no
+  // rule ever lowers a rank), and the verdict says why.
+  PlayerRecord r = RatedKyu(2060.0);
+  r.rank = Rank::FromString("3d");
+  const RuleVerdict v = Explain(r, "am.rating");
+  EXPECT_FALSE(v.met);
+  EXPECT_FALSE(v.proposed.has_value());
+  absl::StatusOr<std::vector<Proposal>> all =
+      EvaluatePromotions(Rules(), {r}, kAsOf);
+  ASSERT_TRUE(all.ok()) << all.status();
+  EXPECT_TRUE(all->empty());
+}
+
 TEST(AmateurRatingRule, FactsAfterTheEvaluationDateAreIgnored) {
   PlayerRecord r = RatedKyu(2010);
   r.rating_history.push_back(Change("later", D(2023, 7, 5), 2200, 5));

@@ -1,0 +1,135 @@
+#include "services/ratings/rating_ledger.h"
+
+#include <utility>
+
+#include "absl/container/btree_set.h"
+#include "services/audit/encoding.h"
+#include "services/audit/merkle.h"
+#include "services/common/status_macros.h"
+#include "services/ratings/event_games.h"
+#include "services/ratings/event_ratings.h"
+
+namespace gorank::ratings {
+namespace {
+
+RatingSnapshot SnapshotOf(const RatingBook& book, std::string sha) {
+  RatingSnapshot s;
+  s.events = book.events();
+  s.players = book.Table();
+  for (const PlayerRating& r : s.players) {
+    for (RatingChange& c : book.History(r.player)) {
+      s.history.emplace_back(r.player, std::move(c));
+    }
+  }
+  s.table_sha256 = std::move(sha);
+  return s;
+}
+
+std::string ReportJson(const RecomputeReport& r) {
+  return "{\"events\":" + std::to_string(r.events) +
+         ",\"games\":" + std::to_string(r.games) +
+         ",\"players\":" + std::to_string(r.players) + ",\"table_sha256\":\"" +
+         r.table_sha256 + "\"}";
+}
+
+}  // namespace
+
+std::string TableSha256(const RatingBook& book) {
+  return audit::HexEncode(audit::Sha256(book.SerializeTable()));
+}
+
+ChangeRecord RatingLedger::Change(const std::string& actor,
+                                  const std::string& action,
+                                  const std::string& subject,
+                                  const std::string& after) const {
+  return ChangeRecord{clock_->NowSeconds(), actor, action, subject, "", after};
+}
+
+absl::StatusOr<RecomputeReport> RatingLedger::Recompute(
+    const std::string& actor, bool dry_run) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return RecomputeLocked(actor, dry_run);
+}
+
+absl::StatusOr<RecomputeReport> RatingLedger::RecomputeLocked(
+    const std::string& actor, bool dry_run) {
+  GORANK_ASSIGN_OR_RETURN(std::vector<RatedGame> games,
+                          ClosedEventGames(*events_));
+  RecomputeReport report;
+  for (const RatedGame& g : games) report.games += g.IsRated() ? 1 : 0;
+  GORANK_ASSIGN_OR_RETURN(RatingBook book,
+                          ratings::Recompute(settings_, std::move(games)));
+  report.events = static_cast<int64_t>(book.event_count());
+  report.players = static_cast<int64_t>(book.player_count());
+  report.table_sha256 = TableSha256(book);
+  GORANK_ASSIGN_OR_RETURN(RatingState stored, repo_->State());
+  report.changed = stored.table_sha256 != report.table_sha256;
+  if (dry_run) return report;
+  if (report.changed) {
+    GORANK_RETURN_IF_ERROR(repo_->ReplaceAll(
+        SnapshotOf(book, report.table_sha256),
+        Change(actor, "ratings.recompute", "ratings", ReportJson(report))));
+    report.stored = true;
+  }
+  book_ = std::move(book);
+  return report;
+}
+
+absl::Status RatingLedger::EventClosed(tournaments::EventId id,
+                                       const std::string& actor) {
+  GORANK_ASSIGN_OR_RETURN(tournaments::Event event, events_->GetEvent(id));
+  GORANK_ASSIGN_OR_RETURN(tournaments::EventResults results,
+                          events_->GetResults(id));
+  // The same order number as a full recompute (ClosedEventGames).
+  GORANK_ASSIGN_OR_RETURN(std::vector<RatedGame> games,
+                          EventGames(event, results, id.value));
+  if (games.empty()) return absl::OkStatus();  // not a rated event
+  GORANK_ASSIGN_OR_RETURN(std::vector<RatedEvent> grouped,
+                          GroupIntoEvents(std::move(games)));
+  const RatedEvent& rated = grouped.front();
+
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!book_.has_value()) return RecomputeLocked(actor, false).status();
+  if (book_->HasEvent(rated.key.event_id)) return absl::OkStatus();
+  RatingBook next = *book_;
+  absl::Status applied = next.ApplyEvent(rated);
+  if (absl::IsFailedPrecondition(applied)) {
+    // Back-dated: only a full recompute keeps the order.
+    return RecomputeLocked(actor, false).status();
+  }
+  GORANK_RETURN_IF_ERROR(applied);
+
+  RatingDelta delta;
+  delta.event = rated.key;
+  absl::btree_set<int64_t> touched;
+  for (const RatedGame& g : rated.games) {
+    if (!g.IsRated()) continue;
+    touched.insert(g.black.value);
+    touched.insert(g.white.value);
+  }
+  for (int64_t player : touched) {
+    std::optional<PlayerRating> r = next.Find(PlayerId{player});
+    if (!r.has_value()) continue;
+    delta.players.push_back(*r);
+    std::vector<RatingChange> history = next.History(PlayerId{player});
+    if (!history.empty() &&
+        history.back().event.event_id == rated.key.event_id) {
+      delta.changes.emplace_back(PlayerId{player}, history.back());
+    }
+  }
+  delta.table_sha256 = TableSha256(next);
+  delta.players_total = static_cast<int64_t>(next.player_count());
+  absl::Status stored = repo_->AppendEvent(
+      delta, Change(actor, "ratings.event", "event:" + rated.key.event_id,
+                    "{\"players\":" + std::to_string(delta.players.size()) +
+                        ",\"table_sha256\":\"" + delta.table_sha256 + "\"}"));
+  if (absl::IsAlreadyExists(stored)) {
+    // The table holds the event but the book did not: rebuild both.
+    return RecomputeLocked(actor, false).status();
+  }
+  GORANK_RETURN_IF_ERROR(stored);
+  book_ = std::move(next);
+  return absl::OkStatus();
+}
+
+}  // namespace gorank::ratings

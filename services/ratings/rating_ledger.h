@@ -1,0 +1,86 @@
+// RatingLedger: keeps the stored rating table (RatingRepository) equal to
+// the rating book of every closed event. It holds the current RatingBook in
+// memory and writes through the repository:
+//   - Recompute: a full, deterministic recompute from every closed event
+//     (event_ratings.h), compared with the stored table by SHA-256 of the
+//     canonical table text, stored (as a whole) when it differs. rankd runs
+//     one at start, so the memory book and the stored table agree.
+//   - EventClosed: the incremental path. The closed event's games are
+//     applied to a copy of the book (RatingBook::ApplyEvent) and only that
+//     event's rows are stored; the book and the table then equal a full
+//     recompute byte for byte (same code, same order). An event already in
+//     the book is a no-op (idempotent); a back-dated event (one that sorts
+//     before the last applied event) falls back to a full recompute.
+// Pure C++ over the EventRepository and RatingRepository interfaces.
+#ifndef GORANK_SERVICES_RATINGS_RATING_LEDGER_H_
+#define GORANK_SERVICES_RATINGS_RATING_LEDGER_H_
+
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "services/common/clock.h"
+#include "services/ratings/rating_book.h"
+#include "services/ratings/rating_repository.h"
+#include "services/tournaments/event_repository.h"
+
+namespace gorank::ratings {
+
+struct RecomputeReport {
+  int64_t events = 0;
+  int64_t games = 0;  // rated games
+  int64_t players = 0;
+  std::string table_sha256;  // hex, of RatingBook::SerializeTable()
+  bool changed = false;      // differs from the stored table
+  bool stored = false;       // the recomputed table was written
+};
+
+// Lower-case hex SHA-256 of the book's canonical table text. Thread-safe.
+std::string TableSha256(const RatingBook& book);
+
+// Thread-safe: one mutex serialises recomputes and event updates. Does not
+// own its collaborators.
+class RatingLedger {
+ public:
+  RatingLedger(const tournaments::EventRepository* events,
+               RatingRepository* repo, const Clock* clock,
+               RatingSettings settings)
+      : events_(events), repo_(repo), clock_(clock), settings_(settings) {}
+
+  // Recomputes from every closed event; unless `dry_run`, stores the result
+  // when it differs from the stored table (audited as `actor`) and makes it
+  // the current book. Errors of RecomputeFromEvents (INVALID_ARGUMENT naming
+  // an event whose results cannot be rated) and of the repository.
+  absl::StatusOr<RecomputeReport> Recompute(const std::string& actor,
+                                            bool dry_run);
+
+  // Applies the closed event `id` (see the file comment). OK and nothing
+  // written when the event has no rated games or is already applied.
+  // FAILED_PRECONDITION when the event is not closed; errors of the
+  // repositories and of EventGames otherwise.
+  absl::Status EventClosed(tournaments::EventId id, const std::string& actor);
+
+  const RatingSettings& settings() const { return settings_; }
+
+ private:
+  // REQUIRES: mu_ held.
+  absl::StatusOr<RecomputeReport> RecomputeLocked(const std::string& actor,
+                                                  bool dry_run);
+  ChangeRecord Change(const std::string& actor, const std::string& action,
+                      const std::string& subject,
+                      const std::string& after) const;
+
+  const tournaments::EventRepository* events_;
+  RatingRepository* repo_;
+  const Clock* clock_;
+  RatingSettings settings_;
+  std::mutex mu_;
+  std::optional<RatingBook> book_;  // guarded by mu_; set by a recompute
+};
+
+}  // namespace gorank::ratings
+
+#endif  // GORANK_SERVICES_RATINGS_RATING_LEDGER_H_

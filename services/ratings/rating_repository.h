@@ -1,0 +1,124 @@
+// RatingRepository: where the served ratings and the promotion proposals
+// are kept. The ratings domain owns this interface; storage/ implements it
+// over SQLite (storage/sqlite_rating_repository.h). The stored rating table
+// is what the read RPCs answer from; it is written either as a whole (a full
+// recompute) or one event at a time (an event closed), each write in one
+// transaction with its audit-log entry. Every mutating call takes the
+// ChangeRecord that the implementation appends to the audit log.
+#ifndef GORANK_SERVICES_RATINGS_RATING_REPOSITORY_H_
+#define GORANK_SERVICES_RATINGS_RATING_REPOSITORY_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "services/common/change.h"
+#include "services/common/date.h"
+#include "services/ratings/promotion.h"
+#include "services/ratings/rating_book.h"
+
+namespace gorank::ratings {
+
+// Everything a full recompute stores.
+struct RatingSnapshot {
+  std::vector<EventKey> events;       // application order
+  std::vector<PlayerRating> players;  // by ascending id
+  // (player, change), by player then event order.
+  std::vector<std::pair<PlayerId, RatingChange>> history;
+  std::string table_sha256;  // of RatingBook::SerializeTable()
+};
+
+// What closing one event changes.
+struct RatingDelta {
+  EventKey event;
+  std::vector<PlayerRating> players;  // the new standing of each player
+  std::vector<std::pair<PlayerId, RatingChange>> changes;  // at `event`
+  std::string table_sha256;  // of the whole table after the event
+  int64_t players_total = 0;
+};
+
+struct RatingState {
+  std::string table_sha256;  // "" when nothing was ever stored
+  int64_t events = 0;
+  int64_t players = 0;
+};
+
+enum class ProposalState {
+  kPending = 1,
+  kApproved = 2,
+  kRejected = 3,
+  kSuperseded = 4,
+};
+const char* ProposalStateName(ProposalState state);
+
+struct StoredProposal {
+  int64_t id = 0;
+  Proposal proposal;
+  ProposalState state = ProposalState::kPending;
+  Date as_of;
+  int64_t created_unix = 0;
+  std::string decided_by;  // Caller::Describe() of the decision
+  std::string decision_reason;
+  std::optional<int64_t> decided_unix;
+  std::string certificate_number;  // set when an approval issued one
+};
+
+struct ProposalFilter {
+  std::optional<ProposalState> state;  // absent: every state
+  std::optional<PlayerId> player;      // absent: every player
+  std::string agency_prefix;           // "": every agency's players
+  int64_t after_id = 0;                // paging: ids above this
+  int limit = 50;
+};
+
+// Implementations are thread-safe.
+class RatingRepository {
+ public:
+  virtual ~RatingRepository() = default;
+
+  // Replaces the whole stored rating table, history and state.
+  virtual absl::Status ReplaceAll(const RatingSnapshot& snapshot,
+                                  const ChangeRecord& audit) = 0;
+  // Appends one event: its key, the changed players' rows and their history
+  // rows, and the new state. ALREADY_EXISTS (nothing written) when the
+  // event is stored already.
+  virtual absl::Status AppendEvent(const RatingDelta& delta,
+                                   const ChangeRecord& audit) = 0;
+  virtual absl::StatusOr<RatingState> State() const = 0;
+
+  // NOT_FOUND when the player has no stored rating.
+  virtual absl::StatusOr<PlayerRating> GetRating(PlayerId player) const = 0;
+  // Oldest first; empty for a player without rated games.
+  virtual absl::StatusOr<std::vector<RatingChange>> History(
+      PlayerId player) const = 0;
+  // By descending GoR (or, with `pro_list`, descending pro rating of the
+  // players who have one), ties by ascending id; `offset` rows skipped.
+  virtual absl::StatusOr<std::vector<PlayerRating>> ListRatings(
+      bool pro_list, int64_t offset, int limit) const = 0;
+  // Every player with a stored rating, by ascending id.
+  virtual absl::StatusOr<std::vector<PlayerId>> RatedPlayers() const = 0;
+
+  // Stores a new PENDING proposal and returns it with its id. When a
+  // pending proposal for the same player and rule exists, returns that one
+  // unchanged (nothing written).
+  virtual absl::StatusOr<StoredProposal> AddProposal(
+      const StoredProposal& proposal, const ChangeRecord& audit) = 0;
+  // NOT_FOUND for an unknown id.
+  virtual absl::StatusOr<StoredProposal> GetProposal(int64_t id) const = 0;
+  // By ascending id.
+  virtual absl::StatusOr<std::vector<StoredProposal>> ListProposals(
+      const ProposalFilter& filter) const = 0;
+  // Records a decision (state, decided_by, reason, decided_unix,
+  // certificate_number of `decided`). FAILED_PRECONDITION when the stored
+  // proposal is no longer pending; NOT_FOUND for an unknown id.
+  virtual absl::Status DecideProposal(const StoredProposal& decided,
+                                      const ChangeRecord& audit) = 0;
+};
+
+}  // namespace gorank::ratings
+
+#endif  // GORANK_SERVICES_RATINGS_RATING_REPOSITORY_H_

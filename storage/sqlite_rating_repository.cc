@@ -1,0 +1,517 @@
+#include "storage/sqlite_rating_repository.h"
+
+#include <bit>
+#include <charconv>
+#include <cstring>
+
+#include "absl/container/flat_hash_map.h"
+#include "nlohmann/json.hpp"
+#include "services/common/status_macros.h"
+#include "storage/audit_log.h"
+
+namespace gorank::storage {
+
+using ratings::EventKey;
+using ratings::PlayerId;
+using ratings::PlayerRating;
+using ratings::ProposalState;
+using ratings::RatingChange;
+using ratings::StoredProposal;
+
+namespace {
+
+constexpr char kClearHistory[] = "DELETE FROM rating_history";
+constexpr char kClearRatings[] = "DELETE FROM ratings";
+constexpr char kClearEvents[] = "DELETE FROM rating_events";
+constexpr char kInsertEvent[] =
+    "INSERT INTO rating_events(seq, event_id, event_date, event_order) "
+    "VALUES(?1, ?2, ?3, ?4)";
+constexpr char kEventExists[] =
+    "SELECT 1 FROM rating_events WHERE event_id = ?1";
+constexpr char kNextSeq[] =
+    "SELECT coalesce(max(seq), 0) + 1 FROM rating_events";
+constexpr char kPutRating[] =
+    "INSERT INTO ratings(player_id, gor, gor_key, rated_games, rated_events, "
+    "pro_elo, pro_key, pro_games) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) "
+    "ON CONFLICT(player_id) DO UPDATE SET gor = excluded.gor, "
+    "gor_key = excluded.gor_key, rated_games = excluded.rated_games, "
+    "rated_events = excluded.rated_events, pro_elo = excluded.pro_elo, "
+    "pro_key = excluded.pro_key, pro_games = excluded.pro_games";
+constexpr char kInsertHistory[] =
+    "INSERT INTO rating_history(player_id, event_seq, gor_before, gor_after, "
+    "games, pro_before, pro_after, pro_games) "
+    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+constexpr char kPutState[] =
+    "INSERT INTO rating_state(id, table_sha256, events, players) "
+    "VALUES(1, ?1, ?2, ?3) ON CONFLICT(id) DO UPDATE SET "
+    "table_sha256 = excluded.table_sha256, events = excluded.events, "
+    "players = excluded.players";
+constexpr char kGetState[] =
+    "SELECT table_sha256, events, players FROM rating_state WHERE id = 1";
+constexpr char kRatingColumns[] =
+    "SELECT player_id, gor, rated_games, rated_events, pro_elo, pro_games "
+    "FROM ratings WHERE player_id = ?1";
+constexpr char kListByGor[] =
+    "SELECT player_id, gor, rated_games, rated_events, pro_elo, pro_games "
+    "FROM ratings ORDER BY gor_key DESC, player_id LIMIT ?1 OFFSET ?2";
+constexpr char kListByPro[] =
+    "SELECT player_id, gor, rated_games, rated_events, pro_elo, pro_games "
+    "FROM ratings WHERE pro_key IS NOT NULL "
+    "ORDER BY pro_key DESC, player_id LIMIT ?1 OFFSET ?2";
+constexpr char kRatedPlayers[] = "SELECT player_id FROM ratings ORDER BY 1";
+constexpr char kHistoryOf[] =
+    "SELECT e.event_id, e.event_date, e.event_order, h.gor_before, "
+    "h.gor_after, h.games, h.pro_before, h.pro_after, h.pro_games "
+    "FROM rating_history h JOIN rating_events e ON e.seq = h.event_seq "
+    "WHERE h.player_id = ?1 ORDER BY h.event_seq";
+
+constexpr char kProposalById[] =
+    "SELECT id, player_id, rule_id, rule_description, from_rank, to_rank, "
+    "evidence, explanation, state, as_of, created_unix, decided_by, "
+    "decision_reason, decided_unix, certificate_number "
+    "FROM promotion_proposals WHERE id = ?1";
+constexpr char kPendingFor[] =
+    "SELECT id FROM promotion_proposals WHERE player_id = ?1 AND rule_id = ?2 "
+    "AND state = 1";
+constexpr char kListProposals[] =
+    "SELECT id, player_id, rule_id, rule_description, from_rank, to_rank, "
+    "evidence, explanation, state, as_of, created_unix, decided_by, "
+    "decision_reason, decided_unix, certificate_number "
+    "FROM promotion_proposals WHERE id > ?1 AND (?2 = 0 OR state = ?2) "
+    "AND (?3 = 0 OR player_id = ?3) AND (?5 = '' OR player_id IN "
+    "(SELECT id FROM players WHERE agency_prefix = ?5)) ORDER BY id LIMIT ?4";
+constexpr char kInsertProposal[] =
+    "INSERT INTO promotion_proposals(player_id, rule_id, rule_description, "
+    "from_rank, to_rank, evidence, explanation, state, as_of, created_unix) "
+    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, ?8, ?9)";
+constexpr char kDecideProposal[] =
+    "UPDATE promotion_proposals SET state = ?2, decided_by = ?3, "
+    "decision_reason = ?4, decided_unix = ?5, certificate_number = ?6 "
+    "WHERE id = ?1 AND state = 1";
+constexpr char kProposalState[] =
+    "SELECT state FROM promotion_proposals WHERE id = ?1";
+
+std::string DoubleText(double value) {
+  if (value == 0.0) value = 0.0;  // no "-0"
+  char buf[32];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+  return std::string(buf, end);
+}
+
+absl::StatusOr<double> ParseDouble(const std::string& text) {
+  double v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size()) {
+    return absl::DataLossError("stored rating '" + text + "' is not a number");
+  }
+  return v;
+}
+
+// An integer whose order is the order of the (finite) doubles.
+int64_t OrderKey(double value) {
+  if (value == 0.0) value = 0.0;
+  const int64_t bits = std::bit_cast<int64_t>(value);
+  return bits >= 0 ? bits : bits ^ INT64_MAX;
+}
+
+std::optional<std::string> OptDouble(const std::optional<double>& v) {
+  if (!v) return std::nullopt;
+  return DoubleText(*v);
+}
+
+absl::StatusOr<std::optional<double>> ReadOptDouble(const Statement& st,
+                                                    int col) {
+  if (st.IsNull(col)) return std::optional<double>();
+  GORANK_ASSIGN_OR_RETURN(double v, ParseDouble(st.Text(col)));
+  return std::optional<double>(v);
+}
+
+absl::Status PutRating(Connection& c, const PlayerRating& r) {
+  GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kPutRating));
+  st->Bind(1, r.player.value)
+      .Bind(2, DoubleText(r.gor))
+      .Bind(3, OrderKey(r.gor))
+      .Bind(4, r.rated_games)
+      .Bind(5, r.rated_events)
+      .Bind(6, OptDouble(r.pro_elo))
+      .Bind(7, r.pro_elo ? std::optional<int64_t>(OrderKey(*r.pro_elo))
+                         : std::nullopt)
+      .Bind(8, r.pro_games);
+  return st->Run();
+}
+
+absl::Status PutHistory(Connection& c, PlayerId player, int64_t seq,
+                        const RatingChange& h) {
+  GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kInsertHistory));
+  st->Bind(1, player.value)
+      .Bind(2, seq)
+      .Bind(3, DoubleText(h.gor_before))
+      .Bind(4, DoubleText(h.gor_after))
+      .Bind(5, int64_t{h.games})
+      .Bind(6, OptDouble(h.pro_before))
+      .Bind(7, OptDouble(h.pro_after))
+      .Bind(8, int64_t{h.pro_games});
+  return st->Run();
+}
+
+absl::Status PutEvent(Connection& c, int64_t seq, const EventKey& key) {
+  GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kInsertEvent));
+  st->Bind(1, seq)
+      .Bind(2, key.event_id)
+      .Bind(3, key.date.ToString())
+      .Bind(4, key.order);
+  return st->Run();
+}
+
+absl::Status PutState(Connection& c, const std::string& sha, int64_t events,
+                      int64_t players) {
+  GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kPutState));
+  st->Bind(1, sha).Bind(2, events).Bind(3, players);
+  return st->Run();
+}
+
+absl::StatusOr<PlayerRating> ReadRating(const Statement& st) {
+  PlayerRating r;
+  r.player = PlayerId{st.Int(0)};
+  GORANK_ASSIGN_OR_RETURN(r.gor, ParseDouble(st.Text(1)));
+  r.rated_games = st.Int(2);
+  r.rated_events = st.Int(3);
+  GORANK_ASSIGN_OR_RETURN(r.pro_elo, ReadOptDouble(st, 4));
+  r.pro_games = st.Int(5);
+  return r;
+}
+
+nlohmann::json EvidenceJson(const ratings::Evidence& e) {
+  nlohmann::json j;
+  if (e.rating) j["rating"] = *e.rating;
+  if (e.threshold) j["threshold"] = *e.threshold;
+  j["rated_games"] = e.rated_games;
+  j["rated_events"] = e.rated_events;
+  if (e.days_since_promotion)
+    j["days_since_promotion"] = *e.days_since_promotion;
+  j["games"] = e.games;
+  j["wins"] = e.wins;
+  j["draws"] = e.draws;
+  j["count"] = e.count;
+  j["required"] = e.required;
+  j["event_ids"] = e.event_ids;
+  return j;
+}
+
+ratings::Evidence EvidenceFromJson(const nlohmann::json& j) {
+  ratings::Evidence e;
+  if (j.contains("rating")) e.rating = j["rating"].get<double>();
+  if (j.contains("threshold")) e.threshold = j["threshold"].get<double>();
+  e.rated_games = j.value("rated_games", 0);
+  e.rated_events = j.value("rated_events", 0);
+  if (j.contains("days_since_promotion")) {
+    e.days_since_promotion = j["days_since_promotion"].get<int>();
+  }
+  e.games = j.value("games", 0);
+  e.wins = j.value("wins", 0);
+  e.draws = j.value("draws", 0);
+  e.count = j.value("count", 0);
+  e.required = j.value("required", 0);
+  if (j.contains("event_ids")) {
+    e.event_ids = j["event_ids"].get<std::vector<std::string>>();
+  }
+  return e;
+}
+
+absl::StatusOr<StoredProposal> ReadProposal(const Statement& st) {
+  StoredProposal p;
+  p.id = st.Int(0);
+  p.proposal.player = PlayerId{st.Int(1)};
+  p.proposal.rule_id = st.Text(2);
+  p.proposal.rule_description = st.Text(3);
+  GORANK_ASSIGN_OR_RETURN(p.proposal.from, registry::Rank::Parse(st.Text(4)));
+  GORANK_ASSIGN_OR_RETURN(p.proposal.to, registry::Rank::Parse(st.Text(5)));
+  nlohmann::json evidence =
+      nlohmann::json::parse(st.Text(6), nullptr, /*allow_exceptions=*/false);
+  if (evidence.is_discarded() || !evidence.is_object()) {
+    return absl::DataLossError("proposal " + std::to_string(p.id) +
+                               ": stored evidence is not a JSON object");
+  }
+  try {
+    p.proposal.evidence = EvidenceFromJson(evidence);
+  } catch (const nlohmann::json::exception& e) {
+    return absl::DataLossError("proposal " + std::to_string(p.id) +
+                               ": stored evidence: " + e.what());
+  }
+  p.proposal.explanation = st.Text(7);
+  p.state = static_cast<ProposalState>(st.Int(8));
+  GORANK_ASSIGN_OR_RETURN(p.as_of, Date::Parse(st.Text(9)));
+  p.created_unix = st.Int(10);
+  p.decided_by = st.Text(11);
+  p.decision_reason = st.Text(12);
+  p.decided_unix = st.OptInt(13);
+  p.certificate_number = st.Text(14);
+  return p;
+}
+
+absl::StatusOr<StoredProposal> LoadProposal(Connection& c, int64_t id) {
+  GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kProposalById));
+  st->Bind(1, id);
+  GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+  if (!row) {
+    return absl::NotFoundError("no promotion proposal with id " +
+                               std::to_string(id));
+  }
+  return ReadProposal(*st);
+}
+
+}  // namespace
+
+absl::Status SqliteRatingRepository::ReplaceAll(
+    const ratings::RatingSnapshot& snapshot, const ChangeRecord& audit) {
+  return db_->Write([&](Connection& c) -> absl::Status {
+    for (const char* sql : {kClearHistory, kClearRatings, kClearEvents}) {
+      GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(sql));
+      GORANK_RETURN_IF_ERROR(st->Run());
+    }
+    absl::flat_hash_map<std::string, int64_t> seq_of;
+    int64_t seq = 0;
+    for (const EventKey& key : snapshot.events) {
+      GORANK_RETURN_IF_ERROR(PutEvent(c, ++seq, key));
+      seq_of[key.event_id] = seq;
+    }
+    for (const PlayerRating& r : snapshot.players) {
+      GORANK_RETURN_IF_ERROR(PutRating(c, r));
+    }
+    for (const auto& [player, change] : snapshot.history) {
+      auto it = seq_of.find(change.event.event_id);
+      if (it == seq_of.end()) {
+        return absl::InvalidArgumentError("history names event '" +
+                                          change.event.event_id +
+                                          "', which is not in the snapshot");
+      }
+      GORANK_RETURN_IF_ERROR(PutHistory(c, player, it->second, change));
+    }
+    GORANK_RETURN_IF_ERROR(
+        PutState(c, snapshot.table_sha256, seq,
+                 static_cast<int64_t>(snapshot.players.size())));
+    return AppendAudit(c, audit).status();
+  });
+}
+
+absl::Status SqliteRatingRepository::AppendEvent(
+    const ratings::RatingDelta& delta, const ChangeRecord& audit) {
+  return db_->Write([&](Connection& c) -> absl::Status {
+    {
+      GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kEventExists));
+      st->Bind(1, delta.event.event_id);
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (row) {
+        return absl::AlreadyExistsError("event '" + delta.event.event_id +
+                                        "' is already in the rating table");
+      }
+    }
+    int64_t seq = 0;
+    {
+      GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kNextSeq));
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (row) seq = st->Int(0);
+    }
+    GORANK_RETURN_IF_ERROR(PutEvent(c, seq, delta.event));
+    for (const PlayerRating& r : delta.players) {
+      GORANK_RETURN_IF_ERROR(PutRating(c, r));
+    }
+    for (const auto& [player, change] : delta.changes) {
+      GORANK_RETURN_IF_ERROR(PutHistory(c, player, seq, change));
+    }
+    GORANK_RETURN_IF_ERROR(
+        PutState(c, delta.table_sha256, seq, delta.players_total));
+    return AppendAudit(c, audit).status();
+  });
+}
+
+absl::StatusOr<ratings::RatingState> SqliteRatingRepository::State() const {
+  ratings::RatingState state;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kGetState));
+    GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+    if (!row) return absl::OkStatus();
+    state.table_sha256 = st->Text(0);
+    state.events = st->Int(1);
+    state.players = st->Int(2);
+    return absl::OkStatus();
+  }));
+  return state;
+}
+
+absl::StatusOr<PlayerRating> SqliteRatingRepository::GetRating(
+    PlayerId player) const {
+  PlayerRating out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kRatingColumns));
+    st->Bind(1, player.value);
+    GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+    if (!row) {
+      return absl::NotFoundError("player " + std::to_string(player.value) +
+                                 " has no rated game in a closed event");
+    }
+    GORANK_ASSIGN_OR_RETURN(out, ReadRating(*st));
+    return absl::OkStatus();
+  }));
+  return out;
+}
+
+absl::StatusOr<std::vector<RatingChange>> SqliteRatingRepository::History(
+    PlayerId player) const {
+  std::vector<RatingChange> out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kHistoryOf));
+    st->Bind(1, player.value);
+    while (true) {
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) break;
+      RatingChange h;
+      h.event.event_id = st->Text(0);
+      GORANK_ASSIGN_OR_RETURN(h.event.date, Date::Parse(st->Text(1)));
+      h.event.order = st->Int(2);
+      GORANK_ASSIGN_OR_RETURN(h.gor_before, ParseDouble(st->Text(3)));
+      GORANK_ASSIGN_OR_RETURN(h.gor_after, ParseDouble(st->Text(4)));
+      h.games = static_cast<int>(st->Int(5));
+      GORANK_ASSIGN_OR_RETURN(h.pro_before, ReadOptDouble(*st, 6));
+      GORANK_ASSIGN_OR_RETURN(h.pro_after, ReadOptDouble(*st, 7));
+      h.pro_games = static_cast<int>(st->Int(8));
+      out.push_back(std::move(h));
+    }
+    return absl::OkStatus();
+  }));
+  return out;
+}
+
+absl::StatusOr<std::vector<PlayerRating>> SqliteRatingRepository::ListRatings(
+    bool pro_list, int64_t offset, int limit) const {
+  std::vector<PlayerRating> out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st,
+                            c.Prepare(pro_list ? kListByPro : kListByGor));
+    st->Bind(1, int64_t{limit}).Bind(2, offset);
+    while (true) {
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) break;
+      GORANK_ASSIGN_OR_RETURN(PlayerRating r, ReadRating(*st));
+      out.push_back(r);
+    }
+    return absl::OkStatus();
+  }));
+  return out;
+}
+
+absl::StatusOr<std::vector<PlayerId>> SqliteRatingRepository::RatedPlayers()
+    const {
+  std::vector<PlayerId> out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kRatedPlayers));
+    while (true) {
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) break;
+      out.push_back(PlayerId{st->Int(0)});
+    }
+    return absl::OkStatus();
+  }));
+  return out;
+}
+
+absl::StatusOr<StoredProposal> SqliteRatingRepository::AddProposal(
+    const StoredProposal& proposal, const ChangeRecord& audit) {
+  StoredProposal out = proposal;
+  GORANK_RETURN_IF_ERROR(db_->Write([&](Connection& c) -> absl::Status {
+    {
+      GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kPendingFor));
+      st->Bind(1, proposal.proposal.player.value)
+          .Bind(2, proposal.proposal.rule_id);
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (row) {
+        const int64_t id = st->Int(0);
+        st.reset();
+        GORANK_ASSIGN_OR_RETURN(out, LoadProposal(c, id));
+        return absl::OkStatus();
+      }
+    }
+    const ratings::Proposal& p = proposal.proposal;
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kInsertProposal));
+    st->Bind(1, p.player.value)
+        .Bind(2, p.rule_id)
+        .Bind(3, p.rule_description)
+        .Bind(4, p.from.ToString())
+        .Bind(5, p.to.ToString())
+        .Bind(6, EvidenceJson(p.evidence).dump())
+        .Bind(7, p.explanation)
+        .Bind(8, proposal.as_of.ToString())
+        .Bind(9, proposal.created_unix);
+    GORANK_RETURN_IF_ERROR(st->Run());
+    out.id = c.LastInsertRowId();
+    out.state = ProposalState::kPending;
+    ChangeRecord audited = audit;
+    audited.subject = "proposal:" + std::to_string(out.id);
+    return AppendAudit(c, audited).status();
+  }));
+  return out;
+}
+
+absl::StatusOr<StoredProposal> SqliteRatingRepository::GetProposal(
+    int64_t id) const {
+  StoredProposal out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(out, LoadProposal(c, id));
+    return absl::OkStatus();
+  }));
+  return out;
+}
+
+absl::StatusOr<std::vector<StoredProposal>>
+SqliteRatingRepository::ListProposals(
+    const ratings::ProposalFilter& filter) const {
+  std::vector<StoredProposal> out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kListProposals));
+    st->Bind(1, filter.after_id)
+        .Bind(2, int64_t{filter.state ? static_cast<int>(*filter.state) : 0})
+        .Bind(3, filter.player ? filter.player->value : int64_t{0})
+        .Bind(4, int64_t{filter.limit})
+        .Bind(5, filter.agency_prefix);
+    while (true) {
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) break;
+      GORANK_ASSIGN_OR_RETURN(StoredProposal p, ReadProposal(*st));
+      out.push_back(std::move(p));
+    }
+    return absl::OkStatus();
+  }));
+  return out;
+}
+
+absl::Status SqliteRatingRepository::DecideProposal(
+    const StoredProposal& decided, const ChangeRecord& audit) {
+  return db_->Write([&](Connection& c) -> absl::Status {
+    {
+      GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kProposalState));
+      st->Bind(1, decided.id);
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) {
+        return absl::NotFoundError("no promotion proposal with id " +
+                                   std::to_string(decided.id));
+      }
+      if (st->Int(0) != static_cast<int>(ProposalState::kPending)) {
+        return absl::FailedPreconditionError(
+            "proposal " + std::to_string(decided.id) + " is " +
+            ratings::ProposalStateName(static_cast<ProposalState>(st->Int(0))) +
+            ", not PENDING");
+      }
+    }
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kDecideProposal));
+    st->Bind(1, decided.id)
+        .Bind(2, int64_t{static_cast<int>(decided.state)})
+        .Bind(3, decided.decided_by)
+        .Bind(4, decided.decision_reason)
+        .Bind(5, decided.decided_unix)
+        .Bind(6, decided.certificate_number);
+    GORANK_RETURN_IF_ERROR(st->Run());
+    return AppendAudit(c, audit).status();
+  });
+}
+
+}  // namespace gorank::storage

@@ -1,0 +1,51 @@
+// RatingRepository over SQLite (schema migration 6): `rating_events` (the
+// applied events in order), `ratings` (one row a player), `rating_history`
+// (one row a player and event), `rating_state` (the table digest) and
+// `promotion_proposals`. Ratings are stored as shortest round-trip decimal
+// text, so a stored table reads back bit for bit. Every write runs in one
+// transaction with its audit-log entry.
+#ifndef GORANK_STORAGE_SQLITE_RATING_REPOSITORY_H_
+#define GORANK_STORAGE_SQLITE_RATING_REPOSITORY_H_
+
+#include <vector>
+
+#include "services/ratings/rating_repository.h"
+#include "storage/database.h"
+
+namespace gorank::storage {
+
+// Thread-safe. Does not own the database.
+class SqliteRatingRepository : public ratings::RatingRepository {
+ public:
+  explicit SqliteRatingRepository(Database* db) : db_(db) {}
+
+  absl::Status ReplaceAll(const ratings::RatingSnapshot& snapshot,
+                          const ChangeRecord& audit) override;
+  absl::Status AppendEvent(const ratings::RatingDelta& delta,
+                           const ChangeRecord& audit) override;
+  absl::StatusOr<ratings::RatingState> State() const override;
+  absl::StatusOr<ratings::PlayerRating> GetRating(
+      ratings::PlayerId player) const override;
+  absl::StatusOr<std::vector<ratings::RatingChange>> History(
+      ratings::PlayerId player) const override;
+  absl::StatusOr<std::vector<ratings::PlayerRating>> ListRatings(
+      bool pro_list, int64_t offset, int limit) const override;
+  absl::StatusOr<std::vector<ratings::PlayerId>> RatedPlayers() const override;
+
+  absl::StatusOr<ratings::StoredProposal> AddProposal(
+      const ratings::StoredProposal& proposal,
+      const ChangeRecord& audit) override;
+  absl::StatusOr<ratings::StoredProposal> GetProposal(
+      int64_t id) const override;
+  absl::StatusOr<std::vector<ratings::StoredProposal>> ListProposals(
+      const ratings::ProposalFilter& filter) const override;
+  absl::Status DecideProposal(const ratings::StoredProposal& decided,
+                              const ChangeRecord& audit) override;
+
+ private:
+  Database* db_;
+};
+
+}  // namespace gorank::storage
+
+#endif  // GORANK_STORAGE_SQLITE_RATING_REPOSITORY_H_
