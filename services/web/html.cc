@@ -187,6 +187,10 @@ std::string RankLabel(Lang lang, int ladder, int level,
       return zh ? "业余" + n + "段" : n + " dan";
     case 3:
       return zh ? "职业" + n + "段" : n + " dan pro";
+    case 4:
+      return zh ? "五子棋" + n + "级" : n + " kyu (Gomoku)";
+    case 5:
+      return zh ? "五子棋" + n + "段" : n + " dan (Gomoku)";
     default:
       return std::string(notation);
   }

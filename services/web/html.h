@@ -77,8 +77,9 @@ struct Texts {
 const Texts& TextsFor(Lang lang);
 
 // A rank for people: zh "业余3段" / "5级" / "职业9段", en "3 dan" / "5 kyu" /
-// "9 dan pro". `ladder` is the RankLadder enum value (1 kyu, 2 amateur dan,
-// 3 pro dan); an unknown ladder shows `notation` as is.
+// "9 dan pro"; Gomoku zh "五子棋2段", en "2 dan (Gomoku)". `ladder` is the
+// RankLadder enum value (1 kyu, 2 amateur dan, 3 pro dan, 4 Gomoku kyu, 5
+// Gomoku dan); an unknown ladder shows `notation` as is.
 std::string RankLabel(Lang lang, int ladder, int level,
                       std::string_view notation);
 

@@ -40,6 +40,9 @@ TEST(HtmlTest, RanksReadAsPeopleWriteThem) {
   EXPECT_EQ(RankLabel(Lang::kEn, 1, 5, "5k"), "5 kyu");
   EXPECT_EQ(RankLabel(Lang::kEn, 2, 3, "3d"), "3 dan");
   EXPECT_EQ(RankLabel(Lang::kEn, 3, 9, "9p"), "9 dan pro");
+  EXPECT_EQ(RankLabel(Lang::kZh, 4, 3, "3k"), "五子棋3级");
+  EXPECT_EQ(RankLabel(Lang::kZh, 5, 2, "2d"), "五子棋2段");
+  EXPECT_EQ(RankLabel(Lang::kEn, 5, 2, "2d"), "2 dan (Gomoku)");
   EXPECT_EQ(RankLabel(Lang::kEn, 0, 0, "?"), "?");
 }
 
