@@ -20,6 +20,7 @@ void WebFixture::StartServer(double http_rate, double http_burst,
   config.http_listen = "127.0.0.1:0";
   config.http_rate = http_rate;
   config.http_burst = http_burst;
+  config.http_max_notices = http_max_notices_;
   config.public_rate = public_rate;
   config.public_burst = public_burst;
   config.shutdown_grace_ms = 1000;

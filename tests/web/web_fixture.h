@@ -55,6 +55,8 @@ class WebFixture : public ::testing::Test {
   std::string admin_;
   v1::Certificate cert_;
   int http_port_ = 0;
+  // Set before StartServer: notices shown on one page.
+  int http_max_notices_ = 200;
 };
 
 }  // namespace gorank::web

@@ -298,6 +298,38 @@ TEST_F(WebServerTest, ChineseByDefaultEnglishOnRequestWithASwitchLink) {
 
 class WebLimitsTest : public WebFixture {};
 
+TEST_F(WebLimitsTest, NoticesArePagedToTheConfiguredCap) {
+  http_max_notices_ = 1;
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+  const v1::Certificate first =
+      MustIssue(MustRegister("李四", "3d", "").id(), "4d");
+  const v1::Certificate second =
+      MustIssue(MustRegister("王五", "3d", "").id(), "4d");
+  v1::ListNoticesResponse all;
+  ASSERT_TRUE(certs_->ListNotices(Context("").get(), {}, &all).ok());
+  ASSERT_EQ(all.notices_size(), 2);
+
+  auto json = Get("/api/v1/notices");
+  ASSERT_TRUE(json);
+  EXPECT_EQ(json->status, 200);
+  EXPECT_EQ(json->get_header_value("X-Truncated"), "true");
+  v1::ListNoticesResponse capped;
+  ASSERT_TRUE(JsonStringToMessage(json->body, &capped).ok()) << json->body;
+  ASSERT_EQ(capped.notices_size(), 1);
+  EXPECT_EQ(capped.notices(0).SerializeAsString(),
+            all.notices(0).SerializeAsString());
+
+  auto page = Get("/notices?lang=en");
+  ASSERT_TRUE(page);
+  EXPECT_TRUE(Has(page->body, all.notices(0).certificate().number()))
+      << page->body;
+  EXPECT_FALSE(Has(page->body, all.notices(1).certificate().number()))
+      << page->body;
+  EXPECT_TRUE(Has(page->body, "Only the first certificates are shown."))
+      << page->body;
+  EXPECT_NE(first.number(), second.number());
+}
+
 TEST_F(WebLimitsTest,
        ABurstAboveTheHttpLimitGets429WhileOtherClientsAreServed) {
   // Burst 3, practically no refill: the 4th request of one address is refused.
