@@ -372,7 +372,8 @@ absl::Status RankdServer::StartOperations(const ServerConfig& config) {
             config.metrics_listen, [m = p.metrics.get()] { return m->Render(); },
             [monitor] { return monitor->serving(); }));
     metrics_port_ = p.metrics_endpoint->port();
-    spdlog::info("metrics on http://{}/metrics (port {})", config.metrics_listen, metrics_port_);
+    spdlog::info("metrics endpoint on port {} (metrics_listen {}): /metrics, /healthz",
+                 metrics_port_, config.metrics_listen);
   }
   return absl::OkStatus();
 }
