@@ -44,6 +44,9 @@ Lang LangOf(const Request& req) {
 
 // The request's path and query without `lang`: the language switch adds it.
 std::string PathWithoutLang(const Request& req) {
+  // After a posted objection, the other language's page is the notices (the
+  // posted fields, the contact among them, stay out of any URL).
+  if (req.method == "POST") return "/notices";
   std::string out = req.path;
   char sep = '?';
   for (const auto& [key, value] : req.params) {

@@ -183,6 +183,8 @@ TEST_F(WebServerTest, NoticesListAndObjectionsChangeState) {
   EXPECT_EQ(lodged->status, 200) << lodged->body;
   EXPECT_TRUE(Has(lodged->body, "异议已登记")) << lodged->body;
   EXPECT_TRUE(Has(lodged->body, "id=\"objection-id\">1<")) << lodged->body;
+  EXPECT_TRUE(Has(lodged->body, "href=\"/notices?lang=en\"")) << lodged->body;
+  EXPECT_FALSE(Has(lodged->body, "13800000000")) << lodged->body;
 
   // The JSON API, with a JSON body.
   nlohmann::json body = {{"number", four.number()},
