@@ -121,8 +121,11 @@ absl::StatusOr<std::unique_ptr<Statement>> Connection::Prepare(const char* sql) 
     const int rc = sqlite3_prepare_v3(db_, sql, -1, SQLITE_PREPARE_PERSISTENT,
                                       &stmt, nullptr);
     if (rc != SQLITE_OK) {
-      return absl::InternalError(std::string("preparing SQL failed: ") +
-                                 sqlite3_errmsg(db_));
+      // An I/O error while reading the schema is UNAVAILABLE like any other;
+      // bad SQL (SQLITE_ERROR) stays INTERNAL.
+      return SqliteError(sqlite3_extended_errcode(db_),
+                         std::string("preparing SQL failed: ") +
+                             sqlite3_errmsg(db_));
     }
     it = cache_.emplace(sql, stmt).first;
   }
@@ -274,20 +277,20 @@ Database::~Database() {
 }
 
 namespace {
-// UNAVAILABLE when the file behind `c` is no longer at `path`. SQLite checks
-// this itself only in rollback-journal mode; in WAL mode writes would go on
-// into a file nobody will open again.
-absl::Status CheckNotMoved(Connection& c, const std::string& path) {
+// UNAVAILABLE when the file behind `c` is no longer at its path. SQLite
+// checks this itself only in rollback-journal mode; in WAL mode writes would
+// go on into a file nobody will open again. The message reaches clients: it
+// names no path (Probe() adds it for the log).
+absl::Status CheckNotMoved(Connection& c) {
   int moved = 0;
   const int rc =
       sqlite3_file_control(c.raw(), "main", SQLITE_FCNTL_HAS_MOVED, &moved);
   if (rc != SQLITE_OK) return SqliteError(rc, sqlite3_errstr(rc));
   if (moved == 0) return absl::OkStatus();
   return absl::UnavailableError(
-      "database file " + path +
-      " was moved, replaced or deleted while rankd runs: nothing can be "
-      "written until the file is back at that path (or rankd is restarted on "
-      "a restored copy)");
+      "the database file was moved, replaced or deleted while rankd runs: "
+      "nothing can be written until it is back at its path (or rankd is "
+      "restarted on a restored copy)");
 }
 }  // namespace
 
@@ -295,7 +298,7 @@ absl::Status Database::Write(
     const std::function<absl::Status(Connection&)>& fn) {
   std::lock_guard<std::mutex> lock(write_mu_);
   if (path_ != ":memory:") {
-    GORANK_RETURN_IF_ERROR(CheckNotMoved(*writer_, path_));
+    GORANK_RETURN_IF_ERROR(CheckNotMoved(*writer_));
   }
   return Transaction(*writer_, "BEGIN IMMEDIATE", fn);
 }
@@ -343,11 +346,13 @@ constexpr char kProbeSql[] = "SELECT count(*) FROM sqlite_schema";
 }  // namespace
 
 absl::Status Database::Probe() {
-  return Read([&](Connection& c) -> absl::Status {
-    if (path_ != ":memory:") GORANK_RETURN_IF_ERROR(CheckNotMoved(c, path_));
+  absl::Status s = Read([&](Connection& c) -> absl::Status {
+    if (path_ != ":memory:") GORANK_RETURN_IF_ERROR(CheckNotMoved(c));
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kProbeSql));
     return st->Run();
   });
+  if (s.ok()) return s;
+  return absl::Status(s.code(), path_ + ": " + std::string(s.message()));
 }
 
 absl::StatusOr<int> Database::SchemaVersion() {

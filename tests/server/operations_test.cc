@@ -123,6 +123,8 @@ TEST(OperationsTest, HealthIsNotServingWhileTheDatabaseFileIsGoneAndRecovers) {
       << refused.error_message();
   EXPECT_NE(refused.error_message().find("moved"), std::string::npos)
       << refused.error_message();
+  EXPECT_EQ(refused.error_message().find(rankd.dir.path()), std::string::npos)
+      << "a client learns the server's file paths: " << refused.error_message();
   httplib::Result healthz = rankd.Get("/healthz");
   ASSERT_TRUE(healthz);
   EXPECT_EQ(healthz->status, 503);
