@@ -268,6 +268,13 @@ CREATE INDEX proposals_by_state ON promotion_proposals(state, id);
 CREATE INDEX proposals_by_player ON promotion_proposals(player_id, id);
 )sql";
 
+// Gomoku as a discipline of the registry: a player's Gomoku rank beside the
+// Go rank (rank_history and certificates carry a discipline column since
+// version 3). Ordinals as in registry::Rank::Ordinal().
+constexpr char kSchemaV7[] = R"sql(
+ALTER TABLE players ADD COLUMN gomoku_rank_ordinal INTEGER;
+)sql";
+
 constexpr char kInsertAgency[] =
     "INSERT INTO agencies(prefix, name, name_en, level, status) "
     "VALUES(?1, ?2, ?3, ?4, 1)";
@@ -314,6 +321,8 @@ const std::vector<Migration>& Migrations() {
            [](Connection& c) { return c.Exec(kSchemaV5); }},
           {6, "ratings: rating table, rating history, promotion proposals",
            [](Connection& c) { return c.Exec(kSchemaV6); }},
+          {7, "gomoku: a player's Gomoku rank",
+           [](Connection& c) { return c.Exec(kSchemaV7); }},
       };
   return *kMigrations;
 }

@@ -42,10 +42,15 @@ constexpr char kPutSerial[] =
 constexpr char kCountIssued[] =
     "SELECT count(*) FROM certificates WHERE prefix = ?1 AND year = ?2";
 constexpr char kInsertCert[] =
-    "INSERT INTO certificates(number, prefix, year, serial, player_id, grade_ordinal, "
-    "issue_date, basis, basis_reference, issued_by, issued_unix, notice_until_unix, "
-    "rank_applied, rank_before_ordinal, correction_reason, request_id, request_hash) "
-    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)";
+    "INSERT INTO certificates(number, prefix, year, serial, player_id, "
+    "grade_ordinal, "
+    "issue_date, basis, basis_reference, issued_by, issued_unix, "
+    "notice_until_unix, "
+    "rank_applied, rank_before_ordinal, correction_reason, request_id, "
+    "request_hash, "
+    "discipline) "
+    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+    "?16, ?17, ?18)";
 constexpr char kSettle[] =
     "UPDATE certificates SET rank_applied = 1, rank_before_ordinal = ?2 "
     "WHERE number = ?1 AND rank_applied = 0 AND revoked_unix = 0";
@@ -204,9 +209,11 @@ absl::StatusOr<Certificate> InsertNew(Connection& c, const certificates::IssuePl
       .Bind(13, int64_t{cert.rank_applied ? 1 : 0})
       .Bind(14, registry_sql::OrdinalOf(cert.rank_before))
       .Bind(15, cert.correction_reason)
-      .Bind(16, cert.request_id.empty() ? std::nullopt
-                                        : std::optional<std::string>(cert.request_id))
-      .Bind(17, cert.request_hash);
+      .Bind(16, cert.request_id.empty()
+                    ? std::nullopt
+                    : std::optional<std::string>(cert.request_id))
+      .Bind(17, cert.request_hash)
+      .Bind(18, std::string(registry::DisciplineName(cert.grade.discipline())));
   GORANK_RETURN_IF_ERROR(ins->Run());
   return cert;
 }

@@ -28,8 +28,9 @@ constexpr char kSetAgencyStatus[] =
     "UPDATE agencies SET status = ?2, status_reason = ?3 WHERE prefix = ?1";
 constexpr char kGetPlayer[] =
     "SELECT id, name, latin_name, gender, birth_date, agency_prefix, "
-    "resident_id, rank_ordinal, created_unix, updated_unix FROM players "
-    "WHERE id = ?1";
+    "resident_id, rank_ordinal, created_unix, updated_unix, "
+    "gomoku_rank_ordinal "
+    "FROM players WHERE id = ?1";
 constexpr char kInsertPlayer[] =
     "INSERT INTO players(name, latin_name, gender, birth_date, agency_prefix, "
     "resident_id, rank_ordinal, created_unix, updated_unix) "
@@ -40,8 +41,9 @@ constexpr char kUpdatePlayer[] =
     "WHERE id = ?1";
 constexpr char kSearchPlayers[] =
     "SELECT id, name, latin_name, gender, birth_date, agency_prefix, "
-    "resident_id, rank_ordinal, created_unix, updated_unix FROM players "
-    "WHERE id > ?1 "
+    "resident_id, rank_ordinal, created_unix, updated_unix, "
+    "gomoku_rank_ordinal "
+    "FROM players WHERE id > ?1 "
     "AND (?2 = '' OR (name >= ?2 AND name < ?3) "
     "     OR (latin_name >= ?2 AND latin_name < ?3)) "
     "AND (?4 = '' OR agency_prefix = ?4) "
@@ -50,14 +52,18 @@ constexpr char kSearchPlayers[] =
     "ORDER BY id LIMIT ?7";
 constexpr char kSetRank[] =
     "UPDATE players SET rank_ordinal = ?2, updated_unix = ?3 WHERE id = ?1";
+constexpr char kSetGomokuRank[] =
+    "UPDATE players SET gomoku_rank_ordinal = ?2, updated_unix = ?3 WHERE id = "
+    "?1";
 constexpr char kInsertHistory[] =
     "INSERT INTO rank_history(player_id, from_ordinal, to_ordinal, "
-    "effective_date, reason, basis, actor, recorded_unix) "
-    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+    "effective_date, reason, basis, actor, recorded_unix, discipline) "
+    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+// Every discipline, oldest first; an unknown discipline reads as Go.
 constexpr char kListHistory[] =
     "SELECT id, player_id, from_ordinal, to_ordinal, effective_date, reason, "
-    "basis, actor, recorded_unix FROM rank_history WHERE player_id = ?1 "
-    "AND discipline = 'go' ORDER BY id";
+    "basis, actor, recorded_unix, discipline FROM rank_history "
+    "WHERE player_id = ?1 ORDER BY id";
 
 Agency ReadAgency(const Statement& st) {
   Agency a;
@@ -85,6 +91,7 @@ Player ReadPlayer(const Statement& st) {
   p.rank = registry_sql::RankOf(st.OptInt(7));
   p.created_unix = st.Int(8);
   p.updated_unix = st.Int(9);
+  p.gomoku_rank = registry_sql::RankOf(st.OptInt(10));
   return p;
 }
 
@@ -140,10 +147,13 @@ absl::StatusOr<Player> LoadPlayer(Connection& c, PlayerId id) {
 
 absl::StatusOr<int64_t> WriteRankChange(Connection& c, const RankHistoryEntry& e) {
   GORANK_ASSIGN_OR_RETURN(Player p, LoadPlayer(c, e.player_id));
-  if (p.rank != e.from_rank) {
+  if (p.RankIn(e.discipline) != e.from_rank) {
     return absl::AbortedError("the player's rank changed meanwhile; retry");
   }
-  GORANK_ASSIGN_OR_RETURN(auto set, c.Prepare(kSetRank));
+  GORANK_ASSIGN_OR_RETURN(
+      auto set,
+      c.Prepare(e.discipline == registry::Discipline::kGomoku ? kSetGomokuRank
+                                                              : kSetRank));
   set->Bind(1, e.player_id.value).Bind(2, OrdinalOf(e.to_rank)).Bind(3, e.recorded_unix);
   GORANK_RETURN_IF_ERROR(set->Run());
   set.reset();
@@ -155,7 +165,8 @@ absl::StatusOr<int64_t> WriteRankChange(Connection& c, const RankHistoryEntry& e
       .Bind(5, int64_t{static_cast<int>(e.reason)})
       .Bind(6, e.basis)
       .Bind(7, e.actor)
-      .Bind(8, e.recorded_unix);
+      .Bind(8, e.recorded_unix)
+      .Bind(9, std::string(registry::DisciplineName(e.discipline)));
   GORANK_RETURN_IF_ERROR(ins->Run());
   return c.LastInsertRowId();
 }
@@ -324,6 +335,8 @@ SqliteRegistryRepository::ListRankHistory(PlayerId id) {
       e.basis = st->Text(6);
       e.actor = st->Text(7);
       e.recorded_unix = st->Int(8);
+      e.discipline = st->Text(9) == "gomoku" ? registry::Discipline::kGomoku
+                                             : registry::Discipline::kGo;
       out.push_back(e);
     }
   }));

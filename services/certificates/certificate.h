@@ -43,6 +43,8 @@ const char* BasisName(Basis b);
 enum class CertificateState { kUnderNotice = 1, kEffective = 2, kRevoked = 3 };
 const char* StateName(CertificateState s);
 
+// A Go or a Gomoku certificate: the grade's ladder says which
+// (grade.discipline()); both take their numbers from one counter.
 struct Certificate {
   CertificateNumber number;
   int year = 0;  // four-digit year of issue (Asia/Shanghai)

@@ -6,19 +6,22 @@
 namespace gorank::certificates {
 
 std::string CertificateJson(const Certificate& c) {
-  return nlohmann::json{{"number", c.number.ToString()},
-                        {"player_id", c.player_id.value},
-                        {"grade", c.grade.ToString()},
-                        {"issue_date", c.issue_date.ToString()},
-                        {"basis", BasisName(c.basis)},
-                        {"basis_reference", c.basis_reference},
-                        {"notice_until_unix", c.notice_until_unix},
-                        {"rank_applied", c.rank_applied},
-                        {"revoked_unix", c.revoked_unix},
-                        {"revoke_reason", c.revoke_reason},
-                        {"correction_reason", c.correction_reason},
-                        {"request_id", c.request_id}}
-      .dump();
+  nlohmann::json j{{"number", c.number.ToString()},
+                   {"player_id", c.player_id.value},
+                   {"grade", c.grade.ToString()},
+                   {"issue_date", c.issue_date.ToString()},
+                   {"basis", BasisName(c.basis)},
+                   {"basis_reference", c.basis_reference},
+                   {"notice_until_unix", c.notice_until_unix},
+                   {"rank_applied", c.rank_applied},
+                   {"revoked_unix", c.revoked_unix},
+                   {"revoke_reason", c.revoke_reason},
+                   {"correction_reason", c.correction_reason},
+                   {"request_id", c.request_id}};
+  // Go certificates keep the shape they had before Gomoku existed.
+  if (c.grade.IsGomoku())
+    j["discipline"] = registry::DisciplineName(c.grade.discipline());
+  return j.dump();
 }
 
 std::string ObjectionJson(const Objection& o) {

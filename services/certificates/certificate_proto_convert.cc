@@ -5,6 +5,7 @@
 namespace gorank::certificates {
 
 using registry::DateToProto;
+using registry::DisciplineToProto;
 using registry::RankToProto;
 
 absl::StatusOr<Basis> BasisFromProto(v1::CertificateBasis b) {
@@ -36,6 +37,7 @@ void CertificateToProto(const Certificate& c, CertificateState state, v1::Certif
   out->set_issued_by(c.issued_by);
   out->set_issued_unix(c.issued_unix);
   out->set_request_id(c.request_id);
+  out->set_discipline(DisciplineToProto(c.grade.discipline()));
 }
 
 void ObjectionToProto(const auth::Caller& caller, const Objection& o, v1::Objection* out) {
@@ -85,6 +87,7 @@ void VerifyToProto(const VerifyResult& r, v1::VerifyCertificateResponse* out) {
   out->set_agency_name(r.agency_name);
   out->set_masked_holder_name(r.masked_holder);
   out->set_notice_until_unix(r.notice_until_unix);
+  if (r.grade) out->set_discipline(DisciplineToProto(r.grade->discipline()));
 }
 
 void PublicEntryToProto(const PublicRankEntry& e, int64_t now, v1::PublicRankEntry* out) {
@@ -93,6 +96,7 @@ void PublicEntryToProto(const PublicRankEntry& e, int64_t now, v1::PublicRankEnt
   out->set_agency_prefix(e.agency_prefix);
   out->set_region(e.region);
   if (e.rank) RankToProto(*e.rank, out->mutable_rank());
+  if (e.gomoku_rank) RankToProto(*e.gomoku_rank, out->mutable_gomoku_rank());
   for (const auto* list : {&e.effective, &e.under_notice}) {
     for (const Certificate& c : *list) {
       auto* pc = out->add_certificates();
@@ -101,6 +105,7 @@ void PublicEntryToProto(const PublicRankEntry& e, int64_t now, v1::PublicRankEnt
       DateToProto(c.issue_date, pc->mutable_issue_date());
       pc->set_state(static_cast<v1::CertificateState>(static_cast<int>(StateAt(c, now))));
       pc->set_notice_until_unix(c.notice_until_unix);
+      pc->set_discipline(DisciplineToProto(c.grade.discipline()));
     }
   }
 }

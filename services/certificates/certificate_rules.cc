@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "services/registry/gomoku_rank.h"
+
 namespace gorank::certificates {
 
 using registry::Rank;
@@ -61,23 +63,56 @@ absl::StatusOr<CertificateNumber> NextNumber(const std::string& prefix, int year
 }
 
 bool IsCertifiableGrade(const Rank& grade) {
+  if (grade.IsGomoku()) {
+    return !grade.IsGomokuDan() ||
+           grade.level() <= registry::GomokuRank::kInitialHighestDan;
+  }
   return (grade.IsKyu() && grade.level() <= 10) || grade.IsAmateurDan();
 }
 
 bool NeedsPublicNotice(const Rank& grade) {
+  if (grade.IsGomokuDan()) return grade.level() >= 4;
   return grade.IsAmateurDan() && grade.level() >= 4 && grade.level() <= 7;
 }
+
+bool NeedsNationalBody(const Rank& grade) {
+  return (grade.IsAmateurDan() || grade.IsGomokuDan()) && grade.level() >= 4;
+}
+
+namespace {
+
+// The Gomoku part of CheckIssueAuthority's grade checks.
+absl::Status CheckGomokuGrade(const Rank& grade, Basis basis) {
+  if (grade.IsGomokuDan() &&
+      grade.level() > registry::GomokuRank::kInitialHighestDan) {
+    return absl::FailedPreconditionError(
+        "rule: the highest Gomoku dan awarded for now is 6d (SPEC section 7: "
+        "7d..9d are on "
+        "the ladder but not awarded yet); not Gomoku " +
+        grade.ToString());
+  }
+  if (basis == Basis::kHonoraryAward) {
+    return absl::InvalidArgumentError(
+        "the honorary-award basis is for Go 8d only; Gomoku has no honorary "
+        "grade");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
 
 absl::Status CheckIssueAuthority(const auth::Caller& caller,
                                  const registry::Agency& agency, const Rank& grade,
                                  Basis basis) {
-  if (!IsCertifiableGrade(grade)) {
+  if (grade.IsGomoku()) {
+    if (absl::Status s = CheckGomokuGrade(grade, basis); !s.ok()) return s;
+  } else if (!IsCertifiableGrade(grade)) {
     return absl::InvalidArgumentError(
         "certificates are issued for 10k..1k and 1d..7d (8d honorary); not for " +
         grade.ToString());
   }
   const bool honorary = grade == Rank::FromString("8d");
-  if (honorary != (basis == Basis::kHonoraryAward)) {
+  if (!grade.IsGomoku() && honorary != (basis == Basis::kHonoraryAward)) {
     return absl::InvalidArgumentError(
         honorary ? "8d is honorary only: its basis must be HONORARY_AWARD"
                  : "the honorary-award basis is for 8d only");
@@ -91,10 +126,14 @@ absl::Status CheckIssueAuthority(const auth::Caller& caller,
         "rule: an agency issues only under its own prefix (" + caller.agency_prefix +
         "), not under " + agency.prefix);
   }
-  const bool high = grade.IsAmateurDan() && grade.level() >= 4;
-  if (high && (agency.prefix != registry::kNationalPrefix || !caller.IsNational())) {
+  if (NeedsNationalBody(grade) &&
+      (agency.prefix != registry::kNationalPrefix || !caller.IsNational())) {
     return absl::PermissionDeniedError(
-        "rule: 4d..7d and honorary 8d are issued by the national body (prefix 000) only");
+        grade.IsGomoku() ? "rule: Gomoku 4d..6d are issued by the national "
+                           "body (prefix 000) only; an "
+                           "agency issues Gomoku 10k..1k and 1d..3d"
+                         : "rule: 4d..7d and honorary 8d are issued by the "
+                           "national body (prefix 000) only");
   }
   if (agency.status == registry::AgencyStatus::kSuspended) {
     return absl::FailedPreconditionError("rule: a suspended agency issues nothing (agency " +
@@ -135,7 +174,10 @@ absl::Status CheckAppraisalAge(const std::optional<Date>& birth, const Date& on)
 
 std::vector<std::string> MissingHolderFields(const registry::Player& p, const Rank& grade) {
   std::vector<std::string> missing;
-  if (grade < Rank::FromString("1d")) return missing;
+  if (grade.IsGomoku() ? !grade.IsGomokuDan()
+                       : grade < Rank::FromString("1d")) {
+    return missing;
+  }
   if (p.name.empty()) missing.push_back("name");
   if (p.gender == registry::Gender::kUnspecified) missing.push_back("gender");
   if (!p.birth_date) missing.push_back("birth date");

@@ -23,17 +23,25 @@ namespace gorank::certificates {
 absl::StatusOr<CertificateNumber> NextNumber(const std::string& prefix, int year,
                                              int last_serial);
 
-// True for the grades certificates are issued for: 10k..1k and 1d..8d.
+// True for the grades certificates are issued for: Go 10k..1k and 1d..8d;
+// Gomoku 10k..1k and 1d..6d (the highest Gomoku dan awarded for now).
 bool IsCertifiableGrade(const registry::Rank& grade);
-// True for the grades that need public notice: 4d..7d.
+// True for the grades that need public notice: Go 4d..7d; Gomoku 4d..6d
+// (SPEC is silent on Gomoku: it mirrors the amateur Go rule).
 bool NeedsPublicNotice(const registry::Rank& grade);
+// True for the grades only the national body issues: Go 4d..8d, Gomoku
+// 4d and above.
+bool NeedsNationalBody(const registry::Rank& grade);
 
 // Whether `caller` may issue `grade` under `agency` (whose status is given)
 // with `basis`. The rule broken is named in the message:
-//   INVALID_ARGUMENT     grade not certifiable; 8d without the honorary basis
-//   PERMISSION_DENIED    an operator under another prefix; 4d..8d other than
-//                        by the national body under 000; a public/auditor
-//   FAILED_PRECONDITION  the agency is suspended
+//   INVALID_ARGUMENT     grade not certifiable; 8d without the honorary basis;
+//                        the honorary basis for a Gomoku grade
+//   PERMISSION_DENIED    an operator under another prefix; 4d..8d (Gomoku
+//                        4d..6d) other than by the national body under 000;
+//                        a public/auditor
+//   FAILED_PRECONDITION  the agency is suspended; Gomoku 7d..9d (on the
+//                        ladder, not awarded yet)
 absl::Status CheckIssueAuthority(const auth::Caller& caller,
                                  const registry::Agency& agency,
                                  const registry::Rank& grade, Basis basis);
@@ -50,8 +58,8 @@ absl::Status CheckStockWindow(int year, const Date& today);
 // FAILED_PRECONDITION with the age otherwise (or when birth is unknown).
 absl::Status CheckAppraisalAge(const std::optional<Date>& birth, const Date& on);
 
-// The holder fields missing for a certificate of `grade` (1d and above need
-// name, gender, birth date and agency). Empty when complete.
+// The holder fields missing for a certificate of `grade` (1d and above, Go
+// or Gomoku, need name, gender, birth date and agency). Empty when complete.
 std::vector<std::string> MissingHolderFields(const registry::Player& player,
                                              const registry::Rank& grade);
 
@@ -63,7 +71,8 @@ std::vector<std::string> MissingHolderFields(const registry::Player& player,
 // When the earlier rank itself came from a certificate revoked before
 // (`revoked_before`: the player's other revoked, applied certificates), the
 // fallback follows that certificate's own earlier rank instead, so it never
-// lands on a revoked grade.
+// lands on a revoked grade. REQUIRES: every rank and certificate given is
+// of revoked's discipline (the caller filters).
 std::optional<registry::Rank> FallbackRank(
     const Certificate& revoked, const std::optional<registry::Rank>& current,
     const std::vector<registry::Rank>& other_effective_grades,

@@ -24,7 +24,10 @@ grpc::Status CertificateServiceImpl::IssueCertificate(grpc::ServerContext* ctx,
     IssueRequest r;
     r.request_id = req->request_id();
     r.player_id = registry::PlayerId{req->player_id()};
-    GORANK_ASSIGN_OR_RETURN(r.grade, RankFromProto(req->grade(), "grade"));
+    GORANK_ASSIGN_OR_RETURN(registry::Discipline discipline,
+                            registry::DisciplineFromProto(req->discipline()));
+    GORANK_ASSIGN_OR_RETURN(r.grade,
+                            RankFromProto(req->grade(), "grade", discipline));
     GORANK_ASSIGN_OR_RETURN(r.issue_date, DateFromProto(req->issue_date(), "issue_date"));
     GORANK_ASSIGN_OR_RETURN(r.basis, BasisFromProto(req->basis()));
     if (r.basis == Basis::kAppraisal) {

@@ -27,11 +27,16 @@ absl::Status CheckText(const std::string& field, const std::string& text, bool r
 }
 
 // The canonical form of an issuance request, compared on idempotent retries.
+// Gomoku requests are marked (Go ones keep the form stored before Gomoku).
 std::string Fingerprint(const IssueRequest& r, const std::string& prefix, const Date& date) {
   return std::to_string(r.player_id.value) + "|" + r.grade->ToString() + "|" +
-         date.ToString() + "|" + BasisName(r.basis) + "|" + r.basis_reference + "|" +
-         prefix + "|" + (r.correction ? "c:" + r.correction_reason : "");
+         date.ToString() + "|" + BasisName(r.basis) + "|" + r.basis_reference +
+         "|" + prefix + "|" + (r.correction ? "c:" + r.correction_reason : "") +
+         (r.grade->IsGomoku() ? "|gomoku" : "");
 }
+
+// "Gomoku " before Gomoku grades in messages, "" for Go.
+std::string Game(const Rank& r) { return r.IsGomoku() ? "Gomoku " : ""; }
 
 }  // namespace
 
@@ -103,10 +108,14 @@ absl::StatusOr<Certificate> Certification::IssueWithPlan(
     return absl::FailedPreconditionError(
         "rule: a certificate of 1d and above needs a complete holder record; missing: " + list);
   }
-  if (player.rank && *r.grade < *player.rank && !r.correction) {
+  // A certificate changes the rank of its own discipline only.
+  const registry::Discipline discipline = r.grade->discipline();
+  const std::optional<Rank> held = player.RankIn(discipline);
+  if (held && *r.grade < *held && !r.correction) {
     return absl::FailedPreconditionError(
-        "rule: issuing " + r.grade->ToString() + " below the player's current rank " +
-        player.rank->ToString() + " needs the correction flag and a reason");
+        "rule: issuing " + Game(*r.grade) + r.grade->ToString() +
+        " below the player's current " + Game(*r.grade) + "rank " +
+        held->ToString() + " needs the correction flag and a reason");
   }
   GORANK_ASSIGN_OR_RETURN(std::optional<int> limit, StockLimit(prefix, date.year));
 
@@ -129,17 +138,24 @@ absl::StatusOr<Certificate> Certification::IssueWithPlan(
     c.notice_until_unix = now + int64_t{options_.notice_days} * 86400;
   } else {
     plan.apply_rank_now = true;
-    plan.expected_rank = player.rank;
+    plan.expected_rank = held;
   }
   plan.stock_limit = limit;
   plan.appraisal_id = appraisal_id;
   plan.appraisal_note = appraisal_note;
   const auto reason = r.basis == Basis::kAppraisal ? RankChangeReason::kAppraisal
                                                    : RankChangeReason::kCertificate;
-  plan.history = [&, reason](const Certificate& issued) {
-    return RankHistoryEntry{0,      player.id,       player.rank,      issued.grade,
-                            issued.issue_date, reason, "certificate " + issued.number.ToString(),
-                            caller.Describe(), now};
+  plan.history = [&, reason, discipline](const Certificate& issued) {
+    return RankHistoryEntry{0,
+                            player.id,
+                            held,
+                            issued.grade,
+                            issued.issue_date,
+                            reason,
+                            "certificate " + issued.number.ToString(),
+                            caller.Describe(),
+                            now,
+                            discipline};
   };
   plan.audit = [&](const Certificate& issued) {
     return ChangeRecord{now, caller.Describe(), "certificate.issue",
@@ -198,20 +214,31 @@ absl::StatusOr<Certificate> Certification::Revoke(const auth::Caller& caller,
   CertificateFilter by_player;
   by_player.player_id = c.player_id;
   GORANK_ASSIGN_OR_RETURN(std::vector<Certificate> others, certs_->ListCertificates(by_player));
+  // Fallback within the revoked certificate's discipline only.
+  const registry::Discipline discipline = c.grade.discipline();
+  const std::optional<Rank> held = player.RankIn(discipline);
   std::vector<Rank> effective;
   std::vector<Certificate> revoked_before;
   for (const Certificate& o : others) {
     if (o.number == c.number || !o.rank_applied) continue;
+    if (o.grade.discipline() != discipline) continue;
     if (StateAt(o, now) == CertificateState::kEffective) effective.push_back(o.grade);
     if (o.revoked_unix != 0) revoked_before.push_back(o);
   }
-  const std::optional<Rank> fallback = FallbackRank(c, player.rank, effective, revoked_before);
+  const std::optional<Rank> fallback =
+      FallbackRank(c, held, effective, revoked_before);
   std::optional<RankHistoryEntry> change;
-  if (fallback != player.rank) {
-    change = RankHistoryEntry{0, c.player_id, player.rank, fallback, clock_->Today(),
+  if (fallback != held) {
+    change = RankHistoryEntry{0,
+                              c.player_id,
+                              held,
+                              fallback,
+                              clock_->Today(),
                               RankChangeReason::kRevocation,
                               "certificate " + number + " revoked: " + reason,
-                              caller.Describe(), now};
+                              caller.Describe(),
+                              now,
+                              discipline};
   }
   const std::string before = CertificateJson(c);
   c.revoked_unix = now;
@@ -226,24 +253,27 @@ absl::StatusOr<Certificate> Certification::Revoke(const auth::Caller& caller,
 absl::Status Certification::SettleOne(const Certificate& c) {
   const int64_t now = clock_->NowSeconds();
   GORANK_ASSIGN_OR_RETURN(registry::Player player, registry_->GetPlayer(c.player_id));
+  const std::optional<Rank> held = player.RankIn(c.grade.discipline());
   std::optional<RankHistoryEntry> change;
-  if (!player.rank || *player.rank < c.grade) {
-    change = RankHistoryEntry{0,
-                              c.player_id,
-                              player.rank,
-                              c.grade,
-                              ShanghaiDate(c.notice_until_unix),
-                              c.basis == Basis::kAppraisal ? RankChangeReason::kAppraisal
-                                                           : RankChangeReason::kCertificate,
-                              "certificate " + c.number.ToString() + " (public notice ended)",
-                              "system",
-                              now};
+  if (!held || *held < c.grade) {
+    change = RankHistoryEntry{
+        0,
+        c.player_id,
+        held,
+        c.grade,
+        ShanghaiDate(c.notice_until_unix),
+        c.basis == Basis::kAppraisal ? RankChangeReason::kAppraisal
+                                     : RankChangeReason::kCertificate,
+        "certificate " + c.number.ToString() + " (public notice ended)",
+        "system",
+        now,
+        c.grade.discipline()};
   }
   Certificate after = c;
   after.rank_applied = true;
-  after.rank_before = player.rank;
+  after.rank_before = held;
   return certs_->SettleNotice(
-      c.number, change, player.rank,
+      c.number, change, held,
       ChangeRecord{now, "system", "certificate.notice_ended",
                    "certificate:" + c.number.ToString(), CertificateJson(c),
                    CertificateJson(after)});

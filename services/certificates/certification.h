@@ -68,8 +68,9 @@ struct PublicRankEntry {
   std::string agency_prefix;
   std::string region;
   std::optional<registry::Rank> rank;
-  std::vector<Certificate> effective;     // in force
+  std::vector<Certificate> effective;     // in force, both disciplines
   std::vector<Certificate> under_notice;  // posted, not yet in force
+  std::optional<registry::Rank> gomoku_rank;
 };
 
 struct HolderRow {

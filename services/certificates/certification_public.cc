@@ -155,7 +155,8 @@ absl::StatusOr<std::vector<PublicRankEntry>> Certification::LookupRank(const std
   for (const registry::Player& p : found) {
     if (p.name != wanted && p.latin_name != wanted) continue;
     if (out.size() == 20) break;
-    PublicRankEntry e{p.name, p.latin_name, p.agency_prefix, "", p.rank, {}, {}};
+    PublicRankEntry e{p.name, p.latin_name, p.agency_prefix, "", p.rank,
+                      {},     {},           p.gomoku_rank};
     auto agency = registry_->GetAgency(p.agency_prefix);
     if (agency.ok()) e.region = agency->name;
     CertificateFilter f;

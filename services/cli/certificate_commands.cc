@@ -40,6 +40,7 @@ std::string NewRequestId() {
 void PrintCertificate(const v1::Certificate& c) {
   PrintTable({{"number", c.number()},
               {"player", std::to_string(c.player_id())},
+              {"discipline", c.discipline() == v1::DISCIPLINE_GOMOKU ? "gomoku" : "go"},
               {"grade", RankText(c.grade())},
               {"issued", DateText(c.issue_date())},
               {"agency", c.agency_prefix()},
@@ -78,11 +79,15 @@ void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
   auto grade = std::make_shared<std::string>();
   auto date = std::make_shared<std::string>();
   auto basis = std::make_shared<std::string>("tournament");
+  auto discipline = std::make_shared<std::string>("go");
   issue->add_option("--player", [r](const CLI::results_t& v) {
     r->set_player_id(std::stoll(v[0]));
     return true;
   }, "player id")->required();
-  issue->add_option("--grade", *grade, "10k..1k, 1d..7d, 8d (honorary)")->required();
+  issue->add_option("--grade", *grade,
+                    "Go: 10k..1k, 1d..7d, 8d (honorary); Gomoku: 10k..1k, 1d..6d")
+      ->required();
+  issue->add_option("--discipline", *discipline, "go|gomoku")->capture_default_str();
   issue->add_option("--basis", *basis, "tournament|rating|honorary")->capture_default_str();
   issue->add_option("--reference", *r->mutable_basis_reference(),
                     "what it rests on: event and place, decision ...")->required();
@@ -95,8 +100,11 @@ void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
     r->set_correction_reason(v[0]);
     return true;
   }, "issue below the current rank, with this reason");
-  issue->callback([&, r, grade, date, basis] {
-    action = [&, r, grade, date, basis]() -> int {
+  issue->callback([&, r, grade, date, basis, discipline] {
+    action = [&, r, grade, date, basis, discipline]() -> int {
+      v1::Discipline d;
+      if (!SetDiscipline(*discipline, &d)) return kExitUsage;
+      r->set_discipline(d);
       SetRank(*grade, r->mutable_grade());
       if (!date->empty() && !SetDate(*date, r->mutable_issue_date())) return kExitUsage;
       if (*basis == "tournament") r->set_basis(v1::CERTIFICATE_BASIS_TOURNAMENT);
@@ -193,7 +201,11 @@ void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
                 certs += (certs.empty() ? "" : ", ") + c.number() + " " + RankText(c.grade()) +
                          (c.state() == v1::CERTIFICATE_STATE_UNDER_NOTICE ? " (notice)" : "");
               }
-              rows.push_back({p.name(), p.region(), RankText(p.rank()), certs});
+              rows.push_back({p.name(), p.region(),
+                              RankText(p.rank()) + (p.has_gomoku_rank()
+                                                        ? ", " + RankText(p.gomoku_rank())
+                                                        : ""),
+                              certs});
             }
             PrintTable(rows);
           });

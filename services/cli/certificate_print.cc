@@ -73,6 +73,12 @@ bool Fetch(CliContext& ctx, const std::string& number,
     case v1::RANK_LADDER_PRO_DAN:
       p->ladder = printable::GradeLadder::kProDan;
       break;
+    case v1::RANK_LADDER_GOMOKU_KYU:
+      p->ladder = printable::GradeLadder::kGomokuKyu;
+      break;
+    case v1::RANK_LADDER_GOMOKU_DAN:
+      p->ladder = printable::GradeLadder::kGomokuDan;
+      break;
     default:
       std::cerr << "rankctl: certificate " << number << " has grade '"
                 << c.grade().notation()

@@ -32,7 +32,10 @@ void AddPromotionCommands(CLI::App& app, CliContext& ctx, Action& action);
 // Shared argument helpers. A rank travels as its notation (the server
 // parses every accepted form); dates as YYYY-MM-DD.
 void SetRank(const std::string& text, v1::Rank* out);
-std::string RankText(const v1::Rank& r);  // "-" when absent
+// "-" when absent; a Gomoku rank as "gomoku 3d".
+std::string RankText(const v1::Rank& r);
+// `--discipline go|gomoku`: false (message printed) for anything else.
+bool SetDiscipline(const std::string& text, v1::Discipline* out);
 // False (message printed) when `text` is not a date.
 bool SetDate(const std::string& text, v1::Date* out);
 std::string DateText(const v1::Date& d);  // "" when absent

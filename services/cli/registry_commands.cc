@@ -11,7 +11,22 @@ namespace gorank::cli {
 void SetRank(const std::string& text, v1::Rank* out) { out->set_notation(text); }
 
 std::string RankText(const v1::Rank& r) {
-  return r.notation().empty() ? "-" : r.notation();
+  if (r.notation().empty()) return "-";
+  return r.discipline() == v1::DISCIPLINE_GOMOKU ? "gomoku " + r.notation()
+                                                 : r.notation();
+}
+
+bool SetDiscipline(const std::string& text, v1::Discipline* out) {
+  if (text == "go") {
+    *out = v1::DISCIPLINE_GO;
+  } else if (text == "gomoku") {
+    *out = v1::DISCIPLINE_GOMOKU;
+  } else {
+    std::cerr << "rankctl: --discipline must be go or gomoku, not '" << text
+              << "'\n";
+    return false;
+  }
+  return true;
 }
 
 bool SetDate(const std::string& text, v1::Date* out) {
@@ -56,16 +71,18 @@ void PrintPlayers(const google::protobuf::RepeatedPtrField<v1::Player>& players)
 }
 
 void PrintPlayer(const v1::Player& p) {
-  PrintTable({{"id", std::to_string(p.id())},
-              {"name", p.name()},
-              {"latin name", p.latin_name()},
-              {"gender", GenderText(p.gender())},
-              {"birth date", DateText(p.birth_date())},
-              {"agency", p.agency_prefix()},
-              {"resident id", p.resident_id().empty()
-                                  ? (p.has_resident_id() ? "(recorded, hidden)" : "-")
-                                  : p.resident_id()},
-              {"rank", RankText(p.rank())}});
+  PrintTable(
+      {{"id", std::to_string(p.id())},
+       {"name", p.name()},
+       {"latin name", p.latin_name()},
+       {"gender", GenderText(p.gender())},
+       {"birth date", DateText(p.birth_date())},
+       {"agency", p.agency_prefix()},
+       {"resident id", p.resident_id().empty()
+                           ? (p.has_resident_id() ? "(recorded, hidden)" : "-")
+                           : p.resident_id()},
+       {"rank", RankText(p.rank())},
+       {"gomoku rank", RankText(p.gomoku_rank())}});
 }
 
 std::string ReasonText(v1::RankChangeReason r) {
@@ -218,14 +235,19 @@ void AddPlayerCommands(CLI::App& app, CliContext& ctx, Action& action) {
       v1::GetRankHistoryRequest req;
       req.set_player_id(*hid);
       return Unary<v1::PlayerRegistry, v1::GetRankHistoryResponse>(
-          ctx, [&](auto& stub, auto* c, auto* resp) { return stub.GetRankHistory(c, req, resp); },
+          ctx,
+          [&](auto& stub, auto* c, auto* resp) {
+            return stub.GetRankHistory(c, req, resp);
+          },
           [](const auto& resp) {
             std::vector<std::vector<std::string>> rows = {
-                {"DATE", "FROM", "TO", "REASON", "BASIS", "BY"}};
+                {"DATE", "GAME", "FROM", "TO", "REASON", "BASIS", "BY"}};
             for (const auto& e : resp.entries()) {
-              rows.push_back({DateText(e.effective_date()), RankText(e.from_rank()),
-                              RankText(e.to_rank()), ReasonText(e.reason()), e.basis(),
-                              e.actor()});
+              rows.push_back(
+                  {DateText(e.effective_date()),
+                   e.discipline() == v1::DISCIPLINE_GOMOKU ? "gomoku" : "go",
+                   RankText(e.from_rank()), RankText(e.to_rank()),
+                   ReasonText(e.reason()), e.basis(), e.actor()});
             }
             PrintTable(rows);
           });
@@ -238,19 +260,30 @@ void AddPlayerCommands(CLI::App& app, CliContext& ctx, Action& action) {
   auto crank = std::make_shared<std::string>();
   auto creason = std::make_shared<std::string>();
   auto cdate = std::make_shared<std::string>();
+  auto cdisc = std::make_shared<std::string>("go");
   chg->add_option("id", *cid, "player id")->required();
   chg->add_option("--rank", *crank, "the new rank")->required();
+  chg->add_option("--discipline", *cdisc,
+                  "go|gomoku: which of the player's ranks")
+      ->capture_default_str();
   chg->add_option("--reason", *creason, "correction|award")->required();
   chg->add_option("--basis", *c->mutable_basis(), "what the change rests on")->required();
   chg->add_option("--date", *cdate, "effective date, YYYY-MM-DD (default today)");
-  chg->callback([&, c, cid, crank, creason, cdate] {
-    action = [&, c, cid, crank, creason, cdate]() -> int {
+  chg->callback([&, c, cid, crank, creason, cdate, cdisc] {
+    action = [&, c, cid, crank, creason, cdate, cdisc]() -> int {
+      v1::Discipline d;
+      if (!SetDiscipline(*cdisc, &d)) return kExitUsage;
+      c->set_discipline(d);
       c->set_player_id(*cid);
       SetRank(*crank, c->mutable_new_rank());
-      if (*creason == "correction") c->set_reason(v1::RANK_CHANGE_REASON_CORRECTION);
-      else if (*creason == "award") c->set_reason(v1::RANK_CHANGE_REASON_TOURNAMENT_AWARD);
-      else return CliContext::Usage("--reason must be correction or award");
-      if (!cdate->empty() && !SetDate(*cdate, c->mutable_effective_date())) return kExitUsage;
+      if (*creason == "correction")
+        c->set_reason(v1::RANK_CHANGE_REASON_CORRECTION);
+      else if (*creason == "award")
+        c->set_reason(v1::RANK_CHANGE_REASON_TOURNAMENT_AWARD);
+      else
+        return CliContext::Usage("--reason must be correction or award");
+      if (!cdate->empty() && !SetDate(*cdate, c->mutable_effective_date()))
+        return kExitUsage;
       return Unary<v1::PlayerRegistry, v1::ChangeRankResponse>(
           ctx, [&](auto& stub, auto* cc, auto* resp) { return stub.ChangeRank(cc, *c, resp); },
           [](const auto& resp) { PrintPlayer(resp.player()); });
@@ -367,10 +400,18 @@ void AddRankCommands(CLI::App& app, CliContext& ctx, Action& action) {
   rank->require_subcommand(1);
   auto* parse = rank->add_subcommand("parse", "parse a rank in any accepted notation");
   auto text = std::make_shared<std::string>();
+  auto pdisc = std::make_shared<std::string>("go");
   parse->add_option("text", *text, "e.g. 5k, 业余3段, 职业九段")->required();
-  parse->callback([&, text] {
-    action = [&, text]() -> int {
+  parse
+      ->add_option("--discipline", *pdisc,
+                   "go|gomoku: the ladder to read it on")
+      ->capture_default_str();
+  parse->callback([&, text, pdisc] {
+    action = [&, text, pdisc]() -> int {
       v1::ParseRankRequest req;
+      v1::Discipline d;
+      if (!SetDiscipline(*pdisc, &d)) return kExitUsage;
+      req.set_discipline(d);
       req.set_text(*text);
       return Unary<v1::RankService, v1::ParseRankResponse>(
           ctx, [&](auto& stub, auto* c, auto* resp) { return stub.ParseRank(c, req, resp); },

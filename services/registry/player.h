@@ -42,8 +42,17 @@ struct Player {
   std::string agency_prefix;
   std::string resident_id;  // "" when not recorded (or hidden from the caller)
   bool resident_id_hidden = false;  // recorded, but not shown to this caller
-  std::optional<Rank> rank;
+  std::optional<Rank> rank;         // Go; absent: no Go rank yet
+  std::optional<Rank> gomoku_rank;  // Gomoku; held independently of `rank`
   int64_t created_unix = 0;
+
+  // The rank the player holds in `d` (`rank` or `gomoku_rank`).
+  const std::optional<Rank>& RankIn(Discipline d) const {
+    return d == Discipline::kGomoku ? gomoku_rank : rank;
+  }
+  std::optional<Rank>& RankIn(Discipline d) {
+    return d == Discipline::kGomoku ? gomoku_rank : rank;
+  }
   int64_t updated_unix = 0;
 };
 
@@ -59,6 +68,8 @@ enum class RankChangeReason {
 
 const char* ReasonName(RankChangeReason reason);
 
+// One change of one discipline's rank: from_rank and to_rank (when set)
+// are ranks of `discipline`.
 struct RankHistoryEntry {
   int64_t id = 0;
   PlayerId player_id;
@@ -69,6 +80,7 @@ struct RankHistoryEntry {
   std::string basis;
   std::string actor;
   int64_t recorded_unix = 0;
+  Discipline discipline = Discipline::kGo;
 };
 
 }  // namespace gorank::registry

@@ -4,6 +4,7 @@
 
 #include "nlohmann/json.hpp"
 #include "services/common/status_macros.h"
+#include "services/registry/gomoku_rank.h"
 #include "services/registry/resident_id.h"
 
 namespace gorank::registry {
@@ -44,8 +45,10 @@ bool IsPrefix(const std::string& p) {
          std::isdigit(static_cast<unsigned char>(p[2]));
 }
 
-// The ranks an agency operator may grant: amateur, at most 3d.
+// The ranks an agency operator may grant: amateur Go, at most 3d; Gomoku,
+// mirroring it, at most Gomoku 3d.
 bool WithinAgencyAuthority(const Rank& r) {
+  if (r.IsGomoku()) return r <= *Rank::Parse("3d", Discipline::kGomoku);
   return r.IsAmateur() && r <= Rank::FromString("3d");
 }
 
@@ -54,13 +57,14 @@ nlohmann::json RankJson(const std::optional<Rank>& r) {
 }
 
 std::string EntryJson(const RankHistoryEntry& e) {
-  return nlohmann::json{{"player_id", e.player_id.value},
-                        {"from", RankJson(e.from_rank)},
-                        {"to", RankJson(e.to_rank)},
-                        {"date", e.effective_date.ToString()},
-                        {"reason", ReasonName(e.reason)},
-                        {"basis", e.basis}}
-      .dump();
+  nlohmann::json j{
+      {"player_id", e.player_id.value}, {"from", RankJson(e.from_rank)},
+      {"to", RankJson(e.to_rank)},      {"date", e.effective_date.ToString()},
+      {"reason", ReasonName(e.reason)}, {"basis", e.basis}};
+  // Go entries keep the shape they had before Gomoku existed.
+  if (e.discipline != Discipline::kGo)
+    j["discipline"] = DisciplineName(e.discipline);
+  return j.dump();
 }
 
 std::string AgencyJson(const Agency& a) {
@@ -88,16 +92,16 @@ const char* ReasonName(RankChangeReason reason) {
 }
 
 std::string PlayerJson(const Player& p) {
-  return nlohmann::json{
-      {"id", p.id.value},
-      {"name", p.name},
-      {"latin_name", p.latin_name},
-      {"gender", static_cast<int>(p.gender)},
-      {"birth_date", p.birth_date ? p.birth_date->ToString() : ""},
-      {"agency_prefix", p.agency_prefix},
-      {"resident_id_recorded", !p.resident_id.empty()},
-      {"rank", RankJson(p.rank)}}
-      .dump();
+  nlohmann::json j{{"id", p.id.value},
+                   {"name", p.name},
+                   {"latin_name", p.latin_name},
+                   {"gender", static_cast<int>(p.gender)},
+                   {"birth_date", p.birth_date ? p.birth_date->ToString() : ""},
+                   {"agency_prefix", p.agency_prefix},
+                   {"resident_id_recorded", !p.resident_id.empty()},
+                   {"rank", RankJson(p.rank)}};
+  if (p.gomoku_rank) j["gomoku_rank"] = p.gomoku_rank->ToString();
+  return j.dump();
 }
 
 Player PlayerRegistry::Redact(const auth::Caller& caller, Player player) {
@@ -151,6 +155,11 @@ absl::StatusOr<Player> PlayerRegistry::Register(const auth::Caller& caller,
   PlayerDraft d = input;
   GORANK_RETURN_IF_ERROR(ValidateDraft(d));
   GORANK_RETURN_IF_ERROR(CheckWriteScope(caller, d.agency_prefix));
+  if (d.initial_rank && d.initial_rank->IsGomoku()) {
+    return absl::InvalidArgumentError(
+        "initial_rank is the Go rank; a Gomoku rank is set after registration "
+        "(a Gomoku certificate, or ChangeRank with discipline GOMOKU)");
+  }
   if (d.initial_rank && !caller.IsNational() &&
       !WithinAgencyAuthority(*d.initial_rank)) {
     return absl::PermissionDeniedError(
@@ -237,6 +246,10 @@ absl::StatusOr<PlayerPage> PlayerRegistry::Search(const auth::Caller& caller,
   if (!r.agency_prefix.empty() && !IsPrefix(r.agency_prefix)) {
     return absl::InvalidArgumentError("agency_prefix must be three digits");
   }
+  if ((r.min_rank && r.min_rank->IsGomoku()) ||
+      (r.max_rank && r.max_rank->IsGomoku())) {
+    return absl::InvalidArgumentError("min_rank and max_rank are Go ranks");
+  }
   if (r.min_rank && r.max_rank && *r.min_rank > *r.max_rank) {
     return absl::InvalidArgumentError("min_rank is above max_rank");
   }
@@ -287,31 +300,49 @@ absl::StatusOr<std::pair<Player, RankHistoryEntry>> PlayerRegistry::ChangeRank(
                          *effective_date > clock_->Today())) {
     return absl::InvalidArgumentError("effective_date must be a date not in the future");
   }
+  const Discipline d = new_rank.discipline();
+  const std::string what = d == Discipline::kGomoku ? "Gomoku " : "";
+  if (new_rank.IsGomokuDan() &&
+      new_rank.level() > GomokuRank::kInitialHighestDan) {
+    return absl::FailedPreconditionError(
+        "rule: the highest Gomoku dan awarded for now is 6d (SPEC section "
+        "7); " +
+        new_rank.ToString() + " is on the ladder but not awarded yet");
+  }
   GORANK_ASSIGN_OR_RETURN(Player p, repo_->GetPlayer(id));
   GORANK_RETURN_IF_ERROR(CheckWriteScope(caller, p.agency_prefix));
+  const std::optional<Rank>& held = p.RankIn(d);
   if (!caller.IsNational() && !WithinAgencyAuthority(new_rank)) {
     return absl::PermissionDeniedError(
-        "an agency may grant ranks up to 3d; " + new_rank.ToString() +
-        " needs the national body");
+        "an agency may grant " + what + "ranks up to 3d; " + what +
+        new_rank.ToString() + " needs the national body");
   }
-  if (!caller.IsNational() && p.rank && !WithinAgencyAuthority(*p.rank)) {
-    return absl::PermissionDeniedError(
-        "the player holds " + p.rank->ToString() +
-        ", above an agency's authority (3d); only the national body may change it");
+  if (!caller.IsNational() && held && !WithinAgencyAuthority(*held)) {
+    return absl::PermissionDeniedError("the player holds " + what +
+                                       held->ToString() +
+                                       ", above an agency's authority (3d); "
+                                       "only the national body may change it");
   }
-  if (p.rank == new_rank) {
-    return absl::FailedPreconditionError("player already holds " +
+  if (held == new_rank) {
+    return absl::FailedPreconditionError("player already holds " + what +
                                          new_rank.ToString());
   }
   const int64_t now = clock_->NowSeconds();
-  RankHistoryEntry e{0, id, p.rank, new_rank,
-                     effective_date.value_or(clock_->Today()), reason, basis,
-                     caller.Describe(), now};
+  RankHistoryEntry e{0,
+                     id,
+                     held,
+                     new_rank,
+                     effective_date.value_or(clock_->Today()),
+                     reason,
+                     basis,
+                     caller.Describe(),
+                     now,
+                     d};
   ChangeRecord change{now, caller.Describe(), "player.rank_change",
                       "player:" + std::to_string(id.value), PlayerJson(p),
                       EntryJson(e)};
   GORANK_ASSIGN_OR_RETURN(e, repo_->ApplyRankChange(e, change));
-  p.rank = new_rank;
+  p.RankIn(d) = new_rank;
   return std::make_pair(Redact(caller, p), e);
 }
 

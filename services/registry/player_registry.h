@@ -75,7 +75,8 @@ class PlayerRegistry {
   // Registers a player of `draft.agency_prefix` (an operator: only its own).
   // The birth date is taken from the resident ID when not given; both given
   // and different is INVALID_ARGUMENT. An initial rank is recorded as a
-  // REGISTRATION history entry; an operator may set at most 3d.
+  // REGISTRATION history entry; an operator may set at most 3d. The initial
+  // rank is a Go rank (a Gomoku one is INVALID_ARGUMENT).
   // ALREADY_EXISTS for a resident ID already registered.
   absl::StatusOr<Player> Register(const auth::Caller& caller,
                                   const PlayerDraft& draft);
@@ -92,6 +93,9 @@ class PlayerRegistry {
   // certificate and promotion flows). `basis` is required. An operator acts
   // only for its own players and within its authority (amateur, at most 3d):
   // both the new rank and the rank the player holds must be within it.
+  // The discipline is new_rank's: a Gomoku rank changes only the Gomoku
+  // rank (operators up to Gomoku 3d; 7d..9d FAILED_PRECONDITION, not
+  // awarded yet), a Go rank only the Go rank.
   absl::StatusOr<std::pair<Player, RankHistoryEntry>> ChangeRank(
       const auth::Caller& caller, PlayerId id, const Rank& new_rank,
       RankChangeReason reason, const std::string& basis,

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "absl/status/status.h"
+#include "services/registry/gomoku_rank.h"
 
 namespace gorank::registry {
 namespace {
@@ -20,6 +21,29 @@ int MaxLevel(Ladder ladder) {
       return 8;
     case Ladder::kProDan:
       return 9;
+    case Ladder::kGomokuKyu:
+      return GomokuRank::kLowestKyu;
+    case Ladder::kGomokuDan:
+      return GomokuRank::kHighestDan;
+  }
+  std::abort();
+}
+
+// Gomoku ordinals sit above every Go ordinal: 200 + GomokuRank::Ordinal().
+constexpr int kGomokuBase = 200;
+
+const char* LadderRange(Ladder ladder) {
+  switch (ladder) {
+    case Ladder::kKyu:
+      return "kyu 30..1";
+    case Ladder::kAmateurDan:
+      return "amateur dan 1..8";
+    case Ladder::kProDan:
+      return "professional dan 1..9";
+    case Ladder::kGomokuKyu:
+      return "Gomoku kyu 10..1";
+    case Ladder::kGomokuDan:
+      return "Gomoku dan 1..9";
   }
   std::abort();
 }
@@ -95,13 +119,9 @@ absl::Status BadRank(const std::string& text, const std::string& why) {
 
 absl::StatusOr<Rank> Rank::Create(Ladder ladder, int level) {
   if (level < 1 || level > MaxLevel(ladder)) {
-    return absl::InvalidArgumentError(
-        "rank level " + std::to_string(level) + " is outside its ladder (" +
-        (ladder == Ladder::kKyu
-             ? "kyu 30..1"
-             : ladder == Ladder::kAmateurDan ? "amateur dan 1..8"
-                                             : "professional dan 1..9") +
-        ")");
+    return absl::InvalidArgumentError("rank level " + std::to_string(level) +
+                                      " is outside its ladder (" +
+                                      LadderRange(ladder) + ")");
   }
   return Rank(ladder, level);
 }
@@ -151,6 +171,14 @@ absl::StatusOr<Rank> Rank::Parse(const std::string& text) {
   return Rank(*ladder, *level);
 }
 
+absl::StatusOr<Rank> Rank::Parse(const std::string& text,
+                                 Discipline discipline) {
+  if (discipline == Discipline::kGo) return Parse(text);
+  absl::StatusOr<GomokuRank> g = GomokuRank::Parse(text);
+  if (!g.ok()) return g.status();
+  return Rank(g->IsDan() ? Ladder::kGomokuDan : Ladder::kGomokuKyu, g->level());
+}
+
 Rank Rank::FromString(const std::string& text) {
   auto r = Parse(text);
   if (!r.ok()) std::abort();
@@ -165,20 +193,29 @@ int Rank::Ordinal() const {
       return level_;
     case Ladder::kProDan:
       return 100 + level_;
+    case Ladder::kGomokuKyu:
+      return kGomokuBase + 1 - level_;
+    case Ladder::kGomokuDan:
+      return kGomokuBase + level_;
   }
   std::abort();
 }
 
 absl::StatusOr<Rank> Rank::FromOrdinal(int ordinal) {
+  if (ordinal > kGomokuBase)
+    return Create(Ladder::kGomokuDan, ordinal - kGomokuBase);
+  if (ordinal > 150)
+    return Create(Ladder::kGomokuKyu, kGomokuBase + 1 - ordinal);
   if (ordinal <= 0) return Create(Ladder::kKyu, 1 - ordinal);
   if (ordinal <= 8) return Create(Ladder::kAmateurDan, ordinal);
   return Create(Ladder::kProDan, ordinal - 100);
 }
 
 std::string Rank::ToString() const {
-  const char suffix = ladder_ == Ladder::kKyu          ? 'k'
-                      : ladder_ == Ladder::kAmateurDan ? 'd'
-                                                       : 'p';
+  const char suffix = ladder_ == Ladder::kKyu || ladder_ == Ladder::kGomokuKyu
+                          ? 'k'
+                      : ladder_ == Ladder::kProDan ? 'p'
+                                                   : 'd';
   return std::to_string(level_) + suffix;
 }
 
@@ -192,8 +229,23 @@ std::string Rank::ToChinese() const {
       return "职业" +
              std::string(level_ == 1 ? "初" : kChineseDigits[level_ - 1]) +
              "段";
+    case Ladder::kGomokuKyu:
+      return "五子棋" + GomokuRank::Kyu(level_)->ToChinese();
+    case Ladder::kGomokuDan:
+      return "五子棋" + GomokuRank::Dan(level_)->ToChinese();
   }
   std::abort();
+}
+
+const char* DisciplineName(Discipline d) {
+  return d == Discipline::kGomoku ? "gomoku" : "go";
+}
+
+absl::StatusOr<Discipline> ParseDiscipline(const std::string& text) {
+  if (text == "go" || text == "围棋") return Discipline::kGo;
+  if (text == "gomoku" || text == "五子棋") return Discipline::kGomoku;
+  return absl::InvalidArgumentError(
+      "'" + text + "' is not a discipline: expected go or gomoku");
 }
 
 }  // namespace gorank::registry

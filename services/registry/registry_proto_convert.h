@@ -15,9 +15,16 @@
 
 namespace gorank::registry {
 
+// INVALID_ARGUMENT for a value outside the enum.
+absl::StatusOr<Discipline> DisciplineFromProto(v1::Discipline d);
+v1::Discipline DisciplineToProto(Discipline d);
+
 // nullopt for an empty message (ladder unspecified, level 0, no notation).
-absl::StatusOr<std::optional<Rank>> RankFromProto(const v1::Rank& r,
-                                                  const std::string& field);
+// The rank must be one of `discipline` (a notation is read on its ladder);
+// a rank of the other discipline is INVALID_ARGUMENT naming `field`.
+absl::StatusOr<std::optional<Rank>> RankFromProto(
+    const v1::Rank& r, const std::string& field,
+    Discipline discipline = Discipline::kGo);
 void RankToProto(const Rank& r, v1::Rank* out);
 
 // nullopt for an all-zero date.

@@ -101,20 +101,27 @@ grpc::Status PlayerRegistryService::GetRankHistory(
 grpc::Status PlayerRegistryService::ChangeRank(grpc::ServerContext* ctx,
                                                const v1::ChangeRankRequest* req,
                                                v1::ChangeRankResponse* resp) {
-  return gate_->Run(ctx, Reg("ChangeRank"), [&](const auth::Caller& caller) -> absl::Status {
-    GORANK_ASSIGN_OR_RETURN(std::optional<Rank> rank,
-                            RankFromProto(req->new_rank(), "new_rank"));
-    if (!rank) return absl::InvalidArgumentError("new_rank is required");
-    GORANK_ASSIGN_OR_RETURN(RankChangeReason reason, ReasonFromProto(req->reason()));
-    GORANK_ASSIGN_OR_RETURN(std::optional<Date> date,
-                            DateFromProto(req->effective_date(), "effective_date"));
-    GORANK_ASSIGN_OR_RETURN(auto result,
-                            registry_->ChangeRank(caller, PlayerId{req->player_id()},
-                                                  *rank, reason, req->basis(), date));
-    PlayerToProto(result.first, resp->mutable_player());
-    HistoryToProto(result.second, resp->mutable_entry());
-    return absl::OkStatus();
-  });
+  return gate_->Run(
+      ctx, Reg("ChangeRank"), [&](const auth::Caller& caller) -> absl::Status {
+        GORANK_ASSIGN_OR_RETURN(Discipline discipline,
+                                DisciplineFromProto(req->discipline()));
+        GORANK_ASSIGN_OR_RETURN(
+            std::optional<Rank> rank,
+            RankFromProto(req->new_rank(), "new_rank", discipline));
+        if (!rank) return absl::InvalidArgumentError("new_rank is required");
+        GORANK_ASSIGN_OR_RETURN(RankChangeReason reason,
+                                ReasonFromProto(req->reason()));
+        GORANK_ASSIGN_OR_RETURN(
+            std::optional<Date> date,
+            DateFromProto(req->effective_date(), "effective_date"));
+        GORANK_ASSIGN_OR_RETURN(
+            auto result,
+            registry_->ChangeRank(caller, PlayerId{req->player_id()}, *rank,
+                                  reason, req->basis(), date));
+        PlayerToProto(result.first, resp->mutable_player());
+        HistoryToProto(result.second, resp->mutable_entry());
+        return absl::OkStatus();
+      });
 }
 
 grpc::Status AgencyServiceImpl::ListAgencies(grpc::ServerContext* ctx,
@@ -214,13 +221,16 @@ grpc::Status TokenServiceImpl::WhoAmI(grpc::ServerContext* ctx,
 grpc::Status RankServiceImpl::ParseRank(grpc::ServerContext* ctx,
                                         const v1::ParseRankRequest* req,
                                         v1::ParseRankResponse* resp) {
-  return gate_->Run(ctx, MethodName(v1::RankService::service_full_name(), "ParseRank"),
-                    [&](const auth::Caller&) -> absl::Status {
-                      GORANK_ASSIGN_OR_RETURN(Rank r, Rank::Parse(req->text()));
-                      RankToProto(r, resp->mutable_rank());
-                      resp->set_chinese(r.ToChinese());
-                      return absl::OkStatus();
-                    });
+  return gate_->Run(
+      ctx, MethodName(v1::RankService::service_full_name(), "ParseRank"),
+      [&](const auth::Caller&) -> absl::Status {
+        GORANK_ASSIGN_OR_RETURN(Discipline d,
+                                DisciplineFromProto(req->discipline()));
+        GORANK_ASSIGN_OR_RETURN(Rank r, Rank::Parse(req->text(), d));
+        RankToProto(r, resp->mutable_rank());
+        resp->set_chinese(r.ToChinese());
+        return absl::OkStatus();
+      });
 }
 
 }  // namespace gorank::registry

@@ -297,5 +297,54 @@ TEST_F(RankdE2eTest, ReflectionListsTheServices) {
   EXPECT_EQ(Stop(), 0);
 }
 
+// Gomoku through rankctl: a Gomoku and a Go certificate of one prefix take
+// consecutive serials, the output names the discipline, verification shows
+// it, the player shows both ranks, and a bad --discipline is a usage error.
+TEST_F(RankdE2eTest, GomokuCertificateThroughRankctl) {
+  ASSERT_NO_FATAL_FAILURE(StartRankd("rankd.log"));
+  RunResult r =
+      Ctl({"player", "register", "--name", "张三", "--agency", "000",
+           "--gender", "male", "--birth-date", "1990-01-01", "--rank", "1k"},
+          token_file_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = Ctl({"cert", "issue", "--discipline", "gomoku", "--player", "1",
+           "--grade", "2d", "--agency", "000", "--reference",
+           "Gomoku national final 2026, 3rd"},
+          token_file_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("gomoku 2d"), std::string::npos) << r.out;
+  const size_t at = r.out.find("000");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string gomoku_number = r.out.substr(at, 9);
+  EXPECT_EQ(gomoku_number.substr(5), "0001");
+  r = Ctl({"cert", "issue", "--player", "1", "--grade", "1d", "--agency", "000",
+           "--reference", "Go national final 2026, 5th"},
+          token_file_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find(gomoku_number.substr(0, 5) + "0002"), std::string::npos)
+      << r.out;
+
+  r = Ctl({"cert", "verify", gomoku_number, "--name", "张三"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("VALID  " + gomoku_number + "  gomoku 2d", 0), 0u)
+      << r.out;
+
+  r = Ctl({"player", "get", "1"}, token_file_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("gomoku 2d"), std::string::npos) << r.out;
+  r = Ctl({"player", "history", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("GAME"), std::string::npos) << r.out;
+
+  r = Ctl({"rank", "parse", "--discipline", "gomoku", "五子棋初段"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "1d\t五子棋初段\n");
+  r = Ctl({"player", "set-rank", "1", "--discipline", "chess", "--rank", "1d",
+           "--reason", "award", "--basis", "x"},
+          token_file_);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(Stop(), 0);
+}
+
 }  // namespace
 }  // namespace gorank::e2e

@@ -57,7 +57,8 @@ std::string RegistryFixture::State() {
           << (e.from_rank ? e.from_rank->ToString() : "-") << "|"
           << (e.to_rank ? e.to_rank->ToString() : "-") << "|"
           << e.effective_date.ToString() << "|" << static_cast<int>(e.reason)
-          << "|" << e.basis << "|" << e.actor << "|" << e.recorded_unix << "\n";
+          << "|" << e.basis << "|" << e.actor << "|" << e.recorded_unix << "|"
+          << DisciplineName(e.discipline) << "\n";
     }
   }
   for (const ChangeRecord& c : repo_.AuditLog()) {

@@ -23,7 +23,8 @@ constexpr TableQuery kTables[] = {
      "quote(id)||','||quote(name)||','||quote(latin_name)||','||quote(gender)"
      "||','||quote(birth_date)||','||quote(agency_prefix)||','||"
      "quote(resident_id)||','||quote(rank_ordinal)||','||quote(created_unix)"
-     "||','||quote(updated_unix) AS r FROM players ORDER BY id)"},
+     "||','||quote(updated_unix)||','||quote(gomoku_rank_ordinal) AS r "
+     "FROM players ORDER BY id)"},
     {"rank_history",
      "SELECT count(*), ifnull(group_concat(r, char(10)), '') FROM (SELECT "
      "quote(id)||','||quote(player_id)||','||quote(discipline)||','||"

@@ -97,7 +97,9 @@ absl::StatusOr<PlayerId> InMemoryRegistryRepository::InsertPlayer(
   if (absl::Status a = CheckAuditable(change); !a.ok()) return a;
   Player stored = player;
   stored.id = PlayerId{next_player_id_};
-  stored.rank.reset();  // the rank is set by the history entry, never alone
+  // The ranks are set by history entries, never alone.
+  stored.rank.reset();
+  stored.gomoku_rank.reset();
   players_[stored.id.value] = stored;
   if (initial) {
     RankHistoryEntry e = *initial;
@@ -183,10 +185,10 @@ InMemoryRegistryRepository::ApplyRankChangeLocked(
     return absl::NotFoundError("no player with id " +
                                std::to_string(entry.player_id.value));
   }
-  if (it->second.rank != entry.from_rank) {
+  if (it->second.RankIn(entry.discipline) != entry.from_rank) {
     return absl::AbortedError("the player's rank changed meanwhile; retry");
   }
-  it->second.rank = entry.to_rank;
+  it->second.RankIn(entry.discipline) = entry.to_rank;
   it->second.updated_unix = entry.recorded_unix;
   RankHistoryEntry stored = entry;
   stored.id = static_cast<int64_t>(history_.size()) + 1;
@@ -200,7 +202,8 @@ absl::StatusOr<RankHistoryEntry> InMemoryRegistryRepository::ApplyRankChange(
   // Validate first (ApplyRankChangeLocked mutates), in SQLite's order:
   // unknown player, stale rank, then the audit entry.
   auto it = players_.find(entry.player_id.value);
-  if (it != players_.end() && it->second.rank == entry.from_rank) {
+  if (it != players_.end() &&
+      it->second.RankIn(entry.discipline) == entry.from_rank) {
     if (absl::Status a = CheckAuditable(change); !a.ok()) return a;
   }
   absl::StatusOr<RankHistoryEntry> stored = ApplyRankChangeLocked(entry);

@@ -1,4 +1,4 @@
-#include "services/rules/gomoku/gomoku_rank.h"
+#include "services/registry/gomoku_rank.h"
 
 #include <cstdlib>
 #include <optional>
@@ -7,7 +7,7 @@
 
 #include "absl/status/status.h"
 
-namespace gorank::rules::gomoku {
+namespace gorank::registry {
 namespace {
 
 constexpr std::string_view kChineseDigits[] = {"一", "二", "三", "四", "五",
@@ -108,4 +108,4 @@ std::string GomokuRank::ToChinese() const {
   return std::string(kChineseDigits[level_ - 1]) + (dan_ ? "段" : "级");
 }
 
-}  // namespace gorank::rules::gomoku
+}  // namespace gorank::registry

@@ -4,15 +4,15 @@
 // dan awarded is 6d (kInitialHighestDan); 7d-9d parse and order but
 // WithinInitialCap() is false for them. This ladder is separate from the Go
 // ladders of services/registry/rank.h and is never compared with them.
-#ifndef GORANK_SERVICES_RULES_GOMOKU_GOMOKU_RANK_H_
-#define GORANK_SERVICES_RULES_GOMOKU_GOMOKU_RANK_H_
+#ifndef GORANK_SERVICES_REGISTRY_GOMOKU_RANK_H_
+#define GORANK_SERVICES_REGISTRY_GOMOKU_RANK_H_
 
 #include <compare>
 #include <string>
 
 #include "absl/status/statusor.h"
 
-namespace gorank::rules::gomoku {
+namespace gorank::registry {
 
 // Value type; thread-compatible. Always valid once made by Create/Parse.
 class GomokuRank {
@@ -62,6 +62,6 @@ class GomokuRank {
   int level_;
 };
 
-}  // namespace gorank::rules::gomoku
+}  // namespace gorank::registry
 
-#endif  // GORANK_SERVICES_RULES_GOMOKU_GOMOKU_RANK_H_
+#endif  // GORANK_SERVICES_REGISTRY_GOMOKU_RANK_H_
