@@ -8,6 +8,20 @@
 #include "spdlog/spdlog.h"
 
 namespace gorank {
+namespace {
+
+// Compares the relay key in time that does not depend on where the first
+// difference is, so a caller cannot learn the key byte by byte.
+bool SameKey(std::string_view given, std::string_view key) {
+  if (given.size() != key.size()) return false;
+  unsigned char diff = 0;
+  for (size_t i = 0; i < key.size(); ++i) {
+    diff |= static_cast<unsigned char>(given[i] ^ key[i]);
+  }
+  return diff == 0;
+}
+
+}  // namespace
 
 absl::StatusOr<auth::Caller> CallGate::Authenticate(grpc::ServerContext* ctx) {
   const auto& md = ctx->client_metadata();
@@ -38,7 +52,7 @@ int64_t CallGate::Throttle(grpc::ServerContext* ctx, const auth::Caller& caller)
     const auto key = md.find(kRelayKeyMetadata);
     const auto visitor = md.find(kRelayedClientMetadata);
     if (!options_.relay_key.empty() && key != md.end() && visitor != md.end() &&
-        std::string_view(key->second.data(), key->second.size()) == options_.relay_key) {
+        SameKey(std::string_view(key->second.data(), key->second.size()), options_.relay_key)) {
       return public_limiter_.Acquire(
           "web:" + std::string(visitor->second.data(), visitor->second.size()));
     }
