@@ -7,16 +7,18 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/ratings/event_builders.h"
 
 namespace gorank::ratings {
 namespace {
 
 using ::testing::HasSubstr;
-using tournaments::Entrant;
 using tournaments::EntrantId;
 using tournaments::EventResults;
 using tournaments::Game;
 using tournaments::Outcome;
+using test_events::G;
+using test_events::Player;
 
 tournaments::Event ClosedEvent() {
   tournaments::Event event;
@@ -30,25 +32,6 @@ tournaments::Event ClosedEvent() {
   event.rules.komi_x2 = 13;
   event.closed = true;
   return event;
-}
-
-Entrant Player(int entrant, std::optional<int64_t> player_id,
-               const std::string& rank) {
-  Entrant e;
-  e.id = EntrantId{entrant};
-  e.player_id = player_id;
-  e.family_name = "P" + std::to_string(entrant);
-  e.rank = registry::Rank::FromString(rank);
-  return e;
-}
-
-Game G(int round, int black, int white, Outcome outcome) {
-  Game g;
-  g.round = round;
-  g.black = EntrantId{black};
-  g.white = EntrantId{white};
-  g.outcome = outcome;
-  return g;
 }
 
 // Entrants 1..3 registered (players 101..103), entrant 4 a guest.

@@ -8,35 +8,17 @@
 #include "gtest/gtest.h"
 #include "services/ratings/event_games.h"
 #include "services/ratings/ratings_config.h"
+#include "tests/ratings/event_builders.h"
 #include "tests/tournaments/fake_event_repository.h"
 
 namespace gorank::ratings {
 namespace {
 
-using tournaments::Entrant;
-using tournaments::EntrantId;
 using tournaments::EventResults;
 using tournaments::Game;
 using tournaments::Outcome;
-
-Entrant Player(int entrant, std::optional<int64_t> player_id,
-               const std::string& rank) {
-  Entrant e;
-  e.id = EntrantId{entrant};
-  e.player_id = player_id;
-  e.family_name = "P" + std::to_string(entrant);
-  e.rank = registry::Rank::FromString(rank);
-  return e;
-}
-
-Game G(int round, int black, int white, Outcome outcome) {
-  Game g;
-  g.round = round;
-  g.black = EntrantId{black};
-  g.white = EntrantId{white};
-  g.outcome = outcome;
-  return g;
-}
+using test_events::G;
+using test_events::Player;
 
 class EventRatingsTest : public ::testing::Test {
  protected:
