@@ -22,6 +22,7 @@
 #include "services/ratings/ratings_config.h"
 #include "services/server/rankd_server.h"
 #include "tests/integration/test_server.h"
+#include "tests/ratings/club_event.h"
 
 namespace gorank::ratings {
 namespace {
@@ -89,22 +90,8 @@ class PromotionServiceTest : public ::testing::Test {
   // with `games` as (round, black entrant, white entrant), black winning
   // each; closed.
   int64_t PlayEvent(Date day, const std::vector<std::vector<int>>& games) {
-    v1::Event e;
-    e.set_name("Club Open " + day.ToString());
-    e.mutable_start()->set_year(day.year);
-    e.mutable_start()->set_month(day.month);
-    e.mutable_start()->set_day(day.day);
-    *e.mutable_end() = e.start();
-    e.set_organiser_prefix("110");
-    e.set_level(v1::EVENT_LEVEL_CITY);
-    e.set_competition("club_event");
-    e.set_sub_event(v1::SUB_EVENT_OPEN_INDIVIDUAL);
-    e.set_highest_group(true);
-    e.set_shared_places_allowed(true);
-    e.mutable_format()->set_kind(v1::FORMAT_KIND_ROUND_ROBIN);
-    e.mutable_time()->set_time_class(v1::TIME_CLASS_A);
     v1::CreateEventRequest create;
-    *create.mutable_event() = e;
+    *create.mutable_event() = test_events::ClubRoundRobin("Club Open " + day.ToString(), day);
     v1::CreateEventResponse created;
     grpc::Status s = events_->CreateEvent(
         TestServer::Context(server_.admin).get(), create, &created);

@@ -14,6 +14,7 @@
 #include "services/ratings/rating_book.h"
 #include "services/ratings/ratings_config.h"
 #include "tests/integration/test_server.h"
+#include "tests/ratings/club_event.h"
 
 namespace gorank::ratings {
 namespace {
@@ -42,22 +43,8 @@ class RatingServiceTest : public ::testing::Test {
   // A class-A round robin on 2025-05-01: entrants 1 (p1, 2d) and 2 (p2, 1k)
   // registered, 3 and 4 guests. Round 1: 1 beats 2, 3 beats 4.
   int64_t SaveEvent(int64_t p1, int64_t p2) {
-    v1::Event e;
-    e.set_name("Club Open");
-    e.mutable_start()->set_year(2025);
-    e.mutable_start()->set_month(5);
-    e.mutable_start()->set_day(1);
-    *e.mutable_end() = e.start();
-    e.set_organiser_prefix("110");
-    e.set_level(v1::EVENT_LEVEL_CITY);
-    e.set_competition("club_event");
-    e.set_sub_event(v1::SUB_EVENT_OPEN_INDIVIDUAL);
-    e.set_highest_group(true);
-    e.set_shared_places_allowed(true);
-    e.mutable_format()->set_kind(v1::FORMAT_KIND_ROUND_ROBIN);
-    e.mutable_time()->set_time_class(v1::TIME_CLASS_A);
     v1::CreateEventRequest create;
-    *create.mutable_event() = e;
+    *create.mutable_event() = test_events::ClubRoundRobin("Club Open", Date{2025, 5, 1});
     v1::CreateEventResponse created;
     grpc::Status s = events_->CreateEvent(
         TestServer::Context(server_.admin).get(), create, &created);
