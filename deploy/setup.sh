@@ -14,15 +14,16 @@ case "$mode" in run|test|build) ;; *) echo "usage: $0 run|test|build" >&2; exit 
 packages=(
   cmake ninja-build g++ pkg-config
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler grpc-proto
-  libsqlite3-dev sqlite3 libssl-dev openssl
+  libsqlite3-dev sqlite3 libpq-dev libssl-dev openssl
   libgtest-dev libgmock-dev libbenchmark-dev
   libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev libtomlplusplus-dev
   libcpp-httplib-dev libhpdf-dev libqrencode-dev
 )
 # Only the test suite needs these: the browser test (headless Chromium with a
-# CJK font), the PDF check (pdftoppm, zbarimg) and the fuzz runs (clang).
+# CJK font), the PDF check (pdftoppm, zbarimg), the fuzz runs (clang) and the
+# PostgreSQL suites (a throw-away server the tests start as a non-root user).
 if [ "$mode" = test ]; then
-  packages+=(chromium fonts-wqy-zenhei poppler-utils poppler-data zbar-tools clang-14 libclang-rt-14-dev)
+  packages+=(postgresql chromium fonts-wqy-zenhei poppler-utils poppler-data zbar-tools clang-14 libclang-rt-14-dev)
 fi
 missing=()
 for p in "${packages[@]}"; do
