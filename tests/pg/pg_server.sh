@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# A throw-away PostgreSQL server for the test suites (issue #10).
+#
+#   pg_server.sh start DIR   initdb a cluster in DIR/data (superuser rankd_test,
+#                            trust auth on the unix socket and 127.0.0.1), start
+#                            it on a free TCP port of 127.0.0.1, wait until it
+#                            accepts connections, write its URL to DIR/url:
+#                            postgresql://rankd_test@127.0.0.1:PORT/postgres
+#   pg_server.sh stop DIR    stop it (pg_ctl -m fast) and remove DIR.
+#
+# PostgreSQL refuses to run as root: when started by root (CI), the server runs
+# as the Debian package's user `postgres` and DIR is handed to that user. The
+# server binaries come from the newest /usr/lib/postgresql/*/bin (the Debian
+# `postgresql` package; deploy/setup.sh test installs it). Server log: DIR/log.
+set -euo pipefail
+
+die() { echo "pg_server.sh: $*" >&2; exit 1; }
+
+usage() { die "usage: $0 start|stop DIR"; }
+
+[ $# -eq 2 ] || usage
+action=$1
+dir=$2
+case "$dir" in /*) ;; *) dir="$PWD/$dir" ;; esac
+
+find_bindir() {
+  local candidate
+  candidate=$(printf "%s\n" /usr/lib/postgresql/*/bin | sort -V | tail -1)
+  [ -d "$candidate" ] || candidate=""
+  if [ -z "$candidate" ] || [ ! -x "$candidate/initdb" ] || [ ! -x "$candidate/pg_ctl" ]; then
+    die "PostgreSQL server binaries not found (no /usr/lib/postgresql/*/bin/initdb).
+Install the Debian package: apt-get install postgresql   (or: deploy/setup.sh test).
+To build without the PostgreSQL suites: cmake -DGORANK_PG_TESTS=OFF"
+  fi
+  echo "$candidate"
+}
+
+# Runs a command as the user that owns the cluster: `postgres` when we are root.
+as_owner() {
+  if [ "$(id -u)" -eq 0 ]; then
+    runuser -u postgres -- "$@"
+  else
+    "$@"
+  fi
+}
+
+stop_server() {
+  local bindir=$1
+  if [ -f "$dir/data/postmaster.pid" ]; then
+    as_owner "$bindir/pg_ctl" stop -D "$dir/data" -m fast -w -t 60 >/dev/null 2>&1 ||
+      echo "pg_server.sh: pg_ctl stop failed; see $dir/log" >&2
+  fi
+}
+
+start() {
+  local bindir=$1
+  # A server left over from an interrupted run would keep the old port.
+  stop_server "$bindir"
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  if [ "$(id -u)" -eq 0 ]; then
+    id postgres >/dev/null 2>&1 ||
+      die "running as root, but there is no user 'postgres' to run the server as
+(PostgreSQL refuses root; the Debian package 'postgresql' creates that user)"
+    chown postgres: "$dir"
+    as_owner test -w "$dir" ||
+      die "user postgres cannot write $dir (a parent directory is closed to it)"
+  fi
+  chmod 700 "$dir"
+
+  if ! as_owner "$bindir/initdb" -D "$dir/data" -U rankd_test -E UTF8 --locale=C.UTF-8 \
+      --auth-local=trust --auth-host=trust >"$dir/initdb.log" 2>&1; then
+    cat "$dir/initdb.log" >&2
+    die "initdb failed in $dir/data"
+  fi
+
+  # Unix sockets are limited to ~107 bytes of path; the tests use TCP anyway.
+  local sockets="$dir"
+  if [ ${#dir} -gt 90 ]; then sockets=""; fi
+  as_owner tee -a "$dir/data/postgresql.conf" >/dev/null <<EOF
+
+# pg_server.sh (throw-away test server)
+listen_addresses = '127.0.0.1'
+unix_socket_directories = '$sockets'
+max_connections = 300
+fsync = on
+synchronous_commit = on
+full_page_writes = on
+EOF
+
+  # PG_SERVER_PORTS (optional, for testing the retry): candidate ports in order.
+  local -a ports
+  read -r -a ports <<<"${PG_SERVER_PORTS:-}"
+  local attempt port
+  for attempt in 1 2 3 4 5 6 7 8 9 10; do
+    port=${ports[$((attempt - 1))]:-$((20000 + RANDOM % 40000))}
+    if as_owner "$bindir/pg_ctl" start -D "$dir/data" -l "$dir/log" -w -t 60 \
+        -o "-p $port" >/dev/null 2>&1; then
+      if "$bindir/pg_isready" -q -h 127.0.0.1 -p "$port" -t 30; then
+        echo "postgresql://rankd_test@127.0.0.1:$port/postgres" >"$dir/url"
+        echo "PostgreSQL $("$bindir/postgres" -V | awk '{print $3}') on 127.0.0.1:$port (data $dir/data, log $dir/log)"
+        return 0
+      fi
+      stop_server "$bindir"
+      tail -20 "$dir/log" >&2 || true
+      die "the server started but does not accept connections on 127.0.0.1:$port"
+    fi
+    # A port taken by someone else: try another one. Anything else is fatal.
+    if grep -q 'could not bind\|Address already in use\|could not create any TCP/IP sockets' \
+        "$dir/log" 2>/dev/null; then
+      echo "pg_server.sh: port $port in use (attempt $attempt), trying another" >&2
+      as_owner truncate -s 0 "$dir/log"
+      continue
+    fi
+    tail -20 "$dir/log" >&2 || true
+    die "pg_ctl start failed; see $dir/log"
+  done
+  die "no free port found after 10 attempts"
+}
+
+case "$action" in
+  start)
+    bindir=$(find_bindir)
+    start "$bindir"
+    ;;
+  stop)
+    if [ -d "$dir" ]; then
+      bindir=$(find_bindir)
+      stop_server "$bindir"
+      rm -rf "$dir"
+    fi
+    ;;
+  *) usage ;;
+esac
