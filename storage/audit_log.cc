@@ -3,7 +3,6 @@
 #include "services/audit/audit_entry.h"
 #include "services/audit/merkle.h"
 #include "services/common/status_macros.h"
-#include "storage/row_digest.h"
 
 namespace gorank::storage {
 namespace {
@@ -13,10 +12,10 @@ constexpr char kInsertAudit[] =
 
 }  // namespace
 
-absl::StatusOr<int64_t> AppendAudit(Connection& conn, const ChangeRecord& change) {
+absl::StatusOr<int64_t> AppendAudit(Connection& conn,
+                                    const ChangeRecord& change) {
   audit::AuditEntry record = audit::AuditEntry::FromChange(change);
-  GORANK_ASSIGN_OR_RETURN(record.rows,
-                          DigestRows(conn, conn.TakeTouchedRows(), conn.TakeDeletedRows()));
+  GORANK_ASSIGN_OR_RETURN(record.rows, conn.TakeWrittenRowDigests());
   GORANK_ASSIGN_OR_RETURN(const std::string entry, record.Encode());
   GORANK_ASSIGN_OR_RETURN(auto st, conn.Prepare(kInsertAudit));
   st->BindBlob(1, entry).BindBlob(2, audit::LeafHash(entry));

@@ -1,18 +1,22 @@
-// Database: an SQLite database opened the way rankd needs it (WAL,
-// synchronous=FULL, foreign keys, busy timeout, integrity check at open,
-// schema migrated to the latest version), with a small statement API that
-// reports errors as absl::Status. One writer connection serialises all
-// writes; reads use a small pool of reader connections (WAL lets them run
-// beside the writer). All SQL of the product lives in storage/.
+// Database: the store behind every repository, on one of two engines —
+// SQLite (a file; the embedded default) or PostgreSQL (a server, shared by
+// several rankd instances) — chosen by the address given to Open(). Both
+// offer the same small statement API, report errors as absl::Status, apply
+// the same numbered migrations and record, for the audit log, the digest of
+// every row a transaction wrote. All SQL of the product lives in storage/ and
+// is written once: `?N` parameters and SQL that both engines read alike.
+//
+// Writes are serialised: one writer connection per process, and on
+// PostgreSQL a transaction-scoped advisory lock across processes, so a
+// counter row read and bumped in a write transaction (certificate serials,
+// row ids, the audit log's sequence) never has two writers.
 #ifndef GORANK_STORAGE_DATABASE_H_
 #define GORANK_STORAGE_DATABASE_H_
 
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,162 +24,169 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
-struct sqlite3;
-struct sqlite3_stmt;
-
 namespace gorank::storage {
 
-// A prepared statement borrowed from a connection's cache; reset and
-// unbound when destroyed. Not thread-safe; lives inside one transaction.
+enum class Engine { kSqlite, kPostgres };
+
+// The type of a result column's value; the numbers are SQLite's, and row
+// digests (row_digest.h) encode them, so they must never change.
+enum ColumnKind : int {
+  kColumnInteger = 1,
+  kColumnFloat = 2,
+  kColumnText = 3,
+  kColumnBlob = 4,
+  kColumnNull = 5,
+};
+
+// A prepared statement, owned by one transaction; not thread-safe.
 class Statement {
  public:
-  Statement(sqlite3* db, sqlite3_stmt* stmt) : db_(db), stmt_(stmt) {}
-  Statement(const Statement&) = delete;
-  Statement& operator=(const Statement&) = delete;
-  ~Statement();
+  virtual ~Statement() = default;
 
-  // Parameters are 1-based, as in SQLite.
-  Statement& Bind(int index, int64_t value);
-  Statement& Bind(int index, const std::string& value);
-  Statement& BindBlob(int index, const std::string& bytes);
-  Statement& BindNull(int index);
-  Statement& Bind(int index, const std::optional<int64_t>& value);
-  Statement& Bind(int index, const std::optional<std::string>& value);
+  // Parameters are 1-based (`?1` in the SQL).
+  virtual Statement& Bind(int index, int64_t value) = 0;
+  virtual Statement& Bind(int index, const std::string& value) = 0;
+  virtual Statement& BindBlob(int index, const std::string& bytes) = 0;
+  virtual Statement& BindNull(int index) = 0;
+  Statement& Bind(int index, const std::optional<int64_t>& value) {
+    return value ? Bind(index, *value) : BindNull(index);
+  }
+  Statement& Bind(int index, const std::optional<std::string>& value) {
+    return value ? Bind(index, *value) : BindNull(index);
+  }
 
   // Advances: true when a row is available, false when done. Constraint
   // violations come back as ALREADY_EXISTS (UNIQUE) or FAILED_PRECONDITION
-  // (other constraints); SQLITE_BUSY as UNAVAILABLE; anything else INTERNAL.
-  absl::StatusOr<bool> Step();
+  // (other constraints); a busy or unreachable database as UNAVAILABLE;
+  // anything else INTERNAL.
+  virtual absl::StatusOr<bool> Step() = 0;
   // Step() until done; for statements without rows.
   absl::Status Run();
 
-  int ColumnCount() const;
-  // SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB or SQLITE_NULL.
-  int ColumnType(int col) const;
-  double Double(int col) const;
-  int64_t Int(int col) const;
-  std::string Text(int col) const;
-  std::string Blob(int col) const;
-  bool IsNull(int col) const;
-  std::optional<int64_t> OptInt(int col) const;
-  std::optional<std::string> OptText(int col) const;
-
- private:
-  sqlite3* db_;
-  sqlite3_stmt* stmt_;
+  virtual int ColumnCount() const = 0;
+  virtual ColumnKind ColumnType(int col) const = 0;
+  virtual double Double(int col) const = 0;
+  virtual int64_t Int(int col) const = 0;
+  virtual std::string Text(int col) const = 0;
+  virtual std::string Blob(int col) const = 0;
+  bool IsNull(int col) const { return ColumnType(col) == kColumnNull; }
+  std::optional<int64_t> OptInt(int col) const {
+    if (IsNull(col)) return std::nullopt;
+    return Int(col);
+  }
+  std::optional<std::string> OptText(int col) const {
+    if (IsNull(col)) return std::nullopt;
+    return Text(col);
+  }
 };
 
-// One SQLite connection with a statement cache. Not thread-safe: the
-// Database hands it to one transaction at a time.
+// One connection. Not thread-safe: the Database hands it to one
+// transaction at a time.
 class Connection {
  public:
-  explicit Connection(sqlite3* db) : db_(db) {}
-  ~Connection();
-  Connection(const Connection&) = delete;
-  Connection& operator=(const Connection&) = delete;
+  virtual ~Connection() = default;
+  virtual Engine engine() const = 0;
 
-  // `sql` must be a string literal or otherwise outlive the connection: the
-  // cache is keyed by its text.
-  absl::StatusOr<std::unique_ptr<Statement>> Prepare(const char* sql);
-  // Runs one or more statements without results.
-  absl::Status Exec(const std::string& sql);
-  int64_t LastInsertRowId() const;
+  // `sql` must be a string literal or otherwise outlive the connection:
+  // statement caches are keyed by its text.
+  virtual absl::StatusOr<std::unique_ptr<Statement>> Prepare(
+      const char* sql) = 0;
+  // Runs one or more statements without parameters or results.
+  virtual absl::Status Exec(const std::string& sql) = 0;
+  // The id given to the row the last INSERT created in a table whose key is
+  // one integer column (SQLite's rowid; assigned as max + 1 on both).
+  virtual int64_t LastInsertRowId() = 0;
   // Rows changed by the last INSERT/UPDATE/DELETE.
-  int64_t Changes() const;
-  sqlite3* raw() { return db_; }
+  virtual int64_t Changes() const = 0;
 
-  // Rows inserted or updated through this connection since the last call
-  // (table, rowid), in order; the audit log digests them.
-  std::vector<std::pair<std::string, int64_t>> TakeTouchedRows();
-  // Rows deleted since the last call: (table, the row's old column values
-  // as text, NULL as nullopt), captured before the delete.
-  using DeletedRow = std::pair<std::string, std::vector<std::optional<std::string>>>;
-  std::vector<DeletedRow> TakeDeletedRows();
-  void ClearTouchedRows() {
-    touched_.clear();
-    deleted_.clear();
-  }
-  // Starts recording touched rows (the writer connection only).
-  void WatchWrites();
+  // "table:key" -> hex SHA-256 of every row written (inserted, updated or
+  // deleted: row_digest.h) since the transaction began or the last call;
+  // the audit log records them.
+  virtual absl::StatusOr<std::map<std::string, std::string>>
+  TakeWrittenRowDigests() = 0;
 
- private:
-  static void OnUpdate(void* self, int op, const char* db, const char* table,
-                       int64_t rowid);
-  static void OnPreUpdate(void* self, sqlite3* db, int op, const char* schema,
-                          const char* table, int64_t old_rowid, int64_t new_rowid);
+  // Catalogue, for digests and copies: the product's tables (not the
+  // engine's own, not the schema version), by name.
+  virtual absl::StatusOr<std::vector<std::string>> ListTables() = 0;
+  // The primary-key columns of `table`, in key order.
+  virtual absl::StatusOr<std::vector<std::string>> PrimaryKeyColumns(
+      const std::string& table) = 0;
+  // Every column of `table`, in declaration order.
+  virtual absl::StatusOr<std::vector<std::string>> TableColumns(
+      const std::string& table) = 0;
 
-  sqlite3* db_;
-  std::map<std::string, sqlite3_stmt*> cache_;
-  std::vector<std::pair<std::string, int64_t>> touched_;
-  std::vector<DeletedRow> deleted_;
+  // Transactions; the Database drives them.
+  virtual absl::Status BeginWrite() = 0;
+  virtual absl::Status BeginRead() = 0;
+  virtual absl::Status Commit() = 0;
+  virtual void Rollback() = 0;
+
+  // The schema version (0 for an empty database) and setting it, inside a
+  // write transaction.
+  virtual absl::StatusOr<int> ReadSchemaVersion() = 0;
+  virtual absl::Status WriteSchemaVersion(int version) = 0;
 };
 
 struct DatabaseOptions {
   int reader_connections = 4;
   int busy_timeout_ms = 5000;
-  // Runs PRAGMA integrity_check at open (quick_check when false).
+  // Runs PRAGMA integrity_check at open (quick_check when false; SQLite).
   bool full_integrity_check = true;
+  // Migrates without the steps that load data (the region table): an empty
+  // schema for CopyDatabase() to fill.
+  bool schema_only = false;
 };
+
+// True for "postgresql://..." and "postgres://..." addresses.
+bool IsPostgresUrl(const std::string& address);
 
 // Thread-safe.
 class Database {
  public:
-  // Opens (creating if needed) and migrates the database at `path`.
-  // UNAVAILABLE when the file cannot be opened; DATA_LOSS when the integrity
-  // check fails; FAILED_PRECONDITION when the file's schema is newer than
-  // this binary knows.
+  // Opens and migrates the database at `address`: an SQLite file path
+  // (created if needed) or a PostgreSQL URL. UNAVAILABLE when it cannot be
+  // opened or reached; DATA_LOSS when the integrity check fails;
+  // FAILED_PRECONDITION when its schema is newer than this binary knows.
   static absl::StatusOr<std::unique_ptr<Database>> Open(
-      const std::string& path, const DatabaseOptions& options = {});
-  ~Database();
+      const std::string& address, const DatabaseOptions& options = {});
+  virtual ~Database() = default;
 
-  // Runs `fn` in a write transaction (BEGIN IMMEDIATE ... COMMIT, rolled
-  // back when `fn` fails). Writes are serialised. UNAVAILABLE, without
-  // running `fn`, when the database file was moved, replaced or deleted
-  // since Open() (SQLite would write on into the orphaned file).
-  absl::Status Write(const std::function<absl::Status(Connection&)>& fn);
-  // Runs `fn` in a read transaction on a reader connection.
-  absl::Status Read(const std::function<absl::Status(Connection&)>& fn);
+  virtual Engine engine() const = 0;
 
-  // PRAGMA user_version.
+  // Runs `fn` in a write transaction (committed when `fn` succeeds, rolled
+  // back otherwise). Writes are serialised (see the top of this file).
+  // UNAVAILABLE, without running `fn`, when the database cannot take
+  // writes (SQLite: its file was moved, replaced or deleted since Open();
+  // PostgreSQL: the server is unreachable).
+  virtual absl::Status Write(
+      const std::function<absl::Status(Connection&)>& fn) = 0;
+  // Runs `fn` in a read transaction (one consistent snapshot).
+  virtual absl::Status Read(
+      const std::function<absl::Status(Connection&)>& fn) = 0;
+
   absl::StatusOr<int> SchemaVersion();
-  // "ok" or the problems PRAGMA integrity_check reports.
-  absl::StatusOr<std::string> IntegrityCheck();
-  // A consistent snapshot into a new file (VACUUM INTO). FAILED_PRECONDITION
-  // when `dest` exists.
-  absl::Status BackupTo(const std::string& dest);
-  const std::string& path() const { return path_; }
+  // "ok" or the problems the engine's own check reports.
+  virtual absl::StatusOr<std::string> IntegrityCheck() = 0;
+  // A consistent snapshot into a new SQLite file. FAILED_PRECONDITION when
+  // `dest` exists.
+  virtual absl::Status BackupTo(const std::string& dest) = 0;
+  // The address given to Open(), for logs (a PostgreSQL password is
+  // masked).
+  virtual std::string path() const = 0;
 
-  // A cheap real read through the reader pool (the health probe). OK when
-  // the database answers; UNAVAILABLE when its file was moved, replaced or
-  // deleted since Open() (reads still see the old file, Write() refuses) or
-  // on an I/O error; DATA_LOSS when SQLite finds the file corrupt. Blocks
-  // while every reader is busy.
-  absl::Status Probe();
+  // A cheap real read (the health probe). OK when the database answers;
+  // UNAVAILABLE when it cannot be reached or (SQLite) its file was moved,
+  // replaced or deleted since Open(); DATA_LOSS when SQLite finds the file
+  // corrupt. Blocks while every reader is busy.
+  virtual absl::Status Probe() = 0;
 
   struct ReaderPoolStats {
     int size = 0;       // reader connections (0 for ":memory:")
     int in_use = 0;     // currently lent to a read
     int64_t waits = 0;  // reads that had to wait for a free reader, ever
   };
-  ReaderPoolStats reader_pool_stats() const;
-
- private:
-  Database() = default;
-  Connection* AcquireReader();
-  void ReleaseReader(Connection* c);
-
-  std::string path_;
-  std::mutex write_mu_;
-  std::unique_ptr<Connection> writer_;
-  mutable std::mutex readers_mu_;
-  std::condition_variable readers_cv_;
-  int64_t reader_waits_ = 0;
-  std::vector<std::unique_ptr<Connection>> readers_;
-  std::vector<Connection*> free_readers_;
+  virtual ReaderPoolStats reader_pool_stats() const = 0;
 };
-
-// Maps an SQLite result code and message to an absl::Status (see Step()).
-absl::Status SqliteError(int code, const std::string& message);
 
 }  // namespace gorank::storage
 

@@ -6,6 +6,7 @@
 #include "nlohmann/json.hpp"
 #include "services/common/status_macros.h"
 #include "storage/audit_log.h"
+#include "storage/pg_database.h"
 #include "storage/regions.h"
 
 namespace gorank::storage {
@@ -289,7 +290,8 @@ absl::Status SeedRegions(Connection& c) {
     const size_t t1 = line.find('\t');
     const size_t t2 = line.find('\t', t1 + 1);
     if (t1 == std::string::npos || t2 == std::string::npos) {
-      return absl::InternalError("bad line in the shipped region table: " + line);
+      return absl::InternalError("bad line in the shipped region table: " +
+                                 line);
     }
     const std::string prefix = line.substr(0, t1);
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kInsertAgency));
@@ -307,52 +309,69 @@ absl::Status SeedRegions(Connection& c) {
 
 }  // namespace
 
+absl::Status ApplyDdl(Connection& conn, const char* sqlite_ddl) {
+  if (conn.engine() == Engine::kSqlite) return conn.Exec(sqlite_ddl);
+  return conn.Exec(ToPostgresDdl(sqlite_ddl));
+}
+
 const std::vector<Migration>& Migrations() {
   static const std::vector<Migration>* const kMigrations =
       new std::vector<Migration>{
           {1, "registry: agencies, players, rank history, tokens, audit log",
-           [](Connection& c) { return c.Exec(kSchemaV1); }},
-          {2, "load the shipped region table", SeedRegions},
-          {3, "certificates: serials, certificates, objections, appraisals, stock",
-           [](Connection& c) { return c.Exec(kSchemaV3); }},
+           [](Connection& c) { return ApplyDdl(c, kSchemaV1); }},
+          {2, "load the shipped region table", SeedRegions,
+           /*loads_data=*/true},
+          {3,
+           "certificates: serials, certificates, objections, appraisals, stock",
+           [](Connection& c) { return ApplyDdl(c, kSchemaV3); }},
           {4, "audit: signed checkpoints, annual reviews",
-           [](Connection& c) { return c.Exec(kSchemaV4); }},
+           [](Connection& c) { return ApplyDdl(c, kSchemaV4); }},
           {5, "tournaments: events, results, the player index of events",
-           [](Connection& c) { return c.Exec(kSchemaV5); }},
+           [](Connection& c) { return ApplyDdl(c, kSchemaV5); }},
           {6, "ratings: rating table, rating history, promotion proposals",
-           [](Connection& c) { return c.Exec(kSchemaV6); }},
+           [](Connection& c) { return ApplyDdl(c, kSchemaV6); }},
           {7, "gomoku: a player's Gomoku rank",
-           [](Connection& c) { return c.Exec(kSchemaV7); }},
+           [](Connection& c) { return ApplyDdl(c, kSchemaV7); }},
       };
   return *kMigrations;
 }
 
 int LatestSchemaVersion() { return Migrations().back().version; }
 
-absl::Status Migrate(Connection& conn, int target) {
+absl::Status Migrate(Connection& conn, int target, bool schema_only) {
   if (target < 0) target = LatestSchemaVersion();
-  GORANK_ASSIGN_OR_RETURN(auto st, conn.Prepare("PRAGMA user_version"));
-  GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
-  const int current = row ? static_cast<int>(st->Int(0)) : 0;
-  st.reset();
-  if (current > LatestSchemaVersion()) {
-    return absl::FailedPreconditionError(
-        "database schema version " + std::to_string(current) +
-        " is newer than this rankd (" + std::to_string(LatestSchemaVersion()) +
-        "); upgrade rankd");
-  }
   for (const Migration& m : Migrations()) {
-    if (m.version <= current || m.version > target) continue;
-    GORANK_RETURN_IF_ERROR(conn.Exec("BEGIN IMMEDIATE"));
-    conn.ClearTouchedRows();
-    absl::Status s = m.apply(conn);
-    if (s.ok()) s = conn.Exec("PRAGMA user_version = " + std::to_string(m.version));
-    if (s.ok()) s = conn.Exec("COMMIT");
+    if (m.version > target) break;
+    // The version is read under the write lock: another rankd may have
+    // migrated meanwhile.
+    GORANK_RETURN_IF_ERROR(conn.BeginWrite());
+    absl::Status s = [&]() -> absl::Status {
+      GORANK_ASSIGN_OR_RETURN(const int current, conn.ReadSchemaVersion());
+      if (current > LatestSchemaVersion()) {
+        return absl::FailedPreconditionError(
+            "database schema version " + std::to_string(current) +
+            " is newer than this rankd (" +
+            std::to_string(LatestSchemaVersion()) + "); upgrade rankd");
+      }
+      if (m.version <= current) return absl::OkStatus();
+      if (!(schema_only && m.loads_data)) {
+        absl::Status applied = m.apply(conn);
+        if (applied.ok() && conn.engine() == Engine::kPostgres) {
+          applied = InstallPostgresTriggers(conn);
+        }
+        if (!applied.ok()) {
+          return absl::Status(
+              applied.code(),
+              "migration " + std::to_string(m.version) + " (" + m.description +
+                  ") failed: " + std::string(applied.message()));
+        }
+      }
+      return conn.WriteSchemaVersion(m.version);
+    }();
+    if (s.ok()) s = conn.Commit();
     if (!s.ok()) {
-      conn.Exec("ROLLBACK").IgnoreError();
-      return absl::Status(s.code(), "migration " + std::to_string(m.version) +
-                                        " (" + m.description + ") failed: " +
-                                        std::string(s.message()));
+      conn.Rollback();
+      return s;
     }
   }
   return absl::OkStatus();

@@ -1,8 +1,7 @@
 #include "storage/row_digest.h"
 
-#include <sqlite3.h>
-
-#include <cstring>
+#include <cstdio>
+#include <set>
 
 #include "services/audit/encoding.h"
 #include "services/audit/merkle.h"
@@ -11,13 +10,15 @@
 namespace gorank::storage {
 namespace {
 
-constexpr char kListTables[] =
-    "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-    "AND name NOT IN ('audit_log', 'audit_checkpoints') ORDER BY name";
+// The log and its checkpoints are checked by the Merkle tree, not by row
+// digests (a checkpoint written in a change is still digested with it).
+bool Digested(const std::string& table) {
+  return table != "audit_log" && table != "audit_checkpoints";
+}
 
-// Names come from SQLite's own schema, never from a request; quoting keeps
-// any name a valid identifier.
-std::string Quote(const std::string& name) {
+}  // namespace
+
+std::string QuoteIdentifier(const std::string& name) {
   std::string out = "\"";
   for (char c : name) {
     if (c == '"') out += '"';
@@ -26,93 +27,72 @@ std::string Quote(const std::string& name) {
   return out + "\"";
 }
 
-struct KeyColumn {
-  int64_t index;     // position in the table's column list
-  std::string name;
-};
-
-// The primary-key columns of `table` in key order; empty for a table
-// without a declared key.
-absl::StatusOr<std::vector<KeyColumn>> PrimaryKeyColumns(Connection& conn,
-                                                         const std::string& table) {
-  GORANK_ASSIGN_OR_RETURN(auto st,
-                          conn.Prepare("SELECT cid, name, pk FROM pragma_table_info(?1)"));
-  st->Bind(1, table);
-  std::map<int64_t, KeyColumn> by_order;
-  while (true) {
-    GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
-    if (!row) break;
-    if (st->Int(2) > 0) by_order[st->Int(2)] = KeyColumn{st->Int(0), st->Text(1)};
+absl::StatusOr<std::string> KeyExpression(Connection& conn,
+                                          const std::string& table) {
+  GORANK_ASSIGN_OR_RETURN(std::vector<std::string> pk,
+                          conn.PrimaryKeyColumns(table));
+  if (pk.empty()) {
+    if (conn.engine() == Engine::kSqlite) return std::string("rowid");
+    return absl::InternalError("table " + table + " has no primary key");
   }
-  std::vector<KeyColumn> out;
-  for (auto& [order, column] : by_order) out.push_back(std::move(column));
-  return out;
-}
-
-// The SQL expression that names a row of `table`: its primary-key columns
-// joined with '/', or the rowid for a table without a declared key.
-absl::StatusOr<std::string> KeyExpression(Connection& conn, const std::string& table) {
-  GORANK_ASSIGN_OR_RETURN(std::vector<KeyColumn> pk, PrimaryKeyColumns(conn, table));
-  if (pk.empty()) return std::string("rowid");
   std::string expr;
-  for (const KeyColumn& col : pk) expr += (expr.empty() ? "" : " || '/' || ") + Quote(col.name);
+  for (const std::string& col : pk) {
+    expr += (expr.empty() ? "" : " || '/' || ") + QuoteIdentifier(col);
+  }
   return expr;
 }
 
-// Column 0 is the key; the digest covers columns 1..n with type tags and
-// lengths, so no two different rows share an encoding.
+// Columns 1..n with kind tags and lengths, so no two different rows share
+// an encoding.
 std::string DigestColumns(const Statement& st) {
   std::string data;
   for (int i = 1; i < st.ColumnCount(); ++i) {
-    const int type = st.ColumnType(i);
+    const ColumnKind type = st.ColumnType(i);
     std::string value;
-    if (type == SQLITE_INTEGER) {
+    if (type == kColumnInteger) {
       value = std::to_string(st.Int(i));
-    } else if (type == SQLITE_FLOAT) {
+    } else if (type == kColumnFloat) {
       char buf[40];
       std::snprintf(buf, sizeof buf, "%.17g", st.Double(i));
       value = buf;
-    } else if (type == SQLITE_TEXT) {
+    } else if (type == kColumnText) {
       value = st.Text(i);
-    } else if (type == SQLITE_BLOB) {
+    } else if (type == kColumnBlob) {
       value = st.Blob(i);
     }
-    data += std::to_string(type) + ":" + std::to_string(value.size()) + ":" + value;
+    data += std::to_string(static_cast<int>(type)) + ":" +
+            std::to_string(value.size()) + ":" + value;
   }
   return audit::HexEncode(audit::Sha256(data));
 }
 
-// The key a row had, from its column values (as DeletedRow holds them):
-// the primary-key columns joined with '/', as KeyExpression computes it.
-absl::StatusOr<std::string> KeyOfValues(Connection& conn, const std::string& table,
-                                        const std::vector<std::optional<std::string>>& values) {
-  GORANK_ASSIGN_OR_RETURN(std::vector<KeyColumn> pk, PrimaryKeyColumns(conn, table));
-  std::string key;
-  for (const KeyColumn& col : pk) {
-    if (!key.empty()) key += "/";
-    if (col.index >= 0 && col.index < static_cast<int64_t>(values.size()) && values[col.index]) {
-      key += *values[col.index];
-    }
-  }
-  return key;
-}
-
-}  // namespace
-
-absl::StatusOr<std::map<std::string, std::string>> DigestRows(
+absl::StatusOr<std::map<std::string, std::string>> DigestRowsByRowid(
     Connection& conn, const std::vector<std::pair<std::string, int64_t>>& rows,
-    const std::vector<Connection::DeletedRow>& deleted) {
+    const std::vector<
+        std::pair<std::string, std::vector<std::optional<std::string>>>>&
+        deleted) {
   std::map<std::string, std::string> out;
   for (const auto& [table, values] : deleted) {
-    GORANK_ASSIGN_OR_RETURN(std::string key, KeyOfValues(conn, table, values));
+    // The key the row had, from its old values, as KeyExpression joins it.
+    GORANK_ASSIGN_OR_RETURN(std::vector<std::string> pk,
+                            conn.PrimaryKeyColumns(table));
+    GORANK_ASSIGN_OR_RETURN(std::vector<std::string> columns,
+                            conn.TableColumns(table));
+    std::string key;
+    for (const std::string& col : pk) {
+      if (!key.empty()) key += "/";
+      for (size_t i = 0; i < columns.size() && i < values.size(); ++i) {
+        if (columns[i] == col && values[i]) key += *values[i];
+      }
+    }
     if (!key.empty()) out[table + ":" + key] = kDeletedRow;
   }
-  std::map<std::pair<std::string, int64_t>, bool> seen;
+  std::set<std::pair<std::string, int64_t>> seen;
   for (const auto& row : rows) {
-    if (seen[row]) continue;
-    seen[row] = true;
+    if (!seen.insert(row).second) continue;
     GORANK_ASSIGN_OR_RETURN(std::string key, KeyExpression(conn, row.first));
-    const std::string sql = "SELECT " + key + ", * FROM " + Quote(row.first) + " WHERE rowid = ?1";
+    const std::string sql = "SELECT " + key + ", * FROM " +
+                            QuoteIdentifier(row.first) + " WHERE rowid = ?1";
     GORANK_ASSIGN_OR_RETURN(auto st, conn.Prepare(sql.c_str()));
     st->Bind(1, row.second);
     GORANK_ASSIGN_OR_RETURN(bool found, st->Step());
@@ -127,20 +107,48 @@ absl::StatusOr<std::map<std::string, std::string>> DigestRows(
   return out;
 }
 
-absl::StatusOr<std::map<std::string, std::string>> DigestAllRows(Connection& conn) {
-  std::vector<std::string> tables;
-  {
-    GORANK_ASSIGN_OR_RETURN(auto st, conn.Prepare(kListTables));
-    while (true) {
-      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
-      if (!row) break;
-      tables.push_back(st->Text(0));
+absl::StatusOr<std::map<std::string, std::string>> DigestRowsByKey(
+    Connection& conn,
+    const std::vector<std::pair<std::string, std::vector<std::string>>>& rows) {
+  std::map<std::string, std::string> out;
+  std::set<std::pair<std::string, std::vector<std::string>>> seen;
+  for (const auto& row : rows) {
+    if (!seen.insert(row).second) continue;
+    GORANK_ASSIGN_OR_RETURN(std::vector<std::string> pk,
+                            conn.PrimaryKeyColumns(row.first));
+    if (pk.size() != row.second.size()) {
+      return absl::InternalError("written row of " + row.first + " has " +
+                                 std::to_string(row.second.size()) +
+                                 " key values, the key " +
+                                 std::to_string(pk.size()) + " columns");
     }
+    GORANK_ASSIGN_OR_RETURN(std::string key, KeyExpression(conn, row.first));
+    std::string sql =
+        "SELECT " + key + ", * FROM " + QuoteIdentifier(row.first) + " WHERE ";
+    std::string joined;
+    for (size_t i = 0; i < pk.size(); ++i) {
+      sql += (i ? " AND " : "") + QuoteIdentifier(pk[i]) + " = ?" +
+             std::to_string(i + 1);
+      joined += (i ? "/" : "") + row.second[i];
+    }
+    GORANK_ASSIGN_OR_RETURN(auto st, conn.Prepare(sql.c_str()));
+    for (size_t i = 0; i < pk.size(); ++i)
+      st->Bind(static_cast<int>(i + 1), row.second[i]);
+    GORANK_ASSIGN_OR_RETURN(bool found, st->Step());
+    out[row.first + ":" + joined] = found ? DigestColumns(*st) : kDeletedRow;
   }
+  return out;
+}
+
+absl::StatusOr<std::map<std::string, std::string>> DigestAllRows(
+    Connection& conn) {
+  GORANK_ASSIGN_OR_RETURN(std::vector<std::string> tables, conn.ListTables());
   std::map<std::string, std::string> out;
   for (const std::string& table : tables) {
+    if (!Digested(table)) continue;
     GORANK_ASSIGN_OR_RETURN(std::string key, KeyExpression(conn, table));
-    const std::string sql = "SELECT " + key + ", * FROM " + Quote(table);
+    const std::string sql =
+        "SELECT " + key + ", * FROM " + QuoteIdentifier(table);
     GORANK_ASSIGN_OR_RETURN(auto st, conn.Prepare(sql.c_str()));
     while (true) {
       GORANK_ASSIGN_OR_RETURN(bool row, st->Step());

@@ -13,8 +13,8 @@ constexpr char kEntries[] =
 constexpr char kLeafHashes[] =
     "SELECT leaf_hash FROM audit_log WHERE seq > ?1 AND seq <= ?2 ORDER BY seq";
 constexpr char kSaveCheckpoint[] =
-    "INSERT OR IGNORE INTO audit_checkpoints(tree_size, root_hash, time_unix, signature, "
-    "key_id) VALUES(?1, ?2, ?3, ?4, ?5)";
+    "INSERT INTO audit_checkpoints(tree_size, root_hash, time_unix, signature, "
+    "key_id) VALUES(?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING";
 constexpr char kLatestCheckpoint[] =
     "SELECT tree_size, root_hash, time_unix, signature, key_id FROM audit_checkpoints "
     "ORDER BY tree_size DESC LIMIT 1";

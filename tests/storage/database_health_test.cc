@@ -10,6 +10,7 @@
 #include "gtest/gtest.h"
 #include "services/common/status_macros.h"
 #include "storage/database.h"
+#include "storage/sqlite_database.h"
 #include "storage/storage_stats.h"
 #include "tests/testing/temp_dir.h"
 

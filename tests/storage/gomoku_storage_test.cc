@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 #include "services/common/status_macros.h"
 #include "storage/database.h"
+#include "storage/sqlite_database.h"
 #include "storage/migrations.h"
 #include "tests/storage/repository_backends.h"
 #include "tests/testing/temp_dir.h"
@@ -168,7 +169,7 @@ TEST(GomokuMigrationTest, AddsAnEmptyGomokuRankAndKeepsGoData) {
   testing::TempDir dir;
   sqlite3* raw = nullptr;
   ASSERT_EQ(sqlite3_open(dir.File("m.db").c_str(), &raw), SQLITE_OK);
-  storage::Connection conn(raw);
+  storage::SqliteConnection conn(raw);
   ASSERT_TRUE(storage::Migrate(conn, version - 1).ok());
   ASSERT_TRUE(
       conn.Exec(

@@ -14,6 +14,7 @@
 #include "gtest/gtest.h"
 #include "services/common/status_macros.h"
 #include "storage/database.h"
+#include "storage/sqlite_database.h"
 #include "storage/sqlite_registry_repository.h"
 #include "tests/testing/database_snapshot.h"
 #include "tests/testing/temp_dir.h"
@@ -28,7 +29,7 @@ std::unique_ptr<Connection> RawConnection(const std::string& path) {
   sqlite3* db = nullptr;
   if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) return nullptr;
   sqlite3_extended_result_codes(db, 1);
-  return std::make_unique<Connection>(db);
+  return std::make_unique<SqliteConnection>(db);
 }
 
 absl::StatusOr<int64_t> QueryInt(Connection& c, const char* sql) {

@@ -1,0 +1,670 @@
+#include "storage/pg_database.h"
+
+#include <libpq-fe.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <regex>
+
+#include "nlohmann/json.hpp"
+#include "services/common/status_macros.h"
+#include "storage/database_copy.h"
+#include "storage/migrations.h"
+#include "storage/row_digest.h"
+#include "storage/sqlite_database.h"
+
+namespace gorank::storage {
+namespace {
+
+constexpr unsigned kInt8Oid = 20;
+constexpr unsigned kByteaOid = 17;
+
+// Any fixed number: the advisory lock every write transaction of every
+// rankd on the database takes first.
+constexpr char kBeginWrite[] =
+    "BEGIN ISOLATION LEVEL READ COMMITTED; SELECT "
+    "pg_advisory_xact_lock(7262637265);";
+constexpr char kBeginRead[] = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
+
+constexpr char kSessionSetUp[] =
+    "SET client_min_messages = warning;"
+    "CREATE TEMP TABLE IF NOT EXISTS rankd_written(tbl text NOT NULL, key "
+    "text[] NOT NULL) "
+    "ON COMMIT DELETE ROWS;";
+
+constexpr char kTakeWritten[] =
+    "DELETE FROM pg_temp.rankd_written RETURNING tbl, array_to_json(key)::text";
+constexpr char kLastId[] = "SELECT current_setting('rankd.last_id', true)";
+
+constexpr char kListTables[] =
+    "SELECT table_name FROM information_schema.tables WHERE table_schema = "
+    "current_schema() "
+    "AND table_type = 'BASE TABLE' AND table_name <> 'rankd_schema_version' "
+    "ORDER BY table_name COLLATE \"C\"";
+constexpr char kPrimaryKey[] =
+    "SELECT a.attname FROM pg_index i JOIN pg_attribute a "
+    "ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey) "
+    "WHERE i.indrelid = to_regclass(quote_ident(?1)) AND i.indisprimary "
+    "ORDER BY array_position(i.indkey::int2[], a.attnum)";
+constexpr char kColumns[] =
+    "SELECT column_name FROM information_schema.columns WHERE table_schema = "
+    "current_schema() "
+    "AND table_name = ?1 ORDER BY ordinal_position";
+
+constexpr char kSchemaVersionTable[] =
+    "CREATE TABLE IF NOT EXISTS rankd_schema_version(version BIGINT NOT NULL)";
+constexpr char kHasVersion[] =
+    "SELECT to_regclass('rankd_schema_version') IS NOT NULL";
+constexpr char kReadVersion[] = "SELECT max(version) FROM rankd_schema_version";
+
+// One string per statement: PostgreSQL functions and triggers. The written
+// row's key is read through to_jsonb so one function serves every table
+// (its key columns are the trigger's arguments).
+constexpr char kFunctions[] = R"sql(
+CREATE OR REPLACE FUNCTION json_valid(t text) RETURNS boolean LANGUAGE plpgsql IMMUTABLE AS $f$
+BEGIN
+  PERFORM t::json;
+  RETURN true;
+EXCEPTION WHEN others THEN
+  RETURN false;
+END $f$;
+
+CREATE OR REPLACE FUNCTION rankd_append_only() RETURNS trigger LANGUAGE plpgsql AS $f$
+BEGIN
+  RAISE EXCEPTION '% is append-only', TG_TABLE_NAME;
+END $f$;
+
+CREATE OR REPLACE FUNCTION rankd_note_written() RETURNS trigger LANGUAGE plpgsql AS $f$
+DECLARE
+  r jsonb;
+  k text[] := '{}';
+  c text;
+BEGIN
+  IF to_regclass('pg_temp.rankd_written') IS NULL THEN
+    RETURN NULL;
+  END IF;
+  IF TG_OP = 'DELETE' THEN r := to_jsonb(OLD); ELSE r := to_jsonb(NEW); END IF;
+  FOREACH c IN ARRAY TG_ARGV LOOP
+    k := k || (r ->> c);
+  END LOOP;
+  INSERT INTO pg_temp.rankd_written(tbl, key) VALUES (TG_TABLE_NAME, k);
+  RETURN NULL;
+END $f$;
+
+CREATE OR REPLACE FUNCTION rankd_next_id() RETURNS trigger LANGUAGE plpgsql AS $f$
+DECLARE
+  col text := TG_ARGV[0];
+  v bigint;
+BEGIN
+  v := (to_jsonb(NEW) ->> col)::bigint;
+  IF v IS NULL THEN
+    EXECUTE format('SELECT coalesce(max(%I), 0) + 1 FROM %I.%I', col, TG_TABLE_SCHEMA,
+                   TG_TABLE_NAME) INTO v;
+    NEW := jsonb_populate_record(NEW, jsonb_build_object(col, v));
+  END IF;
+  PERFORM set_config('rankd.last_id', v::text, true);
+  RETURN NEW;
+END $f$;
+)sql";
+
+constexpr char kIntegerKey[] =
+    "SELECT data_type FROM information_schema.columns WHERE table_schema = "
+    "current_schema() "
+    "AND table_name = ?1 AND column_name = ?2";
+
+std::string SqlString(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') out += '\'';
+    out += c;
+  }
+  return out + "'";
+}
+
+absl::Status StatusOfState(const std::string& state,
+                           const std::string& message) {
+  if (state == "23505") return absl::AlreadyExistsError(message);
+  if (state.rfind("23", 0) == 0 || state == "P0001") {
+    return absl::FailedPreconditionError(message);
+  }
+  if (state == "40001" || state == "40P01" || state == "55P03" ||
+      state.rfind("08", 0) == 0 || state.rfind("53", 0) == 0 ||
+      state.rfind("57P", 0) == 0 || state.rfind("58", 0) == 0) {
+    return absl::UnavailableError("database unavailable: " + message);
+  }
+  if (state.rfind("22", 0) == 0) return absl::InvalidArgumentError(message);
+  return absl::InternalError("postgresql: " + message +
+                             (state.empty() ? "" : " [" + state + "]"));
+}
+
+std::string MaskPassword(const std::string& url) {
+  // postgresql://user:password@host/... -> postgresql://user:***@host/...
+  const size_t scheme = url.find("://");
+  if (scheme == std::string::npos) return url;
+  const size_t at = url.find('@', scheme + 3);
+  if (at == std::string::npos) return url;
+  const size_t colon = url.find(':', scheme + 3);
+  if (colon == std::string::npos || colon > at) return url;
+  return url.substr(0, colon + 1) + "***" + url.substr(at);
+}
+
+}  // namespace
+
+std::string ToPostgresParameters(const std::string& sql) {
+  std::string out;
+  out.reserve(sql.size() + 8);
+  int next = 1;
+  char quote = 0;
+  for (size_t i = 0; i < sql.size(); ++i) {
+    const char c = sql[i];
+    if (quote) {
+      out += c;
+      if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '\'' || c == '"') {
+      quote = c;
+      out += c;
+      continue;
+    }
+    if (c != '?') {
+      out += c;
+      continue;
+    }
+    size_t j = i + 1;
+    while (j < sql.size() && sql[j] >= '0' && sql[j] <= '9') ++j;
+    if (j == i + 1) {
+      out += "$" + std::to_string(next++);
+    } else {
+      out += "$" + sql.substr(i + 1, j - i - 1);
+      next = std::atoi(sql.substr(i + 1, j - i - 1).c_str()) + 1;
+    }
+    i = j - 1;
+  }
+  return out;
+}
+
+std::string ToPostgresDdl(const std::string& sqlite_ddl) {
+  std::string s = std::regex_replace(
+      sqlite_ddl, std::regex(R"(CREATE TRIGGER[\s\S]*?\bEND;)"), std::string());
+  s = std::regex_replace(s, std::regex(R"(\)\s*STRICT;)"), ");");
+  s = std::regex_replace(s, std::regex(R"(\bINTEGER\b)"), "BIGINT");
+  s = std::regex_replace(s, std::regex(R"(\bBLOB\b)"), "BYTEA");
+  // Text compares and sorts byte by byte, as in SQLite, whatever the
+  // database's locale (name ranges, ORDER BY).
+  s = std::regex_replace(s, std::regex(R"(\bTEXT\b)"), "TEXT COLLATE \"C\"");
+  // Checked at statement end as SQLite does, or at commit when a
+  // transaction defers them (CopyDatabase).
+  s = std::regex_replace(s, std::regex(R"(REFERENCES \w+\(\w+\))"),
+                         "$& DEFERRABLE");
+  return s;
+}
+
+absl::Status InstallPostgresTriggers(Connection& conn) {
+  GORANK_RETURN_IF_ERROR(conn.Exec(kFunctions));
+  GORANK_ASSIGN_OR_RETURN(std::vector<std::string> tables, conn.ListTables());
+  for (const std::string& table : tables) {
+    const std::string quoted = QuoteIdentifier(table);
+    if (table == "audit_log") {
+      GORANK_RETURN_IF_ERROR(conn.Exec(
+          "CREATE OR REPLACE TRIGGER audit_log_append_only BEFORE UPDATE OR "
+          "DELETE ON " +
+          quoted +
+          " FOR EACH ROW EXECUTE FUNCTION rankd_append_only();"
+          "CREATE OR REPLACE TRIGGER audit_log_no_truncate BEFORE TRUNCATE "
+          "ON " +
+          quoted +
+          " FOR EACH STATEMENT EXECUTE FUNCTION rankd_append_only();"));
+    }
+    GORANK_ASSIGN_OR_RETURN(std::vector<std::string> pk,
+                            conn.PrimaryKeyColumns(table));
+    if (pk.empty())
+      return absl::InternalError("table " + table + " has no primary key");
+    if (pk.size() == 1) {
+      GORANK_ASSIGN_OR_RETURN(auto st, conn.Prepare(kIntegerKey));
+      st->Bind(1, table).Bind(2, pk[0]);
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (row && st->Text(0) == "bigint") {
+        GORANK_RETURN_IF_ERROR(conn.Exec(
+            "CREATE OR REPLACE TRIGGER rankd_next_id BEFORE INSERT ON " +
+            quoted + " FOR EACH ROW EXECUTE FUNCTION rankd_next_id(" +
+            SqlString(pk[0]) + ")"));
+      }
+    }
+    if (table == "audit_log") continue;
+    std::string args;
+    for (const std::string& col : pk)
+      args += (args.empty() ? "" : ", ") + SqlString(col);
+    GORANK_RETURN_IF_ERROR(conn.Exec(
+        "CREATE OR REPLACE TRIGGER rankd_note_written AFTER INSERT OR UPDATE "
+        "OR DELETE ON " +
+        quoted + " FOR EACH ROW EXECUTE FUNCTION rankd_note_written(" + args +
+        ")"));
+  }
+  return absl::OkStatus();
+}
+
+// ------------------------------------------------------------ Statement
+
+PgStatement::~PgStatement() {
+  if (result_) PQclear(result_);
+}
+
+PgStatement::Param& PgStatement::At(int index) {
+  if (index < 1) index = 1;
+  if (params_.size() < static_cast<size_t>(index)) params_.resize(index);
+  return params_[index - 1];
+}
+
+Statement& PgStatement::Bind(int i, int64_t v) {
+  At(i) = Param{std::to_string(v), kInt8Oid, 0};
+  return *this;
+}
+Statement& PgStatement::Bind(int i, const std::string& v) {
+  // Text is sent untyped: the server reads it as the type the SQL needs
+  // there (as SQLite's loose typing would).
+  At(i) = Param{v, 0, 0};
+  return *this;
+}
+Statement& PgStatement::BindBlob(int i, const std::string& v) {
+  At(i) = Param{v, kByteaOid, 1};
+  return *this;
+}
+Statement& PgStatement::BindNull(int i) {
+  At(i) = Param{std::nullopt, 0, 0};
+  return *this;
+}
+
+absl::StatusOr<bool> PgStatement::Step() {
+  if (!result_) {
+    std::vector<const char*> values;
+    std::vector<int> lengths, formats;
+    std::vector<unsigned> types;
+    for (const Param& p : params_) {
+      values.push_back(p.value ? p.value->data() : nullptr);
+      lengths.push_back(p.value ? static_cast<int>(p.value->size()) : 0);
+      formats.push_back(p.format);
+      types.push_back(p.type);
+    }
+    GORANK_ASSIGN_OR_RETURN(
+        result_, conn_->Execute(*sql_, values, lengths, formats, types));
+    rows_ = PQntuples(result_);
+    row_ = -1;
+  }
+  if (row_ + 1 >= rows_) {
+    row_ = rows_;
+    return false;
+  }
+  ++row_;
+  return true;
+}
+
+int PgStatement::ColumnCount() const {
+  return result_ ? PQnfields(result_) : 0;
+}
+
+ColumnKind PgStatement::ColumnType(int col) const {
+  if (!result_ || row_ < 0 || row_ >= rows_ ||
+      PQgetisnull(result_, row_, col)) {
+    return kColumnNull;
+  }
+  switch (PQftype(result_, col)) {
+    case 16:  // bool
+    case 20:  // int8
+    case 21:  // int2
+    case 23:  // int4
+    case 26:  // oid
+      return kColumnInteger;
+    case 700:
+    case 701:
+      return kColumnFloat;
+    case 1700:  // numeric: sum() of integers
+      return std::strchr(PQgetvalue(result_, row_, col), '.') ? kColumnFloat
+                                                              : kColumnInteger;
+    case kByteaOid:
+      return kColumnBlob;
+    default:
+      return kColumnText;
+  }
+}
+
+double PgStatement::Double(int col) const {
+  if (ColumnType(col) == kColumnNull) return 0;
+  return std::strtod(PQgetvalue(result_, row_, col), nullptr);
+}
+
+int64_t PgStatement::Int(int col) const {
+  if (ColumnType(col) == kColumnNull) return 0;
+  const char* v = PQgetvalue(result_, row_, col);
+  if (PQftype(result_, col) == 16) return v[0] == 't' ? 1 : 0;
+  return std::strtoll(v, nullptr, 10);
+}
+
+std::string PgStatement::Text(int col) const {
+  if (ColumnType(col) == kColumnNull) return std::string();
+  if (PQftype(result_, col) == kByteaOid) return Blob(col);
+  return std::string(PQgetvalue(result_, row_, col),
+                     static_cast<size_t>(PQgetlength(result_, row_, col)));
+}
+
+std::string PgStatement::Blob(int col) const {
+  if (ColumnType(col) == kColumnNull) return std::string();
+  const char* v = PQgetvalue(result_, row_, col);
+  if (PQftype(result_, col) != kByteaOid) {
+    return std::string(v, static_cast<size_t>(PQgetlength(result_, row_, col)));
+  }
+  size_t n = 0;
+  unsigned char* bytes =
+      PQunescapeBytea(reinterpret_cast<const unsigned char*>(v), &n);
+  std::string out(reinterpret_cast<const char*>(bytes), n);
+  PQfreemem(bytes);
+  return out;
+}
+
+// ------------------------------------------------------------ Connection
+
+absl::StatusOr<std::unique_ptr<PgConnection>> PgConnection::Connect(
+    const std::string& url, bool writer) {
+  std::unique_ptr<PgConnection> c(new PgConnection(url, writer));
+  GORANK_RETURN_IF_ERROR(c->EnsureConnected());
+  return c;
+}
+
+PgConnection::~PgConnection() {
+  if (conn_) PQfinish(conn_);
+}
+
+absl::Status PgConnection::EnsureConnected() {
+  if (conn_ && PQstatus(conn_) == CONNECTION_OK && session_ready_)
+    return absl::OkStatus();
+  if (conn_) {
+    PQfinish(conn_);
+    conn_ = nullptr;
+  }
+  session_ready_ = false;
+  // The URL's own settings win over these defaults (expand_dbname: later
+  // keywords override earlier ones).
+  const char* keys[] = {"connect_timeout", "application_name", "dbname",
+                        nullptr};
+  const char* values[] = {"5", "rankd", url_.c_str(), nullptr};
+  conn_ = PQconnectdbParams(keys, values, 1);
+  if (conn_ == nullptr || PQstatus(conn_) != CONNECTION_OK) {
+    std::string msg = conn_ ? PQerrorMessage(conn_) : "out of memory";
+    while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' '))
+      msg.pop_back();
+    if (conn_) PQfinish(conn_);
+    conn_ = nullptr;
+    return absl::UnavailableError("cannot reach the PostgreSQL database " +
+                                  MaskPassword(url_) + ": " + msg);
+  }
+  GORANK_RETURN_IF_ERROR(SetUpSession());
+  session_ready_ = true;
+  return absl::OkStatus();
+}
+
+absl::Status PgConnection::SetUpSession() {
+  PGresult* r = PQexec(
+      conn_, writer_ ? kSessionSetUp : "SET client_min_messages = warning");
+  absl::Status s = ErrorOf(r, "setting up the session");
+  PQclear(r);
+  return s;
+}
+
+absl::Status PgConnection::ErrorOf(PGresult* r, const std::string& what) {
+  const ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+  if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK ||
+      st == PGRES_EMPTY_QUERY) {
+    return absl::OkStatus();
+  }
+  const char* state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
+  std::string msg = r ? PQresultErrorMessage(r) : "";
+  if (msg.empty() && conn_) msg = PQerrorMessage(conn_);
+  while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' '))
+    msg.pop_back();
+  if (msg.rfind("ERROR:  ", 0) == 0) msg = msg.substr(8);
+  if (!conn_ || PQstatus(conn_) != CONNECTION_OK) {
+    session_ready_ = false;
+    return absl::UnavailableError("the PostgreSQL database went away (" + what +
+                                  "): " + msg);
+  }
+  return StatusOfState(state ? state : "", msg);
+}
+
+absl::StatusOr<PGresult*> PgConnection::Execute(
+    const std::string& sql, const std::vector<const char*>& values,
+    const std::vector<int>& lengths, const std::vector<int>& formats,
+    const std::vector<unsigned>& types) {
+  if (!conn_)
+    return absl::UnavailableError("the PostgreSQL connection is closed");
+  PGresult* r =
+      PQexecParams(conn_, sql.c_str(), static_cast<int>(values.size()),
+                   reinterpret_cast<const Oid*>(types.data()), values.data(),
+                   lengths.data(), formats.data(), 0);
+  absl::Status s = ErrorOf(r, "running SQL");
+  if (!s.ok()) {
+    PQclear(r);
+    return s;
+  }
+  const char* tuples = PQcmdTuples(r);
+  changes_ = (tuples && *tuples) ? std::strtoll(tuples, nullptr, 10) : 0;
+  return r;
+}
+
+absl::StatusOr<std::unique_ptr<Statement>> PgConnection::Prepare(
+    const char* sql) {
+  auto it = translated_.find(sql);
+  if (it == translated_.end())
+    it = translated_.emplace(sql, ToPostgresParameters(sql)).first;
+  return std::make_unique<PgStatement>(this, &it->second);
+}
+
+absl::Status PgConnection::Exec(const std::string& sql) {
+  if (!conn_)
+    return absl::UnavailableError("the PostgreSQL connection is closed");
+  PGresult* r = PQexec(conn_, sql.c_str());
+  absl::Status s = ErrorOf(r, "running SQL");
+  PQclear(r);
+  return s;
+}
+
+int64_t PgConnection::LastInsertRowId() {
+  auto st = Prepare(kLastId);
+  if (!st.ok()) return 0;
+  auto row = (*st)->Step();
+  if (!row.ok() || !*row) return 0;
+  return (*st)->Int(0);
+}
+
+absl::StatusOr<std::map<std::string, std::string>>
+PgConnection::TakeWrittenRowDigests() {
+  std::vector<std::pair<std::string, std::vector<std::string>>> rows;
+  {
+    GORANK_ASSIGN_OR_RETURN(auto st, Prepare(kTakeWritten));
+    while (true) {
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) break;
+      const nlohmann::json key =
+          nlohmann::json::parse(st->Text(1), nullptr, false);
+      std::vector<std::string> parts;
+      if (key.is_array()) {
+        for (const auto& part : key)
+          parts.push_back(part.is_string() ? part.get<std::string>() : "");
+      }
+      rows.emplace_back(st->Text(0), std::move(parts));
+    }
+  }
+  return DigestRowsByKey(*this, rows);
+}
+
+absl::StatusOr<std::vector<std::string>> PgConnection::Strings(
+    const char* sql, const std::string& arg) {
+  GORANK_ASSIGN_OR_RETURN(auto st, Prepare(sql));
+  if (!arg.empty()) st->Bind(1, arg);
+  std::vector<std::string> out;
+  while (true) {
+    GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+    if (!row) break;
+    out.push_back(st->Text(0));
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<std::string>> PgConnection::ListTables() {
+  return Strings(kListTables, "");
+}
+
+absl::StatusOr<std::vector<std::string>> PgConnection::PrimaryKeyColumns(
+    const std::string& table) {
+  auto it = primary_keys_.find(table);
+  if (it != primary_keys_.end()) return it->second;
+  GORANK_ASSIGN_OR_RETURN(std::vector<std::string> pk,
+                          Strings(kPrimaryKey, table));
+  if (!pk.empty()) primary_keys_[table] = pk;
+  return pk;
+}
+
+absl::StatusOr<std::vector<std::string>> PgConnection::TableColumns(
+    const std::string& table) {
+  auto it = columns_.find(table);
+  if (it != columns_.end()) return it->second;
+  GORANK_ASSIGN_OR_RETURN(std::vector<std::string> columns,
+                          Strings(kColumns, table));
+  if (!columns.empty()) columns_[table] = columns;
+  return columns;
+}
+
+absl::Status PgConnection::BeginWrite() {
+  GORANK_RETURN_IF_ERROR(EnsureConnected());
+  absl::Status s = Exec(kBeginWrite);
+  if (!s.ok()) {
+    Rollback();
+    return s;
+  }
+  return Exec("DELETE FROM pg_temp.rankd_written");
+}
+
+absl::Status PgConnection::BeginRead() {
+  GORANK_RETURN_IF_ERROR(EnsureConnected());
+  return Exec(kBeginRead);
+}
+
+absl::Status PgConnection::Commit() { return Exec("COMMIT"); }
+
+void PgConnection::Rollback() {
+  if (conn_ && PQstatus(conn_) == CONNECTION_OK) Exec("ROLLBACK").IgnoreError();
+}
+
+absl::StatusOr<int> PgConnection::ReadSchemaVersion() {
+  {
+    GORANK_ASSIGN_OR_RETURN(auto has, Prepare(kHasVersion));
+    GORANK_ASSIGN_OR_RETURN(bool row, has->Step());
+    if (!row || has->Int(0) == 0) return 0;  // an empty database
+  }
+  GORANK_ASSIGN_OR_RETURN(auto st, Prepare(kReadVersion));
+  GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+  return row ? static_cast<int>(st->Int(0)) : 0;
+}
+
+absl::Status PgConnection::WriteSchemaVersion(int version) {
+  primary_keys_.clear();
+  columns_.clear();
+  GORANK_RETURN_IF_ERROR(Exec(kSchemaVersionTable));
+  return Exec(
+      "DELETE FROM rankd_schema_version; INSERT INTO rankd_schema_version "
+      "VALUES (" +
+      std::to_string(version) + ")");
+}
+
+// ------------------------------------------------------------ Database
+
+absl::StatusOr<std::unique_ptr<Database>> PgDatabase::Open(
+    const std::string& url, const DatabaseOptions& options) {
+  std::unique_ptr<PgDatabase> db(new PgDatabase());
+  db->url_ = url;
+  db->display_ = MaskPassword(url);
+  GORANK_ASSIGN_OR_RETURN(db->writer_, PgConnection::Connect(url, true));
+  GORANK_RETURN_IF_ERROR(Migrate(*db->writer_, -1, options.schema_only));
+  for (int i = 0; i < std::max(1, options.reader_connections); ++i) {
+    GORANK_ASSIGN_OR_RETURN(auto reader, PgConnection::Connect(url, false));
+    db->free_readers_.push_back(reader.get());
+    db->readers_.push_back(std::move(reader));
+  }
+  return std::unique_ptr<Database>(std::move(db));
+}
+
+absl::Status PgDatabase::Write(
+    const std::function<absl::Status(Connection&)>& fn) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  GORANK_RETURN_IF_ERROR(writer_->BeginWrite());
+  absl::Status s = fn(*writer_);
+  if (s.ok()) s = writer_->Commit();
+  if (!s.ok()) writer_->Rollback();
+  return s;
+}
+
+PgConnection* PgDatabase::AcquireReader() {
+  std::unique_lock<std::mutex> lock(readers_mu_);
+  if (free_readers_.empty()) ++reader_waits_;
+  readers_cv_.wait(lock, [&] { return !free_readers_.empty(); });
+  PgConnection* c = free_readers_.back();
+  free_readers_.pop_back();
+  return c;
+}
+
+void PgDatabase::ReleaseReader(PgConnection* c) {
+  {
+    std::lock_guard<std::mutex> lock(readers_mu_);
+    free_readers_.push_back(c);
+  }
+  readers_cv_.notify_one();
+}
+
+absl::Status PgDatabase::Read(
+    const std::function<absl::Status(Connection&)>& fn) {
+  PgConnection* c = AcquireReader();
+  absl::Status s = c->BeginRead();
+  if (s.ok()) {
+    s = fn(*c);
+    if (s.ok()) s = c->Commit();
+    if (!s.ok()) c->Rollback();
+  }
+  ReleaseReader(c);
+  return s;
+}
+
+absl::Status PgDatabase::Probe() {
+  absl::Status s = Read([](Connection& c) { return c.Exec("SELECT 1"); });
+  if (s.ok()) return s;
+  return absl::Status(s.code(), display_ + ": " + std::string(s.message()));
+}
+
+Database::ReaderPoolStats PgDatabase::reader_pool_stats() const {
+  std::lock_guard<std::mutex> lock(readers_mu_);
+  ReaderPoolStats stats;
+  stats.size = static_cast<int>(readers_.size());
+  stats.in_use = static_cast<int>(readers_.size() - free_readers_.size());
+  stats.waits = reader_waits_;
+  return stats;
+}
+
+absl::Status PgDatabase::BackupTo(const std::string& dest) {
+  if (IsPostgresUrl(dest)) {
+    return absl::InvalidArgumentError(
+        "a backup is written to an SQLite file, not to " + dest);
+  }
+  struct stat st;
+  if (::stat(dest.c_str(), &st) == 0) {
+    return absl::FailedPreconditionError("backup target " + dest +
+                                         " already exists");
+  }
+  DatabaseOptions options;
+  options.schema_only = true;
+  options.reader_connections = 0;
+  GORANK_ASSIGN_OR_RETURN(std::unique_ptr<Database> target,
+                          SqliteDatabase::Open(dest, options));
+  return CopyDatabase(*this, *target).status();
+}
+
+}  // namespace gorank::storage

@@ -1,0 +1,175 @@
+// The PostgreSQL engine of storage::Database (libpq), for a federation that
+// runs several rankd instances on one database server.
+//
+// - Writes: each process has one writer connection; every write transaction
+//   first takes a transaction-scoped advisory lock, so writes are serialised
+//   across every instance as SQLite serialises them in one. Counter rows
+//   (certificate serials) and max + 1 row ids (a BEFORE INSERT trigger, as
+//   SQLite assigns rowids) therefore never leave gaps or collide.
+// - Row digests: an AFTER trigger on every table notes the key of each row
+//   written in a session temp table; the audit log digests those rows
+//   exactly as on SQLite, so the same history gives the same log.
+// - Reads: a pool of reader connections, each read one REPEATABLE READ
+//   snapshot.
+// - Outages: a connection that broke (server stopped or restarted) is
+//   re-opened at its next use; until the server answers, calls fail with
+//   UNAVAILABLE.
+#ifndef GORANK_STORAGE_PG_DATABASE_H_
+#define GORANK_STORAGE_PG_DATABASE_H_
+
+#include <condition_variable>
+#include <mutex>
+
+#include "storage/database.h"
+
+struct pg_conn;
+struct pg_result;
+
+namespace gorank::storage {
+
+class PgConnection;
+
+class PgStatement : public Statement {
+ public:
+  PgStatement(PgConnection* conn, const std::string* sql)
+      : conn_(conn), sql_(sql) {}
+  PgStatement(const PgStatement&) = delete;
+  PgStatement& operator=(const PgStatement&) = delete;
+  ~PgStatement() override;
+
+  Statement& Bind(int index, int64_t value) override;
+  Statement& Bind(int index, const std::string& value) override;
+  using Statement::Bind;
+  Statement& BindBlob(int index, const std::string& bytes) override;
+  Statement& BindNull(int index) override;
+  absl::StatusOr<bool> Step() override;
+  int ColumnCount() const override;
+  ColumnKind ColumnType(int col) const override;
+  double Double(int col) const override;
+  int64_t Int(int col) const override;
+  std::string Text(int col) const override;
+  std::string Blob(int col) const override;
+
+ private:
+  struct Param {
+    std::optional<std::string> value;
+    unsigned type = 0;  // an OID; 0 lets the server infer it
+    int format = 0;     // 0 text, 1 binary
+  };
+  Param& At(int index);
+
+  PgConnection* conn_;
+  const std::string*
+      sql_;  // translated to $N parameters; owned by the connection
+  std::vector<Param> params_;
+  pg_result* result_ = nullptr;
+  int row_ = -1;
+  int rows_ = 0;
+};
+
+class PgConnection : public Connection {
+ public:
+  // Connects; UNAVAILABLE when the server cannot be reached.
+  static absl::StatusOr<std::unique_ptr<PgConnection>> Connect(
+      const std::string& url, bool writer);
+  ~PgConnection() override;
+  PgConnection(const PgConnection&) = delete;
+  PgConnection& operator=(const PgConnection&) = delete;
+
+  Engine engine() const override { return Engine::kPostgres; }
+  absl::StatusOr<std::unique_ptr<Statement>> Prepare(const char* sql) override;
+  absl::Status Exec(const std::string& sql) override;
+  int64_t LastInsertRowId() override;
+  int64_t Changes() const override { return changes_; }
+  absl::StatusOr<std::map<std::string, std::string>> TakeWrittenRowDigests()
+      override;
+  absl::StatusOr<std::vector<std::string>> ListTables() override;
+  absl::StatusOr<std::vector<std::string>> PrimaryKeyColumns(
+      const std::string& table) override;
+  absl::StatusOr<std::vector<std::string>> TableColumns(
+      const std::string& table) override;
+  absl::Status BeginWrite() override;
+  absl::Status BeginRead() override;
+  absl::Status Commit() override;
+  void Rollback() override;
+  absl::StatusOr<int> ReadSchemaVersion() override;
+  absl::Status WriteSchemaVersion(int version) override;
+
+  // Re-opens a broken connection; UNAVAILABLE while the server is away.
+  absl::Status EnsureConnected();
+  // Runs `sql` with parameters (used by PgStatement); takes the result.
+  absl::StatusOr<pg_result*> Execute(const std::string& sql,
+                                     const std::vector<const char*>& values,
+                                     const std::vector<int>& lengths,
+                                     const std::vector<int>& formats,
+                                     const std::vector<unsigned>& types);
+
+ private:
+  PgConnection(std::string url, bool writer)
+      : url_(std::move(url)), writer_(writer) {}
+  absl::Status SetUpSession();
+  absl::Status ErrorOf(pg_result* result, const std::string& what);
+  absl::StatusOr<std::vector<std::string>> Strings(const char* sql,
+                                                   const std::string& arg);
+
+  std::string url_;
+  bool writer_;
+  pg_conn* conn_ = nullptr;
+  bool session_ready_ = false;
+  int64_t changes_ = 0;
+  std::map<std::string, std::string> translated_;  // SQL text -> $N form
+  std::map<std::string, std::vector<std::string>> primary_keys_;
+  std::map<std::string, std::vector<std::string>> columns_;
+};
+
+class PgDatabase : public Database {
+ public:
+  static absl::StatusOr<std::unique_ptr<Database>> Open(
+      const std::string& url, const DatabaseOptions& options);
+  ~PgDatabase() override = default;
+
+  Engine engine() const override { return Engine::kPostgres; }
+  absl::Status Write(
+      const std::function<absl::Status(Connection&)>& fn) override;
+  absl::Status Read(
+      const std::function<absl::Status(Connection&)>& fn) override;
+  absl::StatusOr<std::string> IntegrityCheck() override {
+    return std::string("ok");
+  }
+  absl::Status BackupTo(const std::string& dest) override;
+  std::string path() const override { return display_; }
+  absl::Status Probe() override;
+  ReaderPoolStats reader_pool_stats() const override;
+
+ private:
+  PgDatabase() = default;
+  PgConnection* AcquireReader();
+  void ReleaseReader(PgConnection* c);
+
+  std::string url_;
+  std::string display_;  // url_ with any password masked
+  std::mutex write_mu_;
+  std::unique_ptr<PgConnection> writer_;
+  mutable std::mutex readers_mu_;
+  std::condition_variable readers_cv_;
+  int64_t reader_waits_ = 0;
+  std::vector<std::unique_ptr<PgConnection>> readers_;
+  std::vector<PgConnection*> free_readers_;
+};
+
+// `?N` and `?` parameters as PostgreSQL's `$N` (quoted text left alone).
+std::string ToPostgresParameters(const std::string& sql);
+
+// The SQLite DDL of a migration step as PostgreSQL DDL: INTEGER -> BIGINT,
+// BLOB -> BYTEA, no STRICT, SQLite triggers dropped (the caller adds the
+// PostgreSQL ones).
+std::string ToPostgresDdl(const std::string& sqlite_ddl);
+
+// The functions and triggers rankd needs on PostgreSQL: json_valid(), the
+// append-only audit log, the written-row note and max + 1 ids on every table
+// (idempotent; run inside each migration step).
+absl::Status InstallPostgresTriggers(Connection& conn);
+
+}  // namespace gorank::storage
+
+#endif  // GORANK_STORAGE_PG_DATABASE_H_

@@ -1,0 +1,133 @@
+// The SQLite engine of storage::Database: a file opened the way rankd needs
+// it (WAL, synchronous=FULL, foreign keys, busy timeout, integrity check at
+// open). One writer connection serialises all writes; reads use a small
+// pool of reader connections (WAL lets them run beside the writer). The
+// writer records the rows each transaction writes through SQLite's update
+// and pre-update hooks.
+#ifndef GORANK_STORAGE_SQLITE_DATABASE_H_
+#define GORANK_STORAGE_SQLITE_DATABASE_H_
+
+#include <condition_variable>
+#include <mutex>
+
+#include "storage/database.h"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace gorank::storage {
+
+class SqliteStatement : public Statement {
+ public:
+  SqliteStatement(sqlite3* db, sqlite3_stmt* stmt) : db_(db), stmt_(stmt) {}
+  SqliteStatement(const SqliteStatement&) = delete;
+  SqliteStatement& operator=(const SqliteStatement&) = delete;
+  ~SqliteStatement() override;
+
+  Statement& Bind(int index, int64_t value) override;
+  Statement& Bind(int index, const std::string& value) override;
+  using Statement::Bind;
+  Statement& BindBlob(int index, const std::string& bytes) override;
+  Statement& BindNull(int index) override;
+  absl::StatusOr<bool> Step() override;
+  int ColumnCount() const override;
+  ColumnKind ColumnType(int col) const override;
+  double Double(int col) const override;
+  int64_t Int(int col) const override;
+  std::string Text(int col) const override;
+  std::string Blob(int col) const override;
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* stmt_;
+};
+
+class SqliteConnection : public Connection {
+ public:
+  explicit SqliteConnection(sqlite3* db) : db_(db) {}
+  ~SqliteConnection() override;
+  SqliteConnection(const SqliteConnection&) = delete;
+  SqliteConnection& operator=(const SqliteConnection&) = delete;
+
+  Engine engine() const override { return Engine::kSqlite; }
+  absl::StatusOr<std::unique_ptr<Statement>> Prepare(const char* sql) override;
+  absl::Status Exec(const std::string& sql) override;
+  int64_t LastInsertRowId() override;
+  int64_t Changes() const override;
+  absl::StatusOr<std::map<std::string, std::string>> TakeWrittenRowDigests()
+      override;
+  absl::StatusOr<std::vector<std::string>> ListTables() override;
+  absl::StatusOr<std::vector<std::string>> PrimaryKeyColumns(
+      const std::string& table) override;
+  absl::StatusOr<std::vector<std::string>> TableColumns(
+      const std::string& table) override;
+  absl::Status BeginWrite() override;
+  absl::Status BeginRead() override;
+  absl::Status Commit() override;
+  void Rollback() override;
+  absl::StatusOr<int> ReadSchemaVersion() override;
+  absl::Status WriteSchemaVersion(int version) override;
+
+  // Starts recording written rows (the writer connection only).
+  void WatchWrites();
+  // UNAVAILABLE when the file behind the connection is no longer at its
+  // path (SQLite checks this itself only in rollback-journal mode; in WAL
+  // mode writes would go on into a file nobody will open again).
+  absl::Status CheckNotMoved();
+  sqlite3* raw() { return db_; }
+
+ private:
+  using DeletedRow =
+      std::pair<std::string, std::vector<std::optional<std::string>>>;
+  static void OnUpdate(void* self, int op, const char* db, const char* table,
+                       int64_t rowid);
+  static void OnPreUpdate(void* self, sqlite3* db, int op, const char* schema,
+                          const char* table, int64_t old_rowid,
+                          int64_t new_rowid);
+
+  sqlite3* db_;
+  std::map<std::string, sqlite3_stmt*> cache_;
+  // Rows inserted or updated since the last digest (table, rowid), and
+  // rows deleted: (table, the old column values as text, NULL as nullopt).
+  std::vector<std::pair<std::string, int64_t>> touched_;
+  std::vector<DeletedRow> deleted_;
+};
+
+class SqliteDatabase : public Database {
+ public:
+  static absl::StatusOr<std::unique_ptr<Database>> Open(
+      const std::string& path, const DatabaseOptions& options);
+  ~SqliteDatabase() override;
+
+  Engine engine() const override { return Engine::kSqlite; }
+  absl::Status Write(
+      const std::function<absl::Status(Connection&)>& fn) override;
+  absl::Status Read(
+      const std::function<absl::Status(Connection&)>& fn) override;
+  absl::StatusOr<std::string> IntegrityCheck() override;
+  absl::Status BackupTo(const std::string& dest) override;
+  std::string path() const override { return path_; }
+  absl::Status Probe() override;
+  ReaderPoolStats reader_pool_stats() const override;
+
+ private:
+  SqliteDatabase() = default;
+  SqliteConnection* AcquireReader();
+  void ReleaseReader(SqliteConnection* c);
+
+  std::string path_;
+  std::mutex write_mu_;
+  std::unique_ptr<SqliteConnection> writer_;
+  mutable std::mutex readers_mu_;
+  std::condition_variable readers_cv_;
+  int64_t reader_waits_ = 0;
+  std::vector<std::unique_ptr<SqliteConnection>> readers_;
+  std::vector<SqliteConnection*> free_readers_;
+};
+
+// Maps an SQLite result code and message to an absl::Status (see Step()).
+absl::Status SqliteError(int code, const std::string& message);
+
+}  // namespace gorank::storage
+
+#endif  // GORANK_STORAGE_SQLITE_DATABASE_H_
