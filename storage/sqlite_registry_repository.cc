@@ -47,8 +47,8 @@ constexpr char kSearchPlayers[] =
     "AND (?2 = '' OR (name >= ?2 AND name < ?3) "
     "     OR (latin_name >= ?2 AND latin_name < ?3)) "
     "AND (?4 = '' OR agency_prefix = ?4) "
-    "AND (?5 IS NULL OR rank_ordinal >= ?5) "
-    "AND (?6 IS NULL OR rank_ordinal <= ?6) "
+    "AND (CAST(?5 AS INTEGER) IS NULL OR rank_ordinal >= ?5) "
+    "AND (CAST(?6 AS INTEGER) IS NULL OR rank_ordinal <= ?6) "
     "ORDER BY id LIMIT ?7";
 constexpr char kSetRank[] =
     "UPDATE players SET rank_ordinal = ?2, updated_unix = ?3 WHERE id = ?1";

@@ -26,6 +26,10 @@ namespace gorank::certificates {
 
 struct CertificationOptions {
   int notice_days = 7;
+  // Other processes write to the same database (several rankd instances
+  // on PostgreSQL): notices they start or release are not seen here, so
+  // every read looks for due notices instead of trusting the cached due time.
+  bool shared_database = false;
 };
 
 struct IssueRequest {

@@ -169,11 +169,6 @@ std::string RandomRelayKey() {
   return key;
 }
 
-std::string DirectoryOf(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  return slash == std::string::npos ? "." : path.substr(0, slash);
-}
-
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
@@ -196,6 +191,7 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   p.registry = std::make_unique<registry::PlayerRegistry>(p.registry_repo.get(), clock);
   certificates::CertificationOptions cert_options;
   cert_options.notice_days = config.notice_days;
+  cert_options.shared_database = p.db->engine() == storage::Engine::kPostgres;
   p.certification = std::make_unique<certificates::Certification>(
       p.certificate_repo.get(), p.registry_repo.get(), clock, cert_options);
   // Ranks change when a public notice ends: settle due notices before any
@@ -235,7 +231,7 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   p.certificate_service = std::make_unique<certificates::CertificateServiceImpl>(
       p.gate.get(), p.certification.get(), clock);
   p.audit_service = std::make_unique<audit::AuditServiceImpl>(
-      p.gate.get(), p.audit_trail.get(), p.reporting.get(), DirectoryOf(config.db_path));
+      p.gate.get(), p.audit_trail.get(), p.reporting.get(), config.StateDirectory());
   p.rules_service = std::make_unique<rules::RulesServiceImpl>(p.gate.get());
   p.event_repo = std::make_unique<storage::SqliteEventRepository>(p.db.get());
   p.event_desk = std::make_unique<tournaments::EventDesk>(p.event_repo.get(), clock);

@@ -79,20 +79,18 @@ absl::Status ApplyTable(const toml::table& t, ServerConfig* c) {
 
 }  // namespace
 
-namespace {
-std::string BesideDatabase(const std::string& db_path, const std::string& name) {
+std::string ServerConfig::StateDirectory() const {
+  if (db_path.rfind("postgresql://", 0) == 0 || db_path.rfind("postgres://", 0) == 0) return ".";
   const size_t slash = db_path.rfind('/');
-  return (slash == std::string::npos ? std::string() : db_path.substr(0, slash + 1)) + name;
+  return slash == std::string::npos ? "." : db_path.substr(0, slash);
 }
-}  // namespace
 
 std::string ServerConfig::AdminTokenFile() const {
-  return admin_token_file.empty() ? BesideDatabase(db_path, "admin.token") : admin_token_file;
+  return admin_token_file.empty() ? StateDirectory() + "/admin.token" : admin_token_file;
 }
 
 std::string ServerConfig::AuditKeyFile() const {
-  return audit_key_file.empty() ? BesideDatabase(db_path, "audit_ed25519.pem")
-                                : audit_key_file;
+  return audit_key_file.empty() ? StateDirectory() + "/audit_ed25519.pem" : audit_key_file;
 }
 
 absl::Status ParseConfigText(const std::string& text, ServerConfig* config) {

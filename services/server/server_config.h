@@ -10,6 +10,7 @@
 namespace gorank::server {
 
 struct ServerConfig {
+  // An SQLite file, or a PostgreSQL URL ("postgresql://user@host:port/db").
   std::string db_path = "data/rankd.db";
   std::string listen = "127.0.0.1:50051";
   // Public web page (HTTP) address "HOST:PORT"; empty: no web page.
@@ -66,6 +67,10 @@ struct ServerConfig {
   // Empty: off.
   std::string metrics_listen;
 
+  // Where rankd keeps its files by default (admin token, audit key,
+  // backups): the SQLite file's folder, or the working directory when the
+  // database is on PostgreSQL.
+  std::string StateDirectory() const;
   // admin_token_file with its default applied.
   std::string AdminTokenFile() const;
   // audit_key_file with its default applied.
