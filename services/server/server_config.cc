@@ -85,12 +85,19 @@ std::string ServerConfig::StateDirectory() const {
   return slash == std::string::npos ? "." : db_path.substr(0, slash);
 }
 
+namespace {
+std::string InStateDirectory(const ServerConfig& c, const std::string& name) {
+  const std::string dir = c.StateDirectory();
+  return dir == "." ? name : dir + "/" + name;
+}
+}  // namespace
+
 std::string ServerConfig::AdminTokenFile() const {
-  return admin_token_file.empty() ? StateDirectory() + "/admin.token" : admin_token_file;
+  return admin_token_file.empty() ? InStateDirectory(*this, "admin.token") : admin_token_file;
 }
 
 std::string ServerConfig::AuditKeyFile() const {
-  return audit_key_file.empty() ? StateDirectory() + "/audit_ed25519.pem" : audit_key_file;
+  return audit_key_file.empty() ? InStateDirectory(*this, "audit_ed25519.pem") : audit_key_file;
 }
 
 absl::Status ParseConfigText(const std::string& text, ServerConfig* config) {

@@ -98,6 +98,11 @@ TEST(ServerConfigTest, AdminTokenFileDefaultsBesideTheDatabase) {
   EXPECT_EQ(c.AdminTokenFile(), "data/admin.token");
   c.db_path = "rankd.db";
   EXPECT_EQ(c.AdminTokenFile(), "admin.token");
+  // A PostgreSQL URL names no folder: the working directory.
+  c.db_path = "postgresql://rankd@db.example:5432/rankd";
+  EXPECT_EQ(c.AdminTokenFile(), "admin.token");
+  EXPECT_EQ(c.AuditKeyFile(), "audit_ed25519.pem");
+  EXPECT_EQ(c.StateDirectory(), ".");
 }
 
 TEST(ServerConfigTest, RefusesWhatItDoesNotUnderstand) {
