@@ -7,6 +7,10 @@
 #                            accepts connections, write its URL to DIR/url:
 #                            postgresql://rankd_test@127.0.0.1:PORT/postgres
 #   pg_server.sh stop DIR    stop it (pg_ctl -m fast) and remove DIR.
+#   pg_server.sh pause DIR   stop it (pg_ctl -m fast) but keep DIR and its data:
+#                            an outage of the database server, for tests.
+#   pg_server.sh resume DIR  start a paused server again on the port of DIR/url
+#                            and wait until it accepts connections.
 #
 # PostgreSQL refuses to run as root: when started by root (CI), the server runs
 # as the Debian package's user `postgres` and DIR is handed to that user. The
@@ -16,7 +20,7 @@ set -euo pipefail
 
 die() { echo "pg_server.sh: $*" >&2; exit 1; }
 
-usage() { die "usage: $0 start|stop DIR"; }
+usage() { die "usage: $0 start|stop|pause|resume DIR"; }
 
 [ $# -eq 2 ] || usage
 action=$1
@@ -122,6 +126,23 @@ case "$action" in
   start)
     bindir=$(find_bindir)
     start "$bindir"
+    ;;
+  pause)
+    [ -f "$dir/url" ] || die "no server in $dir (no $dir/url)"
+    stop_server "$(find_bindir)"
+    ;;
+  resume)
+    [ -f "$dir/url" ] || die "no server in $dir (no $dir/url)"
+    bindir=$(find_bindir)
+    port=$(sed -n 's|.*@127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$dir/url")
+    [ -n "$port" ] || die "no port in $dir/url"
+    if ! as_owner "$bindir/pg_ctl" start -D "$dir/data" -l "$dir/log" -w -t 60 \
+        -o "-p $port" >/dev/null 2>&1; then
+      tail -20 "$dir/log" >&2 || true
+      die "pg_ctl start failed on port $port; see $dir/log"
+    fi
+    "$bindir/pg_isready" -q -h 127.0.0.1 -p "$port" -t 30 ||
+      die "the server started but does not accept connections on 127.0.0.1:$port"
     ;;
   stop)
     if [ -d "$dir" ]; then
