@@ -18,6 +18,17 @@ bool IsPostgresUrl(const std::string& address) {
          address.rfind("postgres://", 0) == 0;
 }
 
+std::string DisplayAddress(const std::string& url) {
+  if (!IsPostgresUrl(url)) return url;
+  // postgresql://user:password@host/... -> postgresql://user:***@host/...
+  const size_t scheme = url.find("://");
+  const size_t at = url.find('@', scheme + 3);
+  if (at == std::string::npos) return url;
+  const size_t colon = url.find(':', scheme + 3);
+  if (colon == std::string::npos || colon > at) return url;
+  return url.substr(0, colon + 1) + "***" + url.substr(at);
+}
+
 absl::StatusOr<std::unique_ptr<Database>> Database::Open(
     const std::string& address, const DatabaseOptions& options) {
   if (IsPostgresUrl(address)) return PgDatabase::Open(address, options);

@@ -139,6 +139,8 @@ struct DatabaseOptions {
 
 // True for "postgresql://..." and "postgres://..." addresses.
 bool IsPostgresUrl(const std::string& address);
+// `address` fit for a log line: a password in a URL is masked.
+std::string DisplayAddress(const std::string& address);
 
 // Thread-safe.
 class Database {

@@ -139,17 +139,6 @@ absl::Status StatusOfState(const std::string& state,
                              (state.empty() ? "" : " [" + state + "]"));
 }
 
-std::string MaskPassword(const std::string& url) {
-  // postgresql://user:password@host/... -> postgresql://user:***@host/...
-  const size_t scheme = url.find("://");
-  if (scheme == std::string::npos) return url;
-  const size_t at = url.find('@', scheme + 3);
-  if (at == std::string::npos) return url;
-  const size_t colon = url.find(':', scheme + 3);
-  if (colon == std::string::npos || colon > at) return url;
-  return url.substr(0, colon + 1) + "***" + url.substr(at);
-}
-
 }  // namespace
 
 std::string ToPostgresParameters(const std::string& sql) {
@@ -397,7 +386,7 @@ absl::Status PgConnection::EnsureConnected() {
     if (conn_) PQfinish(conn_);
     conn_ = nullptr;
     return absl::UnavailableError("cannot reach the PostgreSQL database " +
-                                  MaskPassword(url_) + ": " + msg);
+                                  DisplayAddress(url_) + ": " + msg);
   }
   GORANK_RETURN_IF_ERROR(SetUpSession());
   session_ready_ = true;
@@ -583,7 +572,7 @@ absl::StatusOr<std::unique_ptr<Database>> PgDatabase::Open(
     const std::string& url, const DatabaseOptions& options) {
   std::unique_ptr<PgDatabase> db(new PgDatabase());
   db->url_ = url;
-  db->display_ = MaskPassword(url);
+  db->display_ = DisplayAddress(url);
   GORANK_ASSIGN_OR_RETURN(db->writer_, PgConnection::Connect(url, true));
   GORANK_RETURN_IF_ERROR(Migrate(*db->writer_, -1, options.schema_only));
   for (int i = 0; i < std::max(1, options.reader_connections); ++i) {

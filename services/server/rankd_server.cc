@@ -182,7 +182,7 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   db_options.reader_connections = config.reader_connections;
   GORANK_ASSIGN_OR_RETURN(p.db, storage::Database::Open(config.db_path, db_options));
   GORANK_ASSIGN_OR_RETURN(int version, p.db->SchemaVersion());
-  spdlog::info("database {} open: integrity ok, schema version {}", config.db_path, version);
+  spdlog::info("database {} open: integrity ok, schema version {}", p.db->path(), version);
 
   p.registry_repo = std::make_unique<storage::SqliteRegistryRepository>(p.db.get());
   p.token_repo = std::make_unique<storage::SqliteTokenRepository>(p.db.get());

@@ -1,11 +1,14 @@
 // Restoring a database from a backup file made by `rankctl backup` (an
-// SQLite snapshot taken with VACUUM INTO).
+// SQLite snapshot), and moving a whole registry to another database or
+// engine (`rankd --migrate-to`).
 #ifndef GORANK_SERVICES_SERVER_RESTORE_H_
 #define GORANK_SERVICES_SERVER_RESTORE_H_
 
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "storage/database_copy.h"
 
 namespace gorank::server {
 
@@ -15,8 +18,21 @@ namespace gorank::server {
 // `force` is false (or when a rankd still holds it: its -wal file exists);
 // DATA_LOSS when the backup fails the integrity check; NOT_FOUND when it is
 // missing. Must not run while a server uses `db_path`.
-absl::Status RestoreDatabase(const std::string& backup_path, const std::string& db_path,
-                             bool force);
+// When `db_path` is a PostgreSQL URL the backup is copied into it as by
+// MigrateDatabase (the database must be empty; `force` does not apply).
+absl::Status RestoreDatabase(const std::string& backup_path,
+                             const std::string& db_path, bool force);
+
+// Copies the whole registry at `from` (an SQLite file or PostgreSQL URL,
+// migrated to this rankd's schema first) into `to`: a new SQLite file or an
+// empty PostgreSQL database. Every row, the audit log and its checkpoints
+// are copied as they are, in one transaction, and compared row digest by
+// row digest afterwards, so the log verifies against the same checkpoints.
+// FAILED_PRECONDITION when `to` is an existing file or a database holding
+// anything; nothing is written then. Must not run while a server writes to
+// `from`.
+absl::StatusOr<storage::CopyReport> MigrateDatabase(const std::string& from,
+                                                    const std::string& to);
 
 }  // namespace gorank::server
 
