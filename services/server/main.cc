@@ -38,6 +38,11 @@ int main(int argc, char** argv) {
   app.add_option("--admin-token-file", token_file,
                  "where the first start writes the national-admin token");
   app.add_option("--log-level", log_level, "trace|debug|info|warn|error");
+  std::string audit_key_file;
+  app.add_option("--audit-key-file", audit_key_file,
+                 "the audit log's signing key (config audit_key_file; every "
+                 "instance on one "
+                 "database needs the same key)");
   std::string metrics_listen;
   app.add_option(
       "--metrics-listen", metrics_listen,
@@ -72,6 +77,7 @@ int main(int argc, char** argv) {
   if (!listen.empty()) config.listen = listen;
   if (!http_listen.empty()) config.http_listen = http_listen;
   if (!token_file.empty()) config.admin_token_file = token_file;
+  if (!audit_key_file.empty()) config.audit_key_file = audit_key_file;
   if (!log_level.empty()) config.log_level = log_level;
   if (!metrics_listen.empty()) config.metrics_listen = metrics_listen;
   spdlog::set_level(spdlog::level::from_str(config.log_level));

@@ -66,11 +66,14 @@ CommandResult RunCommand(const std::vector<std::string>& argv) {
 }
 
 RankdProcess::RankdProcess(const std::string& rankd_path,
-                           const std::string& db_path, int timeout_seconds) {
+                           const std::string& db_path, int timeout_seconds,
+                           const std::vector<std::string>& extra_args) {
   int fd = -1;
-  pid_ = SpawnPiped({rankd_path, "--db", db_path, "--listen", "127.0.0.1:0",
-                     "--log-level", "info"},
-                    &fd);
+  std::vector<std::string> argv = {rankd_path, "--db",        db_path,
+                                   "--listen", "127.0.0.1:0", "--log-level",
+                                   "info"};
+  argv.insert(argv.end(), extra_args.begin(), extra_args.end());
+  pid_ = SpawnPiped(argv, &fd);
   if (pid_ < 0) return;
   reader_ = std::thread([this, fd] { Drain(fd); });
   const std::string marker = "rankd serving on port ";

@@ -26,11 +26,12 @@ CommandResult RunCommand(const std::vector<std::string>& argv);
 // One rankd child. Not thread-safe (owned by one test).
 class RankdProcess {
  public:
-  // Starts `rankd_path --db DB --listen 127.0.0.1:0 --log-level info` and
-  // waits (at most `timeout_seconds`) for it to log its port. port() is 0
-  // when it did not come up; output() says why.
+  // Starts `rankd_path --db DB --listen 127.0.0.1:0 --log-level info
+  // [extra_args...]` and waits (at most `timeout_seconds`) for it to log its
+  // port. port() is 0 when it did not come up; output() says why.
   RankdProcess(const std::string& rankd_path, const std::string& db_path,
-               int timeout_seconds = 30);
+               int timeout_seconds = 30,
+               const std::vector<std::string>& extra_args = {});
   ~RankdProcess();  // SIGKILLs a child still running
   RankdProcess(const RankdProcess&) = delete;
   RankdProcess& operator=(const RankdProcess&) = delete;
