@@ -1,10 +1,12 @@
 #include "tests/certificates/certification_fixture.h"
 
+#include "tests/testing/test_database.h"
+
 namespace gorank::certificates {
 
 CertificationFixture::CertificationFixture() {
   clock_.SetDate(Date{2025, 6, 2});
-  auto db = storage::Database::Open(dir_.File("rankd.db"));
+  auto db = storage::Database::Open(testing::TestDatabaseUrl(dir_));
   if (!db.ok()) {
     ADD_FAILURE() << "cannot open the test database: " << db.status();
     std::abort();

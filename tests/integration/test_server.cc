@@ -8,6 +8,7 @@
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
 #include "spdlog/spdlog.h"
+#include "tests/testing/test_database.h"
 
 namespace gorank::integration {
 namespace {
@@ -43,9 +44,11 @@ TestServer::TestServer(
       spdlog::level::warn);  // one log line per call is noise here
   clock_.SetDate(Date{2024, 6, 1});
   server::ServerConfig config;
-  config.db_path = dir_.File("rankd.db");
+  config.db_path = gorank::testing::TestDatabaseUrl(dir_);
   config.listen = "127.0.0.1:0";
+  // Named, not derived from db_path: a PostgreSQL URL has no folder.
   config.admin_token_file = dir_.File("admin.token");
+  config.audit_key_file = dir_.File("audit_ed25519.pem");
   config.shutdown_grace_ms = 1000;
   config.reader_connections = 2;
   if (adjust) adjust(config, dir_.path());

@@ -23,6 +23,7 @@
 #include "services/server/rankd_server.h"
 #include "tests/integration/test_server.h"
 #include "tests/ratings/club_event.h"
+#include "tests/testing/test_database.h"
 
 namespace gorank::ratings {
 namespace {
@@ -446,7 +447,7 @@ TEST(RatingsConfigFile, ABadFileStopsTheStartNamingIt) {
   WriteFile(bad, "version = 2\n");
   for (const std::string& path : {bad, dir.File("missing.toml")}) {
     server::ServerConfig config;
-    config.db_path = dir.File("rankd.db");
+    config.db_path = testing::TestDatabaseUrl(dir);
     config.listen = "127.0.0.1:0";
     config.ratings_config_file = path;
     auto started = server::RankdServer::Start(config);

@@ -12,6 +12,7 @@
 #include "storage/sqlite_registry_repository.h"
 #include "tests/testing/database_snapshot.h"
 #include "tests/testing/temp_dir.h"
+#include "tests/testing/test_database.h"
 
 namespace gorank::ratings {
 namespace {
@@ -19,7 +20,8 @@ namespace {
 class SqliteRatingRepositoryTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto db = storage::Database::Open(dir_.File("ratings.db"));
+    auto db = storage::Database::Open(
+        gorank::testing::TestDatabaseUrl(dir_, "ratings.db"));
     ASSERT_TRUE(db.ok()) << db.status();
     db_ = std::move(*db);
     repo_ = std::make_unique<storage::SqliteRatingRepository>(db_.get());

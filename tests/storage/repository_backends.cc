@@ -10,6 +10,7 @@
 #include "tests/testing/in_memory_registry_repository.h"
 #include "tests/testing/in_memory_token_repository.h"
 #include "tests/testing/temp_dir.h"
+#include "tests/testing/test_database.h"
 
 namespace gorank::storage_test {
 namespace {
@@ -17,7 +18,8 @@ namespace {
 class SqliteBackend : public Backend {
  public:
   SqliteBackend() {
-    auto db = storage::Database::Open(dir_.File("registry.db"));
+    auto db =
+        storage::Database::Open(testing::TestDatabaseUrl(dir_, "registry.db"));
     if (!db.ok()) {
       std::cerr << "cannot open the test database: " << db.status() << "\n";
       std::abort();

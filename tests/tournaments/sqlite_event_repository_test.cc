@@ -8,6 +8,7 @@
 #include "storage/sqlite_registry_repository.h"
 #include "tests/testing/database_snapshot.h"
 #include "tests/testing/temp_dir.h"
+#include "tests/testing/test_database.h"
 #include "tests/tournaments/event_repository_contract.h"
 #include "tests/tournaments/event_tables.h"
 
@@ -24,7 +25,8 @@ struct SqliteBackend {
 
 std::shared_ptr<SqliteBackend> OpenBackend() {
   auto b = std::make_shared<SqliteBackend>();
-  auto db = storage::Database::Open(b->dir.File("events.db"));
+  auto db = storage::Database::Open(
+      gorank::testing::TestDatabaseUrl(b->dir, "events.db"));
   if (!db.ok()) {
     ADD_FAILURE() << db.status();
     std::abort();

@@ -4,13 +4,17 @@
 #include <cstdlib>
 
 #include "spdlog/spdlog.h"
+#include "tests/testing/test_database.h"
 
 namespace gorank::certificates {
 
 GrpcFixture::GrpcFixture() {
   clock_.SetDate(Date{2025, 12, 10});
   server::ServerConfig config;
-  config.db_path = dir_.File("rankd.db");
+  config.db_path = testing::TestDatabaseUrl(dir_);
+  // Named, not derived from db_path: a PostgreSQL URL has no folder.
+  config.admin_token_file = dir_.File("admin.token");
+  config.audit_key_file = dir_.File("audit_ed25519.pem");
   config.listen = "127.0.0.1:0";
   spdlog::set_level(spdlog::level::warn);  // no line per call in test output
   auto started = server::RankdServer::Start(config, &clock_);
