@@ -88,7 +88,7 @@ constexpr char kPutStock[] =
     "INSERT INTO stock_orders(agency_prefix, year, quantity, ordered_unix, ordered_by) "
     "VALUES(?1, ?2, ?3, ?4, ?5) ON CONFLICT(agency_prefix, year) DO UPDATE SET "
     "quantity = excluded.quantity, ordered_unix = excluded.ordered_unix, "
-    "ordered_by = excluded.ordered_by WHERE released_unix = 0";
+    "ordered_by = excluded.ordered_by WHERE stock_orders.released_unix = 0";
 constexpr char kReleaseStock[] =
     "UPDATE stock_orders SET released_unix = ?3, released_by = ?4 "
     "WHERE agency_prefix = ?1 AND year = ?2 AND released_unix = 0";

@@ -6,41 +6,49 @@
 namespace gorank::testing {
 namespace {
 
+// The tables a snapshot holds, each read whole in key order; the SQL is the
+// same on SQLite and PostgreSQL (Connection::Prepare keeps the text, so
+// literals).
 struct TableQuery {
   const char* table;
-  const char* sql;  // one row: count, contents
+  const char* sql;
+};
+constexpr TableQuery kTables[] = {
+    {"agencies", "SELECT * FROM agencies ORDER BY prefix"},
+    {"players", "SELECT * FROM players ORDER BY id"},
+    {"rank_history", "SELECT * FROM rank_history ORDER BY id"},
+    {"tokens", "SELECT * FROM tokens ORDER BY id"},
+    {"audit_log", "SELECT * FROM audit_log ORDER BY seq"},
 };
 
-// Connection::Prepare needs SQL that outlives the connection: literals.
-constexpr TableQuery kTables[] = {
-    {"agencies",
-     "SELECT count(*), ifnull(group_concat(r, char(10)), '') FROM (SELECT "
-     "quote(prefix)||','||quote(name)||','||quote(name_en)||','||quote(level)"
-     "||','||quote(status)||','||quote(status_reason) AS r FROM agencies "
-     "ORDER BY prefix)"},
-    {"players",
-     "SELECT count(*), ifnull(group_concat(r, char(10)), '') FROM (SELECT "
-     "quote(id)||','||quote(name)||','||quote(latin_name)||','||quote(gender)"
-     "||','||quote(birth_date)||','||quote(agency_prefix)||','||"
-     "quote(resident_id)||','||quote(rank_ordinal)||','||quote(created_unix)"
-     "||','||quote(updated_unix)||','||quote(gomoku_rank_ordinal) AS r "
-     "FROM players ORDER BY id)"},
-    {"rank_history",
-     "SELECT count(*), ifnull(group_concat(r, char(10)), '') FROM (SELECT "
-     "quote(id)||','||quote(player_id)||','||quote(discipline)||','||"
-     "quote(from_ordinal)||','||quote(to_ordinal)||','||quote(effective_date)"
-     "||','||quote(reason)||','||quote(basis)||','||quote(actor)||','||"
-     "quote(recorded_unix) AS r FROM rank_history ORDER BY id)"},
-    {"tokens",
-     "SELECT count(*), ifnull(group_concat(r, char(10)), '') FROM (SELECT "
-     "quote(id)||','||quote(hash)||','||quote(role)||','||quote(agency_prefix)"
-     "||','||quote(label)||','||quote(created_unix)||','||quote(revoked_unix)"
-     " AS r FROM tokens ORDER BY id)"},
-    {"audit_log",
-     "SELECT count(*), ifnull(group_concat(r, char(10)), '') FROM (SELECT "
-     "quote(seq)||','||hex(entry)||','||hex(leaf_hash) AS r FROM audit_log "
-     "ORDER BY seq)"},
-};
+// One row as quoted values: NULL, integers, 'text', X'hex' for bytes.
+std::string RowText(const storage::Statement& st) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (int i = 0; i < st.ColumnCount(); ++i) {
+    if (i) out += ',';
+    switch (st.ColumnType(i)) {
+      case storage::kColumnNull:
+        out += "NULL";
+        break;
+      case storage::kColumnInteger:
+        out += std::to_string(st.Int(i));
+        break;
+      case storage::kColumnBlob:
+        out += "X'";
+        for (unsigned char c : st.Blob(i)) {
+          out += kHex[c >> 4];
+          out += kHex[c & 15];
+        }
+        out += "'";
+        break;
+      default:
+        out += "'" + st.Text(i) + "'";
+        break;
+    }
+  }
+  return out;
+}
 
 constexpr char kCountAudit[] = "SELECT count(*) FROM audit_log";
 constexpr char kReadAudit[] = "SELECT entry FROM audit_log ORDER BY seq";
@@ -63,9 +71,13 @@ absl::StatusOr<DatabaseSnapshot> TakeSnapshot(storage::Database* db) {
   GORANK_RETURN_IF_ERROR(db->Read([&](storage::Connection& c) -> absl::Status {
     for (const TableQuery& q : kTables) {
       GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(q.sql));
-      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
-      if (!row) return absl::InternalError("no row from count(*)");
-      out.tables[q.table] = TableSnapshot{st->Int(0), st->Text(1)};
+      TableSnapshot& t = out.tables[q.table];
+      while (true) {
+        GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+        if (!row) break;
+        if (t.rows++ > 0) t.contents += '\n';
+        t.contents += RowText(*st);
+      }
     }
     return absl::OkStatus();
   }));

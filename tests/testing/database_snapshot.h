@@ -1,4 +1,4 @@
-// Reading an SQLite database the way tests need: a snapshot of every
+// Reading a database (SQLite or PostgreSQL) the way tests need: a snapshot of every
 // registry table (row counts and full contents) to prove that a refused call
 // changed nothing, and the audit log decoded back into ChangeRecords.
 #ifndef GORANK_TESTS_TESTING_DATABASE_SNAPSHOT_H_
@@ -18,7 +18,7 @@ namespace gorank::testing {
 
 struct TableSnapshot {
   int64_t rows = 0;
-  std::string contents;  // every row, quoted SQL values, in key order
+  std::string contents;  // every row, quoted values, in key order
   bool operator==(const TableSnapshot&) const = default;
 };
 

@@ -25,7 +25,7 @@ inline absl::StatusOr<std::map<std::string, int64_t>> CountEventRows(
       {"event_players", "SELECT count(*) FROM event_players"},
       {"audit_log", "SELECT count(*) FROM audit_log"},
       {"results_length",
-       "SELECT ifnull(sum(length(results)), 0) FROM event_results"},
+       "SELECT coalesce(sum(length(results)), 0) FROM event_results"},
   };
   std::map<std::string, int64_t> out;
   GORANK_RETURN_IF_ERROR(db->Read([&](storage::Connection& c) -> absl::Status {
