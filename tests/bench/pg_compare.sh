@@ -97,10 +97,10 @@ measure() {
   echo "== $name: issue for ${issue_seconds}s on $servers" >&2
   issue=$("$load" --mode issue --servers "$servers" --token-file "$dir/admin.token" \
     --threads "$threads" --seconds "$issue_seconds" --numbers-out "$dir/numbers.tsv" |
-    tee /dev/stderr | grep '^RESULT') || true
+    tee -a /dev/stderr | grep '^RESULT') || true
   echo "== $name: verify for ${verify_seconds}s" >&2
   verify=$("$load" --mode verify --servers "$servers" --numbers-file "$dir/numbers.tsv" \
-    --threads "$threads" --seconds "$verify_seconds" | tee /dev/stderr | grep '^RESULT') || true
+    --threads "$threads" --seconds "$verify_seconds" | tee -a /dev/stderr | grep '^RESULT') || true
   field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<"$1"; }
   rows+=("| $name | $(field "$issue" ops_per_s) | $(field "$issue" p50_ms) / $(field "$issue" p99_ms) | $(field "$issue" errors) | $(field "$verify" ops_per_s) | $(field "$verify" p50_ms) / $(field "$verify" p99_ms) | $(field "$verify" errors) |")
 }

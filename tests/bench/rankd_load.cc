@@ -3,15 +3,18 @@
 // instances; tests/bench/pg_compare.sh drives it).
 //
 //   rankd_load --mode issue  --servers H:P[,H:P] --token-file F
-//              [--players 8] [--threads 4] [--seconds 10 | --count N]
-//              [--numbers-out FILE]
+//              [--players 8] [--years 20] [--threads 4]
+//              [--seconds 10 | --count N] [--numbers-out FILE]
 //   rankd_load --mode verify --servers H:P[,H:P] --numbers-file FILE
 //              [--threads 4] [--seconds 10 | --count N]
 //
 // issue:  registers --players players (national admin token, agency 000,
 //         initial rank 5k), then issues 5k certificates to them; call k goes
-//         to server k mod #servers and player k mod #players. --numbers-out
-//         writes "NUMBER<TAB>HOLDER" for every certificate issued.
+//         to server k mod #servers and player k mod #players, dated 15
+//         January of year Y-1-(k mod --years) (Y this year): one agency has
+//         9999 serials a year, a fast server uses them up in seconds.
+//         --numbers-out writes "NUMBER<TAB>HOLDER" for every certificate
+//         issued.
 // verify: public VerifyCertificate (no token) of the numbers in
 //         --numbers-file, round-robin over the servers; an answer other than
 //         VALID counts as an error "answer:<outcome>".
@@ -26,6 +29,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -59,6 +63,7 @@ struct Options {
   double seconds = 10;
   int64_t count = 0;  // 0: run for --seconds
   int players = 8;
+  int years = 20;
 };
 
 // A certificate the verify mode asks about.
@@ -155,6 +160,7 @@ struct Run {
   std::vector<Issued> numbers;  // verify mode
   std::atomic<int64_t> next{0};
   Clock::time_point stop_at;
+  int first_year = 0;  // issue dates: 15 January of first_year and before
 };
 
 // Claims the next call number; false when the run is over.
@@ -183,6 +189,11 @@ void Worker(Run& run, ThreadResult* r) {
       req.mutable_grade()->set_notation("5k");
       req.set_basis(v1::CERTIFICATE_BASIS_TOURNAMENT);
       req.set_basis_reference("rankd_load");
+      // Serials run out at 9999 an agency a year: spread the dates.
+      v1::Date* date = req.mutable_issue_date();
+      date->set_year(run.first_year - static_cast<int>(k % o.years));
+      date->set_month(1);
+      date->set_day(15);
       v1::IssueCertificateResponse resp;
       s = stub->IssueCertificate(CallContext(run.token).get(), req, &resp);
       if (s.ok() && !o.numbers_out.empty()) {
@@ -227,6 +238,10 @@ int Main(const Options& o) {
   }
   Run run;
   run.o = &o;
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  run.first_year = 1900 + utc.tm_year - 1;
   if (o.mode == "issue") {
     std::ifstream in(o.token_file);
     if (o.token_file.empty() || !(in >> run.token)) {
@@ -333,6 +348,10 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.1, 3600.0));
   app.add_option("--count", o.count, "stop after this many calls")
       ->check(CLI::Range(int64_t{1}, int64_t{100000000}));
+  app.add_option("--years", o.years,
+                 "issue dates: 15 January of each of the N years before this "
+                 "one, round-robin (9999 serials an agency a year)")
+      ->check(CLI::Range(1, 25));
   app.add_option("--players", o.players, "players to register (issue)")
       ->check(CLI::Range(1, 1000));
   try {
