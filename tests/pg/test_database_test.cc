@@ -137,10 +137,12 @@ TEST_F(TestDatabaseUrlOnPostgresTest, UrlPointsIntoAFreshEmptySchema) {
             "0");
   // An unqualified table lands in the schema.
   Query(conn.get(), "CREATE TABLE players (id bigint PRIMARY KEY)");
+  // (Other tests run beside this one: their schemas hold tables of the
+  // same name.)
   EXPECT_EQ(Query(conn.get(),
-                  "SELECT table_schema FROM information_schema.tables WHERE "
-                  "table_name = 'players'"),
-            schema);
+                  "SELECT count(*) FROM information_schema.tables WHERE "
+                  "table_name = 'players' AND table_schema = '" + schema + "'"),
+            "1");
 }
 
 TEST_F(TestDatabaseUrlOnPostgresTest, EveryCallGetsItsOwnSchema) {
