@@ -212,5 +212,160 @@ TEST_F(MultiInstanceTest, ConcurrentIssuanceThroughBothIsGaplessAndAudited) {
   }
 }
 
+// One worker of the kill test: issues through one instance until told to
+// stop; counts what happened after the kill.
+struct Worker {
+  Instance* inst = nullptr;
+  bool on_b = false;
+  int64_t player = 0;
+  std::vector<v1::Certificate> acked;
+  std::map<std::string, std::string> grade_of;  // number -> requested grade
+  std::vector<grpc::Status> errors;
+  int ok_after_kill = 0;      // calls started after B was dead
+  int failed_after_kill = 0;  // ditto
+};
+
+TEST_F(MultiInstanceTest, SigkillOfOneInstanceLosesNoAcknowledgedCertificate) {
+  constexpr int kThreads = 8;  // even threads call A, odd ones B
+  constexpr int kAckedBeforeKill = 60;
+  constexpr int kOkAfterKill = 20;  // per A thread
+  constexpr int kMaxCalls = 400;    // per thread, a bound if all else fails
+  ASSERT_NO_FATAL_FAILURE(Start(a_, url_));
+  ASSERT_NO_FATAL_FAILURE(Start(b_, url_));
+  std::vector<Worker> workers(kThreads);
+  for (int t = 0; t < kThreads; ++t) {
+    Worker& w = workers[t];
+    w.on_b = t % 2 == 1;
+    w.inst = w.on_b ? &b_ : &a_;
+    v1::Player p;
+    const grpc::Status s =
+        Register(*w.inst, "棋手" + std::to_string(t), "10k", &p);
+    ASSERT_TRUE(s.ok()) << s.error_message();
+    w.player = p.id();
+  }
+
+  std::atomic<int> total_ok{0};
+  std::atomic<bool> killed{false};
+  const auto began = std::chrono::steady_clock::now();
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      Worker& w = workers[t];
+      for (int i = 0; i < kMaxCalls; ++i) {
+        const bool after = killed.load();
+        const std::string grade = GradeOf(i);
+        v1::Certificate c;
+        const grpc::Status s =
+            Issue(*w.inst, w.player, grade,
+                  "k" + std::to_string(t) + "-" + std::to_string(i), &c);
+        if (s.ok()) {
+          w.acked.push_back(c);
+          w.grade_of[c.number()] = grade;
+          ++total_ok;
+          if (after) ++w.ok_after_kill;
+        } else {
+          w.errors.push_back(s);
+          if (after) ++w.failed_after_kill;
+        }
+        if (w.on_b ? w.failed_after_kill >= 3 : w.ok_after_kill >= kOkAfterKill)
+          break;
+      }
+    });
+  }
+  const bool loaded =
+      PollUntil([&] { return total_ok.load() >= kAckedBeforeKill; },
+                std::chrono::seconds(120));
+  const int acked_at_kill = total_ok.load();
+  b_.child->Signal(SIGKILL);
+  EXPECT_EQ(b_.child->Wait(), -1);
+  killed = true;
+  for (std::thread& th : threads) th.join();
+  const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - began);
+  ASSERT_TRUE(loaded) << "only " << acked_at_kill << " issued before the kill";
+
+  std::set<std::string> acked;
+  int acked_a = 0, acked_b = 0;
+  for (int t = 0; t < kThreads; ++t) {
+    const Worker& w = workers[t];
+    if (w.on_b) {
+      // B's clients: OK until the kill, then UNAVAILABLE only.
+      EXPECT_EQ(w.ok_after_kill, 0) << "thread " << t;
+      EXPECT_GE(w.failed_after_kill, 3) << "thread " << t;
+      for (const grpc::Status& s : w.errors)
+        EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE)
+            << "thread " << t << ": " << s.error_message();
+      acked_b += static_cast<int>(w.acked.size());
+    } else {
+      // A's clients go on as if nothing happened.
+      EXPECT_TRUE(w.errors.empty())
+          << "thread " << t << ": " << w.errors.front().error_code() << " "
+          << w.errors.front().error_message();
+      EXPECT_EQ(w.ok_after_kill, kOkAfterKill) << "thread " << t;
+      acked_a += static_cast<int>(w.acked.size());
+    }
+    for (const v1::Certificate& c : w.acked)
+      EXPECT_TRUE(acked.insert(c.number()).second)
+          << "number issued twice: " << c.number();
+  }
+  std::cout << "[ MEASURED ] " << acked.size() << " acknowledged (" << acked_a
+            << " through A, " << acked_b << " through B, " << acked_at_kill
+            << " before the kill) in " << took.count() << " ms\n";
+  ASSERT_FALSE(acked.empty());
+  const int year = YearOf(*acked.begin());
+
+  // Through A: every acknowledged number with its player and grade.
+  for (const Worker& w : workers) {
+    for (const v1::Certificate& c : w.acked) {
+      v1::GetCertificateRequest req;
+      req.set_number(c.number());
+      v1::GetCertificateResponse resp;
+      const grpc::Status s =
+          a_.certs->GetCertificate(Context().get(), req, &resp);
+      ASSERT_TRUE(s.ok()) << c.number() << ": " << s.error_message();
+      EXPECT_EQ(resp.certificate().player_id(), w.player) << c.number();
+      EXPECT_EQ(resp.certificate().grade().notation(),
+                w.grade_of.at(c.number()))
+          << c.number();
+    }
+  }
+  // Serials 1..M with M >= acknowledged: at most one certificate per B
+  // client committed without its answer arriving, and only B's players'.
+  std::vector<v1::Certificate> listed;
+  grpc::Status s = ListNational(a_, year, &listed);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  const int m = static_cast<int>(listed.size());
+  EXPECT_EQ(SortedSerials(listed), OneTo(m));
+  EXPECT_GE(m, static_cast<int>(acked.size()));
+  EXPECT_LE(m, static_cast<int>(acked.size()) + kThreads / 2);
+  std::set<int64_t> b_players;
+  for (const Worker& w : workers)
+    if (w.on_b) b_players.insert(w.player);
+  for (const v1::Certificate& c : listed) {
+    if (acked.count(c.number()) == 0) {
+      EXPECT_EQ(b_players.count(c.player_id()), 1u)
+          << "unacknowledged " << c.number() << " of player " << c.player_id();
+    }
+  }
+  EXPECT_EQ(NationalCounters(url_), (std::map<int, int64_t>{{year, m}}));
+  e2e::RunResult r = Ctl(a_, {"audit", "verify"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+
+  // B restarts on the same database and serves: reads, the next serial.
+  ASSERT_NO_FATAL_FAILURE(Start(b_, url_));
+  v1::GetPlayerRequest get;
+  get.set_player_id(workers[0].player);
+  v1::GetPlayerResponse got;
+  s = b_.players->GetPlayer(Context().get(), get, &got);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  EXPECT_EQ(got.player().name(), "棋手0");
+  v1::Certificate next;
+  s = Issue(b_, workers[1].player, "1k", "after-restart", &next);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  EXPECT_EQ(std::stoi(next.number().substr(5)), m + 1) << next.number();
+  r = Ctl(b_, {"audit", "verify"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+}
+
 }  // namespace
 }  // namespace gorank::pg_test
