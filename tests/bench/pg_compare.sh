@@ -95,12 +95,16 @@ rows=()
 measure() {
   local name=$1 servers=$2 dir=$3 issue verify
   echo "== $name: issue for ${issue_seconds}s on $servers" >&2
-  issue=$("$load" --mode issue --servers "$servers" --token-file "$dir/admin.token" \
-    --threads "$threads" --seconds "$issue_seconds" --numbers-out "$dir/numbers.tsv" |
-    tee -a /dev/stderr | grep '^RESULT') || true
+  "$load" --mode issue --servers "$servers" --token-file "$dir/admin.token" \
+    --threads "$threads" --seconds "$issue_seconds" --numbers-out "$dir/numbers.tsv" \
+    >"$dir/issue.out" 2>&1 || true
+  cat "$dir/issue.out" >&2
+  issue=$(grep '^RESULT' "$dir/issue.out" || true)
   echo "== $name: verify for ${verify_seconds}s" >&2
-  verify=$("$load" --mode verify --servers "$servers" --numbers-file "$dir/numbers.tsv" \
-    --threads "$threads" --seconds "$verify_seconds" | tee -a /dev/stderr | grep '^RESULT') || true
+  "$load" --mode verify --servers "$servers" --numbers-file "$dir/numbers.tsv" \
+    --threads "$threads" --seconds "$verify_seconds" >"$dir/verify.out" 2>&1 || true
+  cat "$dir/verify.out" >&2
+  verify=$(grep '^RESULT' "$dir/verify.out" || true)
   field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<"$1"; }
   rows+=("| $name | $(field "$issue" ops_per_s) | $(field "$issue" p50_ms) / $(field "$issue" p99_ms) | $(field "$issue" errors) | $(field "$verify" ops_per_s) | $(field "$verify" p50_ms) / $(field "$verify" p99_ms) | $(field "$verify" errors) |")
 }
