@@ -34,6 +34,8 @@ class TestServer {
   std::shared_ptr<grpc::Channel> channel() { return channel_; }
   server::RankdServer* server() { return server_.get(); }
   FakeClock& clock() { return clock_; }
+  // The server's temp folder (admin.token, audit_ed25519.pem live there).
+  const std::string& dir() const { return dir_.path(); }
 
   // A client context with a 10 s deadline and, unless `bearer` is empty,
   // "authorization: Bearer <bearer>".
