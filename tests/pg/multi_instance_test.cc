@@ -229,7 +229,6 @@ TEST_F(MultiInstanceTest, SigkillOfOneInstanceLosesNoAcknowledgedCertificate) {
   constexpr int kThreads = 8;  // even threads call A, odd ones B
   constexpr int kAckedBeforeKill = 60;
   constexpr int kOkAfterKill = 20;  // per A thread
-  constexpr int kMaxCalls = 400;    // per thread, a bound if all else fails
   ASSERT_NO_FATAL_FAILURE(Start(a_, url_));
   ASSERT_NO_FATAL_FAILURE(Start(b_, url_));
   std::vector<Worker> workers(kThreads);
@@ -247,11 +246,13 @@ TEST_F(MultiInstanceTest, SigkillOfOneInstanceLosesNoAcknowledgedCertificate) {
   std::atomic<int> total_ok{0};
   std::atomic<bool> killed{false};
   const auto began = std::chrono::steady_clock::now();
+  const auto give_up = began + std::chrono::seconds(120);  // if all else fails
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
       Worker& w = workers[t];
-      for (int i = 0; i < kMaxCalls; ++i) {
+      // A bound in time, not in calls: B's calls fail fast once it is dead.
+      for (int i = 0; std::chrono::steady_clock::now() < give_up; ++i) {
         const bool after = killed.load();
         const std::string grade = GradeOf(i);
         v1::Certificate c;
@@ -335,6 +336,9 @@ TEST_F(MultiInstanceTest, SigkillOfOneInstanceLosesNoAcknowledgedCertificate) {
   grpc::Status s = ListNational(a_, year, &listed);
   ASSERT_TRUE(s.ok()) << s.error_message();
   const int m = static_cast<int>(listed.size());
+  std::cout << "[ MEASURED ] serials 1.." << m << " of " << year << ", "
+            << m - static_cast<int>(acked.size())
+            << " committed without an answer (B's calls in flight)\n";
   EXPECT_EQ(SortedSerials(listed), OneTo(m));
   EXPECT_GE(m, static_cast<int>(acked.size()));
   EXPECT_LE(m, static_cast<int>(acked.size()) + kThreads / 2);
