@@ -524,9 +524,19 @@ absl::StatusOr<std::vector<std::string>> PgConnection::TableColumns(
   return columns;
 }
 
-absl::Status PgConnection::BeginWrite() {
+absl::Status PgConnection::Begin(const char* sql) {
   GORANK_RETURN_IF_ERROR(EnsureConnected());
-  absl::Status s = Exec(kBeginWrite);
+  absl::Status s = Exec(sql);
+  if (s.ok() || (conn_ && PQstatus(conn_) == CONNECTION_OK)) return s;
+  // The server dropped the connection while it sat idle (a restart, a
+  // fail-over): nothing has run yet, so connect again and begin once more.
+  session_ready_ = false;
+  GORANK_RETURN_IF_ERROR(EnsureConnected());
+  return Exec(sql);
+}
+
+absl::Status PgConnection::BeginWrite() {
+  absl::Status s = Begin(kBeginWrite);
   if (!s.ok()) {
     Rollback();
     return s;
@@ -534,10 +544,7 @@ absl::Status PgConnection::BeginWrite() {
   return Exec("DELETE FROM pg_temp.rankd_written");
 }
 
-absl::Status PgConnection::BeginRead() {
-  GORANK_RETURN_IF_ERROR(EnsureConnected());
-  return Exec(kBeginRead);
-}
+absl::Status PgConnection::BeginRead() { return Begin(kBeginRead); }
 
 absl::Status PgConnection::Commit() { return Exec("COMMIT"); }
 

@@ -108,6 +108,8 @@ class PgConnection : public Connection {
   PgConnection(std::string url, bool writer)
       : url_(std::move(url)), writer_(writer) {}
   absl::Status SetUpSession();
+  // Runs `sql` (a BEGIN), connecting again first when the connection broke.
+  absl::Status Begin(const char* sql);
   absl::Status ErrorOf(pg_result* result, const std::string& what);
   absl::StatusOr<std::vector<std::string>> Strings(const char* sql,
                                                    const std::string& arg);
