@@ -584,8 +584,7 @@ absl::StatusOr<std::unique_ptr<Database>> PgDatabase::Open(
   GORANK_RETURN_IF_ERROR(Migrate(*db->writer_, -1, options.schema_only));
   for (int i = 0; i < std::max(1, options.reader_connections); ++i) {
     GORANK_ASSIGN_OR_RETURN(auto reader, PgConnection::Connect(url, false));
-    db->free_readers_.push_back(reader.get());
-    db->readers_.push_back(std::move(reader));
+    db->readers_.Add(std::move(reader));
   }
   return std::unique_ptr<Database>(std::move(db));
 }
@@ -600,33 +599,16 @@ absl::Status PgDatabase::Write(
   return s;
 }
 
-PgConnection* PgDatabase::AcquireReader() {
-  std::unique_lock<std::mutex> lock(readers_mu_);
-  if (free_readers_.empty()) ++reader_waits_;
-  readers_cv_.wait(lock, [&] { return !free_readers_.empty(); });
-  PgConnection* c = free_readers_.back();
-  free_readers_.pop_back();
-  return c;
-}
-
-void PgDatabase::ReleaseReader(PgConnection* c) {
-  {
-    std::lock_guard<std::mutex> lock(readers_mu_);
-    free_readers_.push_back(c);
-  }
-  readers_cv_.notify_one();
-}
-
 absl::Status PgDatabase::Read(
     const std::function<absl::Status(Connection&)>& fn) {
-  PgConnection* c = AcquireReader();
+  PgConnection* c = readers_.Acquire();
   absl::Status s = c->BeginRead();
   if (s.ok()) {
     s = fn(*c);
     if (s.ok()) s = c->Commit();
     if (!s.ok()) c->Rollback();
   }
-  ReleaseReader(c);
+  readers_.Release(c);
   return s;
 }
 
@@ -637,12 +619,7 @@ absl::Status PgDatabase::Probe() {
 }
 
 Database::ReaderPoolStats PgDatabase::reader_pool_stats() const {
-  std::lock_guard<std::mutex> lock(readers_mu_);
-  ReaderPoolStats stats;
-  stats.size = static_cast<int>(readers_.size());
-  stats.in_use = static_cast<int>(readers_.size() - free_readers_.size());
-  stats.waits = reader_waits_;
-  return stats;
+  return readers_.Stats();
 }
 
 absl::Status PgDatabase::BackupTo(const std::string& dest) {

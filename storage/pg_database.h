@@ -17,10 +17,10 @@
 #ifndef GORANK_STORAGE_PG_DATABASE_H_
 #define GORANK_STORAGE_PG_DATABASE_H_
 
-#include <condition_variable>
 #include <mutex>
 
 #include "storage/database.h"
+#include "storage/reader_pool.h"
 
 struct pg_conn;
 struct pg_result;
@@ -145,18 +145,12 @@ class PgDatabase : public Database {
 
  private:
   PgDatabase() = default;
-  PgConnection* AcquireReader();
-  void ReleaseReader(PgConnection* c);
 
   std::string url_;
   std::string display_;  // url_ with any password masked
   std::mutex write_mu_;
   std::unique_ptr<PgConnection> writer_;
-  mutable std::mutex readers_mu_;
-  std::condition_variable readers_cv_;
-  int64_t reader_waits_ = 0;
-  std::vector<std::unique_ptr<PgConnection>> readers_;
-  std::vector<PgConnection*> free_readers_;
+  ReaderPool<PgConnection> readers_;
 };
 
 // `?N` and `?` parameters as PostgreSQL's `$N` (quoted text left alone).

@@ -314,14 +314,13 @@ absl::StatusOr<std::unique_ptr<Database>> SqliteDatabase::Open(
   for (int i = 0; i < readers; ++i) {
     GORANK_ASSIGN_OR_RETURN(
         auto reader, OpenConnection(path, SQLITE_OPEN_READONLY, options));
-    db->free_readers_.push_back(reader.get());
-    db->readers_.push_back(std::move(reader));
+    db->readers_.Add(std::move(reader));
   }
   return std::unique_ptr<Database>(std::move(db));
 }
 
 SqliteDatabase::~SqliteDatabase() {
-  readers_.clear();
+  readers_.Clear();
   if (writer_) {
     // Fold the WAL back into the main file for a clean close.
     writer_->Exec("PRAGMA wal_checkpoint(TRUNCATE)").IgnoreError();
@@ -341,42 +340,20 @@ absl::Status SqliteDatabase::Write(
   return s;
 }
 
-SqliteConnection* SqliteDatabase::AcquireReader() {
-  std::unique_lock<std::mutex> lock(readers_mu_);
-  if (free_readers_.empty()) ++reader_waits_;
-  readers_cv_.wait(lock, [&] { return !free_readers_.empty(); });
-  SqliteConnection* c = free_readers_.back();
-  free_readers_.pop_back();
-  return c;
-}
-
-void SqliteDatabase::ReleaseReader(SqliteConnection* c) {
-  {
-    std::lock_guard<std::mutex> lock(readers_mu_);
-    free_readers_.push_back(c);
-  }
-  readers_cv_.notify_one();
-}
-
 absl::Status SqliteDatabase::Read(
     const std::function<absl::Status(Connection&)>& fn) {
   if (readers_.empty()) {
     std::lock_guard<std::mutex> lock(write_mu_);
     return RunRead(*writer_, fn);
   }
-  SqliteConnection* c = AcquireReader();
+  SqliteConnection* c = readers_.Acquire();
   absl::Status s = RunRead(*c, fn);
-  ReleaseReader(c);
+  readers_.Release(c);
   return s;
 }
 
 Database::ReaderPoolStats SqliteDatabase::reader_pool_stats() const {
-  std::lock_guard<std::mutex> lock(readers_mu_);
-  ReaderPoolStats stats;
-  stats.size = static_cast<int>(readers_.size());
-  stats.in_use = static_cast<int>(readers_.size() - free_readers_.size());
-  stats.waits = reader_waits_;
-  return stats;
+  return readers_.Stats();
 }
 
 namespace {
@@ -396,9 +373,9 @@ absl::Status SqliteDatabase::Probe() {
     std::lock_guard<std::mutex> lock(write_mu_);
     s = run(*writer_);
   } else {
-    SqliteConnection* c = AcquireReader();
+    SqliteConnection* c = readers_.Acquire();
     s = run(*c);
-    ReleaseReader(c);
+    readers_.Release(c);
   }
   if (s.ok()) return s;
   return absl::Status(s.code(), path_ + ": " + std::string(s.message()));
@@ -434,9 +411,9 @@ absl::Status SqliteDatabase::BackupTo(const std::string& dest) {
     std::lock_guard<std::mutex> lock(write_mu_);
     return run(*writer_);
   }
-  SqliteConnection* c = AcquireReader();
+  SqliteConnection* c = readers_.Acquire();
   absl::Status s = run(*c);
-  ReleaseReader(c);
+  readers_.Release(c);
   return s;
 }
 

@@ -7,10 +7,10 @@
 #ifndef GORANK_STORAGE_SQLITE_DATABASE_H_
 #define GORANK_STORAGE_SQLITE_DATABASE_H_
 
-#include <condition_variable>
 #include <mutex>
 
 #include "storage/database.h"
+#include "storage/reader_pool.h"
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -112,17 +112,11 @@ class SqliteDatabase : public Database {
 
  private:
   SqliteDatabase() = default;
-  SqliteConnection* AcquireReader();
-  void ReleaseReader(SqliteConnection* c);
 
   std::string path_;
   std::mutex write_mu_;
   std::unique_ptr<SqliteConnection> writer_;
-  mutable std::mutex readers_mu_;
-  std::condition_variable readers_cv_;
-  int64_t reader_waits_ = 0;
-  std::vector<std::unique_ptr<SqliteConnection>> readers_;
-  std::vector<SqliteConnection*> free_readers_;
+  ReaderPool<SqliteConnection> readers_;
 };
 
 // Maps an SQLite result code and message to an absl::Status (see Step()).
