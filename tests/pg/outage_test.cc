@@ -141,9 +141,7 @@ int FailuresBeforeSuccess(const std::function<grpc::Status()>& call) {
         if (s.ok()) return true;
         EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE)
             << s.error_message();
-        if (failures++ == 0)
-          std::cout << "[ KNOWN ISSUE ] first call after the server is back: "
-                    << s.error_message() << "\n";
+        ++failures;
         return false;
       },
       std::chrono::seconds(30));
@@ -151,20 +149,18 @@ int FailuresBeforeSuccess(const std::function<grpc::Status()>& call) {
 }
 
 // Once health says SERVING, writes and reads succeed again, without a
-// restart of rankd. A call on a pooled connection opened before the outage
-// may fail once with UNAVAILABLE (see the DISABLED_ test below); a client
-// retries UNAVAILABLE, so does this test, and nothing else may fail.
+// restart of rankd, at the first attempt.
 TEST_F(MultiInstanceOutageTest, ServerStoppedAndStartedUnderARunningRankd) {
   ASSERT_NO_FATAL_FAILURE(ThroughAnOutage());
   v1::Player after, read;
   const int write_failures = FailuresBeforeSuccess(
       [&] { return Register(rankd_, "停机后", "4k", &after); });
   ASSERT_GE(write_failures, 0) << "no write succeeded after the outage";
-  EXPECT_LE(write_failures, 1);
+  EXPECT_EQ(write_failures, 0);
   const int read_failures =
       FailuresBeforeSuccess([&] { return GetPlayer(before_.id(), &read); });
   ASSERT_GE(read_failures, 0) << "no read succeeded after the outage";
-  EXPECT_LE(read_failures, 4);  // at most once per pooled reader
+  EXPECT_EQ(read_failures, 0);
   EXPECT_EQ(read.name(), "停机前");
   grpc::Status s = GetPlayer(after.id(), &read);
   ASSERT_TRUE(s.ok()) << s.error_message();
@@ -174,15 +170,11 @@ TEST_F(MultiInstanceOutageTest, ServerStoppedAndStartedUnderARunningRankd) {
   EXPECT_TRUE(rankd_.child->running());
 }
 
-// Storage bug (issue #10, reported; storage/ is not ours to change): a
-// connection opened before the outage still says CONNECTION_OK until it is
-// used, so the first write after the server is back fails with UNAVAILABLE
-// "the PostgreSQL database went away (running SQL): server closed the
-// connection unexpectedly" instead of re-opening the connection. Enable
-// when PgConnection::BeginWrite/BeginRead retry a BEGIN on a broken
-// connection.
-TEST_F(MultiInstanceOutageTest,
-       DISABLED_FirstCallsAfterTheServerIsBackSucceed) {
+// A connection opened before the outage still says CONNECTION_OK until it
+// is used; PgConnection re-opens it when its BEGIN fails, so neither the
+// writer nor any pooled reader fails the first call after the server is
+// back.
+TEST_F(MultiInstanceOutageTest, FirstCallsAfterTheServerIsBackSucceed) {
   ASSERT_NO_FATAL_FAILURE(ThroughAnOutage());
   v1::Player after;
   grpc::Status s = Register(rankd_, "停机后", "4k", &after);
