@@ -6,7 +6,7 @@
 #include "nlohmann/json.hpp"
 #include "services/common/status_macros.h"
 #include "storage/audit_log.h"
-#include "storage/pg_database.h"
+#include "storage/pg_schema.h"
 #include "storage/regions.h"
 
 namespace gorank::storage {

@@ -156,16 +156,6 @@ class PgDatabase : public Database {
 // `?N` and `?` parameters as PostgreSQL's `$N` (quoted text left alone).
 std::string ToPostgresParameters(const std::string& sql);
 
-// The SQLite DDL of a migration step as PostgreSQL DDL: INTEGER -> BIGINT,
-// BLOB -> BYTEA, no STRICT, SQLite triggers dropped (the caller adds the
-// PostgreSQL ones).
-std::string ToPostgresDdl(const std::string& sqlite_ddl);
-
-// The functions and triggers rankd needs on PostgreSQL: json_valid(), the
-// append-only audit log, the written-row note and max + 1 ids on every table
-// (idempotent; run inside each migration step).
-absl::Status InstallPostgresTriggers(Connection& conn);
-
 }  // namespace gorank::storage
 
 #endif  // GORANK_STORAGE_PG_DATABASE_H_
