@@ -16,6 +16,7 @@
 # as the Debian package's user `postgres` and DIR is handed to that user. The
 # server binaries come from the newest /usr/lib/postgresql/*/bin (the Debian
 # `postgresql` package; deploy/setup.sh test installs it). Server log: DIR/log.
+# As root DIR is a symbolic link to a folder under /tmp (see below).
 set -euo pipefail
 
 die() { echo "pg_server.sh: $*" >&2; exit 1; }
@@ -26,6 +27,11 @@ usage() { die "usage: $0 start|stop|pause|resume DIR"; }
 action=$1
 dir=$2
 case "$dir" in /*) ;; *) dir="$PWD/$dir" ;; esac
+# As root the cluster lives in a folder of its own under /tmp (the user
+# postgres may not reach DIR: a checkout under /root is closed to it) and DIR
+# is a symbolic link to it; every action works on the real folder.
+requested=$dir
+if [ -L "$dir" ]; then dir=$(readlink -f "$dir"); fi
 
 find_bindir() {
   local candidate
@@ -61,14 +67,19 @@ start() {
   # A server left over from an interrupted run would keep the old port.
   stop_server "$bindir"
   rm -rf "$dir"
-  mkdir -p "$dir"
+  rm -rf "$requested"
   if [ "$(id -u)" -eq 0 ]; then
     id postgres >/dev/null 2>&1 ||
       die "running as root, but there is no user 'postgres' to run the server as
 (PostgreSQL refuses root; the Debian package 'postgresql' creates that user)"
+    mkdir -p "$(dirname "$requested")"
+    dir=$(mktemp -d "${TMPDIR:-/tmp}/rankd-pg.XXXXXX")
+    ln -s "$dir" "$requested"
     chown postgres: "$dir"
     as_owner test -w "$dir" ||
       die "user postgres cannot write $dir (a parent directory is closed to it)"
+  else
+    mkdir -p "$dir"
   fi
   chmod 700 "$dir"
 
@@ -150,6 +161,7 @@ case "$action" in
       stop_server "$bindir"
       rm -rf "$dir"
     fi
+    rm -rf "$requested"
     ;;
   *) usage ;;
 esac
