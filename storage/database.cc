@@ -13,11 +13,6 @@ absl::Status Statement::Run() {
   }
 }
 
-bool IsPostgresUrl(const std::string& address) {
-  return address.rfind("postgresql://", 0) == 0 ||
-         address.rfind("postgres://", 0) == 0;
-}
-
 std::string DisplayAddress(const std::string& url) {
   if (!IsPostgresUrl(url)) return url;
   // postgresql://user:password@host/... -> postgresql://user:***@host/...

@@ -137,8 +137,11 @@ struct DatabaseOptions {
   bool schema_only = false;
 };
 
-// True for "postgresql://..." and "postgres://..." addresses.
-bool IsPostgresUrl(const std::string& address);
+// True for "postgresql://..." and "postgres://..." addresses. (Inline: the
+// configuration code uses it without linking the storage library.)
+inline bool IsPostgresUrl(const std::string& address) {
+  return address.rfind("postgresql://", 0) == 0 || address.rfind("postgres://", 0) == 0;
+}
 // `address` fit for a log line: a password in a URL is masked.
 std::string DisplayAddress(const std::string& address);
 

@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "services/common/file_text.h"
+#include "storage/database.h"
 #include "toml++/toml.h"
 
 namespace gorank::server {
@@ -80,7 +81,7 @@ absl::Status ApplyTable(const toml::table& t, ServerConfig* c) {
 }  // namespace
 
 std::string ServerConfig::StateDirectory() const {
-  if (db_path.rfind("postgresql://", 0) == 0 || db_path.rfind("postgres://", 0) == 0) return ".";
+  if (storage::IsPostgresUrl(db_path)) return ".";
   const size_t slash = db_path.rfind('/');
   return slash == std::string::npos ? "." : db_path.substr(0, slash);
 }
