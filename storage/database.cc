@@ -13,6 +13,16 @@ absl::Status Statement::Run() {
   }
 }
 
+absl::Status RunTransaction(
+    Connection& c, bool write,
+    const std::function<absl::Status(Connection&)>& fn) {
+  GORANK_RETURN_IF_ERROR(write ? c.BeginWrite() : c.BeginRead());
+  absl::Status s = fn(c);
+  if (s.ok()) s = c.Commit();
+  if (!s.ok()) c.Rollback();
+  return s;
+}
+
 std::string DisplayAddress(const std::string& url) {
   if (!IsPostgresUrl(url)) return url;
   // postgresql://user:password@host/... -> postgresql://user:***@host/...

@@ -127,6 +127,12 @@ class Connection {
   virtual absl::Status WriteSchemaVersion(int version) = 0;
 };
 
+// Runs `fn` on `c` between BeginWrite() (or BeginRead()) and Commit(),
+// rolling back when `fn` or the commit fails. Both engines' Database
+// implementations and the migrations drive their transactions with it.
+absl::Status RunTransaction(Connection& c, bool write,
+                            const std::function<absl::Status(Connection&)>& fn);
+
 struct DatabaseOptions {
   int reader_connections = 4;
   int busy_timeout_ms = 5000;
@@ -140,7 +146,8 @@ struct DatabaseOptions {
 // True for "postgresql://..." and "postgres://..." addresses. (Inline: the
 // configuration code uses it without linking the storage library.)
 inline bool IsPostgresUrl(const std::string& address) {
-  return address.rfind("postgresql://", 0) == 0 || address.rfind("postgres://", 0) == 0;
+  return address.rfind("postgresql://", 0) == 0 ||
+         address.rfind("postgres://", 0) == 0;
 }
 // `address` fit for a log line: a password in a URL is masked.
 std::string DisplayAddress(const std::string& address);

@@ -344,35 +344,30 @@ absl::Status Migrate(Connection& conn, int target, bool schema_only) {
     if (m.version > target) break;
     // The version is read under the write lock: another rankd may have
     // migrated meanwhile.
-    GORANK_RETURN_IF_ERROR(conn.BeginWrite());
-    absl::Status s = [&]() -> absl::Status {
-      GORANK_ASSIGN_OR_RETURN(const int current, conn.ReadSchemaVersion());
-      if (current > LatestSchemaVersion()) {
-        return absl::FailedPreconditionError(
-            "database schema version " + std::to_string(current) +
-            " is newer than this rankd (" +
-            std::to_string(LatestSchemaVersion()) + "); upgrade rankd");
-      }
-      if (m.version <= current) return absl::OkStatus();
-      if (!(schema_only && m.loads_data)) {
-        absl::Status applied = m.apply(conn);
-        if (applied.ok() && conn.engine() == Engine::kPostgres) {
-          applied = InstallPostgresTriggers(conn);
-        }
-        if (!applied.ok()) {
-          return absl::Status(
-              applied.code(),
-              "migration " + std::to_string(m.version) + " (" + m.description +
-                  ") failed: " + std::string(applied.message()));
-        }
-      }
-      return conn.WriteSchemaVersion(m.version);
-    }();
-    if (s.ok()) s = conn.Commit();
-    if (!s.ok()) {
-      conn.Rollback();
-      return s;
-    }
+    GORANK_RETURN_IF_ERROR(
+        RunTransaction(conn, /*write=*/true, [&](Connection&) -> absl::Status {
+          GORANK_ASSIGN_OR_RETURN(const int current, conn.ReadSchemaVersion());
+          if (current > LatestSchemaVersion()) {
+            return absl::FailedPreconditionError(
+                "database schema version " + std::to_string(current) +
+                " is newer than this rankd (" +
+                std::to_string(LatestSchemaVersion()) + "); upgrade rankd");
+          }
+          if (m.version <= current) return absl::OkStatus();
+          if (!(schema_only && m.loads_data)) {
+            absl::Status applied = m.apply(conn);
+            if (applied.ok() && conn.engine() == Engine::kPostgres) {
+              applied = InstallPostgresTriggers(conn);
+            }
+            if (!applied.ok()) {
+              return absl::Status(applied.code(),
+                                  "migration " + std::to_string(m.version) +
+                                      " (" + m.description + ") failed: " +
+                                      std::string(applied.message()));
+            }
+          }
+          return conn.WriteSchemaVersion(m.version);
+        }));
   }
   return absl::OkStatus();
 }

@@ -467,22 +467,13 @@ absl::StatusOr<std::unique_ptr<Database>> PgDatabase::Open(
 absl::Status PgDatabase::Write(
     const std::function<absl::Status(Connection&)>& fn) {
   std::lock_guard<std::mutex> lock(write_mu_);
-  GORANK_RETURN_IF_ERROR(writer_->BeginWrite());
-  absl::Status s = fn(*writer_);
-  if (s.ok()) s = writer_->Commit();
-  if (!s.ok()) writer_->Rollback();
-  return s;
+  return RunTransaction(*writer_, /*write=*/true, fn);
 }
 
 absl::Status PgDatabase::Read(
     const std::function<absl::Status(Connection&)>& fn) {
   PgConnection* c = readers_.Acquire();
-  absl::Status s = c->BeginRead();
-  if (s.ok()) {
-    s = fn(*c);
-    if (s.ok()) s = c->Commit();
-    if (!s.ok()) c->Rollback();
-  }
+  absl::Status s = RunTransaction(*c, /*write=*/false, fn);
   readers_.Release(c);
   return s;
 }

@@ -281,15 +281,6 @@ absl::StatusOr<std::unique_ptr<SqliteConnection>> OpenConnection(
   return conn;
 }
 
-absl::Status RunRead(Connection& c,
-                     const std::function<absl::Status(Connection&)>& fn) {
-  GORANK_RETURN_IF_ERROR(c.BeginRead());
-  absl::Status s = fn(c);
-  if (s.ok()) s = c.Commit();
-  if (!s.ok()) c.Rollback();
-  return s;
-}
-
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Database>> SqliteDatabase::Open(
@@ -333,21 +324,17 @@ absl::Status SqliteDatabase::Write(
   if (path_ != ":memory:") {
     GORANK_RETURN_IF_ERROR(writer_->CheckNotMoved());
   }
-  GORANK_RETURN_IF_ERROR(writer_->BeginWrite());
-  absl::Status s = fn(*writer_);
-  if (s.ok()) s = writer_->Commit();
-  if (!s.ok()) writer_->Rollback();
-  return s;
+  return RunTransaction(*writer_, /*write=*/true, fn);
 }
 
 absl::Status SqliteDatabase::Read(
     const std::function<absl::Status(Connection&)>& fn) {
   if (readers_.empty()) {
     std::lock_guard<std::mutex> lock(write_mu_);
-    return RunRead(*writer_, fn);
+    return RunTransaction(*writer_, /*write=*/false, fn);
   }
   SqliteConnection* c = readers_.Acquire();
-  absl::Status s = RunRead(*c, fn);
+  absl::Status s = RunTransaction(*c, /*write=*/false, fn);
   readers_.Release(c);
   return s;
 }
@@ -363,10 +350,11 @@ constexpr char kProbeSql[] = "SELECT count(*) FROM sqlite_schema";
 absl::Status SqliteDatabase::Probe() {
   auto run = [&](SqliteConnection& c) -> absl::Status {
     if (path_ != ":memory:") GORANK_RETURN_IF_ERROR(c.CheckNotMoved());
-    return RunRead(c, [](Connection& conn) -> absl::Status {
-      GORANK_ASSIGN_OR_RETURN(auto st, conn.Prepare(kProbeSql));
-      return st->Run();
-    });
+    return RunTransaction(
+        c, /*write=*/false, [](Connection& conn) -> absl::Status {
+          GORANK_ASSIGN_OR_RETURN(auto st, conn.Prepare(kProbeSql));
+          return st->Run();
+        });
   };
   absl::Status s;
   if (readers_.empty()) {
