@@ -27,6 +27,17 @@ std::string QuoteIdentifier(const std::string& name) {
   return out + "\"";
 }
 
+namespace {
+// The primary-key columns joined with '/' as an SQL expression.
+std::string JoinedKey(const std::vector<std::string>& pk) {
+  std::string expr;
+  for (const std::string& col : pk) {
+    expr += (expr.empty() ? "" : " || '/' || ") + QuoteIdentifier(col);
+  }
+  return expr;
+}
+}  // namespace
+
 absl::StatusOr<std::string> KeyExpression(Connection& conn,
                                           const std::string& table) {
   GORANK_ASSIGN_OR_RETURN(std::vector<std::string> pk,
@@ -35,11 +46,7 @@ absl::StatusOr<std::string> KeyExpression(Connection& conn,
     if (conn.engine() == Engine::kSqlite) return std::string("rowid");
     return absl::InternalError("table " + table + " has no primary key");
   }
-  std::string expr;
-  for (const std::string& col : pk) {
-    expr += (expr.empty() ? "" : " || '/' || ") + QuoteIdentifier(col);
-  }
-  return expr;
+  return JoinedKey(pk);
 }
 
 // Columns 1..n with kind tags and lengths, so no two different rows share
@@ -88,12 +95,19 @@ absl::StatusOr<std::map<std::string, std::string>> DigestRowsByRowid(
     if (!key.empty()) out[table + ":" + key] = kDeletedRow;
   }
   std::set<std::pair<std::string, int64_t>> seen;
+  std::map<std::string, std::string> select_of;  // table -> its row's SELECT
   for (const auto& row : rows) {
     if (!seen.insert(row).second) continue;
-    GORANK_ASSIGN_OR_RETURN(std::string key, KeyExpression(conn, row.first));
-    const std::string sql = "SELECT " + key + ", * FROM " +
-                            QuoteIdentifier(row.first) + " WHERE rowid = ?1";
-    GORANK_ASSIGN_OR_RETURN(auto st, conn.Prepare(sql.c_str()));
+    auto sql = select_of.find(row.first);
+    if (sql == select_of.end()) {
+      GORANK_ASSIGN_OR_RETURN(std::string key, KeyExpression(conn, row.first));
+      sql = select_of
+                .emplace(row.first, "SELECT " + key + ", * FROM " +
+                                        QuoteIdentifier(row.first) +
+                                        " WHERE rowid = ?1")
+                .first;
+    }
+    GORANK_ASSIGN_OR_RETURN(auto st, conn.Prepare(sql->second.c_str()));
     st->Bind(1, row.second);
     GORANK_ASSIGN_OR_RETURN(bool found, st->Step());
     if (found) {
@@ -112,27 +126,41 @@ absl::StatusOr<std::map<std::string, std::string>> DigestRowsByKey(
     const std::vector<std::pair<std::string, std::vector<std::string>>>& rows) {
   std::map<std::string, std::string> out;
   std::set<std::pair<std::string, std::vector<std::string>>> seen;
+  struct RowQuery {
+    size_t key_columns;
+    std::string sql;  // SELECT key, * ... WHERE k1 = ?1 AND k2 = ?2 ...
+  };
+  std::map<std::string, RowQuery> query_of;  // by table
   for (const auto& row : rows) {
     if (!seen.insert(row).second) continue;
-    GORANK_ASSIGN_OR_RETURN(std::vector<std::string> pk,
-                            conn.PrimaryKeyColumns(row.first));
-    if (pk.size() != row.second.size()) {
-      return absl::InternalError("written row of " + row.first + " has " +
-                                 std::to_string(row.second.size()) +
-                                 " key values, the key " +
-                                 std::to_string(pk.size()) + " columns");
+    auto query = query_of.find(row.first);
+    if (query == query_of.end()) {
+      GORANK_ASSIGN_OR_RETURN(std::vector<std::string> pk,
+                              conn.PrimaryKeyColumns(row.first));
+      if (pk.empty()) {
+        return absl::InternalError("table " + row.first +
+                                   " has no primary key");
+      }
+      std::string sql = "SELECT " + JoinedKey(pk) + ", * FROM " +
+                        QuoteIdentifier(row.first) + " WHERE ";
+      for (size_t i = 0; i < pk.size(); ++i) {
+        sql += (i ? " AND " : "") + QuoteIdentifier(pk[i]) + " = ?" +
+               std::to_string(i + 1);
+      }
+      query = query_of.emplace(row.first, RowQuery{pk.size(), sql}).first;
     }
-    GORANK_ASSIGN_OR_RETURN(std::string key, KeyExpression(conn, row.first));
-    std::string sql =
-        "SELECT " + key + ", * FROM " + QuoteIdentifier(row.first) + " WHERE ";
+    if (query->second.key_columns != row.second.size()) {
+      return absl::InternalError(
+          "written row of " + row.first + " has " +
+          std::to_string(row.second.size()) + " key values, the key " +
+          std::to_string(query->second.key_columns) + " columns");
+    }
     std::string joined;
-    for (size_t i = 0; i < pk.size(); ++i) {
-      sql += (i ? " AND " : "") + QuoteIdentifier(pk[i]) + " = ?" +
-             std::to_string(i + 1);
+    for (size_t i = 0; i < row.second.size(); ++i) {
       joined += (i ? "/" : "") + row.second[i];
     }
-    GORANK_ASSIGN_OR_RETURN(auto st, conn.Prepare(sql.c_str()));
-    for (size_t i = 0; i < pk.size(); ++i)
+    GORANK_ASSIGN_OR_RETURN(auto st, conn.Prepare(query->second.sql.c_str()));
+    for (size_t i = 0; i < row.second.size(); ++i)
       st->Bind(static_cast<int>(i + 1), row.second[i]);
     GORANK_ASSIGN_OR_RETURN(bool found, st->Step());
     out[row.first + ":" + joined] = found ? DigestColumns(*st) : kDeletedRow;
