@@ -43,6 +43,9 @@ std::vector<MethodPolicy> BuildTable() {
       {crt + "LodgeObjection", {kP, kN, kA, kU}},
       {crt + "DecideObjection", {kN}},
       {crt + "ListNotices", {kP, kN, kA, kU}},
+      // Objections with their text: the national admin, auditors, and the
+      // holder's agency (the domain narrows an operator to its players).
+      {crt + "ListObjections", {kN, kA, kU}},
       {crt + "RecommendAppraisal", {kN, kA}},
       {crt + "DecideAppraisal", {kN}},
       {crt + "ListAppraisals", {kN, kA, kU}},
