@@ -148,6 +148,7 @@ void PrintReport(const v1::AnnualReport& r) {
   notes("incomplete holder", r.incomplete_holders());
   notes("appraisal", r.appraisals());
   notes("revoked", r.revocations());
+  notes("award (no certificate)", r.awards());
   if (!r.inactive_months().empty()) {
     std::cout << "  months without issuance:";
     for (int m : r.inactive_months()) std::cout << " " << m;
@@ -174,6 +175,7 @@ void PrintReportCsv(const v1::AnnualReport& r) {
   notes("incomplete_holder", r.incomplete_holders());
   notes("appraisal", r.appraisals());
   notes("revocation", r.revocations());
+  notes("award", r.awards());
   for (int m : r.inactive_months()) std::cout << "inactive_month,,," << m << "\n";
 }
 
@@ -230,10 +232,10 @@ void AddAuditCommands(CLI::App& app, CliContext& ctx, Action& action) {
   auto rr = std::make_shared<v1::GetAnnualReportRequest>();
   auto csv = std::make_shared<bool>(false);
   report->add_option("--agency", *rr->mutable_agency_prefix(), "agency prefix")->required();
-  report->add_option("--year", [rr](const CLI::results_t& v) {
-    rr->set_year(std::stoi(v[0]));
-    return true;
-  }, "year")->required();
+  report
+      ->add_option_function<int32_t>(
+          "--year", [rr](int32_t v) { rr->set_year(v); }, "year")
+      ->required();
   report->add_flag("--csv", *csv, "print as CSV");
   report->callback([&, rr, csv] {
     action = [&, rr, csv]() -> int {
@@ -277,16 +279,17 @@ void AddAuditCommands(CLI::App& app, CliContext& ctx, Action& action) {
   auto rv = std::make_shared<v1::RecordReviewRequest>();
   auto outcome = std::make_shared<std::string>();
   record->add_option("--agency", *rv->mutable_agency_prefix(), "agency prefix")->required();
-  record->add_option("--year", [rv](const CLI::results_t& v) {
-    rv->set_year(std::stoi(v[0]));
-    return true;
-  }, "the year reviewed")->required();
+  record
+      ->add_option_function<int32_t>(
+          "--year", [rv](int32_t v) { rv->set_year(v); }, "the year reviewed")
+      ->required();
   record->add_option("--outcome", *outcome, "pass|fail|conditions")->required();
   record->add_option("--findings", *rv->mutable_findings(), "findings")->required();
-  record->add_option("--checkpoint-size", [rv](const CLI::results_t& v) {
-    rv->set_checkpoint_size(std::stoll(v[0]));
-    return true;
-  }, "tree size of the report's checkpoint")->required();
+  record
+      ->add_option_function<int64_t>(
+          "--checkpoint-size", [rv](int64_t v) { rv->set_checkpoint_size(v); },
+          "tree size of the report's checkpoint")
+      ->required();
   record->callback([&, rv, outcome] {
     action = [&, rv, outcome]() -> int {
       if (*outcome == "pass") rv->set_outcome(v1::REVIEW_OUTCOME_PASS);
@@ -304,10 +307,8 @@ void AddAuditCommands(CLI::App& app, CliContext& ctx, Action& action) {
   auto* list = review->add_subcommand("list", "reviews");
   auto lr = std::make_shared<v1::ListReviewsRequest>();
   list->add_option("--agency", *lr->mutable_agency_prefix(), "agency prefix");
-  list->add_option("--year", [lr](const CLI::results_t& v) {
-    lr->set_year(std::stoi(v[0]));
-    return true;
-  }, "year");
+  list->add_option_function<int32_t>(
+      "--year", [lr](int32_t v) { lr->set_year(v); }, "year");
   list->callback([&, lr] {
     action = [&, lr]() -> int {
       return Unary<v1::AuditService, v1::ListReviewsResponse>(

@@ -80,10 +80,10 @@ void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
   auto date = std::make_shared<std::string>();
   auto basis = std::make_shared<std::string>("tournament");
   auto discipline = std::make_shared<std::string>("go");
-  issue->add_option("--player", [r](const CLI::results_t& v) {
-    r->set_player_id(std::stoll(v[0]));
-    return true;
-  }, "player id")->required();
+  issue
+      ->add_option_function<int64_t>(
+          "--player", [r](int64_t v) { r->set_player_id(v); }, "player id")
+      ->required();
   issue->add_option("--grade", *grade,
                     "Go: 10k..1k, 1d..7d, 8d (honorary); Gomoku: 10k..1k, 1d..6d")
       ->required();
@@ -134,14 +134,10 @@ void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
   auto* list = cert->add_subcommand("list", "list certificates");
   auto lr = std::make_shared<v1::ListCertificatesRequest>();
   list->add_option("--agency", *lr->mutable_agency_prefix(), "agency prefix");
-  list->add_option("--year", [lr](const CLI::results_t& v) {
-    lr->set_year(std::stoi(v[0]));
-    return true;
-  }, "year of issue");
-  list->add_option("--player", [lr](const CLI::results_t& v) {
-    lr->set_player_id(std::stoll(v[0]));
-    return true;
-  }, "player id");
+  list->add_option_function<int32_t>(
+      "--year", [lr](int32_t v) { lr->set_year(v); }, "year of issue");
+  list->add_option_function<int64_t>(
+      "--player", [lr](int64_t v) { lr->set_player_id(v); }, "player id");
   list->callback([&, lr] {
     action = [&, lr]() -> int {
       return Unary<v1::CertificateService, v1::ListCertificatesResponse>(
@@ -168,18 +164,33 @@ void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
   verify->add_option("--name", *vr->mutable_holder_name(), "holder's name")->required();
   verify->callback([&, vr] {
     action = [&, vr]() -> int {
-      return Unary<v1::CertificateService, v1::VerifyCertificateResponse>(
-          ctx, [&](auto& s, auto* c, auto* resp) { return s.VerifyCertificate(c, *vr, resp); },
-          [](const auto& resp) {
-            std::string outcome = v1::VerifyOutcome_Name(resp.outcome()).substr(15);
-            std::cout << outcome;
-            if (resp.outcome() != v1::VERIFY_OUTCOME_NOT_VALID) {
-              std::cout << "  " << resp.number() << "  " << RankText(resp.grade()) << "  "
-                        << DateText(resp.issue_date()) << "  " << resp.agency_name() << "  "
-                        << resp.masked_holder_name();
-            }
-            std::cout << "\n";
-          });
+      // NOT_VALID is an answer, not an error, but scripts test the exit status:
+      // 3, as `check` gives for a failing record (also with --json).
+      v1::VerifyOutcome outcome = v1::VERIFY_OUTCOME_UNSPECIFIED;
+      const int rc =
+          Unary<v1::CertificateService, v1::VerifyCertificateResponse>(
+              ctx,
+              [&](auto& s, auto* c, auto* resp) {
+                grpc::Status status = s.VerifyCertificate(c, *vr, resp);
+                outcome = resp->outcome();
+                return status;
+              },
+              [](const auto& resp) {
+                std::string outcome =
+                    v1::VerifyOutcome_Name(resp.outcome()).substr(15);
+                std::cout << outcome;
+                if (resp.outcome() != v1::VERIFY_OUTCOME_NOT_VALID) {
+                  std::cout << "  " << resp.number() << "  "
+                            << RankText(resp.grade()) << "  "
+                            << DateText(resp.issue_date()) << "  "
+                            << resp.agency_name() << "  "
+                            << resp.masked_holder_name();
+                }
+                std::cout << "\n";
+              });
+      return rc == kExitOk && outcome == v1::VERIFY_OUTCOME_NOT_VALID
+                 ? kExitCheckFailed
+                 : rc;
     };
   });
 
@@ -219,14 +230,18 @@ void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
           ctx, [&](auto& s, auto* c, auto* resp) { return s.ListNotices(c, req, resp); },
           [](const auto& resp) {
             std::vector<std::vector<std::string>> rows = {
-                {"NUMBER", "HOLDER", "GRADE", "AGENCY", "NOTICE ENDS (UTC)", "OBJECTIONS"}};
+                {"NUMBER", "HOLDER", "HOLDER'S AGENCY", "GRADE", "ISSUED BY", "BASIS",
+                 "NOTICE ENDS (UTC)", "OBJECTIONS"}};
             for (const auto& n : resp.notices()) {
               char when[32];
               const time_t t = n.certificate().notice_until_unix();
               std::strftime(when, sizeof when, "%Y-%m-%d %H:%M", std::gmtime(&t));
               rows.push_back({n.certificate().number(), n.holder_name(),
-                              RankText(n.certificate().grade()), n.agency_name(), when,
-                              std::to_string(n.open_objections())});
+                              n.holder_agency_name() + " (" + n.holder_agency_prefix() + ")",
+                              RankText(n.certificate().grade()), n.agency_name(),
+                              BasisText(n.certificate().basis()) + ": " +
+                                  n.certificate().basis_reference(),
+                              when, std::to_string(n.open_objections())});
             }
             PrintTable(rows);
           });
@@ -248,13 +263,56 @@ void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
     };
   });
 
+  auto* objections = cert->add_subcommand(
+      "objections", "objections with their text and state (national admin, auditor, holder's agency)");
+  auto lo = std::make_shared<v1::ListObjectionsRequest>();
+  auto ostate = std::make_shared<std::string>();
+  objections->add_option("--state", *ostate, "open|upheld|dismissed (default: any)");
+  objections->add_option("--number", *lo->mutable_number(), "one certificate's objections");
+  objections->add_option("--page-token", *lo->mutable_page_token(), "from a previous page");
+  objections->callback([&, lo, ostate] {
+    action = [&, lo, ostate]() -> int {
+      if (ostate->empty()) lo->set_state(v1::OBJECTION_STATE_UNSPECIFIED);
+      else if (*ostate == "open") lo->set_state(v1::OBJECTION_STATE_OPEN);
+      else if (*ostate == "upheld") lo->set_state(v1::OBJECTION_STATE_UPHELD);
+      else if (*ostate == "dismissed") lo->set_state(v1::OBJECTION_STATE_DISMISSED);
+      else return CliContext::Usage("--state must be open, upheld or dismissed");
+      return Unary<v1::CertificateService, v1::ListObjectionsResponse>(
+          ctx, [&](auto& s, auto* c, auto* resp) { return s.ListObjections(c, *lo, resp); },
+          [](const auto& resp) {
+            auto day = [](int64_t unix_seconds) -> std::string {
+              if (unix_seconds == 0) return "-";
+              char buf[32];
+              const time_t t = unix_seconds;
+              std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M", std::gmtime(&t));
+              return buf;
+            };
+            std::vector<std::vector<std::string>> rows = {
+                {"ID", "NUMBER", "HOLDER", "GRADE", "STATE", "LODGED (UTC)", "DECIDED (UTC)",
+                 "TEXT", "CONTACT", "DECISION"}};
+            for (const auto& o : resp.objections()) {
+              rows.push_back({std::to_string(o.id()), o.number(),
+                              o.holder_name() + " (" + o.holder_agency_prefix() + ")",
+                              RankText(o.grade()), v1::ObjectionState_Name(o.state()).substr(16),
+                              day(o.lodged_unix()), day(o.decided_unix()), o.text(),
+                              o.contact().empty() ? "-" : o.contact(),
+                              o.decision_note().empty() ? "-" : o.decision_note()});
+            }
+            PrintTable(rows);
+            if (!resp.next_page_token().empty()) {
+              std::cout << "more: --page-token " << resp.next_page_token() << "\n";
+            }
+          });
+    };
+  });
+
   auto* decide = cert->add_subcommand("decide-objection", "uphold or dismiss an objection");
   auto dr = std::make_shared<v1::DecideObjectionRequest>();
   auto verdict = std::make_shared<std::string>();
-  decide->add_option("id", [dr](const CLI::results_t& v) {
-    dr->set_objection_id(std::stoll(v[0]));
-    return true;
-  }, "objection id")->required();
+  decide
+      ->add_option_function<int64_t>(
+          "id", [dr](int64_t v) { dr->set_objection_id(v); }, "objection id")
+      ->required();
   decide->add_option("--verdict", *verdict, "uphold|dismiss")->required();
   decide->add_option("--note", *dr->mutable_note(), "reasons")->required();
   decide->callback([&, dr, verdict] {
@@ -277,10 +335,9 @@ void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
   auto* exp = cert->add_subcommand("export", "an agency's certificates and holders as CSV");
   auto er = std::make_shared<v1::ExportHoldersRequest>();
   exp->add_option("--agency", *er->mutable_agency_prefix(), "agency prefix")->required();
-  exp->add_option("--year", [er](const CLI::results_t& v) {
-    er->set_year(std::stoi(v[0]));
-    return true;
-  }, "year of issue")->required();
+  exp->add_option_function<int32_t>(
+         "--year", [er](int32_t v) { er->set_year(v); }, "year of issue")
+      ->required();
   exp->callback([&, er] {
     action = [&, er]() -> int {
       return Unary<v1::CertificateService, v1::ExportHoldersResponse>(
@@ -311,10 +368,9 @@ void AddAppraisalCommands(CLI::App& app, CliContext& ctx, Action& action) {
   auto* rec = ap->add_subcommand("recommend", "recommend a player for an appraisal grade");
   auto rr = std::make_shared<v1::RecommendAppraisalRequest>();
   auto grade = std::make_shared<std::string>();
-  rec->add_option("--player", [rr](const CLI::results_t& v) {
-    rr->set_player_id(std::stoll(v[0]));
-    return true;
-  }, "player id")->required();
+  rec->add_option_function<int64_t>(
+         "--player", [rr](int64_t v) { rr->set_player_id(v); }, "player id")
+      ->required();
   rec->add_option("--grade", *grade, "1d..7d")->required();
   rec->add_option("--note", *rr->mutable_note(), "grounds of the recommendation");
   rec->callback([&, rr, grade] {
@@ -330,10 +386,9 @@ void AddAppraisalCommands(CLI::App& app, CliContext& ctx, Action& action) {
   auto* dec = ap->add_subcommand("decide", "approve or reject (national admin)");
   auto dr = std::make_shared<v1::DecideAppraisalRequest>();
   auto verdict = std::make_shared<std::string>();
-  dec->add_option("id", [dr](const CLI::results_t& v) {
-    dr->set_appraisal_id(std::stoll(v[0]));
-    return true;
-  }, "appraisal id")->required();
+  dec->add_option_function<int64_t>(
+         "id", [dr](int64_t v) { dr->set_appraisal_id(v); }, "appraisal id")
+      ->required();
   dec->add_option("--verdict", *verdict, "approve|reject")->required();
   dec->add_option("--note", *dr->mutable_note(), "reasons");
   dec->callback([&, dr, verdict] {

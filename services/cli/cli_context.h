@@ -19,7 +19,8 @@ namespace gorank::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitCallFailed = 1;  // the server refused or failed
 inline constexpr int kExitUsage = 2;       // bad flags or arguments
-inline constexpr int kExitCheckFailed = 3; // `check`: a record failed
+inline constexpr int kExitCheckFailed = 3;  // `check`: a record failed;
+                                            // `cert verify`: NOT_VALID
 
 class CliContext {
  public:

@@ -10,6 +10,7 @@
 #include "gorank/v1/eligibility.grpc.pb.h"
 #include "gorank/v1/tournaments.grpc.pb.h"
 #include "services/cli/commands.h"
+#include "services/cli/integer_args.h"
 #include "services/cli/unary.h"
 
 namespace gorank::cli {
@@ -114,7 +115,10 @@ bool SetFileFormat(const std::string& text, v1::ResultFileFormat* out) {
 bool KomiX2(const std::string& text, int* out) {
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || *end != '\0' || std::fabs(v * 2 - std::round(v * 2)) > 1e-9) {
+  // Bounded so that "nan", "inf" and "1e300" are refused, not rounded to
+  // garbage.
+  if (end == text.c_str() || *end != '\0' || !(std::fabs(v) <= 1000) ||
+      std::fabs(v * 2 - std::round(v * 2)) > 1e-9) {
     return false;
   }
   *out = static_cast<int>(std::lround(v * 2));
@@ -153,10 +157,17 @@ bool ParseGame(const std::string& spec, int round, v1::Game* g, std::string* err
   for (size_t i = 1; i < parts.size(); ++i) {
     const std::string& p = parts[i];
     int komi = 0;
-    if (p.rfind("wb", 0) == 0) g->set_black_warnings(std::atoi(p.c_str() + 2));
-    else if (p.rfind("ww", 0) == 0) g->set_white_warnings(std::atoi(p.c_str() + 2));
-    else if (p.rfind("h", 0) == 0) g->set_handicap(std::atoi(p.c_str() + 1));
-    else if (p.rfind("k", 0) == 0 && KomiX2(p.substr(1), &komi)) {
+    int32_t n = 0;
+    if (p.rfind("wb", 0) == 0 &&
+        ParseDecimal(std::string_view(p).substr(2), &n)) {
+      g->set_black_warnings(n);
+    } else if (p.rfind("ww", 0) == 0 &&
+               ParseDecimal(std::string_view(p).substr(2), &n)) {
+      g->set_white_warnings(n);
+    } else if (p.rfind("h", 0) == 0 &&
+               ParseDecimal(std::string_view(p).substr(1), &n)) {
+      g->set_handicap(n);
+    } else if (p.rfind("k", 0) == 0 && KomiX2(p.substr(1), &komi)) {
       g->set_has_komi(true);
       g->set_komi_x2(komi);
     } else {
@@ -242,10 +253,8 @@ void AddCreate(CLI::App* event, CliContext& ctx, Action& action) {
                                           "team_swiss|relay|match")->capture_default_str();
   const auto int_flag = [&](const char* flag, void (v1::Format::*set)(int32_t),
                             const char* help) {
-    create->add_option(flag, [f, set](const CLI::results_t& v) {
-      (f->*set)(std::stoi(v[0]));
-      return true;
-    }, help);
+    create->add_option_function<int32_t>(
+        flag, [f, set](int32_t v) { (f->*set)(v); }, help);
   };
   int_flag("--rounds", &v1::Format::set_rounds, "Swiss rounds R");
   int_flag("--cycles", &v1::Format::set_cycles, "round robin: 1 single, 2 double");
@@ -397,14 +406,12 @@ void AddWrites(CLI::App* event, CliContext& ctx, Action& action) {
   auto rr = std::make_shared<v1::RecordRoundRequest>();
   auto games = std::make_shared<std::vector<std::string>>();
   auto byes = std::make_shared<std::vector<std::string>>();
-  res->add_option("event", [rr](const CLI::results_t& v) {
-    rr->set_event_id(std::stoll(v[0]));
-    return true;
-  }, "event id")->required();
-  res->add_option("--round", [rr](const CLI::results_t& v) {
-    rr->set_round(std::stoi(v[0]));
-    return true;
-  }, "round number")->required();
+  res->add_option_function<int64_t>(
+         "event", [rr](int64_t v) { rr->set_event_id(v); }, "event id")
+      ->required();
+  res->add_option_function<int32_t>(
+         "--round", [rr](int32_t v) { rr->set_round(v); }, "round number")
+      ->required();
   res->add_option("--game", *games,
                   "BLACK-WHITE:b|w|d|x|?[!][,hN][,kKOMI][,wbN][,wwN] (x: both lose, "
                   "!: forfeit, h handicap, k komi, wb/ww warnings)");
@@ -418,11 +425,20 @@ void AddWrites(CLI::App* event, CliContext& ctx, Action& action) {
         }
       }
       for (const std::string& spec : *byes) {
+        const size_t colon = spec.find(':');
+        const std::string_view text(spec);
+        int32_t entrant = 0;
+        int32_t points = 2;
+        if (!ParseDecimal(text.substr(0, colon), &entrant) ||
+            (colon != std::string::npos &&
+             !ParseDecimal(text.substr(colon + 1), &points))) {
+          return CliContext::Usage("--bye '" + spec +
+                                   "': expected ENTRANT[:POINTS]");
+        }
         v1::Bye* b = rr->add_byes();
         b->set_round(rr->round());
-        b->set_entrant_id(std::atoi(spec.c_str()));
-        const size_t colon = spec.find(':');
-        b->set_points(colon == std::string::npos ? 2 : std::atoi(spec.c_str() + colon + 1));
+        b->set_entrant_id(entrant);
+        b->set_points(points);
       }
       return Unary<v1::TournamentService, v1::RecordRoundResponse>(
           ctx, [&](auto& s, auto* c, auto* resp) { return s.RecordRound(c, *rr, resp); },

@@ -3,12 +3,13 @@
 //   rankctl [--server ADDR] [--token-file F] [--json] <command> ...
 //
 // Exit status: 0 success, 1 the server refused or failed the call (one line
-// on stderr: "rankctl: CODE: message"), 2 usage error, 3 `check` found a
-// failing record.
+// on stderr: "rankctl: CODE: message"), 2 usage error (a message naming the
+// flag), 3 `check` found a failing record or `cert verify` answered NOT_VALID.
 
 #include "CLI/CLI.hpp"
 #include "services/cli/cli_context.h"
 #include "services/cli/commands.h"
+#include "services/cli/integer_args.h"
 
 int main(int argc, char** argv) {
   using namespace gorank::cli;
@@ -34,6 +35,7 @@ int main(int argc, char** argv) {
   AddEventCommands(app, ctx, action);
   AddRatingCommands(app, ctx, action);
   AddPromotionCommands(app, ctx, action);
+  RequireDecimalIntegers(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

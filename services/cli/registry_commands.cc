@@ -203,14 +203,9 @@ void AddPlayerCommands(CLI::App& app, CliContext& ctx, Action& action) {
   search->add_option("--agency", *s->mutable_agency_prefix(), "agency prefix");
   search->add_option("--min-rank", *min_rank, "weakest rank, e.g. 5k");
   search->add_option("--max-rank", *max_rank, "strongest rank, e.g. 3d");
-  search->add_option("--page-size", [s](const CLI::results_t& v) {
-    // A callback returning false is a usage error (exit 2); std::stoi threw
-    // past CLI11 and aborted rankctl on "--page-size abc".
-    int size = 0;
-    if (v.size() != 1 || !CLI::detail::lexical_cast(v[0], size)) return false;
-    s->set_page_size(size);
-    return true;
-  }, "results per page (default 50, at most 200)");
+  search->add_option_function<int32_t>(
+      "--page-size", [s](int32_t v) { s->set_page_size(v); },
+      "results per page (default 50, at most 200)");
   search->add_option("--page-token", *s->mutable_page_token(), "from a previous page");
   search->callback([&, s, min_rank, max_rank] {
     action = [&, s, min_rank, max_rank]() -> int {
@@ -269,6 +264,11 @@ void AddPlayerCommands(CLI::App& app, CliContext& ctx, Action& action) {
   chg->add_option("--reason", *creason, "correction|award")->required();
   chg->add_option("--basis", *c->mutable_basis(), "what the change rests on")->required();
   chg->add_option("--date", *cdate, "effective date, YYYY-MM-DD (default today)");
+  chg->add_option_function<int64_t>(
+      "--event", [c](int64_t v) { c->set_basis_event_id(v); },
+      "award: the closed event the player played in (event id)");
+  chg->add_option("--certificate", *c->mutable_basis_certificate(),
+                  "award: the player's certificate it rests on (number)");
   chg->callback([&, c, cid, crank, creason, cdate, cdisc] {
     action = [&, c, cid, crank, creason, cdate, cdisc]() -> int {
       v1::Discipline d;
