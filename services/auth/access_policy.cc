@@ -82,6 +82,7 @@ std::vector<MethodPolicy> BuildTable() {
       {tnm + "ExportResults", {kP, kN, kA, kU}},
       {tnm + "RecordRound", {kN, kA}},
       {tnm + "CloseEvent", {kN, kA}},
+      {tnm + "EditResults", {kN, kA}},
       // Athlete grades are public results.
       {elg + "EvaluatePlayer", {kP, kN, kA, kU}},
       {elg + "EvaluateEvent", {kP, kN, kA, kU}},
