@@ -71,9 +71,9 @@ void ReviewToProto(const Review& r, v1::Review* out) {
 }  // namespace
 
 grpc::Status AuditServiceImpl::GetCheckpoint(grpc::ServerContext* ctx,
-                                             const v1::GetCheckpointRequest*,
+                                             const v1::GetCheckpointRequest* req,
                                              v1::GetCheckpointResponse* resp) {
-  return gate_->Run(ctx, M("GetCheckpoint"), [&](const auth::Caller&) -> absl::Status {
+  return gate_->Run(ctx, M("GetCheckpoint"), *req, [&](const auth::Caller&) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(Checkpoint cp, trail_->SignCheckpointNow());
     CheckpointToProto(cp, resp->mutable_checkpoint());
     resp->set_public_key(trail_->public_key().Raw());
@@ -84,7 +84,7 @@ grpc::Status AuditServiceImpl::GetCheckpoint(grpc::ServerContext* ctx,
 grpc::Status AuditServiceImpl::GetEntries(grpc::ServerContext* ctx,
                                           const v1::GetEntriesRequest* req,
                                           v1::GetEntriesResponse* resp) {
-  return gate_->Run(ctx, M("GetEntries"), [&](const auth::Caller&) -> absl::Status {
+  return gate_->Run(ctx, M("GetEntries"), *req, [&](const auth::Caller&) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto entries, trail_->Entries(req->begin(), req->end()));
     // Leaf hashes as stored, so a verifier can tell a changed entry from a
     // changed hash.
@@ -102,7 +102,7 @@ grpc::Status AuditServiceImpl::GetEntries(grpc::ServerContext* ctx,
 grpc::Status AuditServiceImpl::GetInclusionProof(grpc::ServerContext* ctx,
                                                  const v1::GetInclusionProofRequest* req,
                                                  v1::GetInclusionProofResponse* resp) {
-  return gate_->Run(ctx, M("GetInclusionProof"), [&](const auth::Caller&) -> absl::Status {
+  return gate_->Run(ctx, M("GetInclusionProof"), *req, [&](const auth::Caller&) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto proof, trail_->InclusionProof(req->index(), req->tree_size()));
     resp->set_leaf_hash(proof.first);
     for (const auto& h : proof.second) resp->add_path(h);
@@ -113,7 +113,7 @@ grpc::Status AuditServiceImpl::GetInclusionProof(grpc::ServerContext* ctx,
 grpc::Status AuditServiceImpl::GetConsistencyProof(grpc::ServerContext* ctx,
                                                    const v1::GetConsistencyProofRequest* req,
                                                    v1::GetConsistencyProofResponse* resp) {
-  return gate_->Run(ctx, M("GetConsistencyProof"), [&](const auth::Caller&) -> absl::Status {
+  return gate_->Run(ctx, M("GetConsistencyProof"), *req, [&](const auth::Caller&) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto proof,
                             trail_->ConsistencyProof(req->old_size(), req->new_size()));
     for (const auto& h : proof) resp->add_proof(h);
@@ -122,9 +122,9 @@ grpc::Status AuditServiceImpl::GetConsistencyProof(grpc::ServerContext* ctx,
 }
 
 grpc::Status AuditServiceImpl::VerifyTables(grpc::ServerContext* ctx,
-                                            const v1::VerifyTablesRequest*,
+                                            const v1::VerifyTablesRequest* req,
                                             v1::VerifyTablesResponse* resp) {
-  return gate_->Run(ctx, M("VerifyTables"), [&](const auth::Caller&) -> absl::Status {
+  return gate_->Run(ctx, M("VerifyTables"), *req, [&](const auth::Caller&) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(TableCheck check, trail_->VerifyTables());
     resp->set_rows_checked(check.rows_checked);
     resp->set_entries_read(check.entries_read);
@@ -141,7 +141,7 @@ grpc::Status AuditServiceImpl::VerifyTables(grpc::ServerContext* ctx,
 grpc::Status AuditServiceImpl::GetAnnualReport(grpc::ServerContext* ctx,
                                                const v1::GetAnnualReportRequest* req,
                                                v1::GetAnnualReportResponse* resp) {
-  return gate_->Run(ctx, M("GetAnnualReport"), [&](const auth::Caller& caller) -> absl::Status {
+  return gate_->Run(ctx, M("GetAnnualReport"), *req, [&](const auth::Caller& caller) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto report,
                             reporting_->Report(caller, req->agency_prefix(), req->year()));
     ReportToProto(report.first, resp->mutable_report());
@@ -153,7 +153,7 @@ grpc::Status AuditServiceImpl::GetAnnualReport(grpc::ServerContext* ctx,
 grpc::Status AuditServiceImpl::GetNationalSummary(grpc::ServerContext* ctx,
                                                   const v1::GetNationalSummaryRequest* req,
                                                   v1::GetNationalSummaryResponse* resp) {
-  return gate_->Run(ctx, M("GetNationalSummary"), [&](const auth::Caller&) -> absl::Status {
+  return gate_->Run(ctx, M("GetNationalSummary"), *req, [&](const auth::Caller&) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto summary, reporting_->NationalSummary(req->year()));
     for (const AnnualReport& r : summary.first) ReportToProto(r, resp->add_reports());
     CheckpointToProto(summary.second, resp->mutable_checkpoint());
@@ -164,7 +164,7 @@ grpc::Status AuditServiceImpl::GetNationalSummary(grpc::ServerContext* ctx,
 grpc::Status AuditServiceImpl::RecordReview(grpc::ServerContext* ctx,
                                             const v1::RecordReviewRequest* req,
                                             v1::RecordReviewResponse* resp) {
-  return gate_->Run(ctx, M("RecordReview"), [&](const auth::Caller& caller) -> absl::Status {
+  return gate_->Run(ctx, M("RecordReview"), *req, [&](const auth::Caller& caller) -> absl::Status {
     if (req->outcome() < v1::REVIEW_OUTCOME_PASS ||
         req->outcome() > v1::REVIEW_OUTCOME_PASS_WITH_CONDITIONS) {
       return absl::InvalidArgumentError("outcome must be PASS, FAIL or PASS_WITH_CONDITIONS");
@@ -184,7 +184,7 @@ grpc::Status AuditServiceImpl::RecordReview(grpc::ServerContext* ctx,
 grpc::Status AuditServiceImpl::ListReviews(grpc::ServerContext* ctx,
                                            const v1::ListReviewsRequest* req,
                                            v1::ListReviewsResponse* resp) {
-  return gate_->Run(ctx, M("ListReviews"), [&](const auth::Caller& caller) -> absl::Status {
+  return gate_->Run(ctx, M("ListReviews"), *req, [&](const auth::Caller& caller) -> absl::Status {
     std::string prefix = req->agency_prefix();
     if (caller.role == auth::Role::kAgencyOperator) {
       if (!prefix.empty() && prefix != caller.agency_prefix) {
@@ -198,9 +198,9 @@ grpc::Status AuditServiceImpl::ListReviews(grpc::ServerContext* ctx,
   });
 }
 
-grpc::Status AuditServiceImpl::Backup(grpc::ServerContext* ctx, const v1::BackupRequest*,
+grpc::Status AuditServiceImpl::Backup(grpc::ServerContext* ctx, const v1::BackupRequest* req,
                                       grpc::ServerWriter<v1::BackupChunk>* writer) {
-  return gate_->Run(ctx, M("Backup"), [&](const auth::Caller&) -> absl::Status {
+  return gate_->Run(ctx, M("Backup"), *req, [&](const auth::Caller&) -> absl::Status {
     static std::atomic<int> counter{0};
     const std::string path = scratch_dir_ + "/.backup-" + std::to_string(::getpid()) + "-" +
                              std::to_string(++counter) + ".db";

@@ -20,7 +20,7 @@ using registry::RankFromProto;
 grpc::Status CertificateServiceImpl::IssueCertificate(grpc::ServerContext* ctx,
                                                       const v1::IssueCertificateRequest* req,
                                                       v1::IssueCertificateResponse* resp) {
-  return gate_->Run(ctx, M("IssueCertificate"), [&](const Caller& caller) -> absl::Status {
+  return gate_->Run(ctx, M("IssueCertificate"), *req, [&](const Caller& caller) -> absl::Status {
     IssueRequest r;
     r.request_id = req->request_id();
     r.player_id = registry::PlayerId{req->player_id()};
@@ -47,7 +47,7 @@ grpc::Status CertificateServiceImpl::IssueCertificate(grpc::ServerContext* ctx,
 grpc::Status CertificateServiceImpl::GetCertificate(grpc::ServerContext* ctx,
                                                     const v1::GetCertificateRequest* req,
                                                     v1::GetCertificateResponse* resp) {
-  return gate_->Run(ctx, M("GetCertificate"), [&](const Caller& caller) -> absl::Status {
+  return gate_->Run(ctx, M("GetCertificate"), *req, [&](const Caller& caller) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(Certificate c, office_->Get(caller, req->number()));
     CertificateToProto(c, office_->StateOf(c), resp->mutable_certificate());
     return absl::OkStatus();
@@ -57,7 +57,7 @@ grpc::Status CertificateServiceImpl::GetCertificate(grpc::ServerContext* ctx,
 grpc::Status CertificateServiceImpl::ListCertificates(grpc::ServerContext* ctx,
                                                       const v1::ListCertificatesRequest* req,
                                                       v1::ListCertificatesResponse* resp) {
-  return gate_->Run(ctx, M("ListCertificates"), [&](const Caller& caller) -> absl::Status {
+  return gate_->Run(ctx, M("ListCertificates"), *req, [&](const Caller& caller) -> absl::Status {
     if (req->page_size() < 0 || req->page_size() > 1000) {
       return absl::InvalidArgumentError("page_size must be 0..1000");
     }
@@ -81,7 +81,7 @@ grpc::Status CertificateServiceImpl::ListCertificates(grpc::ServerContext* ctx,
 grpc::Status CertificateServiceImpl::RevokeCertificate(grpc::ServerContext* ctx,
                                                        const v1::RevokeCertificateRequest* req,
                                                        v1::RevokeCertificateResponse* resp) {
-  return gate_->Run(ctx, M("RevokeCertificate"), [&](const Caller& caller) -> absl::Status {
+  return gate_->Run(ctx, M("RevokeCertificate"), *req, [&](const Caller& caller) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(Certificate c,
                             office_->Revoke(caller, req->number(), req->reason()));
     CertificateToProto(c, office_->StateOf(c), resp->mutable_certificate());
@@ -92,7 +92,7 @@ grpc::Status CertificateServiceImpl::RevokeCertificate(grpc::ServerContext* ctx,
 grpc::Status CertificateServiceImpl::LodgeObjection(grpc::ServerContext* ctx,
                                                     const v1::LodgeObjectionRequest* req,
                                                     v1::LodgeObjectionResponse* resp) {
-  return gate_->Run(ctx, M("LodgeObjection"), [&](const Caller& caller) -> absl::Status {
+  return gate_->Run(ctx, M("LodgeObjection"), *req, [&](const Caller& caller) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(
         Objection o, office_->LodgeObjection(caller, req->number(), req->text(), req->contact()));
     ObjectionToProto(caller, o, resp->mutable_objection());
@@ -103,7 +103,7 @@ grpc::Status CertificateServiceImpl::LodgeObjection(grpc::ServerContext* ctx,
 grpc::Status CertificateServiceImpl::DecideObjection(grpc::ServerContext* ctx,
                                                      const v1::DecideObjectionRequest* req,
                                                      v1::DecideObjectionResponse* resp) {
-  return gate_->Run(ctx, M("DecideObjection"), [&](const Caller& caller) -> absl::Status {
+  return gate_->Run(ctx, M("DecideObjection"), *req, [&](const Caller& caller) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(Objection o, office_->DecideObjection(caller, req->objection_id(),
                                                                   req->uphold(), req->note()));
     ObjectionToProto(caller, o, resp->mutable_objection());
@@ -112,9 +112,9 @@ grpc::Status CertificateServiceImpl::DecideObjection(grpc::ServerContext* ctx,
 }
 
 grpc::Status CertificateServiceImpl::ListNotices(grpc::ServerContext* ctx,
-                                                 const v1::ListNoticesRequest*,
+                                                 const v1::ListNoticesRequest* req,
                                                  v1::ListNoticesResponse* resp) {
-  return gate_->Run(ctx, M("ListNotices"), [&](const Caller&) -> absl::Status {
+  return gate_->Run(ctx, M("ListNotices"), *req, [&](const Caller&) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto notices, office_->ListNotices());
     for (const NoticeEntry& n : notices) {
       auto* out = resp->add_notices();
@@ -131,7 +131,7 @@ grpc::Status CertificateServiceImpl::ListNotices(grpc::ServerContext* ctx,
 grpc::Status CertificateServiceImpl::RecommendAppraisal(
     grpc::ServerContext* ctx, const v1::RecommendAppraisalRequest* req,
     v1::RecommendAppraisalResponse* resp) {
-  return gate_->Run(ctx, M("RecommendAppraisal"), [&](const Caller& caller) -> absl::Status {
+  return gate_->Run(ctx, M("RecommendAppraisal"), *req, [&](const Caller& caller) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(std::optional<registry::Rank> grade,
                             RankFromProto(req->grade(), "grade"));
     if (!grade) return absl::InvalidArgumentError("grade is required");
@@ -146,7 +146,7 @@ grpc::Status CertificateServiceImpl::RecommendAppraisal(
 grpc::Status CertificateServiceImpl::DecideAppraisal(grpc::ServerContext* ctx,
                                                      const v1::DecideAppraisalRequest* req,
                                                      v1::DecideAppraisalResponse* resp) {
-  return gate_->Run(ctx, M("DecideAppraisal"), [&](const Caller& caller) -> absl::Status {
+  return gate_->Run(ctx, M("DecideAppraisal"), *req, [&](const Caller& caller) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(Appraisal a, office_->DecideAppraisal(caller, req->appraisal_id(),
                                                                   req->approve(), req->note()));
     AppraisalToProto(a, resp->mutable_appraisal());
@@ -157,7 +157,7 @@ grpc::Status CertificateServiceImpl::DecideAppraisal(grpc::ServerContext* ctx,
 grpc::Status CertificateServiceImpl::ListAppraisals(grpc::ServerContext* ctx,
                                                     const v1::ListAppraisalsRequest* req,
                                                     v1::ListAppraisalsResponse* resp) {
-  return gate_->Run(ctx, M("ListAppraisals"), [&](const Caller& caller) -> absl::Status {
+  return gate_->Run(ctx, M("ListAppraisals"), *req, [&](const Caller& caller) -> absl::Status {
     const std::string prefix = caller.role == auth::Role::kAgencyOperator &&
                                        req->agency_prefix().empty()
                                    ? caller.agency_prefix
@@ -172,7 +172,7 @@ grpc::Status CertificateServiceImpl::ListAppraisals(grpc::ServerContext* ctx,
 grpc::Status CertificateServiceImpl::OrderStock(grpc::ServerContext* ctx,
                                                 const v1::OrderStockRequest* req,
                                                 v1::OrderStockResponse* resp) {
-  return gate_->Run(ctx, M("OrderStock"), [&](const Caller& caller) -> absl::Status {
+  return gate_->Run(ctx, M("OrderStock"), *req, [&](const Caller& caller) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(StockOrder s, office_->OrderStock(caller, req->agency_prefix(),
                                                               req->year(), req->quantity()));
     StockToProto(s, resp->mutable_order());
@@ -183,7 +183,7 @@ grpc::Status CertificateServiceImpl::OrderStock(grpc::ServerContext* ctx,
 grpc::Status CertificateServiceImpl::ReleaseStock(grpc::ServerContext* ctx,
                                                   const v1::ReleaseStockRequest* req,
                                                   v1::ReleaseStockResponse* resp) {
-  return gate_->Run(ctx, M("ReleaseStock"), [&](const Caller& caller) -> absl::Status {
+  return gate_->Run(ctx, M("ReleaseStock"), *req, [&](const Caller& caller) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(StockOrder s,
                             office_->ReleaseStock(caller, req->agency_prefix(), req->year()));
     StockToProto(s, resp->mutable_order());
@@ -194,7 +194,7 @@ grpc::Status CertificateServiceImpl::ReleaseStock(grpc::ServerContext* ctx,
 grpc::Status CertificateServiceImpl::GetStock(grpc::ServerContext* ctx,
                                               const v1::GetStockRequest* req,
                                               v1::GetStockResponse* resp) {
-  return gate_->Run(ctx, M("GetStock"), [&](const Caller& caller) -> absl::Status {
+  return gate_->Run(ctx, M("GetStock"), *req, [&](const Caller& caller) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(StockOrder s,
                             office_->GetStock(caller, req->agency_prefix(), req->year()));
     StockToProto(s, resp->mutable_order());
@@ -205,7 +205,7 @@ grpc::Status CertificateServiceImpl::GetStock(grpc::ServerContext* ctx,
 grpc::Status CertificateServiceImpl::VerifyCertificate(grpc::ServerContext* ctx,
                                                        const v1::VerifyCertificateRequest* req,
                                                        v1::VerifyCertificateResponse* resp) {
-  return gate_->Run(ctx, M("VerifyCertificate"), [&](const Caller&) -> absl::Status {
+  return gate_->Run(ctx, M("VerifyCertificate"), *req, [&](const Caller&) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(VerifyResult r,
                             office_->Verify(req->number(), req->holder_name()));
     VerifyToProto(r, resp);
@@ -216,7 +216,7 @@ grpc::Status CertificateServiceImpl::VerifyCertificate(grpc::ServerContext* ctx,
 grpc::Status CertificateServiceImpl::LookupRank(grpc::ServerContext* ctx,
                                                 const v1::LookupRankRequest* req,
                                                 v1::LookupRankResponse* resp) {
-  return gate_->Run(ctx, M("LookupRank"), [&](const Caller&) -> absl::Status {
+  return gate_->Run(ctx, M("LookupRank"), *req, [&](const Caller&) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto entries, office_->LookupRank(req->name()));
     const int64_t now = clock_->NowSeconds();
     for (const PublicRankEntry& e : entries) PublicEntryToProto(e, now, resp->add_players());
@@ -227,7 +227,7 @@ grpc::Status CertificateServiceImpl::LookupRank(grpc::ServerContext* ctx,
 grpc::Status CertificateServiceImpl::ExportHolders(grpc::ServerContext* ctx,
                                                    const v1::ExportHoldersRequest* req,
                                                    v1::ExportHoldersResponse* resp) {
-  return gate_->Run(ctx, M("ExportHolders"), [&](const Caller& caller) -> absl::Status {
+  return gate_->Run(ctx, M("ExportHolders"), *req, [&](const Caller& caller) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto rows,
                             office_->ExportHolders(caller, req->agency_prefix(), req->year()));
     for (const HolderRow& row : rows) HolderToProto(row, resp->add_records());

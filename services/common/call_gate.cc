@@ -2,9 +2,11 @@
 
 #include <chrono>
 #include <string_view>
+#include <vector>
 
 #include "services/auth/access_policy.h"
 #include "services/common/grpc_status.h"
+#include "services/common/request_limits.h"
 #include "spdlog/spdlog.h"
 
 namespace gorank {
@@ -21,7 +23,50 @@ bool SameKey(std::string_view given, std::string_view key) {
   return diff == 0;
 }
 
+// The verified client certificate's names: its subject CN and DNS subject
+// alternative names.
+std::vector<std::string> CertificateIdentities(const grpc::AuthContext& auth) {
+  std::vector<std::string> out;
+  for (const char* property : {"x509_common_name", "x509_subject_alternative_name"}) {
+    for (const grpc::string_ref& v : auth.FindPropertyValues(property)) {
+      out.emplace_back(v.data(), v.size());
+    }
+  }
+  return out;
+}
+
+std::string Quoted(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) {
+    if (!out.empty()) out += ", ";
+    out += "'" + n.substr(0, 64) + "'";
+  }
+  return out.empty() ? "no name" : out;
+}
+
 }  // namespace
+
+std::string ExpectedCertificateName(const auth::Caller& caller) {
+  switch (caller.role) {
+    case auth::Role::kNationalAdmin:
+      return "national-admin";
+    case auth::Role::kAgencyOperator:
+      return "agency-" + caller.agency_prefix;
+    case auth::Role::kAuditor:
+      return "auditor-*";
+    case auth::Role::kPublic:
+      break;
+  }
+  return "";
+}
+
+bool CertificateMatches(const auth::Caller& caller, const std::string& identity) {
+  if (caller.role == auth::Role::kAuditor) {
+    return identity == "auditor" || identity.rfind("auditor-", 0) == 0;
+  }
+  const std::string expected = ExpectedCertificateName(caller);
+  return !expected.empty() && identity == expected;
+}
 
 absl::StatusOr<auth::Caller> CallGate::Authenticate(grpc::ServerContext* ctx) {
   const auto& md = ctx->client_metadata();
@@ -42,6 +87,16 @@ absl::StatusOr<auth::Caller> CallGate::Authenticate(grpc::ServerContext* ctx) {
           "this server requires a client certificate (mutual TLS) with a token; "
           "only public calls work without one");
     }
+    const std::vector<std::string> names = CertificateIdentities(*auth_context);
+    bool bound = false;
+    for (const std::string& n : names) bound = bound || CertificateMatches(*caller, n);
+    if (!bound) {
+      return absl::PermissionDeniedError(
+          "the client certificate (" + Quoted(names) + ") does not belong to this token (" +
+          auth::RoleName(caller->role) +
+          (caller->agency_prefix.empty() ? "" : " of agency " + caller->agency_prefix) +
+          "), which needs a certificate named '" + ExpectedCertificateName(*caller) + "'");
+    }
   }
   return caller;
 }
@@ -61,19 +116,33 @@ int64_t CallGate::Throttle(grpc::ServerContext* ctx, const auth::Caller& caller)
   return token_limiter_.Acquire("token:" + std::to_string(caller.token_id));
 }
 
-grpc::Status CallGate::Run(
-    grpc::ServerContext* ctx, const std::string& method,
-    const std::function<absl::Status(const auth::Caller&)>& fn) {
+grpc::Status CallGate::Run(grpc::ServerContext* ctx, const std::string& method,
+                           const google::protobuf::Message& request,
+                           const std::function<absl::Status(const auth::Caller&)>& fn) {
+  return Gate(ctx, method, &request, fn);
+}
+
+grpc::Status CallGate::RunStream(grpc::ServerContext* ctx, const std::string& method,
+                                 const std::function<absl::Status(const auth::Caller&)>& fn) {
+  return Gate(ctx, method, nullptr, fn);
+}
+
+grpc::Status CallGate::Gate(grpc::ServerContext* ctx, const std::string& method,
+                            const google::protobuf::Message* request,
+                            const std::function<absl::Status(const auth::Caller&)>& fn) {
   const auto start = std::chrono::steady_clock::now();
   absl::StatusOr<auth::Caller> caller = Authenticate(ctx);
   absl::Status status = caller.status();
-  if (status.ok()) {
-    if (const int64_t wait_ms = Throttle(ctx, *caller); wait_ms > 0) {
-      ctx->AddTrailingMetadata("retry-after-ms", std::to_string(wait_ms));
-      status = absl::ResourceExhaustedError("rate limit exceeded for this client; retry after " +
-                                            std::to_string(wait_ms) + " ms");
-    }
+  // A caller with a bad token is throttled like the public, per address, so
+  // guessing tokens is as slow as any public flood.
+  const int64_t wait_ms = status.ok() ? Throttle(ctx, *caller)
+                                      : public_limiter_.Acquire(ClientAddress(ctx->peer()));
+  if (wait_ms > 0) {
+    ctx->AddTrailingMetadata("retry-after-ms", std::to_string(wait_ms));
+    status = absl::ResourceExhaustedError("rate limit exceeded for this client; retry after " +
+                                          std::to_string(wait_ms) + " ms");
   }
+  if (status.ok() && request != nullptr) status = CheckRequestLimits(*request);
   if (status.ok()) status = auth::CheckAccess(*caller, method);
   if (status.ok()) status = fn(*caller);
   const double ms = std::chrono::duration<double, std::milli>(

@@ -18,7 +18,7 @@ grpc::Status EligibilityServiceImpl::EvaluatePlayer(
     grpc::ServerContext* ctx, const v1::EvaluatePlayerRequest* req,
     v1::EvaluatePlayerResponse* resp) {
   return gate_->Run(
-      ctx, M("EvaluatePlayer"), [&](const Caller&) -> absl::Status {
+      ctx, M("EvaluatePlayer"), *req, [&](const Caller&) -> absl::Status {
         std::vector<EventPlacing> extra;
         for (const v1::EventPlacing& p : req->extra_placings()) {
           GORANK_ASSIGN_OR_RETURN(EventPlacing placing, PlacingFromProto(p));
@@ -35,7 +35,7 @@ grpc::Status EligibilityServiceImpl::EvaluateEvent(
     grpc::ServerContext* ctx, const v1::EvaluateEventRequest* req,
     v1::EvaluateEventResponse* resp) {
   return gate_->Run(
-      ctx, M("EvaluateEvent"), [&](const Caller&) -> absl::Status {
+      ctx, M("EvaluateEvent"), *req, [&](const Caller&) -> absl::Status {
         GORANK_ASSIGN_OR_RETURN(
             EventEvaluation e,
             desk_->EvaluateEvent(tournaments::EventId{req->event_id()}));
@@ -45,9 +45,9 @@ grpc::Status EligibilityServiceImpl::EvaluateEvent(
 }
 
 grpc::Status EligibilityServiceImpl::GetGradeStandard(
-    grpc::ServerContext* ctx, const v1::GetGradeStandardRequest*,
+    grpc::ServerContext* ctx, const v1::GetGradeStandardRequest* req,
     v1::GetGradeStandardResponse* resp) {
-  return gate_->Run(ctx, M("GetGradeStandard"),
+  return gate_->Run(ctx, M("GetGradeStandard"), *req,
                     [&](const Caller&) -> absl::Status {
                       resp->set_standard_tsv(GradeStandard::DefaultText());
                       return absl::OkStatus();

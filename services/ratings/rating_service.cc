@@ -108,7 +108,7 @@ void ProposalToProto(const StoredProposal& s, v1::PromotionProposal* out) {
 grpc::Status RatingServiceImpl::GetRating(grpc::ServerContext* ctx,
                                           const v1::GetRatingRequest* req,
                                           v1::GetRatingResponse* resp) {
-  return gate_->Run(ctx, M("GetRating"),
+  return gate_->Run(ctx, M("GetRating"), *req,
                     [&](const auth::Caller&) -> absl::Status {
                       GORANK_RETURN_IF_ERROR(CheckPlayerId(req->player_id()));
                       GORANK_ASSIGN_OR_RETURN(
@@ -123,7 +123,7 @@ grpc::Status RatingServiceImpl::GetRatingHistory(
     grpc::ServerContext* ctx, const v1::GetRatingHistoryRequest* req,
     v1::GetRatingHistoryResponse* resp) {
   return gate_->Run(
-      ctx, M("GetRatingHistory"), [&](const auth::Caller&) -> absl::Status {
+      ctx, M("GetRatingHistory"), *req, [&](const auth::Caller&) -> absl::Status {
         GORANK_RETURN_IF_ERROR(CheckPlayerId(req->player_id()));
         GORANK_ASSIGN_OR_RETURN(std::vector<RatingChange> history,
                                 ratings_->History(PlayerId{req->player_id()}));
@@ -138,7 +138,7 @@ grpc::Status RatingServiceImpl::ListRatings(grpc::ServerContext* ctx,
                                             const v1::ListRatingsRequest* req,
                                             v1::ListRatingsResponse* resp) {
   return gate_->Run(
-      ctx, M("ListRatings"), [&](const auth::Caller&) -> absl::Status {
+      ctx, M("ListRatings"), *req, [&](const auth::Caller&) -> absl::Status {
         GORANK_ASSIGN_OR_RETURN(int size, PageSize(req->page_size()));
         GORANK_ASSIGN_OR_RETURN(int64_t offset, PageToken(req->page_token()));
         // One row more than asked tells whether another page follows.
@@ -158,7 +158,7 @@ grpc::Status RatingServiceImpl::RecomputeRatings(
     grpc::ServerContext* ctx, const v1::RecomputeRatingsRequest* req,
     v1::RecomputeRatingsResponse* resp) {
   return gate_->Run(
-      ctx, M("RecomputeRatings"),
+      ctx, M("RecomputeRatings"), *req,
       [&](const auth::Caller& caller) -> absl::Status {
         GORANK_ASSIGN_OR_RETURN(
             RecomputeReport r,
@@ -173,10 +173,10 @@ grpc::Status RatingServiceImpl::RecomputeRatings(
 }
 
 grpc::Status RatingServiceImpl::ListPromotionRules(
-    grpc::ServerContext* ctx, const v1::ListPromotionRulesRequest*,
+    grpc::ServerContext* ctx, const v1::ListPromotionRulesRequest* req,
     v1::ListPromotionRulesResponse* resp) {
   return gate_->Run(
-      ctx, M("ListPromotionRules"), [&](const auth::Caller&) -> absl::Status {
+      ctx, M("ListPromotionRules"), *req, [&](const auth::Caller&) -> absl::Status {
         for (const PromotionRule& r : promotions_->config().rules) {
           v1::PromotionRule* out = resp->add_rules();
           out->set_id(r.id);
@@ -192,7 +192,7 @@ grpc::Status RatingServiceImpl::EvaluatePromotions(
     grpc::ServerContext* ctx, const v1::EvaluatePromotionsRequest* req,
     v1::EvaluatePromotionsResponse* resp) {
   return gate_->Run(
-      ctx, M("EvaluatePromotions"),
+      ctx, M("EvaluatePromotions"), *req,
       [&](const auth::Caller& caller) -> absl::Status {
         EvaluateRequest r;
         GORANK_ASSIGN_OR_RETURN(r.as_of, OptionalDate(req->as_of(), "as_of"));
@@ -214,7 +214,7 @@ grpc::Status RatingServiceImpl::ExplainPromotion(
     grpc::ServerContext* ctx, const v1::ExplainPromotionRequest* req,
     v1::ExplainPromotionResponse* resp) {
   return gate_->Run(
-      ctx, M("ExplainPromotion"), [&](const auth::Caller&) -> absl::Status {
+      ctx, M("ExplainPromotion"), *req, [&](const auth::Caller&) -> absl::Status {
         GORANK_RETURN_IF_ERROR(CheckPlayerId(req->player_id()));
         GORANK_ASSIGN_OR_RETURN(std::optional<Date> as_of,
                                 OptionalDate(req->as_of(), "as_of"));
@@ -240,7 +240,7 @@ grpc::Status RatingServiceImpl::ListProposals(
     grpc::ServerContext* ctx, const v1::ListProposalsRequest* req,
     v1::ListProposalsResponse* resp) {
   return gate_->Run(
-      ctx, M("ListProposals"), [&](const auth::Caller& caller) -> absl::Status {
+      ctx, M("ListProposals"), *req, [&](const auth::Caller& caller) -> absl::Status {
         ProposalFilter f;
         if (req->state() < 0 || req->state() > 4) {
           return absl::InvalidArgumentError("state: unknown proposal state " +
@@ -273,7 +273,7 @@ grpc::Status RatingServiceImpl::DecidePromotion(
     grpc::ServerContext* ctx, const v1::DecidePromotionRequest* req,
     v1::DecidePromotionResponse* resp) {
   return gate_->Run(
-      ctx, M("DecidePromotion"),
+      ctx, M("DecidePromotion"), *req,
       [&](const auth::Caller& caller) -> absl::Status {
         Decision d;
         d.proposal_id = req->proposal_id();

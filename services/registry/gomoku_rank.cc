@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "absl/status/status.h"
+#include "services/common/excerpt.h"
 
 namespace gorank::registry {
 namespace {
@@ -48,8 +49,8 @@ std::optional<int> ParseLevel(std::string_view s) {
 
 absl::Status BadRank(std::string_view text) {
   return absl::InvalidArgumentError(
-      "'" + std::string(text) +
-      "' is not a Gomoku rank: expected 10k..1k or 1d..9d (also 5级, 三段, "
+      QuotedExcerpt(text) +
+      " is not a Gomoku rank: expected 10k..1k or 1d..9d (also 5级, 三段, "
       "初段)");
 }
 

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "absl/status/status.h"
+#include "services/common/excerpt.h"
 #include "services/registry/gomoku_rank.h"
 
 namespace gorank::registry {
@@ -111,7 +112,7 @@ std::optional<int> ParseNumber(std::string_view s) {
 
 absl::Status BadRank(const std::string& text, const std::string& why) {
   return absl::InvalidArgumentError(
-      "'" + text + "' is not a rank (" + why +
+      QuotedExcerpt(text) + " is not a rank (" + why +
       "); write e.g. 5k, 3d, 9p, 5级, 业余3段 or 职业九段");
 }
 
@@ -245,7 +246,7 @@ absl::StatusOr<Discipline> ParseDiscipline(const std::string& text) {
   if (text == "go" || text == "围棋") return Discipline::kGo;
   if (text == "gomoku" || text == "五子棋") return Discipline::kGomoku;
   return absl::InvalidArgumentError(
-      "'" + text + "' is not a discipline: expected go or gomoku");
+      QuotedExcerpt(text) + " is not a discipline: expected go or gomoku");
 }
 
 }  // namespace gorank::registry

@@ -21,7 +21,7 @@ std::string Tok(const char* m) {
 grpc::Status PlayerRegistryService::RegisterPlayer(
     grpc::ServerContext* ctx, const v1::RegisterPlayerRequest* req,
     v1::RegisterPlayerResponse* resp) {
-  return gate_->Run(ctx, Reg("RegisterPlayer"), [&](const auth::Caller& caller) -> absl::Status {
+  return gate_->Run(ctx, Reg("RegisterPlayer"), *req, [&](const auth::Caller& caller) -> absl::Status {
     PlayerDraft d;
     d.name = req->name();
     d.latin_name = req->latin_name();
@@ -41,7 +41,7 @@ grpc::Status PlayerRegistryService::RegisterPlayer(
 grpc::Status PlayerRegistryService::GetPlayer(grpc::ServerContext* ctx,
                                               const v1::GetPlayerRequest* req,
                                               v1::GetPlayerResponse* resp) {
-  return gate_->Run(ctx, Reg("GetPlayer"), [&](const auth::Caller& caller) -> absl::Status {
+  return gate_->Run(ctx, Reg("GetPlayer"), *req, [&](const auth::Caller& caller) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(Player p, registry_->Get(caller, PlayerId{req->player_id()}));
     PlayerToProto(p, resp->mutable_player());
     return absl::OkStatus();
@@ -51,7 +51,7 @@ grpc::Status PlayerRegistryService::GetPlayer(grpc::ServerContext* ctx,
 grpc::Status PlayerRegistryService::UpdatePlayer(
     grpc::ServerContext* ctx, const v1::UpdatePlayerRequest* req,
     v1::UpdatePlayerResponse* resp) {
-  return gate_->Run(ctx, Reg("UpdatePlayer"), [&](const auth::Caller& caller) -> absl::Status {
+  return gate_->Run(ctx, Reg("UpdatePlayer"), *req, [&](const auth::Caller& caller) -> absl::Status {
     PlayerPatch patch;
     if (!req->name().empty()) patch.name = req->name();
     if (!req->latin_name().empty()) patch.latin_name = req->latin_name();
@@ -72,7 +72,7 @@ grpc::Status PlayerRegistryService::UpdatePlayer(
 grpc::Status PlayerRegistryService::SearchPlayers(
     grpc::ServerContext* ctx, const v1::SearchPlayersRequest* req,
     v1::SearchPlayersResponse* resp) {
-  return gate_->Run(ctx, Reg("SearchPlayers"), [&](const auth::Caller& caller) -> absl::Status {
+  return gate_->Run(ctx, Reg("SearchPlayers"), *req, [&](const auth::Caller& caller) -> absl::Status {
     SearchRequest r;
     r.name_prefix = req->name_prefix();
     r.agency_prefix = req->agency_prefix();
@@ -90,7 +90,7 @@ grpc::Status PlayerRegistryService::SearchPlayers(
 grpc::Status PlayerRegistryService::GetRankHistory(
     grpc::ServerContext* ctx, const v1::GetRankHistoryRequest* req,
     v1::GetRankHistoryResponse* resp) {
-  return gate_->Run(ctx, Reg("GetRankHistory"), [&](const auth::Caller& caller) -> absl::Status {
+  return gate_->Run(ctx, Reg("GetRankHistory"), *req, [&](const auth::Caller& caller) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto entries,
                             registry_->History(caller, PlayerId{req->player_id()}));
     for (const auto& e : entries) HistoryToProto(e, resp->add_entries());
@@ -102,7 +102,7 @@ grpc::Status PlayerRegistryService::ChangeRank(grpc::ServerContext* ctx,
                                                const v1::ChangeRankRequest* req,
                                                v1::ChangeRankResponse* resp) {
   return gate_->Run(
-      ctx, Reg("ChangeRank"), [&](const auth::Caller& caller) -> absl::Status {
+      ctx, Reg("ChangeRank"), *req, [&](const auth::Caller& caller) -> absl::Status {
         GORANK_ASSIGN_OR_RETURN(Discipline discipline,
                                 DisciplineFromProto(req->discipline()));
         GORANK_ASSIGN_OR_RETURN(
@@ -125,9 +125,9 @@ grpc::Status PlayerRegistryService::ChangeRank(grpc::ServerContext* ctx,
 }
 
 grpc::Status AgencyServiceImpl::ListAgencies(grpc::ServerContext* ctx,
-                                             const v1::ListAgenciesRequest*,
+                                             const v1::ListAgenciesRequest* req,
                                              v1::ListAgenciesResponse* resp) {
-  return gate_->Run(ctx, Agy("ListAgencies"), [&](const auth::Caller&) -> absl::Status {
+  return gate_->Run(ctx, Agy("ListAgencies"), *req, [&](const auth::Caller&) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto agencies, registry_->ListAgencies());
     for (const Agency& a : agencies) AgencyToProto(a, resp->add_agencies());
     return absl::OkStatus();
@@ -137,7 +137,7 @@ grpc::Status AgencyServiceImpl::ListAgencies(grpc::ServerContext* ctx,
 grpc::Status AgencyServiceImpl::CreateAgency(grpc::ServerContext* ctx,
                                              const v1::CreateAgencyRequest* req,
                                              v1::CreateAgencyResponse* resp) {
-  return gate_->Run(ctx, Agy("CreateAgency"), [&](const auth::Caller& caller) -> absl::Status {
+  return gate_->Run(ctx, Agy("CreateAgency"), *req, [&](const auth::Caller& caller) -> absl::Status {
     Agency a;
     a.prefix = req->prefix();
     a.name = req->name();
@@ -151,7 +151,7 @@ grpc::Status AgencyServiceImpl::CreateAgency(grpc::ServerContext* ctx,
 grpc::Status AgencyServiceImpl::SuspendAgency(grpc::ServerContext* ctx,
                                               const v1::SuspendAgencyRequest* req,
                                               v1::SuspendAgencyResponse* resp) {
-  return gate_->Run(ctx, Agy("SuspendAgency"), [&](const auth::Caller& caller) -> absl::Status {
+  return gate_->Run(ctx, Agy("SuspendAgency"), *req, [&](const auth::Caller& caller) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(Agency a,
                             registry_->SetAgencyStatus(caller, req->prefix(),
                                                        AgencyStatus::kSuspended,
@@ -164,7 +164,7 @@ grpc::Status AgencyServiceImpl::SuspendAgency(grpc::ServerContext* ctx,
 grpc::Status AgencyServiceImpl::ReinstateAgency(
     grpc::ServerContext* ctx, const v1::ReinstateAgencyRequest* req,
     v1::ReinstateAgencyResponse* resp) {
-  return gate_->Run(ctx, Agy("ReinstateAgency"), [&](const auth::Caller& caller) -> absl::Status {
+  return gate_->Run(ctx, Agy("ReinstateAgency"), *req, [&](const auth::Caller& caller) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(Agency a,
                             registry_->SetAgencyStatus(caller, req->prefix(),
                                                        AgencyStatus::kActive,
@@ -177,7 +177,7 @@ grpc::Status AgencyServiceImpl::ReinstateAgency(
 grpc::Status TokenServiceImpl::CreateToken(grpc::ServerContext* ctx,
                                            const v1::CreateTokenRequest* req,
                                            v1::CreateTokenResponse* resp) {
-  return gate_->Run(ctx, Tok("CreateToken"), [&](const auth::Caller& caller) -> absl::Status {
+  return gate_->Run(ctx, Tok("CreateToken"), *req, [&](const auth::Caller& caller) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auth::NewToken t,
                             tokens_->Create(caller, RoleFromProto(req->role()),
                                             req->agency_prefix(), req->label()));
@@ -190,7 +190,7 @@ grpc::Status TokenServiceImpl::CreateToken(grpc::ServerContext* ctx,
 grpc::Status TokenServiceImpl::RevokeToken(grpc::ServerContext* ctx,
                                            const v1::RevokeTokenRequest* req,
                                            v1::RevokeTokenResponse* resp) {
-  return gate_->Run(ctx, Tok("RevokeToken"), [&](const auth::Caller& caller) -> absl::Status {
+  return gate_->Run(ctx, Tok("RevokeToken"), *req, [&](const auth::Caller& caller) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auth::TokenRecord t, tokens_->Revoke(caller, req->token_id()));
     TokenToProto(t, resp->mutable_token());
     return absl::OkStatus();
@@ -198,9 +198,9 @@ grpc::Status TokenServiceImpl::RevokeToken(grpc::ServerContext* ctx,
 }
 
 grpc::Status TokenServiceImpl::ListTokens(grpc::ServerContext* ctx,
-                                          const v1::ListTokensRequest*,
+                                          const v1::ListTokensRequest* req,
                                           v1::ListTokensResponse* resp) {
-  return gate_->Run(ctx, Tok("ListTokens"), [&](const auth::Caller&) -> absl::Status {
+  return gate_->Run(ctx, Tok("ListTokens"), *req, [&](const auth::Caller&) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto tokens, tokens_->List());
     for (const auto& t : tokens) TokenToProto(t, resp->add_tokens());
     return absl::OkStatus();
@@ -208,9 +208,9 @@ grpc::Status TokenServiceImpl::ListTokens(grpc::ServerContext* ctx,
 }
 
 grpc::Status TokenServiceImpl::WhoAmI(grpc::ServerContext* ctx,
-                                      const v1::WhoAmIRequest*,
+                                      const v1::WhoAmIRequest* req,
                                       v1::WhoAmIResponse* resp) {
-  return gate_->Run(ctx, Tok("WhoAmI"), [&](const auth::Caller& caller) -> absl::Status {
+  return gate_->Run(ctx, Tok("WhoAmI"), *req, [&](const auth::Caller& caller) -> absl::Status {
     resp->set_role(RoleToProto(caller.role));
     resp->set_agency_prefix(caller.agency_prefix);
     resp->set_token_id(caller.token_id);
@@ -223,6 +223,7 @@ grpc::Status RankServiceImpl::ParseRank(grpc::ServerContext* ctx,
                                         v1::ParseRankResponse* resp) {
   return gate_->Run(
       ctx, MethodName(v1::RankService::service_full_name(), "ParseRank"),
+      *req,
       [&](const auth::Caller&) -> absl::Status {
         GORANK_ASSIGN_OR_RETURN(Discipline d,
                                 DisciplineFromProto(req->discipline()));

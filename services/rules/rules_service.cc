@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "services/common/grpc_status.h"
+#include "services/common/request_limits.h"
 #include "services/common/status_macros.h"
 #include "services/rules/go/check.h"
 #include "services/rules/gomoku/checker.h"
@@ -38,7 +40,7 @@ grpc::Status RulesServiceImpl::CheckGameRecord(
     grpc::ServerContext* ctx, const v1::CheckGameRecordRequest* req,
     v1::CheckGameRecordResponse* resp) {
   return gate_->Run(
-      ctx, M("CheckGameRecord"), [&](const Caller&) -> absl::Status {
+      ctx, M("CheckGameRecord"), *req, [&](const Caller&) -> absl::Status {
         GORANK_ASSIGN_OR_RETURN(std::vector<go::GameReport> reports,
                                 Check(req->sgf(), req->options()));
         for (const go::GameReport& r : reports)
@@ -53,7 +55,7 @@ grpc::Status RulesServiceImpl::CheckGameRecords(
                              v1::CheckGameRecordsRequest>* stream) {
   // The gate authenticates and checks access before the first read, and logs
   // one line when the stream ends.
-  return gate_->Run(
+  return gate_->RunStream(
       ctx, M("CheckGameRecords"), [&](const Caller&) -> absl::Status {
         v1::CheckGameRecordsRequest req;
         int records = 0;
@@ -68,16 +70,19 @@ grpc::Status RulesServiceImpl::CheckGameRecords(
                 "new stream");
           }
           v1::CheckGameRecordsResponse resp;
-          resp.set_record_id(req.record_id());
+          // A message over the request limits is that record's own problem.
+          const absl::Status within = CheckRequestLimits(req);
+          if (within.ok()) resp.set_record_id(req.record_id());
           absl::StatusOr<std::vector<go::GameReport>> reports =
-              Check(req.sgf(), req.options());
+              within.ok() ? Check(req.sgf(), req.options())
+                          : absl::StatusOr<std::vector<go::GameReport>>(within);
           if (reports.ok()) {
             for (const go::GameReport& r : *reports)
               GameReportToProto(r, resp.add_reports());
           } else if (IsRecordError(reports.status().code())) {
             resp.set_error_code(
                 absl::StatusCodeToString(reports.status().code()));
-            resp.set_error_message(std::string(reports.status().message()));
+            resp.set_error_message(ShortenMessage(std::string(reports.status().message())));
           } else {
             return reports.status();
           }
@@ -94,7 +99,7 @@ grpc::Status RulesServiceImpl::CheckGomokuRecord(
     grpc::ServerContext* ctx, const v1::CheckGomokuRecordRequest* req,
     v1::CheckGomokuRecordResponse* resp) {
   return gate_->Run(
-      ctx, M("CheckGomokuRecord"), [&](const Caller&) -> absl::Status {
+      ctx, M("CheckGomokuRecord"), *req, [&](const Caller&) -> absl::Status {
         GORANK_ASSIGN_OR_RETURN(gomoku::CheckOptions options,
                                 GomokuOptionsFromProto(*req));
         GORANK_ASSIGN_OR_RETURN(ParsedGomokuRecord parsed,

@@ -21,6 +21,7 @@
 #include "services/common/call_gate.h"
 #include "services/common/file_text.h"
 #include "services/common/metrics.h"
+#include "services/common/parse_error_interceptor.h"
 #include "services/common/status_macros.h"
 #include "services/registry/player_registry.h"
 #include "services/registry/registry_service.h"
@@ -295,6 +296,12 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   grpc::ServerBuilder builder;
   builder.AddListeningPort(config.listen, credentials, &s->port_);
   builder.SetMaxReceiveMessageSize(config.max_request_bytes);
+  // A request gRPC cannot parse (a string that is not UTF-8) gets
+  // INVALID_ARGUMENT naming the field instead of a bare INTERNAL.
+  std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>
+      interceptors;
+  interceptors.push_back(NewParseErrorInterceptorFactory());
+  builder.experimental().SetInterceptorCreators(std::move(interceptors));
   // gRPC enables SO_REUSEPORT by default: a second rankd would silently share
   // the port with the first. Refuse to bind a busy address instead.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);

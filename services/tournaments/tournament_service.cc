@@ -15,9 +15,9 @@ std::string M(const char* method) {
 using auth::Caller;
 
 grpc::Status TournamentServiceImpl::ListCompetitions(
-    grpc::ServerContext* ctx, const v1::ListCompetitionsRequest*,
+    grpc::ServerContext* ctx, const v1::ListCompetitionsRequest* req,
     v1::ListCompetitionsResponse* resp) {
-  return gate_->Run(ctx, M("ListCompetitions"),
+  return gate_->Run(ctx, M("ListCompetitions"), *req,
                     [&](const Caller&) -> absl::Status {
                       for (const Competition& c : catalogue_->competitions()) {
                         CompetitionToProto(c, resp->add_competitions());
@@ -30,7 +30,7 @@ grpc::Status TournamentServiceImpl::CreateEvent(
     grpc::ServerContext* ctx, const v1::CreateEventRequest* req,
     v1::CreateEventResponse* resp) {
   return gate_->Run(
-      ctx, M("CreateEvent"), [&](const Caller& caller) -> absl::Status {
+      ctx, M("CreateEvent"), *req, [&](const Caller& caller) -> absl::Status {
         GORANK_ASSIGN_OR_RETURN(Event e, EventFromProto(req->event()));
         GORANK_ASSIGN_OR_RETURN(Event created, desk_->Create(caller, e));
         EventToProto(created, resp->mutable_event());
@@ -41,7 +41,7 @@ grpc::Status TournamentServiceImpl::CreateEvent(
 grpc::Status TournamentServiceImpl::GetEvent(grpc::ServerContext* ctx,
                                              const v1::GetEventRequest* req,
                                              v1::GetEventResponse* resp) {
-  return gate_->Run(ctx, M("GetEvent"), [&](const Caller&) -> absl::Status {
+  return gate_->Run(ctx, M("GetEvent"), *req, [&](const Caller&) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(Event e, desk_->Get(EventId{req->event_id()}));
     EventToProto(e, resp->mutable_event());
     return absl::OkStatus();
@@ -52,7 +52,7 @@ grpc::Status TournamentServiceImpl::UpdateEvent(
     grpc::ServerContext* ctx, const v1::UpdateEventRequest* req,
     v1::UpdateEventResponse* resp) {
   return gate_->Run(
-      ctx, M("UpdateEvent"), [&](const Caller& caller) -> absl::Status {
+      ctx, M("UpdateEvent"), *req, [&](const Caller& caller) -> absl::Status {
         GORANK_ASSIGN_OR_RETURN(Event e, EventFromProto(req->event()));
         GORANK_ASSIGN_OR_RETURN(Event updated, desk_->Update(caller, e));
         EventToProto(updated, resp->mutable_event());
@@ -63,7 +63,7 @@ grpc::Status TournamentServiceImpl::UpdateEvent(
 grpc::Status TournamentServiceImpl::ListEvents(grpc::ServerContext* ctx,
                                                const v1::ListEventsRequest* req,
                                                v1::ListEventsResponse* resp) {
-  return gate_->Run(ctx, M("ListEvents"), [&](const Caller&) -> absl::Status {
+  return gate_->Run(ctx, M("ListEvents"), *req, [&](const Caller&) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(EventFilter f, FilterFromProto(*req));
     GORANK_ASSIGN_OR_RETURN(std::vector<Event> events, desk_->List(f));
     for (const Event& e : events) EventToProto(e, resp->add_events());
@@ -74,7 +74,7 @@ grpc::Status TournamentServiceImpl::ListEvents(grpc::ServerContext* ctx,
 grpc::Status TournamentServiceImpl::GetResults(grpc::ServerContext* ctx,
                                                const v1::GetResultsRequest* req,
                                                v1::GetResultsResponse* resp) {
-  return gate_->Run(ctx, M("GetResults"), [&](const Caller&) -> absl::Status {
+  return gate_->Run(ctx, M("GetResults"), *req, [&](const Caller&) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(EventResults r,
                             desk_->Results(EventId{req->event_id()}));
     ResultsToProto(r, resp->mutable_results());
@@ -86,7 +86,7 @@ grpc::Status TournamentServiceImpl::SaveResults(
     grpc::ServerContext* ctx, const v1::SaveResultsRequest* req,
     v1::SaveResultsResponse* resp) {
   return gate_->Run(
-      ctx, M("SaveResults"), [&](const Caller& caller) -> absl::Status {
+      ctx, M("SaveResults"), *req, [&](const Caller& caller) -> absl::Status {
         GORANK_ASSIGN_OR_RETURN(EventResults r,
                                 ResultsFromProto(req->results()));
         GORANK_ASSIGN_OR_RETURN(
@@ -100,7 +100,7 @@ grpc::Status TournamentServiceImpl::SaveResults(
 grpc::Status TournamentServiceImpl::GetStandings(
     grpc::ServerContext* ctx, const v1::GetStandingsRequest* req,
     v1::GetStandingsResponse* resp) {
-  return gate_->Run(ctx, M("GetStandings"), [&](const Caller&) -> absl::Status {
+  return gate_->Run(ctx, M("GetStandings"), *req, [&](const Caller&) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(Standings s,
                             desk_->GetStandings(EventId{req->event_id()}));
     StandingsToProto(s, resp->mutable_standings());
@@ -112,7 +112,7 @@ grpc::Status TournamentServiceImpl::ImportResults(
     grpc::ServerContext* ctx, const v1::ImportResultsRequest* req,
     v1::ImportResultsResponse* resp) {
   return gate_->Run(
-      ctx, M("ImportResults"), [&](const Caller& caller) -> absl::Status {
+      ctx, M("ImportResults"), *req, [&](const Caller& caller) -> absl::Status {
         GORANK_ASSIGN_OR_RETURN(ResultFileFormat format,
                                 FileFormatFromProto(req->format()));
         GORANK_ASSIGN_OR_RETURN(ResultFile file,
@@ -129,7 +129,7 @@ grpc::Status TournamentServiceImpl::ExportResults(
     grpc::ServerContext* ctx, const v1::ExportResultsRequest* req,
     v1::ExportResultsResponse* resp) {
   return gate_->Run(
-      ctx, M("ExportResults"), [&](const Caller&) -> absl::Status {
+      ctx, M("ExportResults"), *req, [&](const Caller&) -> absl::Status {
         GORANK_ASSIGN_OR_RETURN(ResultFileFormat format,
                                 FileFormatFromProto(req->format()));
         GORANK_ASSIGN_OR_RETURN(
@@ -143,7 +143,7 @@ grpc::Status TournamentServiceImpl::RecordRound(
     grpc::ServerContext* ctx, const v1::RecordRoundRequest* req,
     v1::RecordRoundResponse* resp) {
   return gate_->Run(
-      ctx, M("RecordRound"), [&](const Caller& caller) -> absl::Status {
+      ctx, M("RecordRound"), *req, [&](const Caller& caller) -> absl::Status {
         std::vector<Game> games;
         std::vector<Bye> byes;
         for (int i = 0; i < req->games_size(); ++i) {
@@ -168,7 +168,7 @@ grpc::Status TournamentServiceImpl::CloseEvent(grpc::ServerContext* ctx,
                                                const v1::CloseEventRequest* req,
                                                v1::CloseEventResponse* resp) {
   return gate_->Run(
-      ctx, M("CloseEvent"), [&](const Caller& caller) -> absl::Status {
+      ctx, M("CloseEvent"), *req, [&](const Caller& caller) -> absl::Status {
         GORANK_ASSIGN_OR_RETURN(ClosedEvent c,
                                 desk_->Close(caller, EventId{req->event_id()}));
         EventToProto(c.event, resp->mutable_event());
