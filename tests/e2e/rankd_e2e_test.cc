@@ -346,5 +346,44 @@ TEST_F(RankdE2eTest, GomokuCertificateThroughRankctl) {
   EXPECT_EQ(Stop(), 0);
 }
 
+// `cert verify` answers NOT_VALID (unknown number, or a name that does not
+// match) with exit 3, as `check` does for a failing record, also with --json;
+// a valid certificate exits 0.
+TEST_F(RankdE2eTest, CertVerifyNotValidExitsThree) {
+  ASSERT_NO_FATAL_FAILURE(StartRankd("rankd.log"));
+  RunResult r = Ctl({"player", "register", "--name", "李四", "--agency", "000",
+                     "--gender", "male", "--birth-date", "1990-01-01",
+                     "--rank", "1k"},
+                    token_file_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = Ctl({"cert", "issue", "--player", "1", "--grade", "1d", "--agency",
+           "000", "--reference", "Go national final 2026, 5th"},
+          token_file_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const size_t at = r.out.find("000");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string number = r.out.substr(at, 9);
+
+  r = Ctl({"cert", "verify", number, "--name", "李四"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("VALID  " + number, 0), 0u) << r.out;
+
+  r = Ctl({"cert", "verify", number, "--name", "王五"});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_EQ(r.out, "NOT_VALID\n");
+  EXPECT_EQ(r.err, "");
+
+  const std::string unknown =
+      number.substr(0, 5) + (number.substr(5) == "9999" ? "9998" : "9999");
+  r = Ctl({"cert", "verify", unknown, "--name", "李四"});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_EQ(r.out, "NOT_VALID\n");
+
+  r = Ctl({"cert", "verify", unknown, "--name", "李四", "--json"});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.out.find("VERIFY_OUTCOME_NOT_VALID"), std::string::npos) << r.out;
+  EXPECT_EQ(Stop(), 0);
+}
+
 }  // namespace
 }  // namespace gorank::e2e
