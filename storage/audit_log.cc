@@ -1,6 +1,7 @@
 #include "storage/audit_log.h"
 
 #include "services/audit/audit_entry.h"
+#include "services/audit/keyed_digest.h"
 #include "services/audit/merkle.h"
 #include "services/common/status_macros.h"
 
@@ -9,6 +10,8 @@ namespace {
 
 constexpr char kInsertAudit[] =
     "INSERT INTO audit_log(entry, leaf_hash) VALUES(?1, ?2)";
+constexpr char kLastLeaf[] =
+    "SELECT seq, leaf_hash FROM audit_log ORDER BY seq DESC LIMIT 1";
 
 }  // namespace
 
@@ -16,6 +19,17 @@ absl::StatusOr<int64_t> AppendAudit(Connection& conn,
                                     const ChangeRecord& change) {
   audit::AuditEntry record = audit::AuditEntry::FromChange(change);
   GORANK_ASSIGN_OR_RETURN(record.rows, conn.TakeWrittenRowDigests());
+  if (!conn.row_digest_key().empty()) {
+    // The link to the previous entry (keyed_digest.h): read under the write
+    // lock, so no other writer appends in between.
+    GORANK_ASSIGN_OR_RETURN(auto last, conn.Prepare(kLastLeaf));
+    GORANK_ASSIGN_OR_RETURN(bool found, last->Step());
+    if (found) {
+      const int64_t seq = last->Int(0);
+      record.rows[audit::ChainRowName(seq)] =
+          audit::ChainLink(conn.row_digest_key(), seq, last->Blob(1));
+    }
+  }
   GORANK_ASSIGN_OR_RETURN(const std::string entry, record.Encode());
   GORANK_ASSIGN_OR_RETURN(auto st, conn.Prepare(kInsertAudit));
   st->BindBlob(1, entry).BindBlob(2, audit::LeafHash(entry));

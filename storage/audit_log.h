@@ -14,7 +14,8 @@
 namespace gorank::storage {
 
 // Appends `change` (encoded once, as audit::AuditEntry, with the digests of
-// every row the transaction wrote so far) inside the caller's
+// every row the transaction wrote so far and, when the connection has a
+// row-digest key, the keyed link to the previous entry) inside the caller's
 // open write transaction and returns its sequence number (1-based; log index
 // = seq - 1). INVALID_ARGUMENT when the change cannot be encoded (before or
 // after not JSON), which rolls the whole transaction back.

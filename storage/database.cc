@@ -40,6 +40,16 @@ absl::StatusOr<std::unique_ptr<Database>> Database::Open(
   return SqliteDatabase::Open(address, options);
 }
 
+void Database::RefuseWrites(absl::Status why) {
+  std::lock_guard<std::mutex> lock(refusal_mu_);
+  refusal_ = std::move(why);
+}
+
+absl::Status Database::write_refusal() const {
+  std::lock_guard<std::mutex> lock(refusal_mu_);
+  return refusal_;
+}
+
 absl::StatusOr<int> Database::SchemaVersion() {
   int version = 0;
   GORANK_RETURN_IF_ERROR(Read([&](Connection& c) -> absl::Status {

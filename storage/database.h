@@ -17,6 +17,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -99,6 +100,11 @@ class Connection {
   // Rows changed by the last INSERT/UPDATE/DELETE.
   virtual int64_t Changes() const = 0;
 
+  // The secret that keys row digests and the audit log's entry links
+  // (DatabaseOptions::row_digest_key; "" = unkeyed, as before keying).
+  const std::string& row_digest_key() const { return row_digest_key_; }
+  void set_row_digest_key(std::string key) { row_digest_key_ = std::move(key); }
+
   // "table:key" -> hex SHA-256 of every row written (inserted, updated or
   // deleted: row_digest.h) since the transaction began or the last call;
   // the audit log records them.
@@ -125,6 +131,9 @@ class Connection {
   // write transaction.
   virtual absl::StatusOr<int> ReadSchemaVersion() = 0;
   virtual absl::Status WriteSchemaVersion(int version) = 0;
+
+ private:
+  std::string row_digest_key_;
 };
 
 // Runs `fn` on `c` between BeginWrite() (or BeginRead()) and Commit(),
@@ -141,6 +150,11 @@ struct DatabaseOptions {
   // Migrates without the steps that load data (the region table): an empty
   // schema for CopyDatabase() to fill.
   bool schema_only = false;
+  // Keys every row digest and entry link the audit log records (HMAC-SHA256,
+  // services/audit/keyed_digest.h). rankd derives it from its audit signing
+  // key; it is never stored in the database. "" writes the unkeyed SHA-256
+  // digests of logs made before keying (tests and copies that add no entry).
+  std::string row_digest_key;
 };
 
 // True for "postgresql://..." and "postgres://..." addresses. (Inline: the
@@ -198,6 +212,17 @@ class Database {
     int64_t waits = 0;  // reads that had to wait for a free reader, ever
   };
   virtual ReaderPoolStats reader_pool_stats() const = 0;
+
+  // From now on every Write() returns `why` (not OK) without running its
+  // function; reads go on. rankd refuses writes this way while its audit
+  // log fails the check against its own newest checkpoint. Thread-safe.
+  void RefuseWrites(absl::Status why);
+  // OK, or the status given to RefuseWrites().
+  absl::Status write_refusal() const;
+
+ private:
+  mutable std::mutex refusal_mu_;
+  absl::Status refusal_;  // guarded by refusal_mu_
 };
 
 }  // namespace gorank::storage

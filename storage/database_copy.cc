@@ -27,7 +27,9 @@ absl::StatusOr<int64_t> CountRows(Connection& c, const std::string& table) {
 }
 
 absl::StatusOr<std::string> Fingerprint(Connection& c) {
-  GORANK_ASSIGN_OR_RETURN(auto rows, DigestAllRows(c));
+  // Unkeyed: the two databases may be open with different row-digest keys
+  // (or none); the fingerprint is compared here, never stored.
+  GORANK_ASSIGN_OR_RETURN(auto rows, DigestAllRows(c, /*key=*/""));
   std::string data;
   for (const auto& [key, digest] : rows) data += key + "=" + digest + "\n";
   GORANK_ASSIGN_OR_RETURN(

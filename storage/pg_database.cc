@@ -2,6 +2,7 @@
 
 #include <libpq-fe.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -456,9 +457,11 @@ absl::StatusOr<std::unique_ptr<Database>> PgDatabase::Open(
   db->url_ = url;
   db->display_ = DisplayAddress(url);
   GORANK_ASSIGN_OR_RETURN(db->writer_, PgConnection::Connect(url, true));
+  db->writer_->set_row_digest_key(options.row_digest_key);
   GORANK_RETURN_IF_ERROR(Migrate(*db->writer_, -1, options.schema_only));
   for (int i = 0; i < std::max(1, options.reader_connections); ++i) {
     GORANK_ASSIGN_OR_RETURN(auto reader, PgConnection::Connect(url, false));
+    reader->set_row_digest_key(options.row_digest_key);
     db->readers_.Add(std::move(reader));
   }
   return std::unique_ptr<Database>(std::move(db));
@@ -466,6 +469,7 @@ absl::StatusOr<std::unique_ptr<Database>> PgDatabase::Open(
 
 absl::Status PgDatabase::Write(
     const std::function<absl::Status(Connection&)>& fn) {
+  GORANK_RETURN_IF_ERROR(write_refusal());
   std::lock_guard<std::mutex> lock(write_mu_);
   return RunTransaction(*writer_, /*write=*/true, fn);
 }
@@ -493,17 +497,16 @@ absl::Status PgDatabase::BackupTo(const std::string& dest) {
     return absl::InvalidArgumentError(
         "a backup is written to an SQLite file, not to " + dest);
   }
-  struct stat st;
-  if (::stat(dest.c_str(), &st) == 0) {
-    return absl::FailedPreconditionError("backup target " + dest +
-                                         " already exists");
-  }
+  GORANK_RETURN_IF_ERROR(CreatePrivateFile(dest));  // 0600, empty
   DatabaseOptions options;
   options.schema_only = true;
   options.reader_connections = 0;
   GORANK_ASSIGN_OR_RETURN(std::unique_ptr<Database> target,
                           SqliteDatabase::Open(dest, options));
-  return CopyDatabase(*this, *target).status();
+  absl::Status s = CopyDatabase(*this, *target).status();
+  target.reset();
+  if (!s.ok()) ::unlink(dest.c_str());
+  return s;
 }
 
 }  // namespace gorank::storage

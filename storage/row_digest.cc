@@ -4,6 +4,7 @@
 #include <set>
 
 #include "services/audit/encoding.h"
+#include "services/audit/keyed_digest.h"
 #include "services/audit/merkle.h"
 #include "services/common/status_macros.h"
 
@@ -51,7 +52,7 @@ absl::StatusOr<std::string> KeyExpression(Connection& conn,
 
 // Columns 1..n with kind tags and lengths, so no two different rows share
 // an encoding.
-std::string DigestColumns(const Statement& st) {
+std::string DigestColumns(const Statement& st, const std::string& key) {
   std::string data;
   for (int i = 1; i < st.ColumnCount(); ++i) {
     const ColumnKind type = st.ColumnType(i);
@@ -70,7 +71,8 @@ std::string DigestColumns(const Statement& st) {
     data += std::to_string(static_cast<int>(type)) + ":" +
             std::to_string(value.size()) + ":" + value;
   }
-  return audit::HexEncode(audit::Sha256(data));
+  if (key.empty()) return audit::HexEncode(audit::Sha256(data));
+  return audit::kKeyedDigestPrefix + audit::HexEncode(audit::HmacSha256(key, data));
 }
 
 absl::StatusOr<std::map<std::string, std::string>> DigestRowsByRowid(
@@ -111,7 +113,7 @@ absl::StatusOr<std::map<std::string, std::string>> DigestRowsByRowid(
     st->Bind(1, row.second);
     GORANK_ASSIGN_OR_RETURN(bool found, st->Step());
     if (found) {
-      out[row.first + ":" + st->Text(0)] = DigestColumns(*st);
+      out[row.first + ":" + st->Text(0)] = DigestColumns(*st, conn.row_digest_key());
     } else {
       // Deleted within the change: the key can no longer be read, so the
       // rowid names it.
@@ -163,13 +165,18 @@ absl::StatusOr<std::map<std::string, std::string>> DigestRowsByKey(
     for (size_t i = 0; i < row.second.size(); ++i)
       st->Bind(static_cast<int>(i + 1), row.second[i]);
     GORANK_ASSIGN_OR_RETURN(bool found, st->Step());
-    out[row.first + ":" + joined] = found ? DigestColumns(*st) : kDeletedRow;
+    out[row.first + ":" + joined] = found ? DigestColumns(*st, conn.row_digest_key()) : kDeletedRow;
   }
   return out;
 }
 
 absl::StatusOr<std::map<std::string, std::string>> DigestAllRows(
     Connection& conn) {
+  return DigestAllRows(conn, conn.row_digest_key());
+}
+
+absl::StatusOr<std::map<std::string, std::string>> DigestAllRows(
+    Connection& conn, const std::string& key) {
   GORANK_ASSIGN_OR_RETURN(std::vector<std::string> tables, conn.ListTables());
   std::map<std::string, std::string> out;
   for (const std::string& table : tables) {
@@ -181,7 +188,7 @@ absl::StatusOr<std::map<std::string, std::string>> DigestAllRows(
     while (true) {
       GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
       if (!row) break;
-      out[table + ":" + st->Text(0)] = DigestColumns(*st);
+      out[table + ":" + st->Text(0)] = DigestColumns(*st, key);
     }
   }
   return out;

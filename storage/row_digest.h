@@ -1,6 +1,10 @@
-// Row digests: the SHA-256 of a table row's content, keyed "table:primary
-// key". The audit log records the digest of every row a change wrote, so an
-// auditor can find rows altered behind the log's back (VerifyTables). The
+// Row digests: the HMAC-SHA256 of a table row's content under the
+// connection's row-digest key ("hmac:" + hex; services/audit/keyed_digest.h),
+// named "table:primary key". The audit log records the digest of every row
+// a change wrote, so rankd can find rows altered behind the log's back
+// (VerifyTables) while nobody without the key can test a guess of a row's
+// content (e.g. a resident ID number) against a digest. Without a key the
+// digest is the plain SHA-256 hex of logs written before keying. The
 // encoding depends only on the row's values and their kinds (ColumnKind),
 // so the same row has the same digest on SQLite and on PostgreSQL.
 #ifndef GORANK_STORAGE_ROW_DIGEST_H_
@@ -30,8 +34,9 @@ absl::StatusOr<std::string> KeyExpression(Connection& conn,
                                           const std::string& table);
 
 // The digest of the current row of `st`, whose column 0 is the key and
-// columns 1..n the row (SELECT <key>, * FROM ...).
-std::string DigestColumns(const Statement& st);
+// columns 1..n the row (SELECT <key>, * FROM ...), keyed with `key` ("":
+// unkeyed SHA-256).
+std::string DigestColumns(const Statement& st, const std::string& key);
 
 // SQLite: "table:key" -> digest for each (table, rowid) written, and
 // kDeletedRow for each deleted row, keyed from its old values (`deleted`:
@@ -52,6 +57,10 @@ absl::StatusOr<std::map<std::string, std::string>> DigestRowsByKey(
 // log and its checkpoints, read inside the caller's open transaction.
 absl::StatusOr<std::map<std::string, std::string>> DigestAllRows(
     Connection& conn);
+// The same with `key` instead of the connection's ("" for the unkeyed
+// digests old entries recorded).
+absl::StatusOr<std::map<std::string, std::string>> DigestAllRows(
+    Connection& conn, const std::string& key);
 
 }  // namespace gorank::storage
 

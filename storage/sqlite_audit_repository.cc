@@ -3,6 +3,9 @@
 #include "services/common/status_macros.h"
 #include "storage/audit_log.h"
 #include "storage/row_digest.h"
+#include "storage/sqlite_database.h"
+
+#include <unistd.h>
 
 namespace gorank::storage {
 namespace {
@@ -144,8 +147,22 @@ absl::StatusOr<std::vector<audit::Review>> SqliteAuditRepository::ListReviews(
   return out;
 }
 
-absl::Status SqliteAuditRepository::Backup(const std::string& dest_path) {
-  return db_->BackupTo(dest_path);
+absl::StatusOr<std::map<std::string, std::string>> SqliteAuditRepository::LegacyRowDigests() {
+  std::map<std::string, std::string> out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(out, DigestAllRows(c, /*key=*/""));
+    return absl::OkStatus();
+  }));
+  return out;
+}
+
+absl::Status SqliteAuditRepository::Backup(const std::string& dest_path,
+                                           bool remove_resident_ids) {
+  GORANK_RETURN_IF_ERROR(db_->BackupTo(dest_path));
+  if (!remove_resident_ids) return absl::OkStatus();
+  absl::Status s = RemoveResidentIds(dest_path);
+  if (!s.ok()) ::unlink(dest_path.c_str());  // never hand out the full copy
+  return s;
 }
 
 }  // namespace gorank::storage

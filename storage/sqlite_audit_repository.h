@@ -20,11 +20,12 @@ class SqliteAuditRepository : public audit::AuditRepository {
   absl::Status SaveCheckpoint(const audit::Checkpoint& checkpoint) override;
   absl::StatusOr<std::optional<audit::Checkpoint>> LatestCheckpoint() override;
   absl::StatusOr<std::map<std::string, std::string>> CurrentRowDigests() override;
+  absl::StatusOr<std::map<std::string, std::string>> LegacyRowDigests() override;
   absl::StatusOr<int64_t> InsertReview(const audit::Review& review,
                                        const ChangeRecord& change) override;
   absl::StatusOr<std::vector<audit::Review>> ListReviews(const std::string& prefix,
                                                          int year) override;
-  absl::Status Backup(const std::string& dest_path) override;
+  absl::Status Backup(const std::string& dest_path, bool remove_resident_ids) override;
 
  private:
   absl::StatusOr<std::vector<std::string>> Column(const char* sql, int64_t begin, int64_t end);

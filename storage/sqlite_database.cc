@@ -3,7 +3,12 @@
 // Debian builds SQLite with the pre-update hook; its declarations need this.
 #define SQLITE_ENABLE_PREUPDATE_HOOK 1
 #include <sqlite3.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include "services/common/status_macros.h"
 #include "storage/migrations.h"
@@ -292,6 +297,7 @@ absl::StatusOr<std::unique_ptr<Database>> SqliteDatabase::Open(
       OpenConnection(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
                      options));
   db->writer_->WatchWrites();
+  db->writer_->set_row_digest_key(options.row_digest_key);
   // The database holds resident ID numbers: keep it private to the owner.
   ::chmod(path.c_str(), 0600);
   GORANK_RETURN_IF_ERROR(db->writer_->Exec("PRAGMA journal_mode=WAL"));
@@ -305,6 +311,7 @@ absl::StatusOr<std::unique_ptr<Database>> SqliteDatabase::Open(
   for (int i = 0; i < readers; ++i) {
     GORANK_ASSIGN_OR_RETURN(
         auto reader, OpenConnection(path, SQLITE_OPEN_READONLY, options));
+    reader->set_row_digest_key(options.row_digest_key);
     db->readers_.Add(std::move(reader));
   }
   return std::unique_ptr<Database>(std::move(db));
@@ -320,6 +327,7 @@ SqliteDatabase::~SqliteDatabase() {
 
 absl::Status SqliteDatabase::Write(
     const std::function<absl::Status(Connection&)>& fn) {
+  GORANK_RETURN_IF_ERROR(write_refusal());
   std::lock_guard<std::mutex> lock(write_mu_);
   if (path_ != ":memory:") {
     GORANK_RETURN_IF_ERROR(writer_->CheckNotMoved());
@@ -382,12 +390,24 @@ absl::StatusOr<std::string> SqliteDatabase::IntegrityCheck() {
   return out;
 }
 
-absl::Status SqliteDatabase::BackupTo(const std::string& dest) {
-  struct stat st;
-  if (::stat(dest.c_str(), &st) == 0) {
-    return absl::FailedPreconditionError("backup target " + dest +
-                                         " already exists");
+absl::Status CreatePrivateFile(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+  if (fd < 0) {
+    if (errno == EEXIST) {
+      return absl::FailedPreconditionError("backup target " + path +
+                                           " already exists");
+    }
+    return absl::UnavailableError("cannot create " + path + ": " +
+                                  std::strerror(errno));
   }
+  ::close(fd);
+  return absl::OkStatus();
+}
+
+absl::Status SqliteDatabase::BackupTo(const std::string& dest) {
+  // Created first, empty and private (VACUUM INTO fills an empty file and
+  // keeps its mode): a backup holds resident ID numbers.
+  GORANK_RETURN_IF_ERROR(CreatePrivateFile(dest));
   // VACUUM INTO reads one consistent snapshot and cannot run inside an
   // explicit transaction.
   auto run = [&](Connection& c) -> absl::Status {
@@ -395,14 +415,70 @@ absl::Status SqliteDatabase::BackupTo(const std::string& dest) {
     stmt->Bind(1, dest);
     return stmt->Run();
   };
+  absl::Status s;
   if (readers_.empty()) {
     std::lock_guard<std::mutex> lock(write_mu_);
-    return run(*writer_);
+    s = run(*writer_);
+  } else {
+    SqliteConnection* c = readers_.Acquire();
+    s = run(*c);
+    readers_.Release(c);
   }
-  SqliteConnection* c = readers_.Acquire();
-  absl::Status s = run(*c);
-  readers_.Release(c);
+  if (!s.ok()) ::unlink(dest.c_str());
   return s;
+}
+
+namespace {
+
+// Runs `sql` on the SQLite file at `path` (opened without rankd's set-up:
+// a backup file, not a live database).
+absl::Status ExecOnFile(const std::string& path, const char* sql,
+                        int64_t* first_int = nullptr) {
+  sqlite3* db = nullptr;
+  const int flags = first_int ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
+  if (sqlite3_open_v2(path.c_str(), &db, flags, nullptr) !=
+      SQLITE_OK) {
+    const std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close_v2(db);
+    return absl::UnavailableError("cannot open " + path + ": " + msg);
+  }
+  absl::Status s;
+  if (first_int) {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW) {
+      *first_int = sqlite3_column_int64(st, 0);
+    } else {
+      s = SqliteError(sqlite3_extended_errcode(db), sqlite3_errmsg(db));
+    }
+    sqlite3_finalize(st);
+  } else {
+    char* err = nullptr;
+    if (sqlite3_exec(db, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+      s = SqliteError(sqlite3_extended_errcode(db), err ? err : "failed");
+    }
+    sqlite3_free(err);
+  }
+  sqlite3_close_v2(db);
+  return s;
+}
+
+}  // namespace
+
+absl::Status RemoveResidentIds(const std::string& backup_path) {
+  // VACUUM rewrites the file, so no freed page keeps an old ID number.
+  static const std::string sql =
+      "UPDATE players SET resident_id = NULL WHERE resident_id IS NOT NULL; "
+      "PRAGMA application_id = " +
+      std::to_string(kRedactedApplicationId) + "; VACUUM;";
+  return ExecOnFile(backup_path, sql.c_str());
+}
+
+absl::StatusOr<bool> HasResidentIdsRemoved(const std::string& sqlite_path) {
+  int64_t id = 0;
+  GORANK_RETURN_IF_ERROR(
+      ExecOnFile(sqlite_path, "PRAGMA application_id", &id));
+  return id == kRedactedApplicationId;
 }
 
 }  // namespace gorank::storage

@@ -119,6 +119,21 @@ class SqliteDatabase : public Database {
   ReaderPool<SqliteConnection> readers_;
 };
 
+// The SQLite application_id of an auditor's backup: every resident ID
+// number is NULL in it ("RIDX").
+inline constexpr int32_t kRedactedApplicationId = 0x52494458;
+
+// Creates `path` empty with mode 0600. FAILED_PRECONDITION when it exists;
+// UNAVAILABLE when it cannot be created.
+absl::Status CreatePrivateFile(const std::string& path);
+
+// Makes the backup file at `backup_path` an auditor's copy: every resident
+// ID number set to NULL, the file rewritten (no old page keeps one) and
+// marked with kRedactedApplicationId. UNAVAILABLE / INTERNAL from SQLite.
+absl::Status RemoveResidentIds(const std::string& backup_path);
+// True when the SQLite file at `sqlite_path` is such a copy.
+absl::StatusOr<bool> HasResidentIdsRemoved(const std::string& sqlite_path);
+
 // Maps an SQLite result code and message to an absl::Status (see Step()).
 absl::Status SqliteError(int code, const std::string& message);
 

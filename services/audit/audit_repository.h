@@ -43,13 +43,21 @@ class AuditRepository {
   virtual absl::StatusOr<std::optional<Checkpoint>> LatestCheckpoint() = 0;
   // "table:key" -> hex digest of every row now stored (see storage/row_digest.h).
   virtual absl::StatusOr<std::map<std::string, std::string>> CurrentRowDigests() = 0;
+  // The same as unkeyed SHA-256 digests, the form entries of an older rankd
+  // recorded (by default the same map: a repository without keyed digests).
+  virtual absl::StatusOr<std::map<std::string, std::string>> LegacyRowDigests() {
+    return CurrentRowDigests();
+  }
   virtual absl::StatusOr<int64_t> InsertReview(const Review& review,
                                                const ChangeRecord& change) = 0;
   // Newest first; "" / 0 match any agency / year.
   virtual absl::StatusOr<std::vector<Review>> ListReviews(const std::string& prefix,
                                                           int year) = 0;
-  // A consistent snapshot of the whole database into a new file.
-  virtual absl::Status Backup(const std::string& dest_path) = 0;
+  // A consistent snapshot of the whole database into a new SQLite file
+  // (mode 0600). With `remove_resident_ids` every resident ID number in the
+  // copy is NULL (an auditor's copy), and the file says so (see
+  // storage::kRedactedApplicationId).
+  virtual absl::Status Backup(const std::string& dest_path, bool remove_resident_ids) = 0;
 };
 
 }  // namespace gorank::audit

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "nlohmann/json.hpp"
 #include "services/audit/audit_entry.h"
 #include "services/audit/encoding.h"
+#include "services/audit/keyed_digest.h"
 #include "services/audit/merkle.h"
 #include "services/common/status_macros.h"
 
@@ -13,6 +15,7 @@ namespace gorank::audit {
 namespace {
 
 constexpr int64_t kMaxEntriesPerCall = 1000;
+constexpr char kDeletedDigest[] = "deleted";  // storage::kDeletedRow
 
 LeafHashReader ReaderOf(AuditRepository* repo) {
   return [repo](int64_t begin, int64_t end) { return repo->LeafHashes(begin, end); };
@@ -40,20 +43,116 @@ const char* ReviewOutcomeName(ReviewOutcome outcome) {
   return "unknown";
 }
 
+std::string LogRefusal(const LogCheck& check) {
+  return "the audit log fails rankd's check against its own newest "
+         "checkpoint (" +
+         (check.first_bad_index >= 0
+              ? "first bad entry " + std::to_string(check.first_bad_index) + ": "
+              : std::string()) +
+         check.reason +
+         "): rankd takes no writes and signs nothing until the database is "
+         "restored from a good backup";
+}
+
+AuditTrail::AuditTrail(AuditRepository* repo, const SigningKey* key, const Clock* clock)
+    : repo_(repo), key_(key), clock_(clock), checker_(RowDigestKey(*key), std::nullopt) {}
+
+absl::StatusOr<LogCheck> AuditTrail::CheckLog() {
+  std::lock_guard<std::mutex> lock(mu_);
+  // The checkpoint first, then the size: the log only grows, so it then
+  // covers the checkpoint unless entries were removed.
+  GORANK_ASSIGN_OR_RETURN(std::optional<Checkpoint> newest, repo_->LatestCheckpoint());
+  GORANK_ASSIGN_OR_RETURN(int64_t size, repo_->LogSize());
+  StoredLogChecker checker(RowDigestKey(*key_), newest);
+  for (int64_t begin = 0; begin < size; begin += kMaxEntriesPerCall) {
+    const int64_t end = std::min(size, begin + kMaxEntriesPerCall);
+    absl::StatusOr<std::vector<std::string>> entries = repo_->Entries(begin, end);
+    absl::StatusOr<std::vector<std::string>> leaves =
+        entries.ok() ? repo_->LeafHashes(begin, end) : entries.status();
+    if (!leaves.ok()) {
+      if (!absl::IsOutOfRange(leaves.status())) return leaves.status();
+      checker.AddUnreadable(begin, std::string(leaves.status().message()));
+      break;
+    }
+    for (size_t i = 0; i < entries->size(); ++i) checker.Add((*entries)[i], (*leaves)[i]);
+  }
+  LogCheck check = checker.Finish(key_->public_key());
+  checker_ = std::move(checker);
+  log_check_ = LogCheck{};
+  if (!check.ok) {
+    FailLocked(check).IgnoreError();
+  } else {
+    log_check_ = check;
+  }
+  return check;
+}
+
+LogCheck AuditTrail::last_log_check() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return log_check_;
+}
+
+void AuditTrail::SetLogFailureListener(std::function<void(const LogCheck&)> listener) {
+  std::lock_guard<std::mutex> lock(mu_);
+  on_failure_ = std::move(listener);
+}
+
+absl::Status AuditTrail::FailLocked(LogCheck check) {
+  const bool first = log_check_.ok;
+  log_check_ = std::move(check);
+  if (first && on_failure_) on_failure_(log_check_);
+  return absl::FailedPreconditionError(LogRefusal(log_check_));
+}
+
+absl::Status AuditTrail::CheckNewEntriesLocked() {
+  if (!log_check_.ok) return absl::FailedPreconditionError(LogRefusal(log_check_));
+  GORANK_ASSIGN_OR_RETURN(int64_t size, repo_->LogSize());
+  if (size < checker_.entries()) {
+    LogCheck check = log_check_;
+    check.ok = false;
+    check.first_bad_index = size;
+    check.reason = "the log has " + std::to_string(size) + " entries but rankd read " +
+                   std::to_string(checker_.entries()) + " earlier: entry " +
+                   std::to_string(size) + " and later ones were removed";
+    return FailLocked(std::move(check));
+  }
+  while (checker_.entries() < size) {
+    const int64_t begin = checker_.entries();
+    const int64_t end = std::min(size, begin + kMaxEntriesPerCall);
+    GORANK_ASSIGN_OR_RETURN(std::vector<std::string> entries, repo_->Entries(begin, end));
+    GORANK_ASSIGN_OR_RETURN(std::vector<std::string> leaves, repo_->LeafHashes(begin, end));
+    for (size_t i = 0; i < entries.size(); ++i) checker_.Add(entries[i], leaves[i]);
+  }
+  LogCheck check = checker_.Finish(key_->public_key());
+  if (!check.ok) return FailLocked(std::move(check));
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Checkpoint> AuditTrail::SignCheckpointNow() {
   std::lock_guard<std::mutex> lock(mu_);
-  GORANK_ASSIGN_OR_RETURN(int64_t size, repo_->LogSize());
-  while (range_.size() < size) {
-    const int64_t end = std::min(size, range_.size() + kLeafReadBatch);
-    GORANK_ASSIGN_OR_RETURN(std::vector<std::string> leaves,
-                            repo_->LeafHashes(range_.size(), end));
-    for (const std::string& leaf : leaves) range_.Append(leaf);
-  }
+  GORANK_RETURN_IF_ERROR(CheckNewEntriesLocked());
+  const CompactRange& range = checker_.range();
   GORANK_ASSIGN_OR_RETURN(
       Checkpoint cp,
-      SignCheckpoint(size, range_.RootHash(), clock_->NowSeconds(), *key_));
+      SignCheckpoint(range.size(), range.RootHash(), clock_->NowSeconds(), *key_));
   GORANK_RETURN_IF_ERROR(repo_->SaveCheckpoint(cp));
   return cp;
+}
+
+absl::StatusOr<CheckpointAnswer> AuditTrail::CheckpointForAuditors() {
+  CheckpointAnswer answer;
+  absl::StatusOr<Checkpoint> signed_now = SignCheckpointNow();
+  answer.check = last_log_check();
+  if (signed_now.ok()) {
+    answer.checkpoint = *signed_now;
+    answer.log_size = signed_now->tree_size;  // the entries it covers
+    return answer;
+  }
+  GORANK_ASSIGN_OR_RETURN(answer.log_size, repo_->LogSize());
+  if (answer.check.ok) return signed_now.status();
+  GORANK_ASSIGN_OR_RETURN(std::optional<Checkpoint> stored, repo_->LatestCheckpoint());
+  if (stored) answer.checkpoint = *stored;
+  return answer;
 }
 
 absl::StatusOr<std::vector<std::string>> AuditTrail::Entries(int64_t begin, int64_t end) {
@@ -106,14 +205,30 @@ absl::StatusOr<TableCheck> AuditTrail::VerifyTables() {
         check.mismatches.push_back({"audit_log", index, "entry does not decode"});
         continue;
       }
-      for (const auto& [row, digest] : entry->rows) expected[row] = {digest, index};
+      for (const auto& [row, digest] : entry->rows) {
+        if (row.rfind("audit_log:", 0) == 0) continue;  // a link, not a row
+        expected[row] = {digest, index};
+      }
     }
     check.entries_read += static_cast<int64_t>(entries.size());
   }
   GORANK_ASSIGN_OR_RETURN(auto current, repo_->CurrentRowDigests());
+  // Rows last written by an older rankd carry unkeyed digests.
+  std::optional<std::map<std::string, std::string>> legacy;
+  for (const auto& [row, want] : expected) {
+    if (want.first != kDeletedDigest && !IsKeyedDigest(want.first)) {
+      GORANK_ASSIGN_OR_RETURN(legacy, repo_->LegacyRowDigests());
+      break;
+    }
+  }
   check.rows_checked = static_cast<int64_t>(current.size());
-  for (const auto& [row, digest] : current) {
+  for (const auto& [row, keyed] : current) {
     auto it = expected.find(row);
+    std::string digest = keyed;
+    if (it != expected.end() && legacy && !IsKeyedDigest(it->second.first)) {
+      auto old = legacy->find(row);
+      if (old != legacy->end()) digest = old->second;
+    }
     if (it == expected.end()) {
       check.mismatches.push_back({row, -1, "row is not in the audit log"});
     } else if (it->second.first != digest) {
@@ -122,7 +237,7 @@ absl::StatusOr<TableCheck> AuditTrail::VerifyTables() {
     }
   }
   for (const auto& [row, want] : expected) {
-    if (want.first != "deleted" && row.find(":rowid/") == std::string::npos &&
+    if (want.first != kDeletedDigest && row.find(":rowid/") == std::string::npos &&
         !current.count(row)) {
       check.mismatches.push_back({row, want.second, "row recorded in the log is missing"});
     }

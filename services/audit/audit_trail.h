@@ -5,6 +5,7 @@
 #ifndef GORANK_SERVICES_AUDIT_AUDIT_TRAIL_H_
 #define GORANK_SERVICES_AUDIT_AUDIT_TRAIL_H_
 
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "services/audit/audit_repository.h"
 #include "services/audit/checkpoint.h"
 #include "services/audit/compact_range.h"
+#include "services/audit/log_check.h"
 #include "services/audit/signing_key.h"
 #include "services/auth/caller.h"
 #include "services/common/clock.h"
@@ -31,14 +33,38 @@ struct TableCheck {
   std::vector<TableMismatch> mismatches;  // ordered by log_index (-1 last)
 };
 
+// What GetCheckpoint answers: a checkpoint signed now, or, while the log
+// fails rankd's own check, the newest one signed before (rankd signs nothing
+// then), with the check and the number of entries stored.
+struct CheckpointAnswer {
+  Checkpoint checkpoint;  // tree_size 0 and no signature when none exists
+  int64_t log_size = 0;
+  LogCheck check;
+};
+
 // Thread-safe. Does not own its arguments.
 class AuditTrail {
  public:
-  AuditTrail(AuditRepository* repo, const SigningKey* key, const Clock* clock)
-      : repo_(repo), key_(key), clock_(clock) {}
+  AuditTrail(AuditRepository* repo, const SigningKey* key, const Clock* clock);
 
-  // A checkpoint over the whole log now, signed and stored.
+  // rankd's own check of the whole stored log against the newest checkpoint
+  // it stored (log_check.h); reads every entry. The outcome is kept: while
+  // it fails, SignCheckpointNow refuses and the failure listener has been
+  // told. Errors only when the repository cannot be read at all.
+  absl::StatusOr<LogCheck> CheckLog();
+  // The outcome of the last check (ok before any).
+  LogCheck last_log_check() const;
+  // Called (once per failure, under the trail's lock: it must not call
+  // back) when a check fails, at start or on new entries before a signature.
+  void SetLogFailureListener(std::function<void(const LogCheck&)> listener);
+
+  // A checkpoint over the whole log now, signed and stored. The entries
+  // added since the last check are checked first; FAILED_PRECONDITION,
+  // naming the first bad entry, while the log fails the check.
   absl::StatusOr<Checkpoint> SignCheckpointNow();
+  // SignCheckpointNow(), or while the log fails its check the newest stored
+  // checkpoint with the failure (see CheckpointAnswer).
+  absl::StatusOr<CheckpointAnswer> CheckpointForAuditors();
   const VerifyingKey& public_key() const { return key_->public_key(); }
 
   // At most 1000 entries [begin, end); INVALID_ARGUMENT for a bad range.
@@ -52,7 +78,9 @@ class AuditTrail {
                                                             int64_t new_size);
   // Replays the row digests of every entry and compares them with the rows
   // now stored: a row changed, added or removed behind the log's back is a
-  // mismatch naming the last entry that wrote it.
+  // mismatch naming the last entry that wrote it. Keyed digests are compared
+  // with the keyed digests of the rows, unkeyed ones (entries of an older
+  // rankd) with the plain SHA-256 of the rows; entry links are not rows.
   absl::StatusOr<TableCheck> VerifyTables();
 
   // Annual review (年审), recorded by an auditor against a checkpoint.
@@ -64,15 +92,32 @@ class AuditTrail {
   // without conditions); FAILED_PRECONDITION naming the rule otherwise.
   absl::Status CheckReviewPassed(const std::string& prefix, int year);
 
-  absl::Status Backup(const std::string& dest) { return repo_->Backup(dest); }
+  // A snapshot into `dest` (mode 0600): the national admin's keeps resident
+  // ID numbers, anyone else's (the auditor's) has them removed.
+  absl::Status Backup(const auth::Caller& caller, const std::string& dest) {
+    return repo_->Backup(dest, ResidentIdsRemovedFor(caller));
+  }
+  static bool ResidentIdsRemovedFor(const auth::Caller& caller) {
+    return caller.role != auth::Role::kNationalAdmin;
+  }
 
  private:
   AuditRepository* repo_;
   const SigningKey* key_;
   const Clock* clock_;
-  std::mutex mu_;
-  CompactRange range_;  // guarded by mu_: leaves read so far
+  // Checks entries added since checker_ last saw the log; FAILED_PRECONDITION
+  // when the log fails (then log_check_ holds why). REQUIRES: mu_ held.
+  absl::Status CheckNewEntriesLocked();
+  absl::Status FailLocked(LogCheck check);
+
+  mutable std::mutex mu_;
+  StoredLogChecker checker_;  // guarded by mu_: the entries read so far
+  LogCheck log_check_;        // guarded by mu_
+  std::function<void(const LogCheck&)> on_failure_;  // guarded by mu_
 };
+
+// The message of writes refused and signatures withheld while `check` fails.
+std::string LogRefusal(const LogCheck& check);
 
 const char* ReviewOutcomeName(ReviewOutcome outcome);
 

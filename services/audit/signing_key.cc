@@ -286,3 +286,23 @@ std::string SigningKey::Sign(const std::string& message) const {
 }
 
 }  // namespace gorank::audit
+
+namespace gorank::audit {
+
+std::string SigningKey::DeriveSecret(const std::string& label) const {
+  unsigned char seed[kEd25519KeySize];
+  size_t len = sizeof(seed);
+  if (EVP_PKEY_get_raw_private_key(pkey_.get(), seed, &len) != 1 ||
+      len != kEd25519KeySize) {
+    Die("reading the Ed25519 private key failed");
+  }
+  // SHA-256 of a domain-separated label and the seed: one-way, so neither
+  // the derived secret nor anything keyed with it reveals the signing key.
+  std::string secret =
+      Sha256("gorank derived secret\n" + label + "\n" +
+             std::string(reinterpret_cast<const char*>(seed), len));
+  OPENSSL_cleanse(seed, sizeof(seed));
+  return secret;
+}
+
+}  // namespace gorank::audit

@@ -77,6 +77,11 @@ class SigningKey {
   const VerifyingKey& public_key() const { return public_key_; }
   std::string KeyId() const { return public_key_.KeyId(); }
 
+  // A 32-byte secret derived from the private key for `label` (e.g. the
+  // audit log's row-digest key): the same for every copy of the key file,
+  // and revealing nothing about the key. Thread-safe.
+  std::string DeriveSecret(const std::string& label) const;
+
   // The 64-byte Ed25519 signature of `message`. Aborts if OpenSSL fails,
   // which cannot happen with a valid key.
   std::string Sign(const std::string& message) const;

@@ -113,7 +113,7 @@ class FakeAuditRepository : public AuditRepository {
     }
     return out;
   }
-  absl::Status Backup(const std::string&) override {
+  absl::Status Backup(const std::string&, bool) override {
     return absl::UnimplementedError("the fake has no file to back up");
   }
 

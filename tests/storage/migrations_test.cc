@@ -237,6 +237,36 @@ TEST(DatabaseTest, UnopenablePathIsUnavailable) {
   EXPECT_EQ(db.status().code(), StatusCode::kUnavailable) << db.status();
 }
 
+TEST(DatabaseTest, ABackupIsPrivateToItsOwnerWhateverTheUmask) {
+  testing::TempDir dir;
+  auto db = Database::Open(dir.File("live.db"));
+  ASSERT_TRUE(db.ok());
+  const std::string dest = dir.File("backup.db");
+  const mode_t old_umask = ::umask(022);  // the usual shell umask: 0644 files
+  absl::Status s = (*db)->BackupTo(dest);
+  ::umask(old_umask);
+  ASSERT_TRUE(s.ok()) << s;
+  struct stat st;
+  ASSERT_EQ(::stat(dest.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);  // it holds resident ID numbers
+}
+
+TEST(DatabaseTest, WritesRefusedAreRefusedWithTheReasonAndReadsGoOn) {
+  testing::TempDir dir;
+  auto db = Database::Open(dir.File("live.db"));
+  ASSERT_TRUE(db.ok());
+  (*db)->RefuseWrites(absl::FailedPreconditionError("the audit log fails its check"));
+  bool ran = false;
+  absl::Status w = (*db)->Write([&](Connection&) {
+    ran = true;
+    return absl::OkStatus();
+  });
+  EXPECT_EQ(w.code(), StatusCode::kFailedPrecondition);
+  EXPECT_EQ(w.message(), "the audit log fails its check");
+  EXPECT_FALSE(ran);
+  EXPECT_TRUE((*db)->Read([](Connection&) { return absl::OkStatus(); }).ok());
+}
+
 TEST(DatabaseTest, BackupIsAConsistentCopy) {
   testing::TempDir dir;
   auto db = Database::Open(dir.File("live.db"));
