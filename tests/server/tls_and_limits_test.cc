@@ -29,7 +29,7 @@ class TlsTest : public ::testing::Test {
     spdlog::set_level(spdlog::level::warn);
     keys_ = dir_.File("tls");
     const std::string cmd = std::string("bash ") + GORANK_MAKE_TLS_KEYS + " " + keys_ +
-                            " localhost agency-110 > /dev/null";
+                            " localhost national-admin agency-110 auditor > /dev/null";
     ASSERT_EQ(std::system(cmd.c_str()), 0);
   }
 
@@ -44,16 +44,33 @@ class TlsTest : public ::testing::Test {
     return RankdServer::Start(c, &clock_);
   }
 
-  std::shared_ptr<grpc::Channel> Channel(int port, bool with_ca, bool with_cert) {
+  // `cert`: the client certificate to present ("" for none).
+  std::shared_ptr<grpc::Channel> Channel(int port, bool with_ca, const std::string& cert) {
     const std::string target = "localhost:" + std::to_string(port);
     if (!with_ca) return grpc::CreateChannel(target, grpc::InsecureChannelCredentials());
     grpc::SslCredentialsOptions tls;
     tls.pem_root_certs = ReadAll(keys_ + "/ca.pem");
-    if (with_cert) {
-      tls.pem_cert_chain = ReadAll(keys_ + "/agency-110.pem");
-      tls.pem_private_key = ReadAll(keys_ + "/agency-110.key");
+    if (!cert.empty()) {
+      tls.pem_cert_chain = ReadAll(keys_ + "/" + cert + ".pem");
+      tls.pem_private_key = ReadAll(keys_ + "/" + cert + ".key");
     }
     return grpc::CreateChannel(target, grpc::SslCredentials(tls));
+  }
+
+  static std::string CreateToken(const std::shared_ptr<grpc::Channel>& channel,
+                                 const std::string& admin, v1::Role role,
+                                 const std::string& prefix) {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+    ctx.AddMetadata("authorization", "Bearer " + admin);
+    v1::CreateTokenRequest req;
+    req.set_role(role);
+    req.set_agency_prefix(prefix);
+    req.set_label("tls test");
+    v1::CreateTokenResponse resp;
+    grpc::Status s = v1::TokenService::NewStub(channel)->CreateToken(&ctx, req, &resp);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return resp.secret();
   }
 
   static grpc::Status WhoAmI(const std::shared_ptr<grpc::Channel>& channel,
@@ -75,13 +92,13 @@ TEST_F(TlsTest, ClientWithoutTheCaIsRefusedAndWithItIsServed) {
   const int port = (*server)->port();
   v1::WhoAmIResponse resp;
   // Plaintext against a TLS port: the handshake fails.
-  EXPECT_EQ(WhoAmI(Channel(port, false, false), "", &resp).error_code(),
+  EXPECT_EQ(WhoAmI(Channel(port, false, ""), "", &resp).error_code(),
             grpc::StatusCode::UNAVAILABLE);
-  grpc::Status s = WhoAmI(Channel(port, true, false), "", &resp);
+  grpc::Status s = WhoAmI(Channel(port, true, ""), "", &resp);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(resp.role(), v1::ROLE_PUBLIC);
   // Without mutual TLS a token works without a client certificate.
-  s = WhoAmI(Channel(port, true, false), (*server)->bootstrap_secret(), &resp);
+  s = WhoAmI(Channel(port, true, ""), (*server)->bootstrap_secret(), &resp);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(resp.role(), v1::ROLE_NATIONAL_ADMIN);
 }
@@ -93,16 +110,51 @@ TEST_F(TlsTest, MutualTlsRequiresACertificateForTokensOnly) {
   const std::string token = (*server)->bootstrap_secret();
   v1::WhoAmIResponse resp;
   // A token without a client certificate is refused.
-  grpc::Status s = WhoAmI(Channel(port, true, false), token, &resp);
+  grpc::Status s = WhoAmI(Channel(port, true, ""), token, &resp);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAUTHENTICATED) << s.error_message();
   // The public role still works without one.
-  s = WhoAmI(Channel(port, true, false), "", &resp);
+  s = WhoAmI(Channel(port, true, ""), "", &resp);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(resp.role(), v1::ROLE_PUBLIC);
-  // With the certificate the token is served.
-  s = WhoAmI(Channel(port, true, true), token, &resp);
+  // With its certificate the token is served.
+  s = WhoAmI(Channel(port, true, "national-admin"), token, &resp);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(resp.role(), v1::ROLE_NATIONAL_ADMIN);
+}
+
+TEST_F(TlsTest, MutualTlsBindsEachTokenToTheCertificateOfItsRole) {
+  auto server = Start(/*mutual=*/true);
+  ASSERT_TRUE(server.ok()) << server.status();
+  const int port = (*server)->port();
+  const std::string admin = (*server)->bootstrap_secret();
+  auto admin_channel = Channel(port, true, "national-admin");
+  const std::string op110 = CreateToken(admin_channel, admin, v1::ROLE_AGENCY_OPERATOR, "110");
+  const std::string op130 = CreateToken(admin_channel, admin, v1::ROLE_AGENCY_OPERATOR, "130");
+  const std::string auditor = CreateToken(admin_channel, admin, v1::ROLE_AUDITOR, "");
+  v1::WhoAmIResponse resp;
+  // The certificate of agency 110 does not carry the national-admin token.
+  grpc::Status s = WhoAmI(Channel(port, true, "agency-110"), admin, &resp);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED) << s.error_message();
+  EXPECT_NE(s.error_message().find("'agency-110'"), std::string::npos) << s.error_message();
+  EXPECT_NE(s.error_message().find("'national-admin'"), std::string::npos) << s.error_message();
+  // Nor another agency's token, nor the auditor's.
+  EXPECT_EQ(WhoAmI(Channel(port, true, "agency-110"), op130, &resp).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(WhoAmI(Channel(port, true, "agency-110"), auditor, &resp).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(WhoAmI(Channel(port, true, "auditor"), op110, &resp).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  // Each token with the certificate of its role is served.
+  s = WhoAmI(Channel(port, true, "agency-110"), op110, &resp);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  EXPECT_EQ(resp.agency_prefix(), "110");
+  s = WhoAmI(Channel(port, true, "auditor"), auditor, &resp);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  EXPECT_EQ(resp.role(), v1::ROLE_AUDITOR);
+  // Public calls need no binding, whatever certificate is presented.
+  s = WhoAmI(Channel(port, true, "agency-110"), "", &resp);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  EXPECT_EQ(resp.role(), v1::ROLE_PUBLIC);
 }
 
 TEST(RateLimitTest, BurstAboveTheLimitIsRefusedAndOthersAreServed) {
