@@ -276,6 +276,32 @@ constexpr char kSchemaV7[] = R"sql(
 ALTER TABLE players ADD COLUMN gomoku_rank_ordinal INTEGER;
 )sql";
 
+// Request ids of certificate issuance are scoped by the issuing caller's
+// agency ("000" for the national admin): the request_id column holds
+// "SCOPE:ID". Rows issued before take the scope of their issued_by
+// ("agency:110/token:7" -> 110, "national/token:1" -> 000).
+constexpr char kCountUnscopedRequests[] =
+    "SELECT count(*) FROM certificates WHERE request_id IS NOT NULL";
+constexpr char kScopeRequestIds[] =
+    "UPDATE certificates SET request_id = CASE WHEN issued_by LIKE 'agency:%' "
+    "THEN substr(issued_by, 8, 3) ELSE '000' END || ':' || request_id "
+    "WHERE request_id IS NOT NULL";
+
+// Rewrites the existing keys (one audit entry with the rows' new digests);
+// a database without any writes nothing, so new logs do not change.
+absl::Status ScopeRequestIds(Connection& c) {
+  GORANK_ASSIGN_OR_RETURN(auto count, c.Prepare(kCountUnscopedRequests));
+  GORANK_ASSIGN_OR_RETURN(bool row, count->Step());
+  const int64_t n = row ? count->Int(0) : 0;
+  count.reset();
+  if (n == 0) return absl::OkStatus();
+  GORANK_RETURN_IF_ERROR(c.Exec(kScopeRequestIds));
+  return AppendAudit(c, ChangeRecord{0, "system", "certificate.scope_request_ids",
+                                     "certificates", "",
+                                     nlohmann::json{{"rows", n}}.dump()})
+      .status();
+}
+
 constexpr char kInsertAgency[] =
     "INSERT INTO agencies(prefix, name, name_en, level, status) "
     "VALUES(?1, ?2, ?3, ?4, 1)";
@@ -332,6 +358,8 @@ const std::vector<Migration>& Migrations() {
            [](Connection& c) { return ApplyDdl(c, kSchemaV6); }},
           {7, "gomoku: a player's Gomoku rank",
            [](Connection& c) { return ApplyDdl(c, kSchemaV7); }},
+          {8, "certificates: request ids scoped by the caller's agency",
+           ScopeRequestIds, /*loads_data=*/true},
       };
   return *kMigrations;
 }

@@ -66,6 +66,13 @@ constexpr char kObjectionColumns[] =
 constexpr char kObjectionsByNumber[] =
     "SELECT id, number, text, contact, lodged_unix, state, decided_unix, decision_note "
     "FROM objections WHERE number = ?1 ORDER BY id";
+constexpr char kFindObjections[] =
+    "SELECT o.id, o.number, o.text, o.contact, o.lodged_unix, o.state, o.decided_unix, "
+    "o.decision_note, c.grade_ordinal, p.name, p.agency_prefix "
+    "FROM objections o JOIN certificates c ON c.number = o.number "
+    "JOIN players p ON p.id = c.player_id "
+    "WHERE o.id > ?1 AND (?2 = 0 OR o.state = ?2) AND (?3 = '' OR o.number = ?3) "
+    "AND (?4 = '' OR p.agency_prefix = ?4) ORDER BY o.id LIMIT ?5";
 constexpr char kDecideObjection[] =
     "UPDATE objections SET state = ?2, decided_unix = ?3, decision_note = ?4 "
     "WHERE id = ?1 AND state = 1";
@@ -97,6 +104,12 @@ constexpr char kGetStock[] =
     "released_by, (SELECT count(*) FROM certificates c WHERE c.prefix = ?1 AND c.year = ?2) "
     "FROM stock_orders WHERE agency_prefix = ?1 AND year = ?2";
 
+// The request_id column holds "SCOPE:ID" (migration 8): one UNIQUE key per
+// scope, so an agency cannot occupy another's ids.
+std::string StoredRequestKey(const Certificate& c) {
+  return c.request_scope + ":" + c.request_id;
+}
+
 Certificate ReadCertificate(const Statement& st) {
   Certificate c;
   c.number = *CertificateNumber::Parse(st.Text(0));
@@ -114,7 +127,11 @@ Certificate ReadCertificate(const Statement& st) {
   c.revoked_unix = st.Int(12);
   c.revoke_reason = st.Text(13);
   c.correction_reason = st.Text(14);
-  c.request_id = st.OptText(15).value_or("");
+  const std::string key = st.OptText(15).value_or("");
+  if (key.size() > 4 && key[3] == ':') {
+    c.request_scope = key.substr(0, 3);
+    c.request_id = key.substr(4);
+  }
   c.request_hash = st.Text(16);
   c.has_open_objection = st.Int(17) != 0;
   return c;
@@ -211,7 +228,7 @@ absl::StatusOr<Certificate> InsertNew(Connection& c, const certificates::IssuePl
       .Bind(15, cert.correction_reason)
       .Bind(16, cert.request_id.empty()
                     ? std::nullopt
-                    : std::optional<std::string>(cert.request_id))
+                    : std::optional<std::string>(StoredRequestKey(cert)))
       .Bind(17, cert.request_hash)
       .Bind(18, std::string(registry::DisciplineName(cert.grade.discipline())));
   GORANK_RETURN_IF_ERROR(ins->Run());
@@ -225,7 +242,8 @@ absl::StatusOr<Certificate> SqliteCertificateRepository::IssueCertificate(
   Certificate out;
   GORANK_RETURN_IF_ERROR(db_->Write([&](Connection& c) -> absl::Status {
     if (!plan.draft.request_id.empty()) {
-      GORANK_ASSIGN_OR_RETURN(auto prior, FindOne(c, kCertByRequest, plan.draft.request_id));
+      GORANK_ASSIGN_OR_RETURN(
+          auto prior, FindOne(c, kCertByRequest, StoredRequestKey(plan.draft)));
       if (prior) {
         if (prior->request_hash != plan.draft.request_hash) {
           return absl::AlreadyExistsError("request id " + plan.draft.request_id +
@@ -266,10 +284,10 @@ absl::StatusOr<Certificate> SqliteCertificateRepository::GetCertificate(
 }
 
 absl::StatusOr<std::optional<Certificate>> SqliteCertificateRepository::FindByRequestId(
-    const std::string& request_id) {
+    const std::string& scope, const std::string& request_id) {
   std::optional<Certificate> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
-    GORANK_ASSIGN_OR_RETURN(out, FindOne(c, kCertByRequest, request_id));
+    GORANK_ASSIGN_OR_RETURN(out, FindOne(c, kCertByRequest, scope + ":" + request_id));
     return absl::OkStatus();
   }));
   return out;
@@ -371,6 +389,29 @@ absl::StatusOr<std::vector<Objection>> SqliteCertificateRepository::ListObjectio
       GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
       if (!row) return absl::OkStatus();
       out.push_back(ReadObjection(*st));
+    }
+  }));
+  return out;
+}
+
+absl::StatusOr<std::vector<Objection>> SqliteCertificateRepository::FindObjections(
+    const certificates::ObjectionFilter& f) {
+  std::vector<Objection> out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kFindObjections));
+    st->Bind(1, f.after_id)
+        .Bind(2, int64_t{f.state ? static_cast<int>(*f.state) : 0})
+        .Bind(3, f.number ? f.number->ToString() : std::string())
+        .Bind(4, f.holder_agency)
+        .Bind(5, int64_t{f.limit});
+    while (true) {
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) return absl::OkStatus();
+      Objection o = ReadObjection(*st);
+      o.grade = registry_sql::RankOf(st->Int(8));
+      o.holder_name = st->Text(9);
+      o.holder_agency_prefix = st->Text(10);
+      out.push_back(std::move(o));
     }
   }));
   return out;

@@ -19,7 +19,7 @@ class SqliteCertificateRepository : public certificates::CertificateRepository {
   absl::StatusOr<certificates::Certificate> GetCertificate(
       const certificates::CertificateNumber& n) override;
   absl::StatusOr<std::optional<certificates::Certificate>> FindByRequestId(
-      const std::string& request_id) override;
+      const std::string& scope, const std::string& request_id) override;
   absl::StatusOr<std::vector<certificates::Certificate>> ListCertificates(
       const certificates::CertificateFilter& filter) override;
   absl::Status SettleNotice(const certificates::CertificateNumber& n,
@@ -35,6 +35,8 @@ class SqliteCertificateRepository : public certificates::CertificateRepository {
   absl::StatusOr<certificates::Objection> GetObjection(int64_t id) override;
   absl::StatusOr<std::vector<certificates::Objection>> ListObjections(
       const certificates::CertificateNumber& n) override;
+  absl::StatusOr<std::vector<certificates::Objection>> FindObjections(
+      const certificates::ObjectionFilter& filter) override;
   absl::Status DecideObjection(int64_t id, certificates::ObjectionState state,
                                const std::string& note, int64_t now_unix,
                                const ChangeRecord& audit) override;

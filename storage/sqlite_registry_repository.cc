@@ -64,6 +64,28 @@ constexpr char kListHistory[] =
     "SELECT id, player_id, from_ordinal, to_ordinal, effective_date, reason, "
     "basis, actor, recorded_unix, discipline FROM rank_history "
     "WHERE player_id = ?1 ORDER BY id";
+constexpr char kListRankChanges[] =
+    "SELECT h.id, h.player_id, h.from_ordinal, h.to_ordinal, h.effective_date, "
+    "h.reason, h.basis, h.actor, h.recorded_unix, h.discipline FROM rank_history h "
+    "JOIN players p ON p.id = h.player_id WHERE h.reason = ?1 "
+    "AND (?2 = '' OR p.agency_prefix = ?2) AND h.effective_date >= ?3 "
+    "AND h.effective_date <= ?4 ORDER BY h.effective_date, h.id";
+
+RankHistoryEntry ReadHistory(const Statement& st) {
+  RankHistoryEntry e;
+  e.id = st.Int(0);
+  e.player_id = PlayerId{st.Int(1)};
+  e.from_rank = registry_sql::RankOf(st.OptInt(2));
+  e.to_rank = registry_sql::RankOf(st.OptInt(3));
+  e.effective_date = Date::Parse(st.Text(4)).value_or(Date{});
+  e.reason = static_cast<registry::RankChangeReason>(st.Int(5));
+  e.basis = st.Text(6);
+  e.actor = st.Text(7);
+  e.recorded_unix = st.Int(8);
+  e.discipline = st.Text(9) == "gomoku" ? registry::Discipline::kGomoku
+                                        : registry::Discipline::kGo;
+  return e;
+}
 
 Agency ReadAgency(const Statement& st) {
   Agency a;
@@ -285,8 +307,10 @@ absl::Status SqliteRegistryRepository::UpdatePlayer(const Player& p,
 absl::StatusOr<std::vector<Player>> SqliteRegistryRepository::SearchPlayers(
     const registry::PlayerQuery& q) {
   std::vector<Player> out;
-  // Upper bound of the prefix range: U+10FFFF sorts after every character.
-  const std::string upper = q.name_prefix + "\xF4\x8F\xBF\xBF";
+  // Upper bound of the prefix range: U+10FFFF sorts after every character;
+  // for a whole name U+0001, below every character a name may hold (names
+  // have no control characters), so the range holds the name alone.
+  const std::string upper = q.name_prefix + (q.exact_name ? "\x01" : "\xF4\x8F\xBF\xBF");
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kSearchPlayers));
     st->Bind(1, q.after_id)
@@ -325,19 +349,25 @@ SqliteRegistryRepository::ListRankHistory(PlayerId id) {
     while (true) {
       GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
       if (!row) return absl::OkStatus();
-      RankHistoryEntry e;
-      e.id = st->Int(0);
-      e.player_id = PlayerId{st->Int(1)};
-      e.from_rank = registry_sql::RankOf(st->OptInt(2));
-      e.to_rank = registry_sql::RankOf(st->OptInt(3));
-      e.effective_date = Date::Parse(st->Text(4)).value_or(Date{});
-      e.reason = static_cast<registry::RankChangeReason>(st->Int(5));
-      e.basis = st->Text(6);
-      e.actor = st->Text(7);
-      e.recorded_unix = st->Int(8);
-      e.discipline = st->Text(9) == "gomoku" ? registry::Discipline::kGomoku
-                                             : registry::Discipline::kGo;
-      out.push_back(e);
+      out.push_back(ReadHistory(*st));
+    }
+  }));
+  return out;
+}
+
+absl::StatusOr<std::vector<RankHistoryEntry>> SqliteRegistryRepository::ListRankChanges(
+    const registry::RankChangeQuery& q) {
+  std::vector<RankHistoryEntry> out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kListRankChanges));
+    st->Bind(1, int64_t{static_cast<int>(q.reason)})
+        .Bind(2, q.agency_prefix)
+        .Bind(3, q.from.ToString())
+        .Bind(4, q.to.ToString());
+    while (true) {
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) return absl::OkStatus();
+      out.push_back(ReadHistory(*st));
     }
   }));
   return out;

@@ -35,6 +35,8 @@ class SqliteRegistryRepository : public registry::RegistryRepository {
       const ChangeRecord& change) override;
   absl::StatusOr<std::vector<registry::RankHistoryEntry>> ListRankHistory(
       registry::PlayerId id) override;
+  absl::StatusOr<std::vector<registry::RankHistoryEntry>> ListRankChanges(
+      const registry::RankChangeQuery& query) override;
 
  private:
   Database* db_;

@@ -115,6 +115,17 @@ AnnualReport BuildAnnualReport(const ReportInputs& in) {
   for (int m = 1; m <= last_month; ++m) {
     if (!active.count(m)) r.inactive_months.push_back(m);
   }
+  for (const registry::RankHistoryEntry& e : in.awards) {
+    auto holder = in.holders.find(e.player_id.value);
+    const std::string who = "player " + std::to_string(e.player_id.value) +
+                            (holder != in.holders.end() ? " " + holder->second.name : "");
+    const std::string game = e.discipline == registry::Discipline::kGomoku ? "gomoku " : "";
+    r.awards.push_back(CertificateNote{
+        "", e.to_rank ? game + e.to_rank->ToString() : "-",
+        who + ": " + (e.from_rank ? game + e.from_rank->ToString() : "unranked") + " -> " +
+            (e.to_rank ? game + e.to_rank->ToString() : "-") + " on " +
+            e.effective_date.ToString() + ", " + e.basis + " (by " + e.actor + ")"});
+  }
   return r;
 }
 
@@ -138,6 +149,17 @@ absl::StatusOr<AnnualReport> Reporting::Build(const registry::Agency& agency, in
   for (const auto& a : in.appraisals) {
     auto p = registry_->GetPlayer(a.player_id);
     if (p.ok()) in.holders[a.player_id.value] = *p;
+  }
+  registry::RankChangeQuery awards;
+  awards.reason = registry::RankChangeReason::kTournamentAward;
+  awards.agency_prefix = agency.prefix;
+  awards.from = Date{year, 1, 1};
+  awards.to = Date{year, 12, 31};
+  GORANK_ASSIGN_OR_RETURN(in.awards, registry_->ListRankChanges(awards));
+  for (const auto& e : in.awards) {
+    if (in.holders.count(e.player_id.value)) continue;
+    auto p = registry_->GetPlayer(e.player_id);
+    if (p.ok()) in.holders[e.player_id.value] = *p;
   }
   auto stock = certs_->GetStockOrder(agency.prefix, year);
   if (stock.ok()) in.stock = *stock;

@@ -29,6 +29,9 @@ struct ReportInputs {
   std::map<int64_t, registry::Player> holders;           // by player id
   std::optional<certificates::StockOrder> stock;
   std::vector<certificates::Appraisal> appraisals;       // of the agency
+  // TOURNAMENT_AWARD rank changes of the agency's players in the year (their
+  // players are in `holders` too).
+  std::vector<registry::RankHistoryEntry> awards;
   int64_t now_unix = 0;
 };
 
@@ -58,6 +61,10 @@ struct AnnualReport {
   int appraisals_under_18 = 0;
   std::vector<CertificateNote> revocations;
   std::vector<int> inactive_months;  // 1..12 (up to the current month this year)
+  // Ranks raised or lowered by a tournament award, without a certificate:
+  // number "", grade the awarded rank, detail player, change, date, basis
+  // and actor. Listed for review, not counted as anomalies.
+  std::vector<CertificateNote> awards;
   // The number of anomalies: gaps, duplicates, stock exceeded, incomplete
   // records, under-18 appraisals, revocations, inactive months.
   int AnomalyCount() const;

@@ -52,6 +52,7 @@ void ReportToProto(const AnnualReport& r, v1::AnnualReport* out) {
   NotesToProto(r.appraisals, out->mutable_appraisals());
   out->set_appraisals_under_18(r.appraisals_under_18);
   NotesToProto(r.revocations, out->mutable_revocations());
+  NotesToProto(r.awards, out->mutable_awards());
   for (int m : r.inactive_months) out->add_inactive_months(m);
   out->set_anomalies(r.AnomalyCount());
 }

@@ -64,7 +64,10 @@ struct Certificate {
   int64_t revoked_unix = 0;
   std::string revoke_reason;
   std::string correction_reason;  // set when issued below the current rank
+  // The idempotency key and whose it is: "000" for the national admin, else
+  // the issuing operator's agency. Keys of different scopes never meet.
   std::string request_id;
+  std::string request_scope;
   std::string request_hash;
   bool has_open_objection = false;  // filled by the repository on reads
 };
@@ -80,6 +83,11 @@ struct Objection {
   ObjectionState state = ObjectionState::kOpen;
   int64_t decided_unix = 0;
   std::string decision_note;
+  // Filled by FindObjections: the certificate's grade, its holder and the
+  // holder's agency.
+  std::optional<registry::Rank> grade;
+  std::string holder_name;
+  std::string holder_agency_prefix;
 };
 
 enum class AppraisalState { kPending = 1, kApproved = 2, kRejected = 3 };

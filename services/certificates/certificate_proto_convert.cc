@@ -1,5 +1,6 @@
 #include "services/certificates/certificate_proto_convert.h"
 
+#include "services/certificates/certificate_rules.h"
 #include "services/registry/registry_proto_convert.h"
 
 namespace gorank::certificates {
@@ -48,6 +49,10 @@ void ObjectionToProto(const auth::Caller& caller, const Objection& o, v1::Object
   out->set_lodged_unix(o.lodged_unix);
   out->set_state(static_cast<v1::ObjectionState>(static_cast<int>(o.state)));
   out->set_decision_note(o.decision_note);
+  out->set_decided_unix(o.decided_unix);
+  out->set_holder_name(o.holder_name);
+  out->set_holder_agency_prefix(o.holder_agency_prefix);
+  if (o.grade) RankToProto(*o.grade, out->mutable_grade());
 }
 
 void AppraisalToProto(const Appraisal& a, v1::Appraisal* out) {
@@ -100,7 +105,7 @@ void PublicEntryToProto(const PublicRankEntry& e, int64_t now, v1::PublicRankEnt
   for (const auto* list : {&e.effective, &e.under_notice}) {
     for (const Certificate& c : *list) {
       auto* pc = out->add_certificates();
-      pc->set_number(c.number.ToString());
+      pc->set_number(e.numbers_masked ? MaskNumber(c.number) : c.number.ToString());
       RankToProto(c.grade, pc->mutable_grade());
       DateToProto(c.issue_date, pc->mutable_issue_date());
       pc->set_state(static_cast<v1::CertificateState>(static_cast<int>(StateAt(c, now))));

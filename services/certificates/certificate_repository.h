@@ -46,21 +46,32 @@ struct CertificateFilter {
   int limit = 1000;
 };
 
+struct ObjectionFilter {
+  std::optional<ObjectionState> state;    // nullopt = any
+  std::optional<CertificateNumber> number;  // nullopt = any
+  std::string holder_agency;  // "" = any; else the holder's (current) agency
+  int64_t after_id = 0;       // pagination: ids strictly greater
+  int limit = 100;
+};
+
 // Implementations are thread-safe.
 class CertificateRepository {
  public:
   virtual ~CertificateRepository() = default;
 
-  // Issues per `plan`. When draft.request_id is already used: returns that
-  // certificate if draft.request_hash matches, else ALREADY_EXISTS.
+  // Issues per `plan`. When draft.request_id is already used in
+  // draft.request_scope: returns that certificate if draft.request_hash
+  // matches, else ALREADY_EXISTS. The same id in another scope is no
+  // conflict.
   // RESOURCE_EXHAUSTED after serial 9999; FAILED_PRECONDITION when the stock
   // is used up; ABORTED when the player's rank changed meanwhile.
   virtual absl::StatusOr<Certificate> IssueCertificate(const IssuePlan& plan) = 0;
   // NOT_FOUND for an unknown number.
   virtual absl::StatusOr<Certificate> GetCertificate(const CertificateNumber& n) = 0;
-  // The certificate issued under this idempotency key; nullopt when none.
+  // The certificate issued under this idempotency key in `scope` (see
+  // Certificate::request_scope); nullopt when none.
   virtual absl::StatusOr<std::optional<Certificate>> FindByRequestId(
-      const std::string& request_id) = 0;
+      const std::string& scope, const std::string& request_id) = 0;
   virtual absl::StatusOr<std::vector<Certificate>> ListCertificates(
       const CertificateFilter& filter) = 0;
 
@@ -86,6 +97,10 @@ class CertificateRepository {
   virtual absl::StatusOr<Objection> GetObjection(int64_t id) = 0;
   virtual absl::StatusOr<std::vector<Objection>> ListObjections(
       const CertificateNumber& n) = 0;
+  // Objections matching `filter` in id order, at most filter.limit, with
+  // grade, holder_name and holder_agency_prefix filled.
+  virtual absl::StatusOr<std::vector<Objection>> FindObjections(
+      const ObjectionFilter& filter) = 0;
   // Records the decision on an open objection (FAILED_PRECONDITION when
   // already decided); an upheld one revokes the certificate in the same
   // transaction.

@@ -210,6 +210,10 @@ std::optional<Rank> FallbackRank(const Certificate& revoked,
   return best;
 }
 
+std::string MaskNumber(const CertificateNumber& n) {
+  return n.ToString().substr(0, 5) + "****";
+}
+
 std::string MaskName(const std::string& name) {
   std::string out;
   bool first = true;

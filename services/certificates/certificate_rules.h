@@ -82,6 +82,10 @@ std::optional<registry::Rank> FallbackRank(
 // character kept, every other one (spaces included) starred.
 std::string MaskName(const std::string& name);
 
+// A certificate number as the public sees it outside verification and the
+// notice list: prefix and year, serial hidden ("11025****").
+std::string MaskNumber(const CertificateNumber& n);
+
 }  // namespace gorank::certificates
 
 #endif  // GORANK_SERVICES_CERTIFICATES_CERTIFICATE_RULES_H_

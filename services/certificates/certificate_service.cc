@@ -114,8 +114,8 @@ grpc::Status CertificateServiceImpl::DecideObjection(grpc::ServerContext* ctx,
 grpc::Status CertificateServiceImpl::ListNotices(grpc::ServerContext* ctx,
                                                  const v1::ListNoticesRequest* req,
                                                  v1::ListNoticesResponse* resp) {
-  return gate_->Run(ctx, M("ListNotices"), *req, [&](const Caller&) -> absl::Status {
-    GORANK_ASSIGN_OR_RETURN(auto notices, office_->ListNotices());
+  return gate_->Run(ctx, M("ListNotices"), *req, [&](const Caller& caller) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto notices, office_->ListNotices(caller));
     for (const NoticeEntry& n : notices) {
       auto* out = resp->add_notices();
       CertificateToProto(n.certificate, office_->StateOf(n.certificate),
@@ -123,7 +123,32 @@ grpc::Status CertificateServiceImpl::ListNotices(grpc::ServerContext* ctx,
       out->set_holder_name(n.holder_name);
       out->set_agency_name(n.agency_name);
       out->set_open_objections(n.open_objections);
+      out->set_holder_agency_prefix(n.holder_agency_prefix);
+      out->set_holder_agency_name(n.holder_agency_name);
     }
+    return absl::OkStatus();
+  });
+}
+
+grpc::Status CertificateServiceImpl::ListObjections(grpc::ServerContext* ctx,
+                                                    const v1::ListObjectionsRequest* req,
+                                                    v1::ListObjectionsResponse* resp) {
+  return gate_->Run(ctx, M("ListObjections"), *req, [&](const Caller& caller) -> absl::Status {
+    std::optional<ObjectionState> state;
+    switch (req->state()) {
+      case v1::OBJECTION_STATE_UNSPECIFIED: break;
+      case v1::OBJECTION_STATE_OPEN: state = ObjectionState::kOpen; break;
+      case v1::OBJECTION_STATE_UPHELD: state = ObjectionState::kUpheld; break;
+      case v1::OBJECTION_STATE_DISMISSED: state = ObjectionState::kDismissed; break;
+      default: return absl::InvalidArgumentError("state must be OPEN, UPHELD or DISMISSED");
+    }
+    GORANK_ASSIGN_OR_RETURN(ObjectionPage page,
+                            office_->ListObjections(caller, state, req->number(),
+                                                    req->page_token(), req->page_size()));
+    for (const Objection& o : page.objections) {
+      ObjectionToProto(caller, o, resp->add_objections());
+    }
+    resp->set_next_page_token(page.next_page_token);
     return absl::OkStatus();
   });
 }
@@ -216,8 +241,8 @@ grpc::Status CertificateServiceImpl::VerifyCertificate(grpc::ServerContext* ctx,
 grpc::Status CertificateServiceImpl::LookupRank(grpc::ServerContext* ctx,
                                                 const v1::LookupRankRequest* req,
                                                 v1::LookupRankResponse* resp) {
-  return gate_->Run(ctx, M("LookupRank"), *req, [&](const Caller&) -> absl::Status {
-    GORANK_ASSIGN_OR_RETURN(auto entries, office_->LookupRank(req->name()));
+  return gate_->Run(ctx, M("LookupRank"), *req, [&](const Caller& caller) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto entries, office_->LookupRank(caller, req->name()));
     const int64_t now = clock_->NowSeconds();
     for (const PublicRankEntry& e : entries) PublicEntryToProto(e, now, resp->add_players());
     return absl::OkStatus();

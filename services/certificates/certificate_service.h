@@ -25,6 +25,7 @@ class CertificateServiceImpl final : public v1::CertificateService::Service {
   GORANK_RPC(LodgeObjection);
   GORANK_RPC(DecideObjection);
   GORANK_RPC(ListNotices);
+  GORANK_RPC(ListObjections);
   GORANK_RPC(RecommendAppraisal);
   GORANK_RPC(DecideAppraisal);
   GORANK_RPC(ListAppraisals);

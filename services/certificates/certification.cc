@@ -71,16 +71,16 @@ absl::StatusOr<Certificate> Certification::IssueWithPlan(
       !r.agency_prefix.empty() ? r.agency_prefix
       : caller.IsNational()    ? std::string(registry::kNationalPrefix)
                                : caller.agency_prefix;
+  // Request ids are the caller's agency's own namespace ("000": the
+  // national admin's), so nobody can occupy another agency's ids.
+  const std::string scope = caller.IsNational() ? std::string(registry::kNationalPrefix)
+                                                : caller.agency_prefix;
   // A retry is answered before any rule is applied again: the rank, stock or
   // agency may have changed since the first attempt succeeded.
   if (!r.request_id.empty()) {
     GORANK_ASSIGN_OR_RETURN(std::optional<Certificate> prior,
-                            certs_->FindByRequestId(r.request_id));
+                            certs_->FindByRequestId(scope, r.request_id));
     if (prior) {
-      if (!caller.ActsFor(prior->number.prefix)) {
-        return absl::PermissionDeniedError("request id " + r.request_id +
-                                           " belongs to another agency's issuance");
-      }
       if (Fingerprint(r, default_prefix, r.issue_date.value_or(prior->issue_date)) !=
           prior->request_hash) {
         return absl::AlreadyExistsError("request id " + r.request_id +
@@ -133,6 +133,7 @@ absl::StatusOr<Certificate> Certification::IssueWithPlan(
   c.issued_unix = now;
   c.correction_reason = r.correction ? r.correction_reason : "";
   c.request_id = r.request_id;
+  c.request_scope = scope;
   c.request_hash = Fingerprint(r, prefix, date);
   if (NeedsPublicNotice(*r.grade)) {
     c.notice_until_unix = now + int64_t{options_.notice_days} * 86400;
@@ -170,15 +171,19 @@ absl::StatusOr<Certificate> Certification::Get(const auth::Caller& caller,
                                                const std::string& number) {
   GORANK_ASSIGN_OR_RETURN(CertificateNumber n, CertificateNumber::Parse(number));
   GORANK_RETURN_IF_ERROR(SettleDueNotices());
-  GORANK_ASSIGN_OR_RETURN(Certificate c, certs_->GetCertificate(n));
+  // Another agency's certificate is answered exactly as an unknown number,
+  // so an operator cannot tell which of another prefix's numbers exist.
+  const absl::Status unknown = absl::NotFoundError(
+      "no certificate " + n.ToString() + " that this caller may read (an agency reads "
+      "its own prefix's certificates and those of its own players)");
+  auto c = certs_->GetCertificate(n);
+  if (absl::IsNotFound(c.status())) return unknown;
+  if (!c.ok()) return c.status();
   if (caller.role == auth::Role::kAgencyOperator && caller.agency_prefix != n.prefix) {
-    GORANK_ASSIGN_OR_RETURN(registry::Player p, registry_->GetPlayer(c.player_id));
-    if (p.agency_prefix != caller.agency_prefix) {
-      return absl::PermissionDeniedError(
-          "an agency sees its own certificates and its own players' certificates");
-    }
+    GORANK_ASSIGN_OR_RETURN(registry::Player p, registry_->GetPlayer(c->player_id));
+    if (p.agency_prefix != caller.agency_prefix) return unknown;
   }
-  return c;
+  return *c;
 }
 
 absl::StatusOr<std::vector<Certificate>> Certification::List(const auth::Caller& caller,
@@ -200,12 +205,14 @@ absl::StatusOr<Certificate> Certification::Revoke(const auth::Caller& caller,
                                                   const std::string& reason) {
   GORANK_ASSIGN_OR_RETURN(CertificateNumber n, CertificateNumber::Parse(number));
   GORANK_RETURN_IF_ERROR(CheckText("reason", reason, true));
-  GORANK_RETURN_IF_ERROR(SettleDueNotices());
-  GORANK_ASSIGN_OR_RETURN(Certificate c, certs_->GetCertificate(n));
+  // Decided from the number alone, before any read: the answer for another
+  // prefix is the same whether the number exists or not.
   if (!caller.IsNational() && caller.agency_prefix != n.prefix) {
     return absl::PermissionDeniedError(
         "rule: an agency revokes only certificates issued under its own prefix");
   }
+  GORANK_RETURN_IF_ERROR(SettleDueNotices());
+  GORANK_ASSIGN_OR_RETURN(Certificate c, certs_->GetCertificate(n));
   if (c.revoked_unix != 0) {
     return absl::FailedPreconditionError("certificate " + number + " is already revoked");
   }
@@ -315,6 +322,26 @@ absl::Status Certification::SettleDueNotices() {
   std::lock_guard<std::mutex> lock(due_mu_);
   next_due_unix_.store(notice_changes_ != changes_before ? 0 : next);
   return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> Certification::AwardCertificateBasis(
+    const registry::Player& holder, const std::string& number) {
+  GORANK_ASSIGN_OR_RETURN(CertificateNumber n, CertificateNumber::Parse(number));
+  GORANK_RETURN_IF_ERROR(SettleDueNotices());
+  GORANK_ASSIGN_OR_RETURN(Certificate c, certs_->GetCertificate(n));
+  if (c.player_id != holder.id) {
+    return absl::FailedPreconditionError("certificate " + n.ToString() +
+                                         " is not held by player " +
+                                         std::to_string(holder.id.value) +
+                                         "; an award rests on the player's own certificate");
+  }
+  const CertificateState state = StateAt(c, clock_->NowSeconds());
+  if (state != CertificateState::kEffective) {
+    return absl::FailedPreconditionError(
+        "certificate " + n.ToString() + " is " + StateName(state) +
+        "; an award rests on a certificate in force");
+  }
+  return "certificate " + n.ToString() + " (" + Game(c.grade) + c.grade.ToString() + ")";
 }
 
 absl::StatusOr<std::vector<HolderRow>> Certification::ExportHolders(

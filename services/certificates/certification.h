@@ -59,11 +59,20 @@ struct VerifyResult {
   int64_t notice_until_unix = 0;
 };
 
+// A certificate under public notice. For the public, issued_by,
+// request_id and request_scope are cleared.
 struct NoticeEntry {
   Certificate certificate;
   std::string holder_name;
-  std::string agency_name;
+  std::string agency_name;  // the issuing agency
   int open_objections = 0;
+  std::string holder_agency_prefix;  // the holder's own agency (province)
+  std::string holder_agency_name;
+};
+
+struct ObjectionPage {
+  std::vector<Objection> objections;
+  std::string next_page_token;  // "" on the last page
 };
 
 struct PublicRankEntry {
@@ -75,6 +84,8 @@ struct PublicRankEntry {
   std::vector<Certificate> effective;     // in force, both disciplines
   std::vector<Certificate> under_notice;  // posted, not yet in force
   std::optional<registry::Rank> gomoku_rank;
+  // Set for the public: certificate numbers are shown as MaskNumber().
+  bool numbers_masked = false;
 };
 
 struct HolderRow {
@@ -121,7 +132,18 @@ class Certification {
                                            const std::string& contact);
   absl::StatusOr<Objection> DecideObjection(const auth::Caller& caller, int64_t id,
                                             bool uphold, const std::string& note);
-  absl::StatusOr<std::vector<NoticeEntry>> ListNotices();
+  // Public: the certificates under notice, with holder, basis and the
+  // holder's agency (see NoticeEntry for what the public does not get).
+  absl::StatusOr<std::vector<NoticeEntry>> ListNotices(const auth::Caller& caller);
+  // The national admin and auditors: every objection; an agency operator:
+  // objections to certificates whose holder is its player (another
+  // certificate's number gives an empty page, as an unknown one). Page size
+  // 0 = 100, at most 500 (INVALID_ARGUMENT beyond, or for a page token this
+  // server did not give).
+  absl::StatusOr<ObjectionPage> ListObjections(const auth::Caller& caller,
+                                               std::optional<ObjectionState> state,
+                                               const std::string& number,
+                                               const std::string& page_token, int page_size);
 
   // Appraisal (鉴定): recommended by an agency, decided by the national body.
   absl::StatusOr<Appraisal> RecommendAppraisal(const auth::Caller& caller,
@@ -149,13 +171,23 @@ class Certification {
   // wrong name give the same kNotValid answer after the same work.
   absl::StatusOr<VerifyResult> Verify(const std::string& number,
                                       const std::string& holder_name);
-  // Public: players whose name or Latin name is exactly `name` (at most 20).
-  absl::StatusOr<std::vector<PublicRankEntry>> LookupRank(const std::string& name);
+  // Players whose name or Latin name is exactly `name` (at most 20). For the
+  // public, certificate numbers are masked (numbers_masked).
+  absl::StatusOr<std::vector<PublicRankEntry>> LookupRank(const auth::Caller& caller,
+                                                          const std::string& name);
 
   // The national backup: every certificate of `prefix` issued in `year`
   // with its holder's record. National admin, auditor, or that agency.
   absl::StatusOr<std::vector<HolderRow>> ExportHolders(const auth::Caller& caller,
                                                        const std::string& prefix, int year);
+
+  // The basis check of a tournament award resting on certificate `number`
+  // (PlayerRegistry::SetAwardBasisCheck): "certificate N (grade)". NOT_FOUND
+  // for an unknown number; FAILED_PRECONDITION when `holder` does not hold
+  // it or it is revoked or still under notice; INVALID_ARGUMENT when
+  // malformed.
+  absl::StatusOr<std::string> AwardCertificateBasis(const registry::Player& holder,
+                                                    const std::string& number);
 
   // Applies the grade of every certificate whose notice ended without an
   // open objection to its holder's rank. Called before every read that

@@ -46,13 +46,17 @@ absl::StatusOr<Objection> Certification::LodgeObjection(const auth::Caller& call
     return absl::InvalidArgumentError("contact is required (at most 200 bytes)");
   }
   GORANK_RETURN_IF_ERROR(SettleDueNotices());
-  GORANK_ASSIGN_OR_RETURN(Certificate c, certs_->GetCertificate(n));
+  // One answer for an unknown number and for a certificate not under notice:
+  // the public learns only what the notice list already shows.
+  auto found = certs_->GetCertificate(n);
+  if (!found.ok() && !absl::IsNotFound(found.status())) return found.status();
   const int64_t now = clock_->NowSeconds();
-  if (c.notice_until_unix == 0 || c.rank_applied || now >= c.notice_until_unix ||
-      c.revoked_unix != 0) {
-    return absl::FailedPreconditionError("certificate " + number +
-                                         " is not under public notice; objections are "
-                                         "lodged during the notice period");
+  if (!found.ok() || found->notice_until_unix == 0 || found->rank_applied ||
+      now >= found->notice_until_unix || found->revoked_unix != 0) {
+    return absl::NotFoundError("no certificate " + n.ToString() +
+                               " is under public notice; objections are lodged "
+                               "against the certificates of the notice list, during "
+                               "their notice period");
   }
   Objection o{0, n, text, contact, now, ObjectionState::kOpen, 0, ""};
   GORANK_ASSIGN_OR_RETURN(
@@ -88,7 +92,8 @@ absl::StatusOr<Objection> Certification::DecideObjection(const auth::Caller& cal
   return o;
 }
 
-absl::StatusOr<std::vector<NoticeEntry>> Certification::ListNotices() {
+absl::StatusOr<std::vector<NoticeEntry>> Certification::ListNotices(
+    const auth::Caller& caller) {
   GORANK_RETURN_IF_ERROR(SettleDueNotices());
   CertificateFilter f;
   f.only_pending_notice = true;
@@ -97,13 +102,57 @@ absl::StatusOr<std::vector<NoticeEntry>> Certification::ListNotices() {
   for (Certificate& c : pending) {
     GORANK_ASSIGN_OR_RETURN(registry::Player p, registry_->GetPlayer(c.player_id));
     GORANK_ASSIGN_OR_RETURN(registry::Agency a, registry_->GetAgency(c.number.prefix));
+    GORANK_ASSIGN_OR_RETURN(registry::Agency home, registry_->GetAgency(p.agency_prefix));
     GORANK_ASSIGN_OR_RETURN(std::vector<Objection> objections,
                             certs_->ListObjections(c.number));
     int open = 0;
     for (const auto& o : objections) open += o.state == ObjectionState::kOpen;
-    out.push_back(NoticeEntry{std::move(c), p.name, a.name, open});
+    if (caller.role == auth::Role::kPublic) {
+      // Who issued it (token ids) and the issuer's request ids are internal.
+      c.issued_by.clear();
+      c.request_id.clear();
+      c.request_scope.clear();
+    }
+    out.push_back(NoticeEntry{std::move(c), p.name, a.name, open, home.prefix, home.name});
   }
   return out;
+}
+
+absl::StatusOr<ObjectionPage> Certification::ListObjections(
+    const auth::Caller& caller, std::optional<ObjectionState> state,
+    const std::string& number, const std::string& page_token, int page_size) {
+  if (page_size < 0 || page_size > 500) {
+    return absl::InvalidArgumentError("page_size must be 0..500");
+  }
+  ObjectionFilter f;
+  f.state = state;
+  if (!number.empty()) {
+    GORANK_ASSIGN_OR_RETURN(f.number, CertificateNumber::Parse(number));
+  }
+  if (!page_token.empty()) {
+    if (page_token.size() > 18 || page_token.find_first_not_of("0123456789") != std::string::npos) {
+      return absl::InvalidArgumentError("page_token is not one this server gave");
+    }
+    f.after_id = std::stoll(page_token);
+  }
+  if (caller.IsNational() || caller.IsAuditor()) {
+    // every objection
+  } else if (caller.role == auth::Role::kAgencyOperator) {
+    f.holder_agency = caller.agency_prefix;
+  } else {
+    return absl::PermissionDeniedError(
+        "objections are read by the national admin, auditors and the holder's agency");
+  }
+  const int size = page_size == 0 ? 100 : page_size;
+  f.limit = size + 1;
+  GORANK_ASSIGN_OR_RETURN(std::vector<Objection> found, certs_->FindObjections(f));
+  ObjectionPage page;
+  if (static_cast<int>(found.size()) > size) {
+    found.resize(size);
+    page.next_page_token = std::to_string(found.back().id);
+  }
+  page.objections = std::move(found);
+  return page;
 }
 
 absl::StatusOr<VerifyResult> Certification::Verify(const std::string& number,
@@ -140,7 +189,8 @@ absl::StatusOr<VerifyResult> Certification::Verify(const std::string& number,
   return result;
 }
 
-absl::StatusOr<std::vector<PublicRankEntry>> Certification::LookupRank(const std::string& name) {
+absl::StatusOr<std::vector<PublicRankEntry>> Certification::LookupRank(
+    const auth::Caller& caller, const std::string& name) {
   const std::string wanted = Trim(name);
   if (wanted.empty() || wanted.size() > 120) {
     return absl::InvalidArgumentError("name is required (at most 120 bytes)");
@@ -148,7 +198,8 @@ absl::StatusOr<std::vector<PublicRankEntry>> Certification::LookupRank(const std
   GORANK_RETURN_IF_ERROR(SettleDueNotices());
   registry::PlayerQuery q;
   q.name_prefix = wanted;
-  q.limit = 200;
+  q.exact_name = true;
+  q.limit = 21;
   GORANK_ASSIGN_OR_RETURN(std::vector<registry::Player> found, registry_->SearchPlayers(q));
   std::vector<PublicRankEntry> out;
   const int64_t now = clock_->NowSeconds();
@@ -156,7 +207,7 @@ absl::StatusOr<std::vector<PublicRankEntry>> Certification::LookupRank(const std
     if (p.name != wanted && p.latin_name != wanted) continue;
     if (out.size() == 20) break;
     PublicRankEntry e{p.name, p.latin_name, p.agency_prefix, "", p.rank,
-                      {},     {},           p.gomoku_rank};
+                      {},     {},           p.gomoku_rank, caller.role == auth::Role::kPublic};
     auto agency = registry_->GetAgency(p.agency_prefix);
     if (agency.ok()) e.region = agency->name;
     CertificateFilter f;

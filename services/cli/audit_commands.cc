@@ -149,6 +149,7 @@ void PrintReport(const v1::AnnualReport& r) {
   notes("appraisal", r.appraisals());
   notes("revoked", r.revocations());
   notes("award (no certificate)", r.awards());
+  notes("award (no certificate)", r.awards());
   if (!r.inactive_months().empty()) {
     std::cout << "  months without issuance:";
     for (int m : r.inactive_months()) std::cout << " " << m;
@@ -175,6 +176,7 @@ void PrintReportCsv(const v1::AnnualReport& r) {
   notes("incomplete_holder", r.incomplete_holders());
   notes("appraisal", r.appraisals());
   notes("revocation", r.revocations());
+  notes("award", r.awards());
   notes("award", r.awards());
   for (int m : r.inactive_months()) std::cout << "inactive_month,,," << m << "\n";
 }

@@ -1,5 +1,7 @@
 #include "services/registry/player_registry.h"
 
+#include <algorithm>
+#include <cctype>
 #include <utility>
 
 #include "nlohmann/json.hpp"
@@ -76,7 +78,31 @@ std::string AgencyJson(const Agency& a) {
       .dump();
 }
 
+// "agency:110/token:7" -> "agency:110".
+std::string WithoutToken(const std::string& actor) {
+  const size_t t = actor.find("/token:");
+  return t == std::string::npos ? actor : actor.substr(0, t);
+}
+
+constexpr int kPublicSearchLimit = 20;
+
 }  // namespace
+
+std::string MaskCertificateNumbers(const std::string& text) {
+  std::string out;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t j = i;
+    while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
+    if (j == i) {
+      out += text[i++];
+      continue;
+    }
+    out += j - i == 9 ? text.substr(i, 5) + "****" : text.substr(i, j - i);
+    i = j;
+  }
+  return out;
+}
 
 const char* ReasonName(RankChangeReason reason) {
   switch (reason) {
@@ -254,8 +280,23 @@ absl::StatusOr<PlayerPage> PlayerRegistry::Search(const auth::Caller& caller,
     return absl::InvalidArgumentError("min_rank is above max_rank");
   }
   GORANK_RETURN_IF_ERROR(ValidateName("name_prefix", r.name_prefix, false));
+  const bool lookup_only = caller.role == auth::Role::kPublic;
+  if (lookup_only) {
+    // The public looks a person up; it does not page through the registry.
+    if (r.name_prefix.empty()) {
+      return absl::InvalidArgumentError(
+          "the public searches by a whole name or Latin name (name_prefix); "
+          "listing players needs a token");
+    }
+    if (!r.page_token.empty()) {
+      return absl::InvalidArgumentError("the public gets one page of at most " +
+                                        std::to_string(kPublicSearchLimit) +
+                                        " players; page_token needs a token");
+    }
+  }
   PlayerQuery q;
   q.name_prefix = r.name_prefix;
+  q.exact_name = lookup_only;
   q.agency_prefix = r.agency_prefix;
   if (r.min_rank) q.min_ordinal = r.min_rank->Ordinal();
   if (r.max_rank) q.max_ordinal = r.max_rank->Ordinal();
@@ -267,11 +308,14 @@ absl::StatusOr<PlayerPage> PlayerRegistry::Search(const auth::Caller& caller,
     q.after_id = std::stoll(r.page_token);
   }
   GORANK_RETURN_IF_ERROR(BeforeRead());
-  const int size = r.page_size == 0 ? kDefaultPageSize : r.page_size;
+  int size = r.page_size == 0 ? kDefaultPageSize : r.page_size;
+  if (lookup_only) size = std::min(size, kPublicSearchLimit);
   q.limit = size + 1;
   GORANK_ASSIGN_OR_RETURN(std::vector<Player> found, repo_->SearchPlayers(q));
   PlayerPage page;
-  if (static_cast<int>(found.size()) > size) {
+  if (lookup_only) {
+    if (static_cast<int>(found.size()) > size) found.resize(size);
+  } else if (static_cast<int>(found.size()) > size) {
     found.resize(size);
     page.next_page_token = std::to_string(found.back().id.value);
   }
@@ -280,15 +324,22 @@ absl::StatusOr<PlayerPage> PlayerRegistry::Search(const auth::Caller& caller,
 }
 
 absl::StatusOr<std::vector<RankHistoryEntry>> PlayerRegistry::History(
-    const auth::Caller&, PlayerId id) {
+    const auth::Caller& caller, PlayerId id) {
   GORANK_RETURN_IF_ERROR(BeforeRead());
-  return repo_->ListRankHistory(id);
+  GORANK_ASSIGN_OR_RETURN(std::vector<RankHistoryEntry> entries, repo_->ListRankHistory(id));
+  if (caller.role == auth::Role::kPublic) {
+    for (RankHistoryEntry& e : entries) {
+      e.basis = MaskCertificateNumbers(e.basis);
+      e.actor = WithoutToken(e.actor);
+    }
+  }
+  return entries;
 }
 
 absl::StatusOr<std::pair<Player, RankHistoryEntry>> PlayerRegistry::ChangeRank(
     const auth::Caller& caller, PlayerId id, const Rank& new_rank,
     RankChangeReason reason, const std::string& basis,
-    std::optional<Date> effective_date) {
+    std::optional<Date> effective_date, const AwardBasis& award) {
   if (reason != RankChangeReason::kCorrection &&
       reason != RankChangeReason::kTournamentAward) {
     return absl::InvalidArgumentError(
@@ -296,6 +347,21 @@ absl::StatusOr<std::pair<Player, RankHistoryEntry>> PlayerRegistry::ChangeRank(
         "appraisals and promotions have their own calls");
   }
   GORANK_RETURN_IF_ERROR(ValidateName("basis", basis, true));
+  const bool award_named = award.event_id != 0 || !award.certificate.empty();
+  if (reason == RankChangeReason::kTournamentAward &&
+      (award.event_id != 0) == !award.certificate.empty()) {
+    return absl::InvalidArgumentError(
+        "an award must name exactly one basis: basis_event_id (a closed event the "
+        "player played in) or basis_certificate (a certificate the player holds)");
+  }
+  if (reason == RankChangeReason::kCorrection && award_named) {
+    return absl::InvalidArgumentError(
+        "basis_event_id and basis_certificate name an award's basis; a correction "
+        "states its reason in basis");
+  }
+  if (award.event_id < 0) {
+    return absl::InvalidArgumentError("basis_event_id must be positive");
+  }
   if (effective_date && (!effective_date->IsValid() ||
                          *effective_date > clock_->Today())) {
     return absl::InvalidArgumentError("effective_date must be a date not in the future");
@@ -327,6 +393,14 @@ absl::StatusOr<std::pair<Player, RankHistoryEntry>> PlayerRegistry::ChangeRank(
     return absl::FailedPreconditionError("player already holds " + what +
                                          new_rank.ToString());
   }
+  std::string recorded_basis = basis;
+  if (reason == RankChangeReason::kTournamentAward) {
+    if (!award_basis_check_) {
+      return absl::FailedPreconditionError("this server cannot check award bases");
+    }
+    GORANK_ASSIGN_OR_RETURN(std::string named, award_basis_check_(p, award));
+    recorded_basis = named + ": " + basis;
+  }
   const int64_t now = clock_->NowSeconds();
   RankHistoryEntry e{0,
                      id,
@@ -334,7 +408,7 @@ absl::StatusOr<std::pair<Player, RankHistoryEntry>> PlayerRegistry::ChangeRank(
                      new_rank,
                      effective_date.value_or(clock_->Today()),
                      reason,
-                     basis,
+                     recorded_basis,
                      caller.Describe(),
                      now,
                      d};

@@ -44,6 +44,13 @@ struct PlayerPage {
   std::string next_page_token;  // "" on the last page
 };
 
+// What a tournament award rests on: exactly one of a closed event the
+// player played in, or a certificate the player holds.
+struct AwardBasis {
+  int64_t event_id = 0;
+  std::string certificate;  // nine-digit number
+};
+
 struct SearchRequest {
   std::string name_prefix;
   std::string agency_prefix;
@@ -72,6 +79,17 @@ class PlayerRegistry {
     before_read_ = std::move(hook);
   }
 
+  // Checks the basis of an award for `player` and returns how the history
+  // names it ("event 12 (2025 Beijing Open)"): NOT_FOUND for an unknown
+  // event or certificate, FAILED_PRECONDITION when it cannot carry the award
+  // (event not closed, player not an entrant, another holder, revoked).
+  // Without a checker awards are refused (FAILED_PRECONDITION). Set once,
+  // before serving.
+  void SetAwardBasisCheck(
+      std::function<absl::StatusOr<std::string>(const Player&, const AwardBasis&)> check) {
+    award_basis_check_ = std::move(check);
+  }
+
   // Registers a player of `draft.agency_prefix` (an operator: only its own).
   // The birth date is taken from the resident ID when not given; both given
   // and different is INVALID_ARGUMENT. An initial rank is recorded as a
@@ -85,12 +103,20 @@ class PlayerRegistry {
   // Applies `patch`; only the national admin may change the agency.
   absl::StatusOr<Player> Update(const auth::Caller& caller, PlayerId id,
                                 const PlayerPatch& patch);
+  // The public only looks names up: name_prefix is then a whole name or
+  // Latin name (required), at most 20 players, no page token (both
+  // INVALID_ARGUMENT otherwise).
   absl::StatusOr<PlayerPage> Search(const auth::Caller& caller,
                                     const SearchRequest& request);
+  // For the public, certificate numbers in the bases are masked (PPPYY****)
+  // and the actors carry no token ids.
   absl::StatusOr<std::vector<RankHistoryEntry>> History(
       const auth::Caller& caller, PlayerId id);
   // A correction or a tournament award (the other reasons belong to the
-  // certificate and promotion flows). `basis` is required. An operator acts
+  // certificate and promotion flows). `basis` is required; an award must
+  // also name `award` (exactly one of event and certificate, checked by the
+  // award-basis check, INVALID_ARGUMENT otherwise), a correction must not.
+  // The history's basis is then "<what the check returned>: <basis>". An operator acts
   // only for its own players and within its authority (amateur, at most 3d):
   // both the new rank and the rank the player holds must be within it.
   // The discipline is new_rank's: a Gomoku rank changes only the Gomoku
@@ -99,7 +125,7 @@ class PlayerRegistry {
   absl::StatusOr<std::pair<Player, RankHistoryEntry>> ChangeRank(
       const auth::Caller& caller, PlayerId id, const Rank& new_rank,
       RankChangeReason reason, const std::string& basis,
-      std::optional<Date> effective_date);
+      std::optional<Date> effective_date, const AwardBasis& award = {});
 
   // Agencies.
   absl::StatusOr<std::vector<Agency>> ListAgencies();
@@ -130,7 +156,13 @@ class PlayerRegistry {
   RegistryRepository* repo_;
   const Clock* clock_;
   std::function<absl::Status()> before_read_;
+  std::function<absl::StatusOr<std::string>(const Player&, const AwardBasis&)>
+      award_basis_check_;
 };
+
+// `text` with every nine-digit run masked to its first five digits and
+// "****" (certificate numbers in rank-history bases, for the public).
+std::string MaskCertificateNumbers(const std::string& text);
 
 // JSON text of a player for the audit log (the resident ID is never written
 // there, only whether one is recorded).

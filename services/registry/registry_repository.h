@@ -21,8 +21,19 @@ struct PlayerQuery {
   std::string agency_prefix;  // "" = any
   std::optional<int> min_ordinal;  // Rank::Ordinal() bounds, inclusive;
   std::optional<int> max_ordinal;  // a bound excludes unranked players
+  // name_prefix is a whole name: name or latin_name equal to it.
+  bool exact_name = false;
   int64_t after_id = 0;       // pagination: ids strictly greater
   int limit = 50;
+};
+
+// Rank changes of one reason whose effective date is in [from, to], of the
+// players that belong to `agency_prefix` now ("" = any).
+struct RankChangeQuery {
+  RankChangeReason reason = RankChangeReason::kTournamentAward;
+  std::string agency_prefix;
+  Date from;
+  Date to;
 };
 
 // Implementations are thread-safe; each call is atomic.
@@ -68,6 +79,9 @@ class RegistryRepository {
   // Oldest first. NOT_FOUND for an unknown player.
   virtual absl::StatusOr<std::vector<RankHistoryEntry>> ListRankHistory(
       PlayerId id) = 0;
+  // Entries matching `query`, by effective date then id.
+  virtual absl::StatusOr<std::vector<RankHistoryEntry>> ListRankChanges(
+      const RankChangeQuery& query) = 0;
 };
 
 }  // namespace gorank::registry

@@ -116,8 +116,9 @@ grpc::Status PlayerRegistryService::ChangeRank(grpc::ServerContext* ctx,
             DateFromProto(req->effective_date(), "effective_date"));
         GORANK_ASSIGN_OR_RETURN(
             auto result,
-            registry_->ChangeRank(caller, PlayerId{req->player_id()}, *rank,
-                                  reason, req->basis(), date));
+            registry_->ChangeRank(
+                caller, PlayerId{req->player_id()}, *rank, reason, req->basis(), date,
+                AwardBasis{req->basis_event_id(), req->basis_certificate()}));
         PlayerToProto(result.first, resp->mutable_player());
         HistoryToProto(result.second, resp->mutable_entry());
         return absl::OkStatus();

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <random>
@@ -236,6 +237,30 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   p.rules_service = std::make_unique<rules::RulesServiceImpl>(p.gate.get());
   p.event_repo = std::make_unique<storage::SqliteEventRepository>(p.db.get());
   p.event_desk = std::make_unique<tournaments::EventDesk>(p.event_repo.get(), clock);
+  // A tournament award rests on a closed event the player played in, or on
+  // one of the player's certificates in force.
+  tournaments::EventRepository* events = p.event_repo.get();
+  p.registry->SetAwardBasisCheck(
+      [office, events](const registry::Player& player,
+                       const registry::AwardBasis& basis) -> absl::StatusOr<std::string> {
+        if (!basis.certificate.empty()) {
+          return office->AwardCertificateBasis(player, basis.certificate);
+        }
+        const tournaments::EventId id{basis.event_id};
+        GORANK_ASSIGN_OR_RETURN(tournaments::Event event, events->GetEvent(id));
+        const std::string named = "event " + std::to_string(id.value) + " (" + event.name + ")";
+        if (!event.closed) {
+          return absl::FailedPreconditionError(
+              named + " is not closed: an award rests on final results");
+        }
+        GORANK_ASSIGN_OR_RETURN(std::vector<tournaments::EventId> played,
+                                events->EventsOfPlayer(player.id.value));
+        if (std::find(played.begin(), played.end(), id) == played.end()) {
+          return absl::FailedPreconditionError("player " + std::to_string(player.id.value) +
+                                               " is not an entrant of " + named);
+        }
+        return named;
+      });
   p.grade_desk = std::make_unique<eligibility::GradeDesk>(p.event_repo.get(),
                                                           p.certificate_repo.get(), clock);
   p.tournament_service =

@@ -54,6 +54,9 @@ constexpr Texts kZh = {
     "秒",
     "页面不存在。",
     "本页面只显示公开信息：不显示身份证号码和出生日期。",
+    "授予依据",
+    "持证人所属单位",
+    "证书编号只显示发证单位代码和年份；验证证书请输入完整编号和持证人姓名。",
 };
 
 constexpr Texts kEn = {
@@ -105,6 +108,10 @@ constexpr Texts kEn = {
     "seconds",
     "No such page.",
     "This page shows public information only: no ID numbers, no birth dates.",
+    "Basis",
+    "Holder's agency",
+    "Certificate numbers show only the issuing agency's prefix and the year; "
+    "to verify a certificate, enter its full number and the holder's name.",
 };
 
 const char kStyle[] =

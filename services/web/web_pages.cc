@@ -23,6 +23,17 @@ std::string Day(const v1::Date& d) {
   return buf;
 }
 
+std::string BasisLabel(Lang lang, v1::CertificateBasis b) {
+  const bool zh = lang == Lang::kZh;
+  switch (b) {
+    case v1::CERTIFICATE_BASIS_TOURNAMENT: return zh ? "比赛成绩" : "tournament result";
+    case v1::CERTIFICATE_BASIS_APPRAISAL: return zh ? "鉴定" : "appraisal";
+    case v1::CERTIFICATE_BASIS_RATING_PROMOTION: return zh ? "等级分晋升" : "rating promotion";
+    case v1::CERTIFICATE_BASIS_HONORARY_AWARD: return zh ? "荣誉授予" : "honorary award";
+    default: return zh ? "未注明" : "not stated";
+  }
+}
+
 std::string HiddenLang(Lang lang) {
   return std::string("<input type=\"hidden\" name=\"lang\" value=\"") +
          LangCode(lang) + "\">";
@@ -126,11 +137,14 @@ std::string LookupBody(Lang lang, const std::string& name,
     body += Row(t.certificates, certs.empty() ? "-" : certs);
     body += "</table>";
   }
+  if (a.players_size() > 0) {
+    body += "<p id=\"numbers-masked\">" + E(t.numbers_masked) + "</p>";
+  }
   return body + "</section>" + LookupForm(lang, name);
 }
 
 std::string NoticesBody(Lang lang, const v1::ListNoticesResponse& a,
-                        int max_shown) {
+                        int max_shown, const std::string& form_token) {
   const Texts& t = TextsFor(lang);
   std::string body = "<section id=\"notices\"><h2>" + E(t.notices_heading) +
                      "</h2><p>" + E(t.notices_intro) + "</p>";
@@ -146,7 +160,11 @@ std::string NoticesBody(Lang lang, const v1::ListNoticesResponse& a,
     body += "<article class=\"notice\"><table>";
     body += Row(t.certificate_number, E(c.number()));
     body += Row(t.holder, E(n.holder_name()));
+    body += Row(t.holder_agency, E(n.holder_agency_name()) + " (" +
+                                     E(n.holder_agency_prefix()) + ")");
     body += Row(t.grade, Rank(lang, c.grade()));
+    body += Row(t.basis, "<span class=\"basis\">" + E(BasisLabel(lang, c.basis())) +
+                             ": " + E(c.basis_reference()) + "</span>");
     body += Row(t.issue_date, Day(c.issue_date()));
     body +=
         Row(t.agency, E(n.agency_name()) + " (" + E(c.agency_prefix()) + ")");
@@ -155,7 +173,8 @@ std::string NoticesBody(Lang lang, const v1::ListNoticesResponse& a,
     body +=
         "</table><form class=\"objection\" method=\"post\" "
         "action=\"/objections\">" +
-        HiddenLang(lang) + "<input type=\"hidden\" name=\"number\" value=\"" +
+        HiddenLang(lang) + "<input type=\"hidden\" name=\"form_token\" value=\"" +
+        E(form_token) + "\"><input type=\"hidden\" name=\"number\" value=\"" +
         E(c.number()) + "\"><label>" + E(t.objection_text) +
         " <textarea name=\"text\" rows=\"3\" cols=\"50\" "
         "maxlength=\"2000\"></textarea></label>"

@@ -180,7 +180,7 @@ TEST_F(GomokuCertificateTest, VerifyAndLookupShowTheDiscipline) {
   ASSERT_TRUE(vgo.ok());
   EXPECT_EQ(vgo->grade->discipline(), Discipline::kGo);
 
-  auto found = office_->LookupRank("周八");
+  auto found = office_->LookupRank(auth::Caller::Public(), "周八");
   ASSERT_TRUE(found.ok()) << found.status();
   ASSERT_EQ(found->size(), 1u);
   EXPECT_EQ(found->front().rank, R("1d"));

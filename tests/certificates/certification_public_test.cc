@@ -90,7 +90,7 @@ TEST_F(PublicTest, UnknownNumberAndWrongNameGiveTheSameAnswerAfterTheSameWork) {
 TEST_F(PublicTest, LookupRankShowsRanksAndCertificatesByExactName) {
   const auto other = MustRegister("张三丰", "110", R("5d"));
   const Certificate six = MustIssue(national_, Request(other, "6d", "000"));
-  auto found = office_->LookupRank("张三");
+  auto found = office_->LookupRank(auth::Caller::Public(), "张三");
   ASSERT_TRUE(found.ok()) << found.status();
   ASSERT_EQ(found->size(), 1u) << "exact names only, not prefixes";
   const PublicRankEntry& e = (*found)[0];
@@ -103,13 +103,13 @@ TEST_F(PublicTest, LookupRankShowsRanksAndCertificatesByExactName) {
   EXPECT_EQ(e.effective[0].number, cert_.number);
   EXPECT_TRUE(e.under_notice.empty());
 
-  auto posted = office_->LookupRank("张三丰");
+  auto posted = office_->LookupRank(auth::Caller::Public(), "张三丰");
   ASSERT_TRUE(posted.ok());
   ASSERT_EQ(posted->size(), 1u);
   EXPECT_EQ((*posted)[0].rank, R("5d"));
   ASSERT_EQ((*posted)[0].under_notice.size(), 1u);
   EXPECT_EQ((*posted)[0].under_notice[0].number, six.number);
-  EXPECT_EQ(office_->LookupRank(" ").status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(office_->LookupRank(auth::Caller::Public(), " ").status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 TEST_F(PublicTest, ExportHoldersRedactsForTheCaller) {

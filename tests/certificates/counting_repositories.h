@@ -50,8 +50,8 @@ class CountingCertificateRepository : public CertificateRepository {
     GORANK_COUNT_AND_FORWARD(GetCertificate, n);
   }
   absl::StatusOr<std::optional<Certificate>> FindByRequestId(
-      const std::string& request_id) override {
-    GORANK_COUNT_AND_FORWARD(FindByRequestId, request_id);
+      const std::string& scope, const std::string& request_id) override {
+    GORANK_COUNT_AND_FORWARD(FindByRequestId, scope, request_id);
   }
   absl::StatusOr<std::vector<Certificate>> ListCertificates(
       const CertificateFilter& filter) override {
@@ -78,6 +78,10 @@ class CountingCertificateRepository : public CertificateRepository {
   }
   absl::StatusOr<std::vector<Objection>> ListObjections(const CertificateNumber& n) override {
     GORANK_COUNT_AND_FORWARD(ListObjections, n);
+  }
+  absl::StatusOr<std::vector<Objection>> FindObjections(
+      const ObjectionFilter& filter) override {
+    GORANK_COUNT_AND_FORWARD(FindObjections, filter);
   }
   absl::Status DecideObjection(int64_t id, ObjectionState state, const std::string& note,
                                int64_t now_unix, const ChangeRecord& audit) override {
@@ -159,6 +163,10 @@ class CountingRegistryRepository : public registry::RegistryRepository {
   absl::StatusOr<std::vector<registry::RankHistoryEntry>> ListRankHistory(
       registry::PlayerId id) override {
     GORANK_COUNT_AND_FORWARD(ListRankHistory, id);
+  }
+  absl::StatusOr<std::vector<registry::RankHistoryEntry>> ListRankChanges(
+      const registry::RankChangeQuery& query) override {
+    GORANK_COUNT_AND_FORWARD(ListRankChanges, query);
   }
 
  private:

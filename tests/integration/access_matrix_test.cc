@@ -44,6 +44,7 @@ const std::map<std::string, std::string>& ExpectedRoles() {
       {"/gorank.v1.CertificateService/LodgeObjection", "PNAU"},
       {"/gorank.v1.CertificateService/DecideObjection", "N"},
       {"/gorank.v1.CertificateService/ListNotices", "PNAU"},
+      {"/gorank.v1.CertificateService/ListObjections", "NAU"},
       {"/gorank.v1.CertificateService/RecommendAppraisal", "NA"},
       {"/gorank.v1.CertificateService/DecideAppraisal", "N"},
       {"/gorank.v1.CertificateService/ListAppraisals", "NAU"},

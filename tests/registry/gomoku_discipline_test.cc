@@ -23,7 +23,7 @@ TEST_F(GomokuDisciplineTest, PlayerHoldsBothRanksAndHistoryPerDiscipline) {
 
   auto g = registry_.ChangeRank(op110_, p.id, G("2d"),
                                 RankChangeReason::kTournamentAward,
-                                "Beijing Gomoku Open 2024, 2nd", std::nullopt);
+                                "Beijing Gomoku Open 2024, 2nd", std::nullopt, Event());
   ASSERT_TRUE(g.ok()) << g.status();
   EXPECT_EQ(g->first.rank, Rank::FromString("2d"));  // Go rank untouched
   EXPECT_EQ(g->first.gomoku_rank, G("2d"));
@@ -44,7 +44,7 @@ TEST_F(GomokuDisciplineTest, PlayerHoldsBothRanksAndHistoryPerDiscipline) {
   ASSERT_TRUE(registry_
                   .ChangeRank(national_, p.id, G("5d"),
                               RankChangeReason::kTournamentAward,
-                              "national Gomoku final", std::nullopt)
+                              "national Gomoku final", std::nullopt, Event())
                   .ok());
   const auto history = *registry_.History(public_, p.id);
   ASSERT_EQ(history.size(), 4u);
@@ -65,17 +65,17 @@ TEST_F(GomokuDisciplineTest, OperatorAuthorityMirrorsGoUpTo3d) {
   EXPECT_TRUE(registry_
                   .ChangeRank(op110_, p.id, G("3d"),
                               RankChangeReason::kTournamentAward,
-                              "provincial final", std::nullopt)
+                              "provincial final", std::nullopt, Event())
                   .ok());
   EXPECT_REFUSED_UNCHANGED(
       registry_.ChangeRank(op110_, p.id, G("4d"),
                            RankChangeReason::kTournamentAward,
-                           "provincial final", std::nullopt),
+                           "provincial final", std::nullopt, Event()),
       absl::StatusCode::kPermissionDenied);
   ASSERT_TRUE(registry_
                   .ChangeRank(national_, p.id, G("4d"),
                               RankChangeReason::kTournamentAward,
-                              "national final", std::nullopt)
+                              "national final", std::nullopt, Event())
                   .ok());
   // Holding Gomoku 4d puts the Gomoku rank out of the agency's reach, not
   // the Go rank.
@@ -86,7 +86,7 @@ TEST_F(GomokuDisciplineTest, OperatorAuthorityMirrorsGoUpTo3d) {
   EXPECT_TRUE(registry_
                   .ChangeRank(op110_, p.id, Rank::FromString("1d"),
                               RankChangeReason::kTournamentAward, "Go event",
-                              std::nullopt)
+                              std::nullopt, Event())
                   .ok());
 }
 
@@ -95,13 +95,13 @@ TEST_F(GomokuDisciplineTest, SixDanIsTheHighestAwardedForNow) {
   EXPECT_TRUE(registry_
                   .ChangeRank(national_, p.id, G("6d"),
                               RankChangeReason::kTournamentAward,
-                              "national final", std::nullopt)
+                              "national final", std::nullopt, Event())
                   .ok());
   for (const char* high : {"7d", "9d"}) {
     const std::string before = State();
     const auto r = registry_.ChangeRank(national_, p.id, G(high),
                                         RankChangeReason::kTournamentAward, "x",
-                                        std::nullopt);
+                                        std::nullopt, Event());
     EXPECT_EQ(r.status().code(), absl::StatusCode::kFailedPrecondition) << high;
     EXPECT_NE(std::string(r.status().message()).find("6d"), std::string::npos);
     EXPECT_EQ(State(), before);

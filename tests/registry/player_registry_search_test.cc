@@ -73,8 +73,38 @@ TEST_F(SearchTest, FiltersCombine) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.label);
-    EXPECT_EQ(Ids(public_, c.request), c.ids);
+    EXPECT_EQ(Ids(auditor_, c.request), c.ids);
   }
+}
+
+// The public-data policy: the public looks a whole name up (name or Latin
+// name), gets at most 20 players and no page token; it cannot list the
+// registry by prefix or page through it.
+TEST_F(SearchTest, ThePublicOnlyLooksUpWholeNames) {
+  auto by = [](const char* name) {
+    SearchRequest r;
+    r.name_prefix = name;
+    return r;
+  };
+  EXPECT_EQ(Ids(public_, by("张小龙")), (std::vector<int64_t>{4}));
+  EXPECT_EQ(Ids(public_, by("Zhang Min")), (std::vector<int64_t>{2}));
+  EXPECT_EQ(Ids(public_, by("张")), (std::vector<int64_t>{})) << "a prefix is no name";
+  EXPECT_EQ(Ids(auditor_, by("张")), (std::vector<int64_t>{1, 2, 4}));
+  for (int i = 0; i < 25; ++i) Add("同名", "", "120", std::nullopt);
+  auto page = registry_.Search(public_, by("同名"));
+  ASSERT_TRUE(page.ok()) << page.status();
+  EXPECT_EQ(page->players.size(), 20u);
+  EXPECT_TRUE(page->next_page_token.empty());
+  SearchRequest all;
+  EXPECT_EQ(registry_.Search(public_, all).status().code(), StatusCode::kInvalidArgument);
+  SearchRequest paged = by("同名");
+  paged.page_token = "10";
+  EXPECT_EQ(registry_.Search(public_, paged).status().code(), StatusCode::kInvalidArgument);
+  SearchRequest by_agency;
+  by_agency.agency_prefix = "120";
+  EXPECT_EQ(registry_.Search(public_, by_agency).status().code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(Ids(op130_, by_agency).size(), 27u) << "callers with a token still list";
 }
 
 TEST_F(SearchTest, PaginatesWithTokens) {
@@ -96,9 +126,9 @@ TEST_F(SearchTest, PaginatesWithTokens) {
   // Exactly a page full: no next token.
   r = SearchRequest{};
   r.page_size = 5;
-  EXPECT_TRUE(registry_.Search(public_, r)->next_page_token.empty());
+  EXPECT_TRUE(registry_.Search(auditor_, r)->next_page_token.empty());
   r.page_size = 200;
-  EXPECT_EQ(registry_.Search(public_, r)->players.size(), 5u);
+  EXPECT_EQ(registry_.Search(auditor_, r)->players.size(), 5u);
 }
 
 TEST_F(SearchTest, PublicResultsAreRedacted) {
@@ -106,7 +136,7 @@ TEST_F(SearchTest, PublicResultsAreRedacted) {
   d.resident_id = kId2008;
   MustRegister(d);
   SearchRequest r;
-  r.name_prefix = "张三";
+  r.name_prefix = "张三丰";
   for (const auth::Caller& c : {public_, op120_, auditor_}) {
     auto page = registry_.Search(c, r);
     ASSERT_TRUE(page.ok());
@@ -139,7 +169,7 @@ TEST_F(SearchTest, BadRequestsAreInvalidArgument) {
       {"control char", with([](SearchRequest& r) { r.name_prefix = "\x01"; })},
   };
   for (const auto& [label, request] : cases) {
-    EXPECT_EQ(registry_.Search(public_, request).status().code(),
+    EXPECT_EQ(registry_.Search(auditor_, request).status().code(),
               StatusCode::kInvalidArgument)
         << label;
   }
@@ -167,7 +197,7 @@ TEST_F(RankChangeTest, OperatorRecordsAnAwardAndTheHistoryGrows) {
   auto result =
       registry_.ChangeRank(op110_, player_.id, Rank::FromString("1d"),
                            RankChangeReason::kTournamentAward,
-                           "2024 provincial championship", std::nullopt);
+                           "2024 provincial championship", std::nullopt, Event());
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_EQ(result->first.rank, Rank::FromString("1d"));
   const RankHistoryEntry& e = result->second;
@@ -177,6 +207,7 @@ TEST_F(RankChangeTest, OperatorRecordsAnAwardAndTheHistoryGrows) {
   EXPECT_EQ(e.to_rank, Rank::FromString("1d"));
   EXPECT_EQ(e.effective_date, (Date{2024, 6, 2}));
   EXPECT_EQ(e.reason, RankChangeReason::kTournamentAward);
+  EXPECT_EQ(e.basis, "event 1 (fixture event): 2024 provincial championship");
   EXPECT_EQ(e.actor, "agency:110/token:2");
   EXPECT_EQ(e.recorded_unix, clock_.NowSeconds());
 
@@ -251,9 +282,69 @@ TEST_F(RankChangeTest, RefusedChangesChangeNothing) {
     SCOPED_TRACE(c.label);
     EXPECT_REFUSED_UNCHANGED(
         registry_.ChangeRank(c.caller, c.id, Rank::FromString(c.rank), c.reason,
-                             c.basis, c.date),
+                             c.basis, c.date,
+                             c.reason == kAward ? Event() : AwardBasis{}),
         c.code);
   }
+}
+
+// An award (no certificate) must name what it rests on: exactly one closed
+// event or one certificate of the player, checked before anything changes.
+TEST_F(RankChangeTest, AnAwardNamesItsBasis) {
+  const auto kAward = RankChangeReason::kTournamentAward;
+  const Rank three = Rank::FromString("3d");
+  const struct {
+    const char* label;
+    AwardBasis basis;
+    StatusCode code;
+  } refused[] = {
+      {"no basis", AwardBasis{}, StatusCode::kInvalidArgument},
+      {"both", AwardBasis{1, "110240001"}, StatusCode::kInvalidArgument},
+      {"negative event", AwardBasis{-3, ""}, StatusCode::kInvalidArgument},
+      {"unknown event", AwardBasis{404, ""}, StatusCode::kNotFound},
+      {"open event", AwardBasis{500, ""}, StatusCode::kFailedPrecondition},
+      {"unknown certificate", AwardBasis{0, "110249999"}, StatusCode::kNotFound},
+  };
+  for (const auto& c : refused) {
+    SCOPED_TRACE(c.label);
+    EXPECT_REFUSED_UNCHANGED(registry_.ChangeRank(op110_, player_.id, three, kAward,
+                                                  "provincial final", std::nullopt, c.basis),
+                             c.code);
+  }
+  // A correction names no award basis.
+  EXPECT_REFUSED_UNCHANGED(
+      registry_.ChangeRank(op110_, player_.id, three, RankChangeReason::kCorrection,
+                           "typo", std::nullopt, Event()),
+      StatusCode::kInvalidArgument);
+  // Without a checker (a server that cannot check) awards are refused.
+  PlayerRegistry unchecked(&repo_, &clock_);
+  EXPECT_REFUSED_UNCHANGED(unchecked.ChangeRank(op110_, player_.id, three, kAward,
+                                                "provincial final", std::nullopt, Event()),
+                           StatusCode::kFailedPrecondition);
+
+  auto by_cert = registry_.ChangeRank(op110_, player_.id, three, kAward, "final, 1st",
+                                      std::nullopt, AwardBasis{0, "110240001"});
+  ASSERT_TRUE(by_cert.ok()) << by_cert.status();
+  EXPECT_EQ(by_cert->second.basis, "certificate 110240001 (1d): final, 1st");
+  // The public sees the number masked and no token id; staff see all.
+  auto shown = registry_.History(public_, player_.id);
+  ASSERT_TRUE(shown.ok());
+  EXPECT_EQ(shown->back().basis, "certificate 11024**** (1d): final, 1st");
+  EXPECT_EQ(shown->back().actor, "agency:110");
+  EXPECT_EQ(registry_.History(auditor_, player_.id)->back().basis,
+            "certificate 110240001 (1d): final, 1st");
+  EXPECT_EQ(registry_.History(auditor_, player_.id)->back().actor, "agency:110/token:2");
+  // The annual report's query finds it by reason, agency and date.
+  RankChangeQuery q;
+  q.agency_prefix = "110";
+  q.from = Date{2024, 1, 1};
+  q.to = Date{2024, 12, 31};
+  auto awards = repo_.ListRankChanges(q);
+  ASSERT_TRUE(awards.ok());
+  ASSERT_EQ(awards->size(), 1u);
+  EXPECT_EQ((*awards)[0].to_rank, three);
+  q.agency_prefix = "120";
+  EXPECT_TRUE(repo_.ListRankChanges(q)->empty());
 }
 
 TEST_F(RankChangeTest, OperatorMayNotTouchARankAboveItsAuthority) {

@@ -20,6 +20,23 @@ RegistryFixture::RegistryFixture() : registry_(&repo_, &clock_) {
                       seed)
         .IgnoreError();
   }
+  // Award bases: events 1..9 are closed events every player played in, 404
+  // is unknown, 500 is still open; certificate 110240001 is held by player 1.
+  registry_.SetAwardBasisCheck(
+      [](const Player& p, const AwardBasis& b) -> absl::StatusOr<std::string> {
+        if (!b.certificate.empty()) {
+          if (b.certificate != "110240001") {
+            return absl::NotFoundError("no certificate " + b.certificate);
+          }
+          if (p.id.value != 1) return absl::FailedPreconditionError("another holder");
+          return std::string("certificate 110240001 (1d)");
+        }
+        if (b.event_id == 500) return absl::FailedPreconditionError("event 500 is not closed");
+        if (b.event_id < 1 || b.event_id > 9) {
+          return absl::NotFoundError("no event with id " + std::to_string(b.event_id));
+        }
+        return "event " + std::to_string(b.event_id) + " (fixture event)";
+      });
 }
 
 PlayerDraft RegistryFixture::Draft(const std::string& name,

@@ -35,6 +35,9 @@ class RegistryFixture : public ::testing::Test {
   size_t AuditSize() { return repo_.AuditLog().size(); }
   ChangeRecord LastAudit() { return repo_.AuditLog().back(); }
 
+  // An award basis the fixture's check accepts (see the constructor).
+  static AwardBasis Event(int64_t id = 1) { return AwardBasis{id, ""}; }
+
   testing::InMemoryRegistryRepository repo_;
   FakeClock clock_;
   PlayerRegistry registry_;

@@ -1,5 +1,7 @@
 #include "tests/testing/in_memory_registry_repository.h"
 
+#include <algorithm>
+
 #include "absl/status/status.h"
 #include "services/audit/audit_entry.h"
 
@@ -154,7 +156,8 @@ absl::Status InMemoryRegistryRepository::UpdatePlayer(
 absl::StatusOr<std::vector<Player>> InMemoryRegistryRepository::SearchPlayers(
     const registry::PlayerQuery& q) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto starts_with = [](const std::string& s, const std::string& prefix) {
+  auto starts_with = [&q](const std::string& s, const std::string& prefix) {
+    if (q.exact_name) return s == prefix;
     return s.compare(0, prefix.size(), prefix) == 0;
   };
   std::vector<Player> out;
@@ -221,6 +224,25 @@ InMemoryRegistryRepository::ListRankHistory(PlayerId id) {
   for (const RankHistoryEntry& e : history_) {
     if (e.player_id == id) out.push_back(e);
   }
+  return out;
+}
+
+absl::StatusOr<std::vector<RankHistoryEntry>>
+InMemoryRegistryRepository::ListRankChanges(const registry::RankChangeQuery& q) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<RankHistoryEntry> out;
+  for (const RankHistoryEntry& e : history_) {
+    if (e.reason != q.reason || e.effective_date < q.from || q.to < e.effective_date) continue;
+    auto p = players_.find(e.player_id.value);
+    if (!q.agency_prefix.empty() &&
+        (p == players_.end() || p->second.agency_prefix != q.agency_prefix)) {
+      continue;
+    }
+    out.push_back(e);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const RankHistoryEntry& a, const RankHistoryEntry& b) {
+    return a.effective_date < b.effective_date;
+  });
   return out;
 }
 

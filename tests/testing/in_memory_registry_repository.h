@@ -46,6 +46,8 @@ class InMemoryRegistryRepository : public registry::RegistryRepository {
       const ChangeRecord& change) override;
   absl::StatusOr<std::vector<registry::RankHistoryEntry>> ListRankHistory(
       registry::PlayerId id) override;
+  absl::StatusOr<std::vector<registry::RankHistoryEntry>> ListRankChanges(
+      const registry::RankChangeQuery& query) override;
 
   // The audit records appended so far, oldest first (subjects completed the
   // way SQLite completes them, e.g. "player:<new id>").
