@@ -4,6 +4,9 @@
 #include <cctype>
 #include <cstring>
 #include <map>
+#include <set>
+
+#include "services/tournaments/result_file.h"
 
 namespace gorank::tournaments {
 namespace {
@@ -269,6 +272,34 @@ int RoundsOf(const Event& event, const EventResults& results) {
   for (const Game& g : results.games) rounds = std::max(rounds, g.round);
   for (const Bye& b : results.byes) rounds = std::max(rounds, b.round);
   return rounds;
+}
+
+absl::Status ApplyWithdrawals(
+    const std::vector<std::pair<int, int>>& withdrawals, ResultFile& file) {
+  std::vector<std::string> problems;
+  std::set<int> seen;
+  const int n = static_cast<int>(file.results.entrants.size());
+  const int rounds = file.event.format.rounds;
+  for (const auto& [row, after] : withdrawals) {
+    const std::string what = "withdrawal " + std::to_string(row) + "=" +
+                             std::to_string(after) + ": ";
+    if (row < 1 || row > n) {
+      problems.push_back(what + "the file's rows are 1.." + std::to_string(n));
+    } else if (after < 0 || after > rounds) {
+      problems.push_back(what + "the round must be 0.." +
+                         std::to_string(rounds) +
+                         " (rounds completed before the withdrawal)");
+    } else if (!seen.insert(row).second) {
+      problems.push_back(what + "row " + std::to_string(row) +
+                         " is given twice");
+    } else {
+      file.results.entrants[row - 1].withdrawn_after_round = after;
+    }
+  }
+  if (!problems.empty()) return ProblemsStatus("withdrawals refused", problems);
+  std::erase_if(file.warnings,
+                [&](const FileWarning& w) { return seen.count(w.row) > 0; });
+  return absl::OkStatus();
 }
 
 absl::Status ProblemsStatus(const std::string& title,

@@ -163,12 +163,18 @@ absl::StatusOr<ResultFile> ReadCsv(const std::string& text) {
   }
   if (!problems.empty())
     return ProblemsStatus("CSV results file refused", problems);
+  for (const CrossTableRow& r : rows) file.row_lines.push_back(r.line);
   file.event.format.rounds = rounds;
   return file;
 }
 
 absl::StatusOr<std::string> WriteCsv(const Event& event,
-                                     const EventResults& results) {
+                                     const EventResults& stored) {
+  // The cells agree with the totals: voided games go, implied forfeits
+  // come in; withdrawn_after keeps the withdrawal itself.
+  absl::StatusOr<EventResults> counted = CountedResults(event, stored);
+  if (!counted.ok()) return counted.status();
+  const EventResults& results = *counted;
   std::vector<int> order;
   for (const Entrant& e : results.entrants) {
     if (!e.rank.has_value()) {

@@ -233,6 +233,40 @@ std::pair<std::string, Rational> Column(const std::string& name, Rational v) {
   return {name, v};
 }
 
+// No game over the board in the row's last rounds: absent ("0-") or lost
+// by forfeit. EGF cannot say "withdrew", so the director is asked.
+void WarnTrailingAbsences(const std::vector<CrossTableRow>& rows,
+                          const EventResults& results, ResultFile& file) {
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const std::vector<std::string>& cells = rows[i].cells;
+    size_t run = 0;
+    while (run < cells.size()) {
+      const auto c = ParseResultCell(cells[cells.size() - 1 - run]);
+      const bool no_game =
+          c.has_value() && c->outcome == '-' && (c->opponent == 0 || c->forfeit);
+      if (!no_game) break;
+      ++run;
+    }
+    if (run == 0) continue;
+    const int row = static_cast<int>(i) + 1;
+    const int last = static_cast<int>(cells.size());
+    const int first = last - static_cast<int>(run) + 1;
+    const std::string rounds = first == last
+                                   ? "round " + std::to_string(last)
+                                   : "rounds " + std::to_string(first) + "-" +
+                                         std::to_string(last);
+    file.warnings.push_back(
+        {row, "line " + std::to_string(rows[i].line) + ", row " +
+                  std::to_string(row) + " (" +
+                  results.entrants[i].DisplayName() +
+                  "): no game over the board in " + rounds +
+                  "; an EGF file cannot say \"withdrew\": if the player "
+                  "withdrew, import with --withdrawn " +
+                  std::to_string(row) + "=" + std::to_string(first - 1) +
+                  " (or use the CSV file's withdrawn_after column)"});
+  }
+}
+
 }  // namespace
 
 absl::StatusOr<ResultFile> ReadEgf(const std::string& text) {
@@ -277,12 +311,14 @@ absl::StatusOr<ResultFile> ReadEgf(const std::string& text) {
   file.results = BuildResultsFromCrossTable(rows, rounds, problems);
   if (!problems.empty())
     return ProblemsStatus("EGF results file refused", problems);
+  for (const CrossTableRow& r : rows) file.row_lines.push_back(r.line);
   file.event.format.rounds = rounds;
+  WarnTrailingAbsences(rows, file.results, file);
   return file;
 }
 
 absl::StatusOr<std::string> WriteEgf(const Event& event,
-                                     const EventResults& results,
+                                     const EventResults& stored,
                                      const Standings* standings,
                                      const std::vector<std::string>& comments) {
   if (standings != nullptr && standings->teams) {
@@ -290,6 +326,11 @@ absl::StatusOr<std::string> WriteEgf(const Event& event,
         "EGF files list players; export the games of a team event without "
         "team standings");
   }
+  // The cells must agree with the totals: voided games go, implied
+  // forfeits come in.
+  absl::StatusOr<EventResults> counted = CountedResults(event, stored);
+  if (!counted.ok()) return counted.status();
+  const EventResults& results = *counted;
   std::vector<int> order;
   std::vector<std::pair<std::string, size_t>> columns;  // title, index
   std::map<int, const StandingRow*> row_of;

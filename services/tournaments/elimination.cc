@@ -133,6 +133,7 @@ absl::StatusOr<Standings> RelayStandings(const Event& event,
       [](const Game& a, const Game& b) { return a.round < b.round; });
   std::set<int> left;
   std::map<int, int> team_wins, team_out_at;
+  std::map<int, RelayPlayer> player;  // entrant id -> record
   std::set<int> teams_played;
   for (const Game& g : games) {
     for (EntrantId side : {g.black, g.white}) {
@@ -148,11 +149,18 @@ absl::StatusOr<Standings> RelayStandings(const Event& event,
       }
       if (!g.forfeit) teams_played.insert(team_of[side.value]);
     }
-    const int pb = GamePoints(g, true), pw = GamePoints(g, false);
-    if (pb == 2) ++team_wins[team_of[g.black.value]];
-    if (pw == 2) ++team_wins[team_of[g.white.value]];
-    if (pb < 2) left.insert(g.black.value);
-    if (pw < 2) left.insert(g.white.value);
+    for (bool black : {true, false}) {
+      const int id = black ? g.black.value : g.white.value;
+      RelayPlayer& p = player[id];
+      ++p.games_played;
+      if (GamePoints(g, black) == 2) {
+        ++p.games_won;
+        ++team_wins[team_of[id]];
+      } else {
+        left.insert(id);
+        p.left_after_game = g.round;
+      }
+    }
     for (const Team& t : results.teams) {
       if (team_out_at.count(t.id.value) || t.board_order.empty()) continue;
       const bool all_left =
@@ -179,11 +187,24 @@ absl::StatusOr<Standings> RelayStandings(const Event& event,
     row.row.criteria = {team_wins[t.id.value],
                         out ? team_out_at[t.id.value] : 0};
     row.key = {out ? team_out_at[t.id.value] : INT_MAX};
+    for (EntrantId m : t.board_order) {
+      if (!left.count(m.value)) row.row.players_left.push_back(m.value);
+      RelayPlayer p = player[m.value];
+      p.entrant = m;
+      p.team = t.id;
+      for (const Entrant& e : results.entrants) {
+        if (e.id == m) p.name = e.DisplayName();
+      }
+      standings.relay_players.push_back(std::move(p));
+    }
     rows.push_back(std::move(row));
   }
   if (still_in > 1) {
-    return Pending(std::to_string(still_in) + " teams are still in the relay",
-                   true);
+    // Who is still in matters most while the relay runs.
+    Standings pending = Pending(
+        std::to_string(still_in) + " teams are still in the relay", true);
+    pending.relay_players = std::move(standings.relay_players);
+    return pending;
   }
   standings.entrants_played = static_cast<int>(teams_played.size());
   NumberPlaces(std::move(rows), event.shared_places_allowed,

@@ -21,6 +21,14 @@ namespace gorank::tournaments {
 // dates, place, class, komi, handicap reduction, time; both: R as
 // format.rounds); format.kind stays kUnspecified - the caller says which
 // format was played before computing standings.
+// Something a director should check in a file that was read without
+// error, e.g. an EGF row whose last rounds have no game over the board
+// (EGF cannot say "withdrew").
+struct FileWarning {
+  int row = 0;  // the row (entrant id) it is about; 0 = the whole file
+  std::string text;
+};
+
 struct ResultFile {
   Event event;
   EventResults results;
@@ -28,6 +36,10 @@ struct ResultFile {
   // header tags as written ("XY[...]"), kept so an export can repeat them.
   std::vector<std::string> comments;
   std::vector<std::string> criteria_titles;  // informational, as read
+  std::vector<FileWarning> warnings;
+  // The file line of each player row (row k+1 = entrant k+1), for messages
+  // about a row (the registry matching names both).
+  std::vector<int> row_lines;
 };
 
 // Reads an EGF results file (lenient: blank place columns, ranks without a
@@ -36,7 +48,10 @@ struct ResultFile {
 // INVALID_ARGUMENT listing every problem as "line N: ..." when rows have
 // different numbers of round results, a result is unreadable or asymmetric,
 // an opponent row is unknown, a rank is invalid, a header value is bad, or
-// there is no player row. Thread-safe.
+// there is no player row. A row whose last rounds have no game over the
+// board (absent, or lost by forfeit) gets a warning: EGF cannot say
+// "withdrew", so the director is asked for --withdrawn ROW=ROUND.
+// Thread-safe.
 absl::StatusOr<ResultFile> ReadEgf(const std::string& text);
 
 // Writes the EGF file: header tags CL EV PC DT HA KM TM CM (those set),
@@ -52,6 +67,13 @@ absl::StatusOr<std::string> WriteEgf(const Event& event,
                                      const EventResults& results,
                                      const Standings* standings,
                                      const std::vector<std::string>& comments);
+
+// Records withdrawals a file could not say, as (row, rounds completed
+// before the withdrawal; 0 = before the start), and drops the warnings
+// about those rows. INVALID_ARGUMENT naming a row outside 1..N, a round
+// outside 0..R or a row given twice. Thread-compatible.
+absl::Status ApplyWithdrawals(
+    const std::vector<std::pair<int, int>>& withdrawals, ResultFile& file);
 
 // Reads the CSV cross table (format in RESULT_FORMATS.md and csv_format.cc).
 // INVALID_ARGUMENT with every problem as "line N: ..." (bad header, row

@@ -73,7 +73,56 @@ std::vector<Game> ApplyWithdrawals(const Event& event, const EventResults& r,
   return games;
 }
 
+// Gives each synthetic forfeit (round 0) of `games` the first round after
+// the withdrawal in which both sides are free, else a round after the last.
+void PlaceForfeits(const EventResults& r, int rounds,
+                   std::vector<Game>& games) {
+  std::set<std::pair<int, int>> busy;  // (round, entrant)
+  for (const Game& g : games) {
+    if (g.round < 1) continue;
+    busy.insert({g.round, g.black.value});
+    busy.insert({g.round, g.white.value});
+  }
+  for (const Bye& b : r.byes) busy.insert({b.round, b.entrant.value});
+  std::map<int, int> after;
+  for (const Entrant& e : r.entrants) {
+    if (e.withdrawn_after_round) after[e.id.value] = *e.withdrawn_after_round;
+  }
+  for (Game& g : games) {
+    if (g.round >= 1) continue;
+    int round = after[g.white.value] + 1;
+    while (round <= rounds && (busy.count({round, g.black.value}) ||
+                               busy.count({round, g.white.value}))) {
+      ++round;
+    }
+    while (busy.count({round, g.black.value}) ||
+           busy.count({round, g.white.value})) {
+      ++round;
+    }
+    g.round = round;
+    busy.insert({round, g.black.value});
+    busy.insert({round, g.white.value});
+  }
+}
+
 }  // namespace
+
+absl::StatusOr<EventResults> RoundRobinCountedResults(
+    const Event& event, const EventResults& results) {
+  std::set<int> voided;
+  EventResults counted = results;
+  counted.games = ApplyWithdrawals(event, results, voided);
+  int rounds = 0;
+  for (const Game& g : results.games) rounds = std::max(rounds, g.round);
+  for (const Bye& b : results.byes) rounds = std::max(rounds, b.round);
+  PlaceForfeits(results, rounds, counted.games);
+  for (const Game& g : results.games) {
+    if (g.kind != GameKind::kRegular) counted.games.push_back(g);
+  }
+  std::erase_if(counted.byes,
+                [&](const Bye& b) { return voided.count(b.entrant.value) > 0; });
+  return counted;
+}
 
 absl::StatusOr<Standings> RoundRobinStandings(const Event& event,
                                               const EventResults& results) {

@@ -1,6 +1,7 @@
 #include "services/tournaments/standings.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "services/common/status_macros.h"
@@ -140,6 +141,63 @@ Rational WithdrawnScore(int points, int games_played, int rounds,
 }
 
 }  // namespace internal
+
+absl::Status CheckDecidesPendingTies(
+    const Standings& standings, const std::vector<TieDecision>& decisions) {
+  // Pending groups share a place number.
+  std::map<int, std::set<int>> groups;
+  for (const StandingRow& r : standings.rows) {
+    if (r.state == PlaceState::kPendingPlayoff) groups[r.place].insert(r.id);
+  }
+  std::string pending;
+  for (const auto& [place, ids] : groups) {
+    std::string members;
+    for (int id : ids) members += (members.empty() ? "" : " ") + std::to_string(id);
+    pending += (pending.empty() ? "" : "; ") + std::string("place ") +
+               std::to_string(place) + ": " + members;
+  }
+  for (const TieDecision& d : decisions) {
+    const std::set<int> order(d.order.begin(), d.order.end());
+    bool found = false;
+    for (const auto& [place, ids] : groups) found = found || ids == order;
+    if (found) continue;
+    std::string named;
+    for (int id : d.order) named += (named.empty() ? "" : " ") + std::to_string(id);
+    return absl::FailedPreconditionError(
+        "the event is closed: it takes only a play-off or lots deciding a "
+        "tie that is still pending, and " +
+        named + " is not one (" +
+        (pending.empty() ? std::string("no place is pending")
+                         : "pending: " + pending) +
+        ")");
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<EventResults> CountedResults(const Event& event,
+                                            const EventResults& results) {
+  if (event.format.kind == FormatKind::kRoundRobin) {
+    GORANK_RETURN_IF_ERROR(ValidateResults(event, results));
+    return internal::RoundRobinCountedResults(event, results);
+  }
+  // Elsewhere only an entrant withdrawn before the start is voided (a
+  // redraw), and only when they never played.
+  EventResults counted = results;
+  std::set<int> played;
+  for (const Game& g : results.games) {
+    played.insert(g.black.value);
+    played.insert(g.white.value);
+  }
+  std::set<int> voided;
+  for (const Entrant& e : results.entrants) {
+    if (e.withdrawn_after_round == 0 && !played.count(e.id.value)) {
+      voided.insert(e.id.value);
+    }
+  }
+  std::erase_if(counted.byes,
+                [&](const Bye& b) { return voided.count(b.entrant.value) > 0; });
+  return counted;
+}
 
 absl::StatusOr<Standings> ComputeStandings(const Event& event,
                                            const EventResults& results) {

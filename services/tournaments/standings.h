@@ -39,6 +39,32 @@ struct StandingRow {
   std::string name;
   std::vector<Rational> criteria;  // parallel to Standings::criteria_names
   std::string note;                // "withdrew after round 3", ...
+  // Relay: the team's players still in (not yet beaten), in playing order.
+  std::vector<int> players_left;
+};
+
+// Team formats: one match (the games of two teams in one round), each
+// side's board points and match points. team_a < team_b. A round below 1
+// is a match a withdrawn team forfeits 2-0 on every board (team round
+// robin), not played.
+struct TeamMatchResult {
+  int round = 0;
+  int team_a = 0;
+  int team_b = 0;
+  int board_points_a = 0;
+  int board_points_b = 0;
+  int match_points_a = 0;
+  int match_points_b = 0;
+};
+
+// Relay (擂台赛): one player's record.
+struct RelayPlayer {
+  EntrantId entrant;
+  TeamId team;
+  std::string name;
+  int games_won = 0;
+  int games_played = 0;
+  int left_after_game = 0;  // order number of the game they left after; 0 in
 };
 
 enum class StandingsStatus {
@@ -59,6 +85,9 @@ struct Standings {
   // Entrants whose results were voided (round robin, 2p < S, or withdrawn
   // before the start); they leave the standings entirely.
   std::vector<EntrantId> voided;
+  std::vector<TeamMatchResult> matches;  // team formats, by round
+  // Relay: by team, in playing order; filled while the relay runs too.
+  std::vector<RelayPlayer> relay_players;
 };
 
 // Computes the standings of `event` from `results`. INVALID_ARGUMENT when
@@ -69,6 +98,24 @@ struct Standings {
 // Pure function; thread-safe.
 absl::StatusOr<Standings> ComputeStandings(const Event& event,
                                            const EventResults& results);
+
+// OK when every decision in `decisions` orders exactly the members of one
+// group of `standings` whose place awaits a play-off or lots (what a closed
+// event may still take). FAILED_PRECONDITION naming the decision and the
+// pending groups otherwise. Pure function; thread-safe.
+absl::Status CheckDecidesPendingTies(const Standings& standings,
+                                     const std::vector<TieDecision>& decisions);
+
+// The results as the standings count them, which is what a result file
+// exports: every game of a voided entrant removed (round robin, 2p < S, or
+// withdrawn before the start), and in a round robin the forfeits a
+// withdrawal implies (2p >= S) added as forfeit games, each in the first
+// round after the withdrawal where both sides are free, else in a round
+// after the last. Other formats, and events whose format is not set, come
+// back unchanged but for the voided entrants' games. Errors as
+// ComputeStandings' validation. Pure function; thread-safe.
+absl::StatusOr<EventResults> CountedResults(const Event& event,
+                                            const EventResults& results);
 
 // The criterion names used in Standings::criteria_names.
 inline constexpr char kCritPoints[] = "points";

@@ -32,6 +32,10 @@ std::string UnknownGames(const std::vector<Game>& games);
 
 absl::StatusOr<Standings> RoundRobinStandings(const Event& event,
                                               const EventResults& results);
+// The round robin's results as its standings count them (see
+// CountedResults).
+absl::StatusOr<EventResults> RoundRobinCountedResults(
+    const Event& event, const EventResults& results);
 absl::StatusOr<Standings> SwissStandings(const Event& event,
                                          const EventResults& results);
 absl::StatusOr<Standings> TeamStandings(const Event& event,

@@ -12,6 +12,7 @@
 // is not paired again and, in its opponents' SOS, counts MP + A x unplayed
 // (A = MP / matches played, capped at 1). A team bye scores 2 match points
 // and 2 board points a board, and adds a virtual R-point opponent to SOS.
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -103,12 +104,15 @@ absl::StatusOr<Standings> TeamStandings(const Event& event,
       }
     }
   }
+  std::vector<TeamMatchResult> match_list;
   for (const auto& [key, sides] : matches) {
     const int a = std::get<1>(key), b = std::get<2>(key);
     const int pa = sides.count(a) ? sides.at(a).board_points : 0;
     const int pb = sides.count(b) ? sides.at(b).board_points : 0;
-    tally[a].match_points += pa > pb ? 2 : pa == pb ? 1 : 0;
-    tally[b].match_points += pb > pa ? 2 : pa == pb ? 1 : 0;
+    const int ma = pa > pb ? 2 : pa == pb ? 1 : 0;
+    tally[a].match_points += ma;
+    tally[b].match_points += 2 - ma;
+    match_list.push_back({std::get<0>(key), a, b, pa, pb, ma, 2 - ma});
     for (int t : {a, b}) {
       const bool otb = sides.count(t) && sides.at(t).over_the_board;
       tally[t].played |= otb;
@@ -148,6 +152,12 @@ absl::StatusOr<Standings> TeamStandings(const Event& event,
 
   Standings standings;
   standings.teams = true;
+  // Played matches by round, then the forfeited ones (synthetic rounds < 1).
+  std::stable_sort(match_list.begin(), match_list.end(),
+                   [](const TeamMatchResult& x, const TeamMatchResult& y) {
+                     return (x.round < 1) == (y.round < 1) ? false : x.round >= 1;
+                   });
+  standings.matches = std::move(match_list);
   standings.criteria_names = {kCritMatchPoints};
   if (swiss) {
     standings.criteria_names.push_back(kCritSos);

@@ -351,9 +351,29 @@ void StandingsToProto(const Standings& s, v1::Standings* out) {
       c->set_display(v.ToString());
     }
     p->set_note(row.note);
+    for (int id : row.players_left) p->add_players_left(id);
   }
   out->set_entrants_played(s.entrants_played);
   for (EntrantId id : s.voided) out->add_voided_entrant_ids(id.value);
+  for (const TeamMatchResult& m : s.matches) {
+    v1::TeamMatch* p = out->add_matches();
+    p->set_round(m.round);
+    p->set_team_a(m.team_a);
+    p->set_team_b(m.team_b);
+    p->set_board_points_a(m.board_points_a);
+    p->set_board_points_b(m.board_points_b);
+    p->set_match_points_a(m.match_points_a);
+    p->set_match_points_b(m.match_points_b);
+  }
+  for (const RelayPlayer& r : s.relay_players) {
+    v1::RelayPlayer* p = out->add_relay_players();
+    p->set_entrant_id(r.entrant.value);
+    p->set_team_id(r.team.value);
+    p->set_name(r.name);
+    p->set_games_won(r.games_won);
+    p->set_games_played(r.games_played);
+    p->set_left_after_game(r.left_after_game);
+  }
 }
 
 void CompetitionToProto(const Competition& c, v1::Competition* out) {
