@@ -40,8 +40,14 @@ class View {
   Date as_of_;
 };
 
-bool InList(const std::vector<std::string>& list, const std::string& s) {
-  return std::find(list.begin(), list.end(), s) != list.end();
+// Whether a rule's category list names the result's event: "code" or
+// "code/group".
+bool InList(const std::vector<std::string>& list, const EventResult& r) {
+  for (const std::string& c : list) {
+    if (c == r.category) return true;
+    if (!r.group.empty() && c == r.category + "/" + r.group) return true;
+  }
+  return false;
 }
 
 RuleVerdict NotApplicable(std::string why) {
@@ -157,7 +163,7 @@ RuleVerdict EvalRankTournament(const RankTournamentRule& p, const View& view) {
   const EventResult* best = nullptr;
   std::vector<std::string> shortfalls;
   for (const EventResult& r : view.record().results) {
-    if (!InList(p.categories, r.category) || !view.SincePromotion(r.date) ||
+    if (!InList(p.categories, r) || !view.SincePromotion(r.date) ||
         !r.group_target_rank || *r.group_target_rank <= view.rank()) {
       continue;
     }
@@ -209,17 +215,25 @@ RuleVerdict EvalPlacement(const PlacementRule& p, const View& view) {
   for (const EventResult& r : view.record().results) {
     const bool in_time = p.since_last_promotion ? view.SincePromotion(r.date)
                                                 : view.Counts(r.date);
-    if (in_time && InList(p.categories, r.category) && r.placement >= 1 &&
-        r.placement <= p.placement_max) {
+    const bool qualifies =
+        p.final_streak > 0
+            ? r.final_streak >= p.final_streak
+            : r.placement >= 1 && r.placement <= p.placement_max;
+    if (in_time && InList(p.categories, r) && qualifies) {
       ++e.count;
       e.event_ids.push_back(r.event_id);
     }
   }
   std::vector<std::string> missing;
   if (e.count < p.min_count) {
-    missing.push_back(absl::StrCat(e.count, " qualifying result(s) (place ",
-                                   p.placement_max, " or better), ",
-                                   p.min_count, " needed"));
+    const std::string what =
+        p.final_streak > 0
+            ? absl::StrCat("finishing the event with ", p.final_streak,
+                           " or more consecutive wins")
+            : absl::StrCat("place ", p.placement_max, " or better");
+    missing.push_back(absl::StrCat(e.count, " qualifying result(s) (", what,
+                                   ", in ", absl::StrJoin(p.categories, ", "),
+                                   "), ", p.min_count, " needed"));
   }
   return Conclude(std::move(v), p.award, missing,
                   absl::StrCat(e.count, " qualifying result(s): ",

@@ -33,17 +33,18 @@
 
 namespace gorank::ratings {
 
-// A player's result in one event, or a title. `category` is matched against
-// the rules' category lists (the shipped file uses "rank_tournament",
-// "national_amateur", "recognised_national_amateur_championship",
-// "international_amateur", "world_pro_individual",
-// "world_team_final_streak_3", "bilateral_title_match",
-// "world_women_individual").
+// A player's result in one event, or a title. `category` (the event's
+// competition code) and `group` are matched against the rules' category
+// lists, whose entries are "code" (any group) or "code/group".
 struct EventResult {
   std::string event_id;
   Date date;  // the day the event (or the title match) ended
   std::string category;
+  std::string group;  // the event's group code; "" when none
   int placement = 0;  // 1 = winner, 2 = runner-up, ...; 0 = not placed
+  // Relay (擂台赛): the consecutive wins with which the player ended the
+  // event (they won its last game); 0 otherwise.
+  int final_streak = 0;
   int games = 0;      // played over the board (no forfeits or byes)
   int wins = 0;
   int draws = 0;

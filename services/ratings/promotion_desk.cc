@@ -43,6 +43,32 @@ void CountGames(const std::vector<RatedGame>& games, PlayerId player,
   }
 }
 
+// A relay's final streak for `player`: the wins of the player who won the
+// event's last game (a relay player plays on until beaten, so their wins
+// are consecutive), when that is `player`; 0 otherwise.
+int FinalStreak(const tournaments::EventResults& results, PlayerId player) {
+  const tournaments::Game* last = nullptr;
+  for (const tournaments::Game& g : results.games) {
+    if (g.kind != tournaments::GameKind::kRegular) continue;
+    if (last == nullptr || g.round > last->round) last = &g;
+  }
+  if (last == nullptr) return 0;
+  const bool black_won = tournaments::GamePoints(*last, true) == 2;
+  const bool white_won = tournaments::GamePoints(*last, false) == 2;
+  if (!black_won && !white_won) return 0;
+  const tournaments::EntrantId winner = black_won ? last->black : last->white;
+  for (const tournaments::Entrant& e : results.entrants) {
+    if (e.id == winner && e.player_id != player.value) return 0;
+  }
+  int wins = 0;
+  for (const tournaments::Game& g : results.games) {
+    if (g.kind != tournaments::GameKind::kRegular) continue;
+    if (g.black == winner && tournaments::GamePoints(g, true) == 2) ++wins;
+    if (g.white == winner && tournaments::GamePoints(g, false) == 2) ++wins;
+  }
+  return wins;
+}
+
 }  // namespace
 
 absl::StatusOr<Date> PromotionDesk::AsOf(std::optional<Date> as_of) const {
@@ -75,8 +101,12 @@ absl::Status PromotionDesk::AddEvent(tournaments::EventId id,
   result.event_id = Id(id.value);
   result.date = event.end.IsValid() ? event.end : event.start;
   result.category = event.competition;
+  result.group = event.group;
   if (auto group = registry::Rank::Parse(event.group); group.ok()) {
     result.group_target_rank = *group;
+  }
+  if (event.format.kind == tournaments::FormatKind::kRelay) {
+    result.final_streak = FinalStreak(results, record.player);
   }
   CountGames(games, record.player, result);
   absl::StatusOr<tournaments::Standings> standings =
@@ -85,7 +115,11 @@ absl::Status PromotionDesk::AddEvent(tournaments::EventId id,
     for (const tournaments::Entrant& e : results.entrants) {
       if (e.player_id != record.player.value) continue;
       for (const tournaments::StandingRow& row : standings->rows) {
-        if (row.id == e.id.value) result.placement = row.place;
+        // A place still awaiting a play-off or lots is nobody's yet.
+        if (row.id == e.id.value &&
+            row.state != tournaments::PlaceState::kPendingPlayoff) {
+          result.placement = row.place;
+        }
       }
     }
   }

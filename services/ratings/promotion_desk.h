@@ -19,8 +19,10 @@
 // a placement or rank-tournament rule to apply lists competition codes in
 // the rule's categories; the place is the entrant's place in the final
 // standings (individual events); a rank tournament's group award is the
-// event's group when it names a rank ("3d"). Only games between two
-// registered players count (the rating adapter's games).
+// event's group when it names a rank ("3d"); the group is also matched
+// against "code/group" categories; a relay's final streak is the wins of the
+// player who won its last game. Only games between two registered players
+// count (the rating adapter's games).
 #ifndef GORANK_SERVICES_RATINGS_PROMOTION_DESK_H_
 #define GORANK_SERVICES_RATINGS_PROMOTION_DESK_H_
 

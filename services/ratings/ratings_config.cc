@@ -147,6 +147,8 @@ absl::Status ParseParams(TomlReader& r, const std::string& kind,
         r.ReadInt("min_count", false, 1, kMaxCount, p.min_count));
     GORANK_RETURN_IF_ERROR(
         r.ReadBool("since_last_promotion", false, p.since_last_promotion));
+    GORANK_RETURN_IF_ERROR(
+        r.ReadInt("final_streak", false, 0, kMaxCount, p.final_streak));
     GORANK_RETURN_IF_ERROR(r.ReadRank("award", true, NotHonorary, p.award));
     rule.params = p;
   } else if (kind == "pro_wins") {

@@ -14,7 +14,10 @@
 //   placement        award a fixed rank for placing at or above a place in
 //                    events of given categories, a given number of times
 //                    (national events up to 6d, the recognised national
-//                    amateur champion 7d, pro titles 9p, ...);
+//                    amateur champion 7d, pro titles 9p, ...), or for
+//                    ending a relay with `final_streak` consecutive wins;
+//                    categories are competition codes, "code" or
+//                    "code/group";
 //   pro_wins         promote a professional by one dan after a number of
 //                    wins at the current rank.
 // No rule ever demotes: a rule whose award is not above the current rank
@@ -54,6 +57,9 @@ struct PlacementRule {
   // false: results of the whole career count; true: only those after the
   // last promotion.
   bool since_last_promotion = false;
+  // > 0: a result qualifies by ending a relay event with at least this many
+  // consecutive wins (EventResult::final_streak), not by its place.
+  int final_streak = 0;
   registry::Rank award = registry::Rank::FromString("6d");
 };
 
