@@ -131,8 +131,9 @@ class PromotionServiceTest : public ::testing::Test {
 
   // Alpha wins 2 games (exactly the minimum), Beta wins 1 (one short).
   void PlayFirstEvent() {
-    PlayEvent(Date{2024, 7, 1}, {{1, 1, 3}, {1, 2, 4}, {2, 1, 4}});
+    first_event_ = PlayEvent(Date{2024, 7, 1}, {{1, 1, 3}, {1, 2, 4}, {2, 1, 4}});
   }
+  int64_t first_event_ = 0;
 
   v1::EvaluatePromotionsResponse Evaluate(const std::string& token) {
     v1::EvaluatePromotionsResponse resp;
@@ -344,6 +345,7 @@ TEST_F(PromotionServiceTest, RankChangedMeanwhileSupersedes) {
   change.mutable_new_rank()->set_notation("2d");
   change.set_reason(v1::RANK_CHANGE_REASON_TOURNAMENT_AWARD);
   change.set_basis("Provincial open 2024, 1st");
+  change.set_basis_event_id(first_event_);  // an award names its event
   v1::ChangeRankResponse changed;
   grpc::Status s = registry_->ChangeRank(
       TestServer::Context(server_.admin).get(), change, &changed);

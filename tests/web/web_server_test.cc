@@ -147,7 +147,11 @@ TEST_F(WebServerTest, LookupPageShowsRankAndCertificates) {
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 200);
   EXPECT_TRUE(Has(r->body, "业余1段")) << r->body;
-  EXPECT_TRUE(Has(r->body, "000250001")) << r->body;
+  // Public-data policy: a holder's certificate numbers are not listed, only
+  // prefix and year (verification takes the whole number and the name).
+  EXPECT_TRUE(Has(r->body, "00025****")) << r->body;
+  EXPECT_FALSE(Has(r->body, "000250001")) << r->body;
+  EXPECT_TRUE(Has(r->body, "id=\"numbers-masked\"")) << r->body;
   EXPECT_TRUE(Has(r->body, "有效")) << r->body;
   ExpectNoPersonalData(r->body);
   auto none = Get("/lookup?name=" + UrlEncode("无名") + "&lang=en");
@@ -167,6 +171,12 @@ TEST_F(WebServerTest, NoticesListAndObjectionsChangeState) {
   EXPECT_EQ(page->status, 200);
   EXPECT_TRUE(Has(page->body, four.number())) << page->body;
   EXPECT_TRUE(Has(page->body, "李四")) << page->body;
+  // The basis of the grant and the holder's own agency are shown; who
+  // issued it with which token is not.
+  EXPECT_TRUE(Has(page->body, "<span class=\"basis\">比赛成绩: 2025 national championship"))
+      << page->body;
+  EXPECT_TRUE(Has(page->body, "持证人所属单位")) << page->body;
+  EXPECT_FALSE(Has(page->body, "token:")) << page->body;
   EXPECT_TRUE(Has(page->body, "action=\"/objections\"")) << page->body;
   EXPECT_FALSE(Has(page->body, "1990-05-01"))
       << page->body;  // birth date of 李四
@@ -177,7 +187,8 @@ TEST_F(WebServerTest, NoticesListAndObjectionsChangeState) {
   httplib::Params form{{"number", four.number()},
                        {"text", "他在比赛中使用了软件"},
                        {"contact", "13800000000"},
-                       {"lang", "zh"}};
+                       {"lang", "zh"},
+                       {"form_token", FormToken(page->body)}};
   auto lodged = client->Post("/objections", form);
   ASSERT_TRUE(lodged);
   EXPECT_EQ(lodged->status, 200) << lodged->body;
@@ -212,6 +223,12 @@ TEST_F(WebServerTest, NoticesListAndObjectionsChangeState) {
 }
 
 TEST_F(WebServerTest, BadInputIsAPreciseErrorAndChangesNothing) {
+  // A certificate under notice, so that /notices shows a form and its token.
+  MustIssue(MustRegister("李四", "3d", "").id(), "4d");
+  auto notices = Get("/notices");
+  ASSERT_TRUE(notices);
+  const std::string form_token = FormToken(notices->body);
+  ASSERT_FALSE(form_token.empty()) << notices->body;
   auto before = testing::TakeSnapshot(server_->database());
   ASSERT_TRUE(before.ok()) << before.status();
 
@@ -248,10 +265,11 @@ TEST_F(WebServerTest, BadInputIsAPreciseErrorAndChangesNothing) {
       R"({"number":"000259999","text":"t","contact":"c"})", "application/json");
   ASSERT_TRUE(unknown_cert);
   EXPECT_EQ(unknown_cert->status, 404) << unknown_cert->body;
-  auto not_under_notice =
-      client->Post("/objections", httplib::Params{{"number", cert_.number()},
-                                                  {"text", "t"},
-                                                  {"contact", "c"}});
+  auto not_under_notice = client->Post(
+      "/objections", httplib::Params{{"number", cert_.number()},
+                                     {"text", "t"},
+                                     {"contact", "c"},
+                                     {"form_token", form_token}});
   ASSERT_TRUE(not_under_notice);
   EXPECT_GE(not_under_notice->status, 400) << not_under_notice->body;
   EXPECT_TRUE(Has(not_under_notice->body, "id=\"error-message\""))

@@ -168,11 +168,15 @@ TEST_F(GomokuCertificateServiceTest, RevocationFallsBackWithinTheDiscipline) {
 }
 
 TEST_F(GomokuCertificateServiceTest, ChangeRankAndParseRankTakeTheDiscipline) {
+  // An award names its basis: here the player's Gomoku 2d certificate.
+  v1::Certificate two;
+  ASSERT_TRUE(Issue(op110_, GomokuRequest(player_.id(), "2d", "110"), &two).ok());
   v1::ChangeRankRequest req;
   req.set_player_id(player_.id());
   req.mutable_new_rank()->set_notation("三段");
   req.set_reason(v1::RANK_CHANGE_REASON_TOURNAMENT_AWARD);
   req.set_basis("2025 provincial Gomoku championship, 1st place");
+  req.set_basis_certificate(two.number());
   req.set_discipline(v1::DISCIPLINE_GOMOKU);
   v1::ChangeRankResponse resp;
   auto ctx = Context(op110_);
