@@ -181,9 +181,9 @@ absl::StatusOr<std::map<std::string, std::string>> DigestAllRows(
   std::map<std::string, std::string> out;
   for (const std::string& table : tables) {
     if (!Digested(table)) continue;
-    GORANK_ASSIGN_OR_RETURN(std::string key, KeyExpression(conn, table));
+    GORANK_ASSIGN_OR_RETURN(std::string key_sql, KeyExpression(conn, table));
     const std::string sql =
-        "SELECT " + key + ", * FROM " + QuoteIdentifier(table);
+        "SELECT " + key_sql + ", * FROM " + QuoteIdentifier(table);
     GORANK_ASSIGN_OR_RETURN(auto st, conn.Prepare(sql.c_str()));
     while (true) {
       GORANK_ASSIGN_OR_RETURN(bool row, st->Step());

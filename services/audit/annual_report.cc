@@ -1,5 +1,6 @@
 #include "services/audit/annual_report.h"
 
+#include <cstdio>
 #include <set>
 
 #include "services/certificates/certificate_rules.h"
@@ -10,14 +11,62 @@ namespace gorank::audit {
 using certificates::Certificate;
 using certificates::CertificateState;
 
-int AnnualReport::AnomalyCount() const {
-  return static_cast<int>(missing_serials.size() + duplicate_serials.size() +
-                          incomplete_holders.size() + revocations.size() +
-                          inactive_months.size()) +
-         appraisals_under_18 + (stock_exceeded ? 1 : 0);
-}
+int AnnualReport::AnomalyCount() const { return static_cast<int>(anomalies.size()); }
 
 namespace {
+
+// "3d", and "gomoku 3d" for a Gomoku grade (the two ladders print alike).
+std::string GradeName(const registry::Rank& grade) {
+  return (grade.IsGomoku() ? "gomoku " : "") + grade.ToString();
+}
+
+// A 4d+ grade of either discipline: the grades with public notice and the
+// national body's authority.
+bool IsHighGrade(const registry::Rank& grade) {
+  if (grade.IsGomoku()) return grade.IsGomokuDan() && grade.level() >= 4;
+  return grade >= registry::Rank::FromString("4d");
+}
+
+std::string SerialNumber(const std::string& prefix, int year, int serial) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%02d%04d", year % 100, serial);
+  return prefix + buf;
+}
+
+void ListAnomalies(const ReportInputs& in, AnnualReport& r) {
+  for (int s : r.missing_serials) {
+    r.anomalies.push_back({SerialNumber(in.prefix, in.year, s), "",
+                           "serial missing: no certificate with this number "
+                           "(serials run 1.." + std::to_string(r.max_serial) + ")"});
+  }
+  for (int s : r.duplicate_serials) {
+    r.anomalies.push_back({SerialNumber(in.prefix, in.year, s), "",
+                           "serial used by more than one certificate"});
+  }
+  if (r.stock_exceeded) {
+    r.anomalies.push_back(
+        {"", "", "stock exceeded: " + std::to_string(r.issued) + " issued, " +
+                     (r.stock_released ? std::to_string(r.stock_ordered.value_or(0)) +
+                                             " released"
+                                       : std::string("no stock released"))});
+  }
+  for (const CertificateNote& n : r.incomplete_holders) {
+    r.anomalies.push_back({n.number, n.grade, "holder record incomplete: " + n.detail});
+  }
+  for (const CertificateNote& n : r.appraisals) {
+    if (n.detail.find("(UNDER 18)") != std::string::npos) {
+      r.anomalies.push_back({n.number, n.grade, "appraisal for a holder under 18: " + n.detail});
+    }
+  }
+  for (const CertificateNote& n : r.revocations) {
+    r.anomalies.push_back({n.number, n.grade, "revoked: " + n.detail});
+  }
+  for (int m : r.inactive_months) {
+    char month[16];
+    std::snprintf(month, sizeof month, "%04d-%02d", in.year, m);
+    r.anomalies.push_back({"", "", std::string("no certificate issued in ") + month});
+  }
+}
 
 void CountSerials(const ReportInputs& in, AnnualReport& r) {
   std::map<int, int> seen;
@@ -37,6 +86,11 @@ std::string NoticeOutcome(const Certificate& c, int64_t now) {
     case CertificateState::kUnderNotice:
       return c.has_open_objection ? "under notice, objection open" : "under notice";
     case CertificateState::kEffective:
+      if (c.notice_until_unix == 0) {
+        return c.basis == certificates::Basis::kHonoraryAward
+                   ? "effective (honorary award: no public notice)"
+                   : "effective (no public notice)";
+      }
       return "notice ended, effective";
     case CertificateState::kRevoked:
       return "revoked: " + c.revoke_reason;
@@ -45,13 +99,12 @@ std::string NoticeOutcome(const Certificate& c, int64_t now) {
 }
 
 void NoteCertificates(const ReportInputs& in, AnnualReport& r) {
-  const registry::Rank four_dan = registry::Rank::FromString("4d");
   for (const Certificate& c : in.certificates) {
-    ++r.by_grade[c.grade.ToString()];
+    ++r.by_grade[GradeName(c.grade)];
     ++r.by_basis[certificates::BasisName(c.basis)];
     const std::string number = c.number.ToString();
-    if (c.grade >= four_dan) {
-      r.high_grades.push_back({number, c.grade.ToString(), NoticeOutcome(c, in.now_unix)});
+    if (IsHighGrade(c.grade)) {
+      r.high_grades.push_back({number, GradeName(c.grade), NoticeOutcome(c, in.now_unix)});
     }
     auto holder = in.holders.find(c.player_id.value);
     if (holder != in.holders.end()) {
@@ -59,12 +112,12 @@ void NoteCertificates(const ReportInputs& in, AnnualReport& r) {
       for (const auto& f : certificates::MissingHolderFields(holder->second, c.grade)) {
         missing += (missing.empty() ? "missing " : ", ") + f;
       }
-      if (!missing.empty()) r.incomplete_holders.push_back({number, c.grade.ToString(), missing});
+      if (!missing.empty()) r.incomplete_holders.push_back({number, GradeName(c.grade), missing});
     } else if (c.grade >= registry::Rank::FromString("1d")) {
-      r.incomplete_holders.push_back({number, c.grade.ToString(), "holder record missing"});
+      r.incomplete_holders.push_back({number, GradeName(c.grade), "holder record missing"});
     }
     if (c.revoked_unix != 0) {
-      r.revocations.push_back({number, c.grade.ToString(), c.revoke_reason});
+      r.revocations.push_back({number, GradeName(c.grade), c.revoke_reason});
     }
   }
 }
@@ -115,6 +168,7 @@ AnnualReport BuildAnnualReport(const ReportInputs& in) {
   for (int m = 1; m <= last_month; ++m) {
     if (!active.count(m)) r.inactive_months.push_back(m);
   }
+  ListAnomalies(in, r);
   for (const registry::RankHistoryEntry& e : in.awards) {
     auto holder = in.holders.find(e.player_id.value);
     const std::string who = "player " + std::to_string(e.player_id.value) +

@@ -46,7 +46,7 @@ struct AnnualReport {
   std::string agency_name;
   int year = 0;
   int issued = 0;
-  std::map<std::string, int> by_grade;  // "3d" -> count
+  std::map<std::string, int> by_grade;  // "3d" -> count; Gomoku "gomoku 3d"
   std::map<std::string, int> by_basis;  // "tournament" -> count
   int max_serial = 0;
   std::vector<int> missing_serials;     // gaps in 1..max_serial
@@ -55,7 +55,8 @@ struct AnnualReport {
   bool stock_released = false;
   int stock_used = 0;
   bool stock_exceeded = false;
-  std::vector<CertificateNote> high_grades;          // 4d+: notice outcome
+  // Go 4d+ and Gomoku 4d+ ("gomoku 5d"): notice outcome, or why none.
+  std::vector<CertificateNote> high_grades;
   std::vector<CertificateNote> incomplete_holders;   // 1d+ holder record incomplete
   std::vector<CertificateNote> appraisals;           // with the holder's age
   int appraisals_under_18 = 0;
@@ -65,8 +66,11 @@ struct AnnualReport {
   // number "", grade the awarded rank, detail player, change, date, basis
   // and actor. Listed for review, not counted as anomalies.
   std::vector<CertificateNote> awards;
-  // The number of anomalies: gaps, duplicates, stock exceeded, incomplete
+  // Every anomaly, each with its record (number or "", grade or "", what
+  // is wrong), in this order: gaps, duplicates, stock exceeded, incomplete
   // records, under-18 appraisals, revocations, inactive months.
+  std::vector<CertificateNote> anomalies;
+  // The number of anomalies (anomalies.size() once built).
   int AnomalyCount() const;
 };
 

@@ -55,6 +55,7 @@ void ReportToProto(const AnnualReport& r, v1::AnnualReport* out) {
   NotesToProto(r.awards, out->mutable_awards());
   for (int m : r.inactive_months) out->add_inactive_months(m);
   out->set_anomalies(r.AnomalyCount());
+  NotesToProto(r.anomalies, out->mutable_anomaly_list());
 }
 
 void ReviewToProto(const Review& r, v1::Review* out) {
@@ -75,9 +76,15 @@ grpc::Status AuditServiceImpl::GetCheckpoint(grpc::ServerContext* ctx,
                                              const v1::GetCheckpointRequest* req,
                                              v1::GetCheckpointResponse* resp) {
   return gate_->Run(ctx, M("GetCheckpoint"), *req, [&](const auth::Caller&) -> absl::Status {
-    GORANK_ASSIGN_OR_RETURN(Checkpoint cp, trail_->SignCheckpointNow());
-    CheckpointToProto(cp, resp->mutable_checkpoint());
+    GORANK_ASSIGN_OR_RETURN(CheckpointAnswer answer, trail_->CheckpointForAuditors());
+    CheckpointToProto(answer.checkpoint, resp->mutable_checkpoint());
     resp->set_public_key(trail_->public_key().Raw());
+    resp->set_log_size(answer.log_size);
+    v1::LogCheck* check = resp->mutable_log_check();
+    check->set_ok(answer.check.ok);
+    check->set_first_bad_index(answer.check.first_bad_index);
+    check->set_reason(answer.check.reason);
+    check->set_checkpoint_size(answer.check.checkpoint_size);
     return absl::OkStatus();
   });
 }
@@ -201,12 +208,13 @@ grpc::Status AuditServiceImpl::ListReviews(grpc::ServerContext* ctx,
 
 grpc::Status AuditServiceImpl::Backup(grpc::ServerContext* ctx, const v1::BackupRequest* req,
                                       grpc::ServerWriter<v1::BackupChunk>* writer) {
-  return gate_->Run(ctx, M("Backup"), *req, [&](const auth::Caller&) -> absl::Status {
+  return gate_->Run(ctx, M("Backup"), *req, [&](const auth::Caller& caller) -> absl::Status {
     static std::atomic<int> counter{0};
     const std::string path = scratch_dir_ + "/.backup-" + std::to_string(::getpid()) + "-" +
                              std::to_string(++counter) + ".db";
     ::unlink(path.c_str());
-    absl::Status s = trail_->Backup(path);
+    absl::Status s = trail_->Backup(caller, path);
+    bool first = true;
     if (s.ok()) {
       std::ifstream in(path, std::ios::binary);
       std::string buf(1 << 20, '\0');
@@ -216,6 +224,8 @@ grpc::Status AuditServiceImpl::Backup(grpc::ServerContext* ctx, const v1::Backup
         if (n <= 0) break;
         v1::BackupChunk chunk;
         chunk.set_data(buf.data(), static_cast<size_t>(n));
+        if (first) chunk.set_resident_ids_removed(AuditTrail::ResidentIdsRemovedFor(caller));
+        first = false;
         if (ctx->IsCancelled() || !writer->Write(chunk)) {
           s = absl::CancelledError("the client went away during the backup");
         }

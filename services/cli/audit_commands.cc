@@ -1,4 +1,7 @@
 // rankctl audit ... and rankctl backup.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -28,9 +31,11 @@ absl::StatusOr<audit::Checkpoint> ReadCheckpointFile(const std::string& path) {
   return audit::Checkpoint::FromJson(*text);
 }
 
-// Fetches the whole log and the latest checkpoint from the server.
-absl::StatusOr<std::pair<audit::ExportedLog, std::string>> FetchLog(CliContext& ctx,
-                                                                    grpc::Status* rpc) {
+// Fetches the whole log and the latest checkpoint from the server (while
+// the log fails rankd's own check: the newest checkpoint it signed before,
+// and `check` says why).
+absl::StatusOr<std::pair<audit::ExportedLog, std::string>> FetchLog(
+    CliContext& ctx, grpc::Status* rpc, v1::LogCheck* check = nullptr) {
   auto stub = v1::AuditService::NewStub(ctx.Channel());
   auto call = ctx.NewCall();
   if (!call) return absl::InvalidArgumentError("no token");
@@ -38,7 +43,10 @@ absl::StatusOr<std::pair<audit::ExportedLog, std::string>> FetchLog(CliContext& 
   *rpc = stub->GetCheckpoint(call.get(), v1::GetCheckpointRequest(), &cp);
   if (!rpc->ok()) return absl::UnavailableError("checkpoint");
   audit::ExportedLog log;
-  const int64_t size = cp.checkpoint().tree_size();
+  if (check) *check = cp.log_check();
+  // Every stored entry: fewer than the checkpoint covers when entries were
+  // removed (the verifier names the first missing one).
+  const int64_t size = cp.log_size();
   for (int64_t begin = 0; begin < size; begin += 1000) {
     v1::GetEntriesRequest req;
     req.set_begin(begin);
@@ -52,7 +60,7 @@ absl::StatusOr<std::pair<audit::ExportedLog, std::string>> FetchLog(CliContext& 
   audit::Checkpoint latest{cp.checkpoint().tree_size(), cp.checkpoint().root_hash(),
                            cp.checkpoint().time_unix(), cp.checkpoint().signature(),
                            cp.checkpoint().key_id()};
-  log.checkpoints.push_back(latest);
+  if (latest.tree_size > 0 || !latest.signature.empty()) log.checkpoints.push_back(latest);
   return std::make_pair(std::move(log), cp.public_key());
 }
 
@@ -65,13 +73,15 @@ int Verify(CliContext& ctx, const VerifyArgs& args) {
   }
   audit::ExportedLog log;
   std::string server_key;
+  v1::LogCheck server_check;
+  server_check.set_ok(true);
   if (!args.log_file.empty()) {
     auto read = audit::ReadLogFileAt(args.log_file);
     if (!read.ok()) return CliContext::Usage(std::string(read.status().message()));
     log = std::move(*read);
   } else {
     grpc::Status rpc;
-    auto fetched = FetchLog(ctx, &rpc);
+    auto fetched = FetchLog(ctx, &rpc, &server_check);
     if (!fetched.ok()) return rpc.ok() ? kExitUsage : ctx.Fail(rpc);
     log = std::move(fetched->first);
     server_key = fetched->second;
@@ -91,8 +101,32 @@ int Verify(CliContext& ctx, const VerifyArgs& args) {
     return kExitCheckFailed;
   }
   audit::LogVerdict verdict = audit::VerifyExportedLog(log, *key, options);
-  int64_t first_bad = verdict.ok ? -1 : verdict.first_bad_index;
-  std::string reason = verdict.reason;
+  // The first bad entry: the log's own findings first (the verdict, and
+  // rankd's check, which pins an entry a signed root only narrows down to
+  // a range); table rows only when the log itself is sound, since rows are
+  // compared with what the log says.
+  int64_t first_bad = -1;
+  std::string reason;
+  std::string problem;  // a failure that blames no entry
+  auto consider = [&](int64_t index, const std::string& why) {
+    if (index >= 0 && (first_bad < 0 || index < first_bad)) {
+      first_bad = index;
+      reason = why;
+    } else if (index < 0 && problem.empty()) {
+      problem = why;
+    }
+  };
+  const bool server_pins = !server_check.ok() && server_check.first_bad_index() >= 0;
+  if (!verdict.ok) {
+    const bool in_range = server_pins && !verdict.exact() &&
+                          server_check.first_bad_index() >= verdict.first_bad_index &&
+                          server_check.first_bad_index() < verdict.bad_index_end;
+    if (!in_range) consider(verdict.first_bad_index, verdict.reason);
+  }
+  if (!server_check.ok()) {
+    consider(server_check.first_bad_index(), "rankd's own check: " + server_check.reason());
+  }
+  const bool log_bad = first_bad >= 0 || !problem.empty();
   int mismatches = 0;
   if (args.log_file.empty()) {
     auto stub = v1::AuditService::NewStub(ctx.Channel());
@@ -107,9 +141,11 @@ int Verify(CliContext& ctx, const VerifyArgs& args) {
                                              std::to_string(m.log_index()) + ")"
                                        : "")
                 << "\n";
-      if (m.log_index() >= 0 && (first_bad < 0 || m.log_index() < first_bad)) {
-        first_bad = m.log_index();
-        reason = m.row() + ": " + m.reason();
+      if (!log_bad) {
+        consider(m.log_index(), m.log_index() >= 0
+                                    ? m.row() + ": " + m.reason()
+                                    : "table row " + m.row() + ": " + m.reason() +
+                                          " (no log entry wrote it)");
       }
     }
     std::cout << "tables: " << tables.rows_checked() << " rows checked against "
@@ -117,12 +153,16 @@ int Verify(CliContext& ctx, const VerifyArgs& args) {
   }
   std::cout << "log: " << verdict.entries << " entries, signed size " << verdict.verified_size
             << ", root " << audit::HexEncode(verdict.root_hash) << "\n";
-  if (verdict.ok && mismatches == 0) {
+  if (verdict.ok && server_check.ok() && mismatches == 0) {
     std::cout << "OK: every root recomputed, signature valid"
               << (options.trusted ? ", consistent with the trusted checkpoint" : "") << "\n";
     return kExitOk;
   }
-  std::cout << "FAIL: first bad entry " << first_bad << ": " << reason << "\n";
+  if (first_bad >= 0) {
+    std::cout << "FAIL: first bad entry " << first_bad << ": " << reason << "\n";
+  } else {
+    std::cout << "FAIL: " << (problem.empty() ? "the log does not verify" : problem) << "\n";
+  }
   return kExitCheckFailed;
 }
 
@@ -133,7 +173,11 @@ void PrintReport(const v1::AnnualReport& r) {
   for (const auto& [g, n] : r.by_grade()) std::cout << " " << g << "=" << n;
   std::cout << "\n  by basis:";
   for (const auto& [b, n] : r.by_basis()) std::cout << " " << b << "=" << n;
-  std::cout << "\n  serials: 1.." << r.max_serial();
+  if (r.max_serial() == 0) {
+    std::cout << "\n  serials: none issued";
+  } else {
+    std::cout << "\n  serials: 1.." << r.max_serial();
+  }
   for (int s : r.missing_serials()) std::cout << " MISSING " << s;
   for (int s : r.duplicate_serials()) std::cout << " DUPLICATE " << s;
   std::cout << "\n  stock: ordered " << r.stock_ordered() << (r.stock_released() ? " (released)" : " (not released)")
@@ -154,6 +198,12 @@ void PrintReport(const v1::AnnualReport& r) {
     std::cout << "  months without issuance:";
     for (int m : r.inactive_months()) std::cout << " " << m;
     std::cout << "\n";
+  // Every anomaly counted in the headline, with its record.
+  int n = 0;
+  for (const auto& a : r.anomaly_list()) {
+    std::cout << "  anomaly " << ++n << ": " << (a.number().empty() ? "-" : a.number()) << " "
+              << (a.grade().empty() ? "-" : a.grade()) << " " << a.detail() << "\n";
+  }
   }
 }
 
@@ -177,6 +227,7 @@ void PrintReportCsv(const v1::AnnualReport& r) {
   notes("appraisal", r.appraisals());
   notes("revocation", r.revocations());
   notes("award", r.awards());
+  notes("anomaly", r.anomaly_list());
   notes("award", r.awards());
   for (int m : r.inactive_months()) std::cout << "inactive_month,,," << m << "\n";
 }
@@ -192,13 +243,23 @@ void AddAuditCommands(CLI::App& app, CliContext& ctx, Action& action) {
   checkpoint->add_option("--out", *cp_out, "also write it to this file (keep it: OLD.json)");
   checkpoint->callback([&, cp_out] {
     action = [&, cp_out]() -> int {
-      return Unary<v1::AuditService, v1::GetCheckpointResponse>(
+      bool log_failed = false;
+      const int rc = Unary<v1::AuditService, v1::GetCheckpointResponse>(
           ctx,
           [&](auto& s, auto* c, auto* resp) {
             return s.GetCheckpoint(c, v1::GetCheckpointRequest(), resp);
+            if (!resp.log_check().ok()) {
+              // rankd signed nothing: keep no file, say why.
+              log_failed = true;
+              std::cout << "FAIL: rankd signs no checkpoint: first bad entry "
+                        << resp.log_check().first_bad_index() << ": "
+                        << resp.log_check().reason() << "\n";
+              return;
+            }
           },
           [&](const auto& resp) {
             std::cout << resp.checkpoint().json() << "\n";
+      return log_failed && rc == kExitOk ? kExitCheckFailed : rc;
             if (!cp_out->empty()) std::ofstream(*cp_out) << resp.checkpoint().json() << "\n";
           });
     };
@@ -340,8 +401,15 @@ void AddAuditCommands(CLI::App& app, CliContext& ctx, Action& action) {
       call->set_deadline(std::chrono::system_clock::now() + std::chrono::hours(1));
       auto reader = stub->Backup(call.get(), v1::BackupRequest());
       const std::string tmp = *bout + ".part";
-      std::ofstream file(tmp, std::ios::binary);
+      // Private (0600) before the first byte: a backup holds ID numbers.
+      ::unlink(tmp.c_str());
+      const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+      if (fd < 0) return CliContext::Usage("cannot create " + tmp);
+      ::close(fd);
+      std::ofstream file(tmp, std::ios::binary | std::ios::trunc);
+      bool ids_removed = false;
       v1::BackupChunk chunk;
+        if (bytes == 0) ids_removed = chunk.resident_ids_removed();
       int64_t bytes = 0;
       while (reader->Read(&chunk)) {
         file.write(chunk.data().data(), static_cast<std::streamsize>(chunk.data().size()));
@@ -354,7 +422,11 @@ void AddAuditCommands(CLI::App& app, CliContext& ctx, Action& action) {
         return s.ok() ? CliContext::Usage("cannot write " + *bout) : ctx.Fail(s);
       }
       std::rename(tmp.c_str(), bout->c_str());
-      std::cout << "backup of " << bytes << " bytes written to " << *bout << "\n";
+      std::cout << "backup of " << bytes << " bytes written to " << *bout
+                << (ids_removed ? " (an auditor's copy: resident ID numbers removed; it "
+                                  "cannot be restored as the registry)"
+                                : "")
+                << "\n";
       return kExitOk;
     };
   });

@@ -15,6 +15,7 @@
 #include "services/audit/annual_report.h"
 #include "services/audit/audit_service.h"
 #include "services/audit/audit_trail.h"
+#include "services/audit/keyed_digest.h"
 #include "services/audit/signing_key.h"
 #include "services/auth/token_manager.h"
 #include "services/certificates/certificate_service.h"
@@ -182,8 +183,12 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
 
   storage::DatabaseOptions db_options;
   db_options.reader_connections = config.reader_connections;
+  // The signing key first: the row digests and entry links of the log are
+  // keyed with a secret derived from it (never stored in the database).
+  GORANK_ASSIGN_OR_RETURN(p.audit_key, LoadOrCreateKey(config.AuditKeyFile()));
   GORANK_ASSIGN_OR_RETURN(p.db, storage::Database::Open(config.db_path, db_options));
   GORANK_ASSIGN_OR_RETURN(int version, p.db->SchemaVersion());
+  db_options.row_digest_key = audit::RowDigestKey(*p.audit_key);
   spdlog::info("database {} open: integrity ok, schema version {}", p.db->path(), version);
 
   p.registry_repo = std::make_unique<storage::SqliteRegistryRepository>(p.db.get());
@@ -202,11 +207,27 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   p.registry->SetBeforeRead([office] { return office->SettleDueNotices(); });
 
   p.audit_repo = std::make_unique<storage::SqliteAuditRepository>(p.db.get());
-  GORANK_ASSIGN_OR_RETURN(p.audit_key, LoadOrCreateKey(config.AuditKeyFile()));
   p.audit_trail =
       std::make_unique<audit::AuditTrail>(p.audit_repo.get(), p.audit_key.get(), clock);
   p.reporting = std::make_unique<audit::Reporting>(p.certificate_repo.get(),
                                                    p.registry_repo.get(), p.audit_trail.get(),
+  // The log against the newest checkpoint rankd signed: a log that is
+  // shorter or differs stops every write (health NOT_SERVING) until the
+  // database is restored.
+  p.audit_trail->SetLogFailureListener([db = p.db.get()](const audit::LogCheck& check) {
+    const std::string why = audit::LogRefusal(check);
+    spdlog::error("audit log check FAILED: {}", why);
+    // UNAVAILABLE, as for a database that cannot take writes (repositories
+    // pass it through; FAILED_PRECONDITION would read as a constraint).
+    db->RefuseWrites(absl::UnavailableError(why));
+  });
+  GORANK_ASSIGN_OR_RETURN(audit::LogCheck log_check, p.audit_trail->CheckLog());
+  const bool log_ok = log_check.ok;
+  if (log_ok) {
+    GORANK_ASSIGN_OR_RETURN(audit::Checkpoint start_cp, p.audit_trail->SignCheckpointNow());
+    spdlog::info("audit log: {} entries match rankd's checkpoint of size {}; signed size {}",
+                 log_check.entries, log_check.checkpoint_size, start_cp.tree_size);
+  }
                                                    clock);
   // Stock for year Y is released only after the agency passed the review of Y - 1.
   audit::AuditTrail* trail = p.audit_trail.get();
@@ -288,7 +309,7 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   p.rating_ledger = std::make_unique<ratings::RatingLedger>(
       p.event_repo.get(), p.rating_repo.get(), clock, p.ratings_config.rating);
   GORANK_ASSIGN_OR_RETURN(ratings::RecomputeReport report,
-                          p.rating_ledger->Recompute("system:start", false));
+                          p.rating_ledger->Recompute("system:start", /*dry_run=*/!log_ok));
   spdlog::info("ratings: {} events, {} players, table {}{}", report.events, report.players,
                report.table_sha256.substr(0, 16), report.stored ? " (stored)" : "");
   ratings::RatingLedger* ledger = p.rating_ledger.get();
@@ -305,8 +326,10 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   p.rating_service = std::make_unique<ratings::RatingServiceImpl>(
       p.gate.get(), p.rating_repo.get(), p.rating_ledger.get(), p.promotion_desk.get());
 
-  GORANK_ASSIGN_OR_RETURN(std::optional<std::string> secret,
-                          p.tokens->BootstrapIfEmpty());
+  std::optional<std::string> secret;
+  if (log_ok) {
+    GORANK_ASSIGN_OR_RETURN(secret, p.tokens->BootstrapIfEmpty());
+  }
   if (secret) {
     const std::string path = config.AdminTokenFile();
     GORANK_RETURN_IF_ERROR(WriteSecretFile(path, *secret));
@@ -357,8 +380,12 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
     s->http_port_ = s->web_->port();
   }
   auto* health = s->server_->GetHealthCheckService();
-  health->SetServingStatus(true);
-  for (const char* name : kServiceNames) health->SetServingStatus(name, true);
+  // NOT_SERVING from the first call on while the audit log fails its check.
+  health->SetServingStatus(log_ok);
+  for (const char* name : kServiceNames) health->SetServingStatus(name, log_ok);
+  if (!log_ok) {
+    spdlog::error("health: NOT_SERVING: the audit log failed its check; reads only");
+  }
   spdlog::info("rankd serving on port {}", s->port_);
   GORANK_RETURN_IF_ERROR(s->StartOperations(config));
   return s;
@@ -368,6 +395,7 @@ RankdServer::~RankdServer() { Shutdown(); }
 
 std::shared_ptr<grpc::Channel> RankdServer::InProcessChannel() {
   return server_->InProcessChannel(grpc::ChannelArguments());
+  if (!log_ok) s->ProbeHealthNow();  // the monitor learns it too
 }
 
 storage::Database* RankdServer::database() { return parts_ ? parts_->db.get() : nullptr; }
@@ -378,12 +406,16 @@ absl::Status RankdServer::StartOperations(const ServerConfig& config) {
   // while the database cannot be read.
   grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService();
   p.health_monitor = std::make_unique<HealthMonitor>(
-      [db = p.db.get()] { return db->Probe(); },
+      [db = p.db.get()] {
+        absl::Status s = db->Probe();
+        // Writes refused (the audit log failed its check) are not serving.
+        return s.ok() ? db->write_refusal() : s;
+      },
       [health](bool serving, const absl::Status& why) {
         if (serving) {
           spdlog::info("health: SERVING again, the database answers");
         } else {
-          spdlog::error("health: NOT_SERVING, the database probe failed: {}", why.ToString());
+          spdlog::error("health: NOT_SERVING: {}", why.ToString());
         }
         health->SetServingStatus(serving);  // "" and every registered name
       });
@@ -425,3 +457,9 @@ void RankdServer::Shutdown() {
 }
 
 }  // namespace gorank::server
+  // A checkpoint over every entry of this run, so that the next start finds
+  // any of them removed (nothing is signed while the log fails its check).
+  if (parts_->audit_trail && parts_->audit_trail->last_log_check().ok) {
+    absl::StatusOr<audit::Checkpoint> cp = parts_->audit_trail->SignCheckpointNow();
+    if (!cp.ok()) spdlog::warn("no checkpoint signed at shutdown: {}", cp.status().ToString());
+  }

@@ -1,5 +1,6 @@
 #include "services/server/restore.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,6 +9,7 @@
 
 #include "services/common/status_macros.h"
 #include "storage/database.h"
+#include "storage/sqlite_database.h"
 
 namespace gorank::server {
 namespace {
@@ -48,6 +50,16 @@ absl::StatusOr<storage::CopyReport> MigrateDatabase(const std::string& from,
 absl::Status RestoreDatabase(const std::string& backup_path, const std::string& db_path,
                              bool force) {
   if (!Exists(backup_path)) return absl::NotFoundError("no backup file " + backup_path);
+  // An auditor's copy has no resident ID numbers: restoring it would drop
+  // them from the registry. (A file that is no SQLite database fails below.)
+  absl::StatusOr<bool> redacted = storage::HasResidentIdsRemoved(backup_path);
+  if (redacted.ok() && *redacted) {
+    return absl::FailedPreconditionError(
+        backup_path +
+        " is an auditor's backup: its resident ID numbers were removed, so "
+        "it cannot replace the registry; restore a backup taken with the "
+        "national admin's token");
+  }
   if (storage::IsPostgresUrl(db_path)) return MigrateDatabase(backup_path, db_path).status();
   if (Exists(db_path + "-wal")) {
     return absl::FailedPreconditionError(
@@ -60,6 +72,9 @@ absl::Status RestoreDatabase(const std::string& backup_path, const std::string& 
   const std::string tmp = db_path + ".restore-tmp";
   {
     std::ifstream in(backup_path, std::ios::binary);
+    ::unlink(tmp.c_str());
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd >= 0) ::close(fd);  // private before it holds a single ID number
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out << in.rdbuf();
     if (!in || !out) return absl::UnavailableError("cannot copy " + backup_path + " to " + tmp);

@@ -17,7 +17,8 @@ namespace gorank::server {
 // file renamed into place. FAILED_PRECONDITION when `db_path` exists and
 // `force` is false (or when a rankd still holds it: its -wal file exists);
 // DATA_LOSS when the backup fails the integrity check; NOT_FOUND when it is
-// missing. Must not run while a server uses `db_path`.
+// missing; FAILED_PRECONDITION for an auditor's backup (its resident ID
+// numbers were removed). Must not run while a server uses `db_path`.
 // When `db_path` is a PostgreSQL URL the backup is copied into it as by
 // MigrateDatabase (the database must be empty; `force` does not apply).
 absl::Status RestoreDatabase(const std::string& backup_path, const std::string& db_path,

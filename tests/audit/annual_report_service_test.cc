@@ -3,6 +3,7 @@
 // stock of 2, one revoked, and a third written straight into the table with
 // a skipped serial in February — the report lists each anomaly once; the
 // national body's 5d shows its notice outcome before and after the notice.
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -106,6 +107,17 @@ TEST_F(AnnualReportServiceTest, EachAnomalyOfTheYearAppearsOnce) {
   EXPECT_TRUE(
       VerifyCheckpoint(audit::Checkpoint::FromJson(cp.json()).value(), key).ok);
 
+  // Every anomaly is listed with its record, not only counted.
+  ASSERT_EQ(r.anomaly_list_size(), r.anomalies());
+  std::vector<std::string> listed;
+  for (const auto& a : r.anomaly_list()) listed.push_back(a.number() + "|" + a.detail());
+  EXPECT_THAT(listed, ::testing::Contains(::testing::StartsWith("110240003|serial missing")));
+  EXPECT_THAT(listed, ::testing::Contains(::testing::StartsWith("110240004|serial missing")));
+  EXPECT_THAT(listed, ::testing::Contains("|stock exceeded: 3 issued, 2 released"));
+  EXPECT_THAT(listed,
+              ::testing::Contains("110240001|revoked: result annulled by the referee"));
+  EXPECT_THAT(listed, ::testing::Contains("|no certificate issued in 2024-05"));
+
   // The agency itself sees the same report.
   v1::GetAnnualReportResponse own;
   ASSERT_TRUE(Report(s_.op110, "110", 2024, &own).ok());
@@ -161,6 +173,55 @@ TEST_F(AnnualReportServiceTest, HighGradesShowTheirNoticeOutcome) {
   ASSERT_TRUE(Report(s_.auditor, "000", 2024, &after).ok());
   ASSERT_EQ(after.report().high_grades_size(), 1);
   EXPECT_EQ(after.report().high_grades(0).detail(), "notice ended, effective");
+}
+
+TEST_F(AnnualReportServiceTest, AnEmptyYearNamesEachOfItsAnomalies) {
+  v1::GetAnnualReportResponse resp;
+  ASSERT_TRUE(Report(s_.auditor, "110", 2023, &resp).ok());
+  const v1::AnnualReport& r = resp.report();
+  EXPECT_EQ(r.issued(), 0);
+  EXPECT_EQ(r.max_serial(), 0);
+  EXPECT_EQ(r.anomalies(), 12);  // a whole past year without issuance
+  ASSERT_EQ(r.anomaly_list_size(), 12);
+  for (int m = 1; m <= 12; ++m) {
+    char month[8];
+    std::snprintf(month, sizeof month, "%02d", m);
+    EXPECT_EQ(r.anomaly_list(m - 1).detail(),
+              std::string("no certificate issued in 2023-") + month);
+  }
+}
+
+TEST_F(AnnualReportServiceTest, GomokuAndHonoraryCertificatesAreReportedAsWhatTheyAre) {
+  // A Go 8d honorary award: no public notice.
+  v1::IssueCertificateRequest honorary;
+  honorary.set_player_id(p1_);
+  honorary.mutable_grade()->set_notation("8d");
+  honorary.set_basis(v1::CERTIFICATE_BASIS_HONORARY_AWARD);
+  honorary.set_basis_reference("lifetime service to Go");
+  honorary.set_agency_prefix("000");
+  v1::IssueCertificateResponse issued;
+  grpc::Status s =
+      certs_->IssueCertificate(Server::Context(s_.admin).get(), honorary, &issued);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  // A Gomoku 2d: not a Go 4d+, whatever its place in the rank order.
+  v1::IssueCertificateRequest gomoku;
+  gomoku.set_player_id(p2_);
+  gomoku.mutable_grade()->set_notation("2d");
+  gomoku.mutable_grade()->set_discipline(v1::DISCIPLINE_GOMOKU);
+  gomoku.set_discipline(v1::DISCIPLINE_GOMOKU);
+  gomoku.set_basis(v1::CERTIFICATE_BASIS_TOURNAMENT);
+  gomoku.set_basis_reference("national gomoku open, 1st");
+  gomoku.set_agency_prefix("000");
+  s = certs_->IssueCertificate(Server::Context(s_.admin).get(), gomoku, &issued);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+
+  v1::GetAnnualReportResponse resp;
+  ASSERT_TRUE(Report(s_.auditor, "000", 2024, &resp).ok());
+  const v1::AnnualReport& r = resp.report();
+  ASSERT_EQ(r.high_grades_size(), 1);  // the Gomoku 2d used to be listed too
+  EXPECT_EQ(r.high_grades(0).grade(), "8d");
+  EXPECT_EQ(r.high_grades(0).detail(), "effective (honorary award: no public notice)");
+  EXPECT_THAT(r.by_grade(), UnorderedElementsAre(Pair("8d", 1), Pair("gomoku 2d", 1)));
 }
 
 }  // namespace

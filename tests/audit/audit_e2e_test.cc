@@ -3,7 +3,9 @@
 // ONE row is altered with the SQLite C API, rankd is restarted, and
 // `rankctl audit verify --checkpoint old.json` must exit 3 naming the first
 // bad entry. An untouched database verifies (exit 0), online and offline
-// (`audit export` then `audit verify --log --key --checkpoint`).
+// (`audit export` then `audit verify --log --key --checkpoint`). rankd checks
+// its log against its own newest checkpoint at start: an entry rewritten with
+// its leaf hash, or the last entry removed, stops writes and is named.
 #include <sqlite3.h>
 #include <sys/stat.h>
 
@@ -14,6 +16,7 @@
 
 #include "gmock/gmock.h"
 #include "gorank/v1/audit.grpc.pb.h"
+#include "grpc/health/v1/health.grpc.pb.h"
 #include "gorank/v1/certificates.grpc.pb.h"
 #include "gorank/v1/registry.grpc.pb.h"
 #include "grpcpp/create_channel.h"
@@ -299,22 +302,78 @@ TEST_F(AuditE2eTest,
          &entry, &leaf);
   Start();
   ASSERT_GT(rankd_->port(), 0) << rankd_->output();
-  // Consistent with itself: without the kept checkpoint nothing shows.
+  // rankd checks the log against the checkpoint it signed itself at start:
+  // the keyed link in the next entry names the rewritten one.
+  EXPECT_THAT(rankd_->output(), HasSubstr("audit log check FAILED"));
+  const std::string named =
+      "FAIL: first bad entry " + std::to_string(b_index_) + ": rankd's own check: entry " +
+      std::to_string(b_index_) + ": altered after it was logged: the keyed link to it in entry " +
+      std::to_string(b_index_ + 1);
+  // Without a kept checkpoint (it used to pass) and with one (it used to say
+  // only "an entry in 0..N"): the same entry.
   CommandResult alone = Ctl({"audit", "verify"});
-  EXPECT_EQ(alone.exit_code, 0) << alone.output;
-  // Against old.json: one root is all the auditor holds, so the change is
-  // placed among the entries it covers, from entry 0.
+  EXPECT_EQ(alone.exit_code, 3) << alone.output;
+  EXPECT_THAT(alone.output, HasSubstr(named));
   CommandResult v = VerifyOnline();
   EXPECT_EQ(v.exit_code, 3) << v.output;
-  EXPECT_THAT(v.output, HasSubstr("FAIL: first bad entry 0: the first " +
-                                  std::to_string(seeded_size_) +
-                                  " entries do not hash to the "
-                                  "root of the trusted checkpoint of size " +
-                                  std::to_string(seeded_size_)));
-  EXPECT_THAT(
-      v.output,
-      HasSubstr("an entry in 0.." + std::to_string(seeded_size_ - 1) +
-                " was changed after the auditor saw it (history rewritten)"));
+  EXPECT_THAT(v.output, HasSubstr(named));
+}
+
+TEST_F(AuditE2eTest, TheLastEntryRemovedStopsWritesAndIsNamed) {
+  KeepCheckpointAndStop();
+  Tamper(db_, "DROP TRIGGER audit_log_no_delete");
+  Tamper(db_, "DELETE FROM audit_log WHERE seq = " + std::to_string(seeded_size_));
+  Start();
+  ASSERT_GT(rankd_->port(), 0) << rankd_->output();
+  const std::string missing = "entry " + std::to_string(seeded_size_ - 1) + " is missing";
+  EXPECT_THAT(rankd_->output(), HasSubstr("audit log check FAILED"));
+  EXPECT_THAT(rankd_->output(), HasSubstr(missing));
+  {
+    auto health = grpc::health::v1::Health::NewStub(channel_);
+    grpc::health::v1::HealthCheckResponse h;
+    grpc::ClientContext hctx;
+    ASSERT_TRUE(health->Check(&hctx, grpc::health::v1::HealthCheckRequest(), &h).ok());
+    EXPECT_EQ(h.status(), grpc::health::v1::HealthCheckResponse::NOT_SERVING);
+  }
+  // Writes are refused with the reason; nothing is signed.
+  v1::RegisterPlayerRequest req;
+  req.set_name("王四");
+  req.set_gender(v1::GENDER_MALE);
+  req.set_agency_prefix("110");
+  v1::RegisterPlayerResponse resp;
+  grpc::Status w = v1::PlayerRegistry::NewStub(channel_)->RegisterPlayer(Call().get(), req, &resp);
+  EXPECT_EQ(w.error_code(), grpc::StatusCode::UNAVAILABLE) << w.error_message();
+  EXPECT_THAT(w.error_message(), HasSubstr(missing));
+  CommandResult cp = Ctl({"audit", "checkpoint"});
+  EXPECT_EQ(cp.exit_code, 3) << cp.output;
+  EXPECT_THAT(cp.output, HasSubstr("FAIL: rankd signs no checkpoint: first bad entry " +
+                                   std::to_string(seeded_size_ - 1)));
+  // It used to print "first bad entry -1: " and nothing more.
+  for (CommandResult v : {Ctl({"audit", "verify"}), VerifyOnline()}) {
+    EXPECT_EQ(v.exit_code, 3) << v.output;
+    EXPECT_THAT(v.output, HasSubstr("FAIL: first bad entry " + std::to_string(seeded_size_ - 1) +
+                                    ": the log has " + std::to_string(seeded_size_ - 1) +
+                                    " entries but the checkpoint of size " +
+                                    std::to_string(seeded_size_)));
+    EXPECT_THAT(v.output, ::testing::Not(HasSubstr("entry -1")));
+  }
+}
+
+TEST_F(AuditE2eTest, BackupsArePrivateAndAnEmptyYearReportsEveryAnomaly) {
+  const std::string backup = dir_.File("private.db");
+  CommandResult b = Ctl({"backup", "--out", backup});
+  ASSERT_EQ(b.exit_code, 0) << b.output;
+  struct stat st;
+  ASSERT_EQ(::stat(backup.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);  // not 0644 under the usual umask
+  EXPECT_THAT(b.output, ::testing::Not(HasSubstr("auditor")));  // the admin's keeps IDs
+
+  CommandResult r = Ctl({"audit", "report", "--agency", "110", "--year", "2023"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("0 certificates, 12 anomalies"));
+  EXPECT_THAT(r.output, HasSubstr("serials: none issued"));  // was "1..0"
+  EXPECT_THAT(r.output, HasSubstr("anomaly 1: - - no certificate issued in 2023-01"));
+  EXPECT_THAT(r.output, HasSubstr("anomaly 12: - - no certificate issued in 2023-12"));
 }
 
 TEST_F(AuditE2eTest, ABackupRestoredWithRankdVerifiesAgainstTheKeptCheckpoint) {

@@ -3,8 +3,9 @@
 // ordered and released, certificates issued (one under public notice, with
 // an objection lodged and dismissed, the notice then settled), one revoked —
 // runs on an SQLite file and on a PostgreSQL schema with the same fake
-// clock. Every log entry, leaf hash and row digest is byte-identical, and so
-// is every table (RegistryFingerprint). Runs only in the "pg." runs.
+// clock. Every log entry, leaf hash, keyed row digest and entry link is
+// byte-identical, and so is every table (RegistryFingerprint). Runs only in
+// the "pg." runs.
 #include <memory>
 #include <string>
 #include <utility>
@@ -31,7 +32,10 @@ using registry::Rank;
 struct Office {
   explicit Office(const std::string& address) {
     clock.SetDate(Date{2025, 6, 2});
-    auto opened = storage::Database::Open(address);
+    // Keyed as rankd keys them: digests and entry links are HMACs.
+    storage::DatabaseOptions options;
+    options.row_digest_key = std::string(32, 'k');
+    auto opened = storage::Database::Open(address, options);
     EXPECT_TRUE(opened.ok()) << opened.status();
     if (!opened.ok()) return;
     db = std::move(*opened);
@@ -132,6 +136,10 @@ TEST(SameLogTest, TheSameHistoryGivesTheSameLogAndTablesOnBothEngines) {
   const auto b = pg.Log();
   ASSERT_GT(a.size(), 10u);
   ASSERT_EQ(a.size(), b.size());
+  // Written keyed, with the link to the entry before.
+  EXPECT_NE(std::get<1>(a.back()).find("\"audit_log:" + std::to_string(a.size() - 1) + "\":\"hmac:"),
+            std::string::npos)
+      << std::get<1>(a.back());
   for (size_t i = 0; i < a.size(); ++i) {
     EXPECT_EQ(std::get<0>(a[i]), std::get<0>(b[i]));
     EXPECT_EQ(std::get<1>(a[i]), std::get<1>(b[i])) << "entry " << i;
