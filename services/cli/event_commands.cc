@@ -369,43 +369,158 @@ void AddReads(CLI::App* event, CliContext& ctx, Action& action) {
   });
 }
 
-void AddWrites(CLI::App* event, CliContext& ctx, Action& action) {
+// "3=12" -> {3, 12}; false when not ROW=PLAYER_ID with both positive.
+bool RowAndId(const std::string& spec, int32_t* row, int64_t* id) {
+  const size_t eq = spec.find('=');
+  const std::string_view text(spec);
+  return eq != std::string::npos && ParseDecimal(text.substr(0, eq), row) && *row > 0 &&
+         ParseDecimal(text.substr(eq + 1), id) && *id > 0;
+}
+
+std::string MatchState(v1::RowMatchState s) {
+  switch (s) {
+    case v1::ROW_MATCH_STATE_FILE_ID: return "player id in the file";
+    case v1::ROW_MATCH_STATE_MATCHED: return "matched";
+    case v1::ROW_MATCH_STATE_LINKED: return "linked (--link)";
+    case v1::ROW_MATCH_STATE_GUEST: return "guest";
+    case v1::ROW_MATCH_STATE_AMBIGUOUS: return "AMBIGUOUS";
+    case v1::ROW_MATCH_STATE_UNKNOWN: return "UNKNOWN";
+    default: return "-";
+  }
+}
+
+// The matching of an import: one row a line, candidates of unresolved rows
+// below them.
+void PrintMatches(const v1::ImportResultsResponse& resp) {
+  std::vector<std::vector<std::string>> rows = {
+      {"ROW", "LINE", "NAME", "RANK", "CLUB", "MATCH", "PLAYER"}};
+  for (const auto& m : resp.matches()) {
+    rows.push_back({std::to_string(m.row()), std::to_string(m.line()), m.name(),
+                    m.has_rank() ? RankText(m.rank()) : "-", m.club().empty() ? "-" : m.club(),
+                    MatchState(m.state()),
+                    m.player_id() > 0 ? std::to_string(m.player_id()) : "-"});
+  }
+  PrintTable(rows);
+  for (const auto& m : resp.matches()) {
+    if (m.state() != v1::ROW_MATCH_STATE_AMBIGUOUS && m.state() != v1::ROW_MATCH_STATE_UNKNOWN) {
+      continue;
+    }
+    std::cout << "row " << m.row() << " " << m.name() << ":";
+    if (m.candidates().empty()) std::cout << " no registered player of that name";
+    for (const auto& c : m.candidates()) {
+      std::cout << "\n  player " << c.player_id() << " " << c.name()
+                << (c.latin_name().empty() ? "" : " / " + c.latin_name()) << ", agency "
+                << c.agency_prefix() << (c.has_rank() ? ", " + RankText(c.rank()) : "")
+                << (c.differs().empty() ? "" : " (" + c.differs() + ")");
+    }
+    std::cout << "\n";
+  }
+  if (resp.unresolved() > 0) {
+    std::cout << resp.unresolved()
+              << " row(s) unresolved: --link ROW=PLAYER_ID or --guest ROW for each, or "
+                 "--allow-guests\n";
+  }
+}
+
+void AddImport(CLI::App* event, CliContext& ctx, Action& action) {
   auto* imp = event->add_subcommand(
-      "import", "replace an event's results with an EGF or CSV file (checked whole first)");
+      "import",
+      "replace an event's results with an EGF or CSV file, its rows linked to registered "
+      "players (checked whole first)");
   auto file = std::make_shared<std::string>();
   auto ifmt = std::make_shared<std::string>("egf");
   auto iid = std::make_shared<int64_t>(0);
   auto dry = std::make_shared<bool>(false);
+  auto links = std::make_shared<std::vector<std::string>>();
+  auto guests = std::make_shared<std::vector<int32_t>>();
+  auto allow_guests = std::make_shared<bool>(false);
   imp->add_option("file", *file, "result file")->required();
   imp->add_option("--format", *ifmt, "egf|csv")->capture_default_str();
   imp->add_option("--event", *iid, "event id to import into");
-  imp->add_flag("--dry-run", *dry, "only check the file; store nothing");
-  imp->callback([&, file, ifmt, iid, dry] {
-    action = [&, file, ifmt, iid, dry]() -> int {
-      if ((*iid == 0) != *dry) return CliContext::Usage("give --event ID or --dry-run");
+  imp->add_flag("--dry-run", *dry,
+                "check the file and print how its rows match the registry; store nothing");
+  imp->add_option("--link", *links,
+                  "ROW=PLAYER_ID: row ROW of the file (as --dry-run numbers them, 1 = the first "
+                  "player row) is that registered player");
+  imp->add_option("--guest", *guests, "ROW: store that row as a guest (no registered player)");
+  imp->add_flag("--allow-guests", *allow_guests,
+                "store every row the registry cannot settle as a guest");
+  imp->callback([&, file, ifmt, iid, dry, links, guests, allow_guests] {
+    action = [&, file, ifmt, iid, dry, links, guests, allow_guests]() -> int {
+      if (*iid == 0 && !*dry) return CliContext::Usage("give --event ID or --dry-run");
       v1::ImportResultsRequest req;
       req.set_event_id(*iid);
+      req.set_dry_run(*dry);
+      req.set_allow_guests(*allow_guests);
       v1::ResultFileFormat f;
       if (!SetFileFormat(*ifmt, &f)) return CliContext::Usage("--format must be egf or csv");
       req.set_format(f);
+      for (const std::string& spec : *links) {
+        int32_t row = 0;
+        int64_t id = 0;
+        if (!RowAndId(spec, &row, &id)) {
+          return CliContext::Usage("--link '" + spec + "': expected ROW=PLAYER_ID");
+        }
+        v1::RowResolution* r = req.add_resolutions();
+        r->set_row(row);
+        r->set_player_id(id);
+      }
+      for (int32_t row : *guests) {
+        v1::RowResolution* r = req.add_resolutions();
+        r->set_row(row);
+        r->set_guest(true);
+      }
       if (!ReadWholeFile(*file, req.mutable_content())) {
         return CliContext::Usage("cannot read " + *file);
       }
       return Unary<v1::TournamentService, v1::ImportResultsResponse>(
           ctx, [&](auto& s, auto* c, auto* resp) { return s.ImportResults(c, req, resp); },
-          [](const auto& resp) {
+          [&](const auto& resp) {
             std::cout << (resp.event().name().empty() ? "(no name)" : resp.event().name())
                       << ": " << resp.results().entrants_size() << " players, "
                       << resp.results().games_size() << " games, "
-                      << resp.results().byes_size() << " byes\n";
+                      << resp.results().byes_size() << " byes"
+                      << (req.dry_run() || req.event_id() == 0 ? " (dry run: nothing stored)"
+                                                               : " stored")
+                      << "\n";
+            PrintMatches(resp);
           });
     };
   });
+}
 
-  auto* res = event->add_subcommand("result", "record (or correct) one round's games and byes");
+// "3-7" -> {3, 7}.
+bool Pair(const std::string& spec, int32_t* a, int32_t* b) {
+  const size_t dash = spec.find('-');
+  const std::string_view text(spec);
+  return dash != std::string::npos && ParseDecimal(text.substr(0, dash), a) &&
+         ParseDecimal(text.substr(dash + 1), b);
+}
+
+// Prints what an EditResults changed, then the standings.
+void PrintEdit(const v1::EditResultsResponse& resp) {
+  for (const auto& c : resp.changes()) std::cout << c << "\n";
+  PrintStandings(resp.standings());
+}
+
+int Edit(CliContext& ctx, const v1::EditResultsRequest& req) {
+  return Unary<v1::TournamentService, v1::EditResultsResponse>(
+      ctx, [&](auto& s, auto* c, auto* resp) { return s.EditResults(c, req, resp); },
+      [](const auto& resp) { PrintEdit(resp); });
+}
+
+void AddResult(CLI::App* event, CliContext& ctx, Action& action) {
+  auto* res = event->add_subcommand(
+      "result",
+      "record or correct games and byes of one round: only the games named change (a game "
+      "replaces the one between the same two players); --whole-round replaces the round");
   auto rr = std::make_shared<v1::RecordRoundRequest>();
   auto games = std::make_shared<std::vector<std::string>>();
   auto byes = std::make_shared<std::vector<std::string>>();
+  auto removes = std::make_shared<std::vector<std::string>>();
+  auto whole = std::make_shared<bool>(false);
+  auto playoff = std::make_shared<bool>(false);
+  auto board = std::make_shared<int32_t>(0);
   res->add_option_function<int64_t>(
          "event", [rr](int64_t v) { rr->set_event_id(v); }, "event id")
       ->required();
@@ -413,16 +528,29 @@ void AddWrites(CLI::App* event, CliContext& ctx, Action& action) {
          "--round", [rr](int32_t v) { rr->set_round(v); }, "round number")
       ->required();
   res->add_option("--game", *games,
-                  "BLACK-WHITE:b|w|d|x|?[!][,hN][,kKOMI][,wbN][,wwN] (x: both lose, "
-                  "!: forfeit, h handicap, k komi, wb/ww warnings)");
+                  "BLACK-WHITE:b|w|d|x|?[!][,hN][,kKOMI][,wbN][,wwN]: entrant ids, black "
+                  "first; b black wins, w white wins, d draw, x both lose, ? unknown; ! "
+                  "forfeit, h handicap, k komi, wb/ww warnings. Example: --game 3-7:w "
+                  "(entrant 3 black, 7 white, white won)");
   res->add_option("--bye", *byes, "ENTRANT[:POINTS] (points 2 by default)");
-  res->callback([&, rr, games, byes] {
-    action = [&, rr, games, byes]() -> int {
+  res->add_option("--remove", *removes, "A-B: remove the game between entrants A and B");
+  res->add_option("--board", *board, "team formats: the board of every --game");
+  res->add_flag("--playoff", *playoff, "the games are play-offs for a tied place (score nothing)");
+  res->add_flag("--whole-round", *whole,
+                "replace every game and bye of the round with those given (RecordRound)");
+  res->callback([&, rr, games, byes, removes, whole, playoff, board] {
+    action = [&, rr, games, byes, removes, whole, playoff, board]() -> int {
+      v1::EditResultsRequest edit;
+      edit.set_event_id(rr->event_id());
       for (const std::string& spec : *games) {
         std::string error;
         if (!ParseGame(spec, rr->round(), rr->add_games(), &error)) {
           return CliContext::Usage(error);
         }
+        v1::Game* g = rr->mutable_games(rr->games_size() - 1);
+        g->set_board(*board);
+        if (*playoff) g->set_kind(v1::GAME_KIND_PLACE_PLAYOFF);
+        *edit.add_set_games() = *g;
       }
       for (const std::string& spec : *byes) {
         const size_t colon = spec.find(':');
@@ -439,12 +567,181 @@ void AddWrites(CLI::App* event, CliContext& ctx, Action& action) {
         b->set_round(rr->round());
         b->set_entrant_id(entrant);
         b->set_points(points);
+        *edit.add_set_byes() = *b;
       }
-      return Unary<v1::TournamentService, v1::RecordRoundResponse>(
-          ctx, [&](auto& s, auto* c, auto* resp) { return s.RecordRound(c, *rr, resp); },
-          [](const auto& resp) { PrintStandings(resp.standings()); });
+      for (const std::string& spec : *removes) {
+        int32_t a = 0, b = 0;
+        if (*whole || !Pair(spec, &a, &b)) {
+          return CliContext::Usage("--remove '" + spec + "': expected A-B (not with --whole-round)");
+        }
+        v1::GameRef* g = edit.add_remove_games();
+        g->set_round(rr->round());
+        g->set_entrant_a(a);
+        g->set_entrant_b(b);
+      }
+      if (*whole) {
+        if (*playoff) return CliContext::Usage("--playoff games are not part of a round's pairing");
+        return Unary<v1::TournamentService, v1::RecordRoundResponse>(
+            ctx, [&](auto& s, auto* c, auto* resp) { return s.RecordRound(c, *rr, resp); },
+            [](const auto& resp) { PrintStandings(resp.standings()); });
+      }
+      if (edit.set_games_size() + edit.set_byes_size() + edit.remove_games_size() == 0) {
+        return CliContext::Usage("give --game, --bye or --remove (or --whole-round)");
+      }
+      return Edit(ctx, edit);
     };
   });
+}
+
+void AddEntries(CLI::App* event, CliContext& ctx, Action& action) {
+  auto* enter = event->add_subcommand(
+      "enter", "enter registered players (by player id) or guests into an event");
+  auto er = std::make_shared<v1::EditResultsRequest>();
+  auto players = std::make_shared<std::vector<int64_t>>();
+  auto guests = std::make_shared<std::vector<std::string>>();
+  enter->add_option_function<int64_t>(
+           "event", [er](int64_t v) { er->set_event_id(v); }, "event id")
+      ->required();
+  enter->add_option("--player", *players, "player id (repeat, or 12,13,14)")->delimiter(',');
+  enter->add_option("--guest", *guests,
+                    "FAMILY:GIVEN:RANK[:CLUB]: an unregistered player (repeat)");
+  enter->callback([&, er, players, guests] {
+    action = [&, er, players, guests]() -> int {
+      for (int64_t id : *players) er->add_add_entrants()->set_player_id(id);
+      for (const std::string& spec : *guests) {
+        std::vector<std::string> parts;
+        std::stringstream ss(spec);
+        for (std::string p; std::getline(ss, p, ':');) parts.push_back(p);
+        if (parts.size() < 3 || parts.size() > 4 || parts[0].empty()) {
+          return CliContext::Usage("--guest '" + spec + "': expected FAMILY:GIVEN:RANK[:CLUB]");
+        }
+        v1::Entrant* g = er->add_add_entrants()->mutable_guest();
+        g->set_family_name(parts[0]);
+        g->set_given_name(parts[1]);
+        SetRank(parts[2], g->mutable_rank());
+        if (parts.size() == 4) g->set_club(parts[3]);
+      }
+      if (er->add_entrants_size() == 0) return CliContext::Usage("give --player or --guest");
+      return Edit(ctx, *er);
+    };
+  });
+
+  auto* team = event->add_subcommand(
+      "team", "add a team (or replace the team of --id) with its board order, players by id");
+  auto tr = std::make_shared<v1::EditResultsRequest>();
+  auto entry = std::make_shared<v1::TeamEntry>();
+  team->add_option_function<int64_t>(
+          "event", [tr](int64_t v) { tr->set_event_id(v); }, "event id")
+      ->required();
+  team->add_option("--name", *entry->mutable_name(), "team name")->required();
+  team->add_option_function<int32_t>(
+      "--id", [entry](int32_t v) { entry->set_id(v); }, "team id to replace (default: a new team)");
+  auto boards = std::make_shared<std::vector<int64_t>>();
+  team->add_option("--boards", *boards, "player ids, board 1 first (12,13,14,15)")
+      ->delimiter(',')
+      ->required();
+  team->callback([&, tr, entry, boards] {
+    action = [&, tr, entry, boards]() -> int {
+      for (int64_t id : *boards) entry->add_board_player_ids(id);
+      *tr->add_set_teams() = *entry;
+      return Edit(ctx, *tr);
+    };
+  });
+
+  auto* wd = event->add_subcommand(
+      "withdraw", "record that an entrant (or team) withdrew after round N (--undo cancels)");
+  auto wr = std::make_shared<v1::EditResultsRequest>();
+  auto w = std::make_shared<v1::Withdrawal>();
+  wd->add_option_function<int64_t>(
+        "event", [wr](int64_t v) { wr->set_event_id(v); }, "event id")
+      ->required();
+  wd->add_option_function<int32_t>(
+      "--entrant", [w](int32_t v) { w->set_entrant_id(v); }, "entrant id");
+  wd->add_option_function<int32_t>(
+      "--team", [w](int32_t v) { w->set_team_id(v); }, "team id");
+  auto after = wd->add_option_function<int32_t>(
+      "--after-round", [w](int32_t v) { w->set_after_round(v); },
+      "rounds completed before the withdrawal (0 = before the first)");
+  auto undo = std::make_shared<bool>(false);
+  wd->add_flag("--undo", *undo, "cancel the recorded withdrawal");
+  wd->callback([&, wr, w, undo, after] {
+    action = [&, wr, w, undo, after]() -> int {
+      if ((w->entrant_id() == 0) == (w->team_id() == 0)) {
+        return CliContext::Usage("give --entrant ID or --team ID");
+      }
+      if (!*undo && after->count() == 0) return CliContext::Usage("give --after-round N");
+      w->set_undo(*undo);
+      *wr->add_withdrawals() = *w;
+      return Edit(ctx, *wr);
+    };
+  });
+
+  auto* decide = event->add_subcommand(
+      "decide", "record the outcome of a play-off or a drawing of lots among tied entrants "
+                "(or teams), best first");
+  auto dr = std::make_shared<v1::EditResultsRequest>();
+  auto playoff = std::make_shared<std::vector<int32_t>>();
+  auto lots = std::make_shared<std::vector<int32_t>>();
+  decide->add_option_function<int64_t>(
+            "event", [dr](int64_t v) { dr->set_event_id(v); }, "event id")
+      ->required();
+  decide->add_option("--playoff", *playoff, "ids in the order the play-off gave, e.g. 5,3")
+      ->delimiter(',');
+  decide->add_option("--lots", *lots, "ids in the order the lots gave")->delimiter(',');
+  decide->callback([&, dr, playoff, lots] {
+    action = [&, dr, playoff, lots]() -> int {
+      if (playoff->empty() == lots->empty()) return CliContext::Usage("give --playoff or --lots");
+      v1::TieDecision* d = dr->add_tie_decisions();
+      d->set_method(playoff->empty() ? v1::TIE_DECISION_METHOD_LOTS
+                                     : v1::TIE_DECISION_METHOD_PLAYOFF);
+      for (int32_t id : playoff->empty() ? *lots : *playoff) d->add_order(id);
+      return Edit(ctx, *dr);
+    };
+  });
+
+  auto lid = std::make_shared<int64_t>(0);
+  WithEventId(event, "entrants", "an event's entrants, teams and withdrawals (public)", lid)
+      ->callback([&, lid] {
+        action = [&, lid]() -> int {
+          v1::GetResultsRequest req;
+          req.set_event_id(*lid);
+          return Unary<v1::TournamentService, v1::GetResultsResponse>(
+              ctx, [&](auto& s, auto* c, auto* resp) { return s.GetResults(c, req, resp); },
+              [](const auto& resp) {
+                const auto& r = resp.results();
+                std::vector<std::vector<std::string>> rows = {
+                    {"ID", "PLAYER", "NAME", "RANK", "CLUB", "TEAM", "WITHDREW"}};
+                for (const auto& e : r.entrants()) {
+                  rows.push_back(
+                      {std::to_string(e.id()),
+                       e.player_id() > 0 ? std::to_string(e.player_id()) : "guest",
+                       e.family_name() + (e.given_name().empty() ? "" : " " + e.given_name()),
+                       e.has_rank() ? RankText(e.rank()) : "-", e.club().empty() ? "-" : e.club(),
+                       e.team_id() > 0 ? std::to_string(e.team_id()) : "-",
+                       e.withdrawn() ? "after round " + std::to_string(e.withdrawn_after_round())
+                                     : "-"});
+                }
+                PrintTable(rows);
+                for (const auto& t : r.teams()) {
+                  std::string order;
+                  for (int32_t b : t.board_order()) {
+                    order += (order.empty() ? "" : ", ") + std::to_string(b);
+                  }
+                  std::cout << "team " << t.id() << " " << t.name() << ": boards " << order
+                            << (t.withdrawn() ? "; withdrew after round " +
+                                                    std::to_string(t.withdrawn_after_round())
+                                              : "")
+                            << "\n";
+                }
+              });
+        };
+      });
+}
+
+void AddWrites(CLI::App* event, CliContext& ctx, Action& action) {
+  AddImport(event, ctx, action);
+  AddResult(event, ctx, action);
+  AddEntries(event, ctx, action);
 
   auto cid = std::make_shared<int64_t>(0);
   WithEventId(event, "close", "close an event: its results become final", cid)

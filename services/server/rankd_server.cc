@@ -36,6 +36,7 @@
 #include "services/ratings/rating_service.h"
 #include "services/ratings/ratings_config.h"
 #include "services/tournaments/event_desk.h"
+#include "services/tournaments/registry_player_directory.h"
 #include "services/tournaments/tournament_service.h"
 #include "services/web/web_server.h"
 #include "storage/sqlite_event_repository.h"
@@ -75,6 +76,7 @@ struct RankdServer::Parts {
   // Tournaments and athlete grades (destroyed before the parts above).
   std::unique_ptr<storage::SqliteEventRepository> event_repo;
   std::unique_ptr<tournaments::EventDesk> event_desk;
+  std::unique_ptr<tournaments::RegistryPlayerDirectory> player_directory;
   std::unique_ptr<eligibility::GradeDesk> grade_desk;
   std::unique_ptr<tournaments::TournamentServiceImpl> tournament_service;
   std::unique_ptr<eligibility::EligibilityServiceImpl> eligibility_service;
@@ -258,6 +260,10 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   p.rules_service = std::make_unique<rules::RulesServiceImpl>(p.gate.get());
   p.event_repo = std::make_unique<storage::SqliteEventRepository>(p.db.get());
   p.event_desk = std::make_unique<tournaments::EventDesk>(p.event_repo.get(), clock);
+  // Entrants are registered players: entered by id, imported rows matched.
+  p.player_directory =
+      std::make_unique<tournaments::RegistryPlayerDirectory>(p.registry_repo.get());
+  p.event_desk->SetPlayerDirectory(p.player_directory.get());
   // A tournament award rests on a closed event the player played in, or on
   // one of the player's certificates in force.
   tournaments::EventRepository* events = p.event_repo.get();

@@ -176,27 +176,87 @@ absl::StatusOr<Standings> EventDesk::GetStandings(EventId id) const {
   return ComputeStandings(event, results);
 }
 
-absl::StatusOr<ResultFile> EventDesk::Import(const auth::Caller& caller,
-                                             EventId id,
-                                             ResultFileFormat format,
-                                             const std::string& text) {
-  if (id.value == 0) return ReadFile(format, text);
+absl::StatusOr<EditedResults> EventDesk::Edit(const auth::Caller& caller,
+                                              EventId id,
+                                              const ResultsEdit& edit) {
   std::lock_guard<std::mutex> lock(results_mu_);
   GORANK_ASSIGN_OR_RETURN(Event event, Writable(caller, id));
-  GORANK_ASSIGN_OR_RETURN(ResultFile file, ReadFile(format, text));
+  GORANK_ASSIGN_OR_RETURN(EventResults before, repo_->GetResults(id));
+  GORANK_ASSIGN_OR_RETURN(EditOutcome edited,
+                          ApplyEdit(before, edit, directory_));
+  GORANK_ASSIGN_OR_RETURN(
+      Standings standings,
+      Store(caller, event, before, edited.results, "results.edit"));
+  return EditedResults{std::move(standings), std::move(edited.results),
+                       std::move(edited.changes)};
+}
+
+namespace {
+
+// Without a registry every row is unknown (or resolved by the director).
+class NoDirectory final : public PlayerDirectory {
+ public:
+  absl::StatusOr<RegisteredPlayer> Get(int64_t id) const override {
+    return absl::NotFoundError("no registry: player " + std::to_string(id));
+  }
+  absl::StatusOr<std::vector<RegisteredPlayer>> FindByName(
+      const std::string&) const override {
+    return std::vector<RegisteredPlayer>{};
+  }
+};
+
+}  // namespace
+
+absl::StatusOr<ImportOutcome> EventDesk::Import(const auth::Caller& caller,
+                                                EventId id,
+                                                ResultFileFormat format,
+                                                const std::string& text,
+                                                const ImportOptions& options) {
+  static const NoDirectory kNoDirectory;
+  const PlayerDirectory& directory =
+      directory_ != nullptr ? *directory_ : kNoDirectory;
+  ImportOutcome out;
+  const bool dry = id.value == 0 || options.dry_run;
+  std::unique_lock<std::mutex> lock(results_mu_, std::defer_lock);
+  Event event;
+  if (id.value != 0) {
+    lock.lock();
+    GORANK_ASSIGN_OR_RETURN(event, Writable(caller, id));
+  }
+  GORANK_ASSIGN_OR_RETURN(out.file, ReadFile(format, text));
   const FormatKind kind = event.format.kind;
-  if ((kind == FormatKind::kSwiss || kind == FormatKind::kTeamSwiss) &&
-      file.event.format.rounds != event.format.rounds) {
+  if (id.value != 0 &&
+      (kind == FormatKind::kSwiss || kind == FormatKind::kTeamSwiss) &&
+      out.file.event.format.rounds != event.format.rounds) {
     return absl::InvalidArgumentError(
-        "the file has " + std::to_string(file.event.format.rounds) +
+        "the file has " + std::to_string(out.file.event.format.rounds) +
         " rounds but event " + IdText(id) + " is a Swiss of " +
         std::to_string(event.format.rounds) + " rounds");
   }
-  for (Entrant& e : file.results.entrants) e.player_id.reset();
+  GORANK_ASSIGN_OR_RETURN(out.matches,
+                          MatchRows(out.file, directory, options.resolutions));
+  for (const RowMatch& m : out.matches) out.unresolved += m.Unresolved() ? 1 : 0;
+  if (dry) {
+    // Show the links the matching would make; unresolved rows stay guests.
+    for (const RowMatch& m : out.matches) {
+      out.file.results.entrants[m.row - 1].player_id =
+          m.Unresolved() || m.state == RowMatchState::kGuest
+              ? std::nullopt
+              : m.player_id;
+    }
+    if (id.value != 0) {
+      GORANK_RETURN_IF_ERROR(ComputeStandings(event, out.file.results).status());
+    }
+    return out;
+  }
+  GORANK_RETURN_IF_ERROR(
+      ApplyMatches(out.matches, options.allow_guests, out.file.results));
   GORANK_ASSIGN_OR_RETURN(EventResults before, repo_->GetResults(id));
   GORANK_RETURN_IF_ERROR(
-      Store(caller, event, before, file.results, "results.import").status());
-  return file;
+      Store(caller, event, before, out.file.results, "results.import")
+          .status());
+  out.stored = true;
+  return out;
 }
 
 absl::StatusOr<std::string> EventDesk::Export(EventId id,

@@ -7,10 +7,12 @@
 // event_json.h). Reads take no caller: events, results and standings are
 // public.
 //
-// Imported rows stay guests (no registry player id): an EGF or CSV row
-// carries only a name, rank, club and EGD PIN, and a name + rank match
-// could credit a grade to the wrong person. A registered player is linked
-// by saving the results with the entrant's player_id set (SaveResults).
+// Entrants are registered players wherever the registry can say so: an
+// edit adds players by id (their name and rank from the registry), and an
+// import links each row of the file (CSV: its player_id column; EGF: by
+// name, agency/club and rank, see entrant_matching.h). A row the registry
+// cannot settle alone is listed for the director to resolve, and nothing
+// is stored from the file until every row is linked or declared a guest.
 #ifndef GORANK_SERVICES_TOURNAMENTS_EVENT_DESK_H_
 #define GORANK_SERVICES_TOURNAMENTS_EVENT_DESK_H_
 
@@ -23,8 +25,10 @@
 #include "services/auth/caller.h"
 #include "services/common/clock.h"
 #include "services/tournaments/competition_catalogue.h"
+#include "services/tournaments/entrant_matching.h"
 #include "services/tournaments/event_repository.h"
 #include "services/tournaments/result_file.h"
+#include "services/tournaments/results_edit.h"
 #include "services/tournaments/standings.h"
 
 namespace gorank::tournaments {
@@ -34,6 +38,25 @@ enum class ResultFileFormat { kEgf = 1, kCsv = 2 };
 struct ClosedEvent {
   Event event;
   Standings standings;
+};
+
+struct ImportOptions {
+  std::vector<RowResolution> resolutions;
+  bool allow_guests = false;  // unresolved rows become guests
+  bool dry_run = false;       // check everything, store nothing
+};
+
+struct ImportOutcome {
+  ResultFile file;  // results with the links made
+  std::vector<RowMatch> matches;
+  int unresolved = 0;  // rows left ambiguous or unknown
+  bool stored = false;
+};
+
+struct EditedResults {
+  Standings standings;
+  EventResults results;
+  std::vector<std::string> changes;
 };
 
 // Thread-safe. Does not own its collaborators. Changes to one desk's
@@ -77,21 +100,32 @@ class EventDesk {
                                         const std::vector<Game>& games,
                                         const std::vector<Bye>& byes);
 
+  // Applies `edit` (results_edit.h) to the stored results, checks the
+  // whole (as SaveResults) and stores it: only what the edit names changes.
+  // Errors as SaveResults, plus ApplyEdit's (NOT_FOUND for an unregistered
+  // player, INVALID_ARGUMENT).
+  absl::StatusOr<EditedResults> Edit(const auth::Caller& caller, EventId id,
+                                     const ResultsEdit& edit);
+
   // NOT_FOUND; INVALID_ARGUMENT when the stored results do not fit the
   // event's format (e.g. after a format change). Pending results are an OK
   // answer with status kPendingResults.
   absl::StatusOr<Standings> GetStandings(EventId id) const;
 
-  // Reads an EGF or CSV file. With `id` 0 nothing is stored (a dry run,
-  // any caller). Otherwise the file's results replace the event's: the
-  // event's description is not changed, and imported rows stay guests.
-  // INVALID_ARGUMENT listing every problem as "line N: ..." (and when a
-  // Swiss file's round count differs from the event's R); NOT_FOUND;
-  // PERMISSION_DENIED; FAILED_PRECONDITION when closed. Nothing is stored
-  // unless everything is right.
-  absl::StatusOr<ResultFile> Import(const auth::Caller& caller, EventId id,
-                                    ResultFileFormat format,
-                                    const std::string& text);
+  // Reads an EGF or CSV file and matches its rows to the registry
+  // (MatchRows with options.resolutions). With `id` 0 or options.dry_run
+  // nothing is stored and unresolved rows are not an error (the outcome
+  // lists them). Otherwise the file's results replace the event's (the
+  // event's description is not changed). INVALID_ARGUMENT listing every
+  // problem as "line N: ..." (the file, a Swiss file's round count that
+  // differs from the event's R, MatchRows' problems); FAILED_PRECONDITION
+  // listing the unresolved rows unless options.allow_guests, or when
+  // closed; NOT_FOUND; PERMISSION_DENIED. Nothing is stored unless
+  // everything is right. Without a player directory every row is unknown.
+  absl::StatusOr<ImportOutcome> Import(const auth::Caller& caller, EventId id,
+                                       ResultFileFormat format,
+                                       const std::string& text,
+                                       const ImportOptions& options);
 
   // The event as a result file (EGF rows in standings order when the
   // standings are final or await only a play-off; CSV in id order).
@@ -105,6 +139,12 @@ class EventDesk {
   // After the close is stored, runs the after-close hook (if set) before
   // returning; closes are serialised, so hooks see events in close order.
   absl::StatusOr<ClosedEvent> Close(const auth::Caller& caller, EventId id);
+
+  // The registry, for entering players by id and matching imported rows.
+  // Not owned. Set once, before serving.
+  void SetPlayerDirectory(const PlayerDirectory* directory) {
+    directory_ = directory;
+  }
 
   // Runs after every successful Close (the ratings advance by the event).
   // The hook cannot undo the close; it reports its own failures. Set once,
@@ -130,6 +170,7 @@ class EventDesk {
   EventRepository* repo_;
   const Clock* clock_;
   const CompetitionCatalogue* catalogue_;
+  const PlayerDirectory* directory_ = nullptr;
   std::mutex results_mu_;
   std::function<void(const auth::Caller&, const Event&)> after_close_;
 };

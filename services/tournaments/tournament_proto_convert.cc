@@ -384,4 +384,114 @@ void CompetitionToProto(const Competition& c, v1::Competition* out) {
   out->set_name_zh(c.name_zh);
 }
 
+// ------------------------------------------- EditResults and import matching
+
+namespace {
+
+absl::StatusOr<TieDecision> DecisionFromProto(const v1::TieDecision& d) {
+  if (d.method() != v1::TIE_DECISION_METHOD_PLAYOFF &&
+      d.method() != v1::TIE_DECISION_METHOD_LOTS) {
+    return absl::InvalidArgumentError(
+        "tie_decisions.method must be PLAYOFF or LOTS");
+  }
+  TieDecision t;
+  t.method = d.method() == v1::TIE_DECISION_METHOD_LOTS
+                 ? TieDecisionMethod::kLots
+                 : TieDecisionMethod::kPlayoff;
+  t.order.assign(d.order().begin(), d.order().end());
+  return t;
+}
+
+v1::RowMatchState MatchStateToProto(RowMatchState s) {
+  switch (s) {
+    case RowMatchState::kFileId: return v1::ROW_MATCH_STATE_FILE_ID;
+    case RowMatchState::kMatched: return v1::ROW_MATCH_STATE_MATCHED;
+    case RowMatchState::kLinked: return v1::ROW_MATCH_STATE_LINKED;
+    case RowMatchState::kGuest: return v1::ROW_MATCH_STATE_GUEST;
+    case RowMatchState::kAmbiguous: return v1::ROW_MATCH_STATE_AMBIGUOUS;
+    case RowMatchState::kUnknown: return v1::ROW_MATCH_STATE_UNKNOWN;
+  }
+  return v1::ROW_MATCH_STATE_UNSPECIFIED;
+}
+
+}  // namespace
+
+absl::StatusOr<ResultsEdit> EditFromProto(const v1::EditResultsRequest& req) {
+  ResultsEdit out;
+  for (const v1::EntrantEntry& e : req.add_entrants()) {
+    EntrantEntry entry;
+    if (e.player_id() < 0) {
+      return absl::InvalidArgumentError("add_entrants.player_id must be positive");
+    }
+    if (e.player_id() > 0) {
+      entry.player_id = e.player_id();
+    } else {
+      GORANK_ASSIGN_OR_RETURN(entry.guest, EntrantFromProto(e.guest()));
+    }
+    GORANK_ASSIGN_OR_RETURN(entry.rank,
+                            RankFromProto(e.rank(), "add_entrants.rank"));
+    out.add_entrants.push_back(std::move(entry));
+  }
+  for (const v1::TeamEntry& t : req.set_teams()) {
+    out.set_teams.push_back(
+        {t.id(), t.name(), {t.board_player_ids().begin(), t.board_player_ids().end()}});
+  }
+  for (int i = 0; i < req.set_games_size(); ++i) {
+    GORANK_ASSIGN_OR_RETURN(
+        Game g, GameFromProto(req.set_games(i),
+                              "set_games[" + std::to_string(i) + "]"));
+    out.set_games.push_back(g);
+  }
+  for (const v1::GameRef& g : req.remove_games()) {
+    out.remove_games.push_back(
+        {g.round(), EntrantId{g.entrant_a()}, EntrantId{g.entrant_b()}});
+  }
+  for (const v1::Bye& b : req.set_byes()) {
+    GORANK_ASSIGN_OR_RETURN(Bye bye, ByeFromProto(b));
+    out.set_byes.push_back(bye);
+  }
+  for (const v1::Withdrawal& w : req.withdrawals()) {
+    Withdrawal out_w;
+    if (w.entrant_id() != 0) out_w.entrant = EntrantId{w.entrant_id()};
+    if (w.team_id() != 0) out_w.team = TeamId{w.team_id()};
+    out_w.after_round = w.after_round();
+    out_w.undo = w.undo();
+    out.withdrawals.push_back(out_w);
+  }
+  for (const v1::TieDecision& d : req.tie_decisions()) {
+    GORANK_ASSIGN_OR_RETURN(TieDecision t, DecisionFromProto(d));
+    out.tie_decisions.push_back(std::move(t));
+  }
+  return out;
+}
+
+ImportOptions ImportOptionsFromProto(const v1::ImportResultsRequest& req) {
+  ImportOptions out;
+  for (const v1::RowResolution& r : req.resolutions()) {
+    out.resolutions.push_back({r.row(), r.player_id(), r.guest()});
+  }
+  out.allow_guests = req.allow_guests();
+  out.dry_run = req.dry_run();
+  return out;
+}
+
+void RowMatchToProto(const RowMatch& m, v1::RowMatch* out) {
+  out->set_row(m.row);
+  out->set_line(m.line);
+  out->set_name(m.name);
+  if (m.rank) RankToProto(*m.rank, out->mutable_rank());
+  out->set_club(m.club);
+  out->set_state(MatchStateToProto(m.state));
+  out->set_player_id(m.player_id.value_or(0));
+  for (const PlayerCandidate& c : m.candidates) {
+    v1::PlayerCandidate* p = out->add_candidates();
+    p->set_player_id(c.player.id);
+    p->set_name(c.player.name);
+    p->set_latin_name(c.player.latin_name);
+    p->set_agency_prefix(c.player.agency_prefix);
+    if (c.player.rank) RankToProto(*c.player.rank, p->mutable_rank());
+    p->set_differs(c.differs);
+  }
+}
+
 }  // namespace gorank::tournaments

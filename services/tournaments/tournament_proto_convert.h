@@ -32,6 +32,12 @@ absl::StatusOr<ResultFileFormat> FileFormatFromProto(v1::ResultFileFormat f);
 void StandingsToProto(const Standings& s, v1::Standings* out);
 void CompetitionToProto(const Competition& c, v1::Competition* out);
 
+// EditResults: INVALID_ARGUMENT naming the field (ranks, enums, byes).
+absl::StatusOr<ResultsEdit> EditFromProto(const v1::EditResultsRequest& req);
+// The import's resolutions and switches (checked by the desk).
+ImportOptions ImportOptionsFromProto(const v1::ImportResultsRequest& req);
+void RowMatchToProto(const RowMatch& m, v1::RowMatch* out);
+
 // Entrant/team and event enumerations (shared with eligibility.proto).
 v1::SubEvent SubEventToProto(SubEvent s);
 

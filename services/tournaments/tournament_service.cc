@@ -115,12 +115,17 @@ grpc::Status TournamentServiceImpl::ImportResults(
       ctx, M("ImportResults"), *req, [&](const Caller& caller) -> absl::Status {
         GORANK_ASSIGN_OR_RETURN(ResultFileFormat format,
                                 FileFormatFromProto(req->format()));
-        GORANK_ASSIGN_OR_RETURN(ResultFile file,
-                                desk_->Import(caller, EventId{req->event_id()},
-                                              format, req->content()));
-        EventToProto(file.event, resp->mutable_event());
-        ResultsToProto(file.results, resp->mutable_results());
-        for (const std::string& c : file.comments) resp->add_comments(c);
+        GORANK_ASSIGN_OR_RETURN(
+            ImportOutcome out,
+            desk_->Import(caller, EventId{req->event_id()}, format,
+                          req->content(), ImportOptionsFromProto(*req)));
+        EventToProto(out.file.event, resp->mutable_event());
+        ResultsToProto(out.file.results, resp->mutable_results());
+        for (const std::string& c : out.file.comments) resp->add_comments(c);
+        for (const RowMatch& m : out.matches) {
+          RowMatchToProto(m, resp->add_matches());
+        }
+        resp->set_unresolved(out.unresolved);
         return absl::OkStatus();
       });
 }
@@ -173,6 +178,22 @@ grpc::Status TournamentServiceImpl::CloseEvent(grpc::ServerContext* ctx,
                                 desk_->Close(caller, EventId{req->event_id()}));
         EventToProto(c.event, resp->mutable_event());
         StandingsToProto(c.standings, resp->mutable_standings());
+        return absl::OkStatus();
+      });
+}
+
+grpc::Status TournamentServiceImpl::EditResults(
+    grpc::ServerContext* ctx, const v1::EditResultsRequest* req,
+    v1::EditResultsResponse* resp) {
+  return gate_->Run(
+      ctx, M("EditResults"), *req, [&](const Caller& caller) -> absl::Status {
+        GORANK_ASSIGN_OR_RETURN(ResultsEdit edit, EditFromProto(*req));
+        GORANK_ASSIGN_OR_RETURN(
+            EditedResults out,
+            desk_->Edit(caller, EventId{req->event_id()}, edit));
+        StandingsToProto(out.standings, resp->mutable_standings());
+        ResultsToProto(out.results, resp->mutable_results());
+        for (const std::string& c : out.changes) resp->add_changes(c);
         return absl::OkStatus();
       });
 }

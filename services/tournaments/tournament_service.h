@@ -34,6 +34,7 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
   GORANK_RPC(ExportResults);
   GORANK_RPC(RecordRound);
   GORANK_RPC(CloseEvent);
+  GORANK_RPC(EditResults);
 #undef GORANK_RPC
 
  private:

@@ -106,7 +106,14 @@ TEST_F(EventCliE2eTest, CreateImportStandingsExportCorrectCloseGrade) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_FALSE(Has(r.out, "Qian Ming")) << r.out;
 
+  // Nobody in the file is registered: refused, the rows listed, until the
+  // director says they are guests.
   r = Ctl({"event", "import", kEgfFile, "--event", id, "--format", "egf"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(Has(r.err, "FAILED_PRECONDITION")) << r.err;
+  EXPECT_TRUE(Has(r.err, "6 row(s) not linked") && Has(r.err, "6 Li Wei (unknown)")) << r.err;
+  r = Ctl({"event", "import", kEgfFile, "--event", id, "--format", "egf",
+           "--allow-guests"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(Has(r.out, "6 players, 15 games")) << r.out;
 

@@ -86,7 +86,7 @@ TEST_F(EventDeskTest, OperatorsChangeOnlyTheirAgencysEvents) {
             absl::StatusCode::kPermissionDenied);
   EXPECT_EQ(desk_
                 .Import(other, e.id, ResultFileFormat::kEgf,
-                        ReadTestFile("egf/round_robin_forfeits.h9"))
+                        ReadTestFile("egf/round_robin_forfeits.h9"), {})
                 .status()
                 .code(),
             absl::StatusCode::kPermissionDenied);
@@ -182,7 +182,14 @@ TEST_F(EventDeskTest, CloseNeedsFinalStandingsAndThenNothingChanges) {
 TEST_F(EventDeskTest, ImportStoresGuestsAndExportRepeatsTheDomainWriter) {
   const Event e = MustCreate(CityEvent());
   const std::string text = ReadTestFile("egf/round_robin_forfeits.h9");
-  auto file = desk_.Import(Operator("110"), e.id, ResultFileFormat::kEgf, text);
+  // No registry: every row is unknown, refused until declared guests.
+  auto refused = desk_.Import(Operator("110"), e.id, ResultFileFormat::kEgf, text, {});
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(refused.status().message()), HasSubstr("6 Li Wei (unknown)"));
+  EXPECT_TRUE(desk_.Results(e.id)->entrants.empty());
+  ImportOptions guests;
+  guests.allow_guests = true;
+  auto file = desk_.Import(Operator("110"), e.id, ResultFileFormat::kEgf, text, guests);
   ASSERT_TRUE(file.ok()) << file.status();
   auto stored = desk_.Results(e.id);
   ASSERT_EQ(stored->entrants.size(), 6u);
@@ -202,22 +209,23 @@ TEST_F(EventDeskTest, BadFilesAndSwissRoundCountsStoreNothing) {
   const Event swiss = MustCreate(CityEvent(FormatKind::kSwiss, 7));
   const std::string good = ReadTestFile("egf/round_robin_forfeits.h9");
   auto rounds =
-      desk_.Import(Operator("110"), swiss.id, ResultFileFormat::kEgf, good);
+      desk_.Import(Operator("110"), swiss.id, ResultFileFormat::kEgf, good, {});
   EXPECT_EQ(rounds.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(rounds.status().message()), HasSubstr("5 rounds"));
   std::string asymmetric = good;
   asymmetric.replace(asymmetric.find("3+/b0    2-/w0"), 14, "3+/b0    2+/w0");
   auto bad = desk_.Import(Operator("110"), swiss.id, ResultFileFormat::kEgf,
-                          asymmetric);
+                          asymmetric, {});
   EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(bad.status().message()), HasSubstr("line "));
   EXPECT_TRUE(desk_.Results(swiss.id)->entrants.empty());
   EXPECT_EQ(Audits(), 1u);  // the creation only
   // A dry run (event 0) needs no event and stores nothing.
   auto dry = desk_.Import(auth::Caller::Public(), EventId{0},
-                          ResultFileFormat::kEgf, good);
+                          ResultFileFormat::kEgf, good, {});
   ASSERT_TRUE(dry.ok()) << dry.status();
-  EXPECT_EQ(dry->results.entrants.size(), 6u);
+  EXPECT_EQ(dry->file.results.entrants.size(), 6u);
+  EXPECT_EQ(dry->unresolved, 6);
   EXPECT_EQ(Audits(), 1u);
 }
 
