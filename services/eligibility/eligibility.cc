@@ -13,7 +13,36 @@ using tournaments::SubEventCode;
 struct Findings {
   std::vector<GradeGrant> grants;
   std::vector<NearMiss> misses;
+  // Reasons that hold for every entrant of the event (notes 1-3, the
+  // competition or group outside the table), for EvaluateEvent.
+  std::vector<std::string> event_blockers;
 };
+
+std::string Join(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const std::string& p : parts) out += (out.empty() ? "" : "; ") + p;
+  return out;
+}
+
+void Miss(Findings& f, std::optional<Grade> grade, std::string clause,
+          Basis basis, std::vector<std::string> reasons) {
+  NearMiss m;
+  m.grade = grade;
+  m.clause = std::move(clause);
+  m.basis = std::move(basis);
+  m.reason = Join(reasons);
+  m.reasons = std::move(reasons);
+  f.misses.push_back(std::move(m));
+}
+
+// A near miss no rule fits: every reason also blocks the whole event.
+void Blocked(Findings& f, std::string clause, Basis basis,
+             std::vector<std::string> reasons) {
+  f.event_blockers.insert(f.event_blockers.end(), reasons.begin(),
+                          reasons.end());
+  Miss(f, std::nullopt, std::move(clause), std::move(basis),
+       std::move(reasons));
+}
 
 bool Covers(const GradeStandard& s, const std::vector<SubEvent>& list,
             SubEvent sub_event) {
@@ -53,51 +82,60 @@ bool Recognise(const GradeStandard& s, const EventPlacing& p,
     clauses += (clauses.empty() ? "" : ", ") + r.clause;
   }
   if (clauses.empty()) return true;
-  f.misses.push_back({std::nullopt,
-                      clauses,
-                      {p, std::nullopt},
-                      "sub-event " + SubEventCode(p.sub_event) + " of " +
-                          p.competition + " is not a recognised event"});
+  Blocked(f, clauses, {p, std::nullopt},
+          {"sub-event " + SubEventCode(p.sub_event) + " of " + p.competition +
+           " is not a recognised event"});
   return false;
 }
 
-// Rules of `competition` for the placing's group (note 3 for rules that
-// name no group); empty with a near miss recorded when none applies.
+// Rules of `competition` for the placing's group: those naming the group,
+// else those naming none (note 3: they apply to the highest group only,
+// `not_highest` says when they are held back by it). Empty when the table
+// has nothing for the group.
 std::vector<const GradeRule*> RulesForGroup(const GradeStandard& s,
                                             const EventPlacing& p,
                                             const std::string& competition,
                                             const std::string& group,
-                                            Findings& f) {
+                                            bool& not_highest) {
   std::set<std::string> named;
   for (const GradeRule& r : s.rules()) {
     if (r.competition == competition && !r.group.empty()) named.insert(r.group);
   }
   std::vector<const GradeRule*> out;
-  bool not_highest = false;
+  not_highest = false;
   for (const GradeRule& r : s.rules()) {
     if (r.competition != competition) continue;
     if (!r.group.empty() && r.group == group) out.push_back(&r);
     if (r.group.empty() && !named.count(group)) {
-      if (p.highest_group)
-        out.push_back(&r);
-      else
-        not_highest = true;
+      out.push_back(&r);
+      not_highest = not_highest || !p.highest_group;
     }
   }
-  if (out.empty()) {
-    f.misses.push_back(
-        {std::nullopt,
-         not_highest ? s.highest_group_clause() : "",
-         {p, std::nullopt},
-         not_highest
-             ? "group " + (group.empty() ? std::string("(unnamed)") : group) +
-                   " not the event's highest"
-             : "no grade for " +
-                   (group.empty() ? std::string("an event without a group")
-                                  : "group " + group) +
-                   " of " + competition});
-  }
   return out;
+}
+
+std::string GroupText(const std::string& group) {
+  return group.empty() ? std::string("(unnamed)") : group;
+}
+
+// Every reason a placing in the range of a rule is held back, in the
+// standard's order: note 2, note 3, a pending place.
+std::vector<std::string> HoldBacks(const GradeStandard& s,
+                                   const EventPlacing& p,
+                                   const std::string& group, bool not_highest) {
+  std::vector<std::string> reasons;
+  if (p.entrants_played < s.min_played()) {
+    reasons.push_back("only " + std::to_string(p.entrants_played) +
+                      " entrants played; at least " +
+                      std::to_string(s.min_played()) + " required");
+  }
+  if (not_highest) {
+    reasons.push_back("group " + GroupText(group) + " not the event's highest");
+  }
+  if (p.pending) {
+    reasons.push_back("place pending; no grade until it is decided");
+  }
+  return reasons;
 }
 
 void EvaluatePlacing(const GradeStandard& s, const EventPlacing& p,
@@ -109,61 +147,76 @@ void EvaluatePlacing(const GradeStandard& s, const EventPlacing& p,
       [&](const GradeRule& r) { return r.competition == competition; });
   const Basis basis{p, std::nullopt};
   if (!known) {
-    f.misses.push_back(
-        {std::nullopt, "", basis,
-         "competition '" +
+    Blocked(f, "", basis,
+            {"competition '" +
              (competition.empty() ? std::string("(none)") : competition) +
              "' gives no athlete grade"});
     return;
   }
   if (!s.IsEligibleSubEvent(p.sub_event)) {
-    f.misses.push_back(
-        {std::nullopt, s.eligible_clause(), basis,
-         "sub-event " + SubEventCode(p.sub_event) + " not eligible"});
+    Blocked(f, s.eligible_clause(), basis,
+            {"sub-event " + SubEventCode(p.sub_event) + " not eligible"});
     return;
   }
-  if (p.entrants_played < s.min_played()) {
-    f.misses.push_back({std::nullopt, s.min_played_clause(), basis,
-                        "only " + std::to_string(p.entrants_played) +
-                            " entrants played; at least " +
-                            std::to_string(s.min_played()) + " required"});
-    return;
-  }
+  bool not_highest = false;
   const std::vector<const GradeRule*> for_group =
-      RulesForGroup(s, p, competition, group, f);
-  if (for_group.empty()) return;  // the near miss is recorded
+      RulesForGroup(s, p, competition, group, not_highest);
+  if (for_group.empty()) {
+    Blocked(f, "", basis,
+            {"no grade for " +
+             (group.empty() ? std::string("an event without a group")
+                            : "group " + group) +
+             " of " + competition});
+    return;
+  }
   std::vector<const GradeRule*> rules;
   for (const GradeRule* r : for_group) {
     if (Covers(s, r->sub_events, p.sub_event)) rules.push_back(r);
   }
   if (rules.empty()) {
-    f.misses.push_back({std::nullopt, for_group.front()->clause, basis,
-                        "no grade for sub-event " + SubEventCode(p.sub_event) +
-                            " in " +
-                            (group.empty() ? "this event" : "group " + group)});
+    Blocked(f, for_group.front()->clause, basis,
+            {"no grade for sub-event " + SubEventCode(p.sub_event) + " in " +
+             (group.empty() ? "this event" : "group " + group)});
     return;
   }
-  if (p.pending) {
-    f.misses.push_back({rules.front()->grade, rules.front()->clause, basis,
-                        "place pending; no grade until it is decided"});
-    return;
+  std::vector<std::string> held = HoldBacks(s, p, group, not_highest);
+  if (p.entrants_played < s.min_played()) {
+    f.event_blockers.push_back(held.front());
   }
+  if (not_highest) {
+    f.event_blockers.push_back("group " + GroupText(group) +
+                               " not the event's highest");
+  }
+  std::vector<const GradeRule*> met;
   const GradeRule* better = nullptr;
   for (const GradeRule* r : rules) {
     if (p.place >= r->place_from && p.place <= r->place_to) {
-      f.grants.push_back({r->grade, r->clause, basis,
-                          s.Info(r->grade).name_en + " (" +
-                              s.Info(r->grade).name_zh + "): " + Describe(p) +
-                              ", clause " + r->clause});
+      met.push_back(r);
     } else if (r->place_to < p.place &&
                (better == nullptr || r->place_to > better->place_to)) {
       better = r;
     }
   }
+  if (!held.empty()) {
+    // Name the grade the placing would have met; else the nearest better.
+    const GradeRule* named = !met.empty() ? met.front() : better;
+    if (met.empty() && better != nullptr) {
+      held.push_back("place " + std::to_string(p.place) + ", needs " +
+                     Needs(*better));
+    }
+    Miss(f, named ? std::optional<Grade>(named->grade) : std::nullopt,
+         named ? named->clause : "", basis, std::move(held));
+    return;
+  }
+  for (const GradeRule* r : met) {
+    f.grants.push_back({r->grade, r->clause, basis,
+                        s.Info(r->grade).name_en + " (" +
+                            s.Info(r->grade).name_zh + "): " + Describe(p) +
+                            ", clause " + r->clause});
+  }
   if (better != nullptr) {
-    f.misses.push_back(
-        {better->grade, better->clause, basis,
-         "place " + std::to_string(p.place) + ", needs " + Needs(*better)});
+    Miss(f, better->grade, better->clause, basis,
+         {"place " + std::to_string(p.place) + ", needs " + Needs(*better)});
   }
 }
 
@@ -178,20 +231,24 @@ void EvaluateCertificate(const GradeStandard& s, const DanCertificate& c,
   }
   if (route == nullptr) {
     if (lowest != nullptr && c.rank.IsAmateurDan() && c.rank < lowest->rank) {
-      f.misses.push_back({std::nullopt, lowest->clause, basis,
-                          c.rank.ToString() + " certificate gives no grade; " +
-                              lowest->rank.ToString() + " and above qualify"});
+      Miss(f, std::nullopt, lowest->clause, basis,
+           {c.rank.ToString() + " certificate gives no grade; " +
+            lowest->rank.ToString() + " and above qualify"});
     }
     return;
   }
   const std::string rank = c.rank.ToString();
+  std::vector<std::string> reasons;
   if (c.by_appraisal) {
-    f.misses.push_back({route->grade, route->clause, basis,
-                        rank + " obtained by appraisal; an appraised dan never "
-                               "qualifies"});
-  } else if (c.rank >= s.notice_from() && !c.effective) {
-    f.misses.push_back({route->grade, route->clause, basis,
-                        rank + " certificate still under notice"});
+    reasons.push_back(rank +
+                      " obtained by appraisal; an appraised dan never "
+                      "qualifies");
+  }
+  if (c.rank >= s.notice_from() && !c.effective) {
+    reasons.push_back(rank + " certificate still under notice");
+  }
+  if (!reasons.empty()) {
+    Miss(f, route->grade, route->clause, basis, std::move(reasons));
   } else {
     f.grants.push_back({route->grade, route->clause, basis,
                         s.Info(route->grade).name_en + " (" +
@@ -260,6 +317,10 @@ absl::StatusOr<EventEvaluation> EvaluateEvent(
     if (standings.teams) known[t.id.value] = true;
   }
   std::set<std::string> blockers;
+  if (standings.status == tournaments::StandingsStatus::kPendingPlayoff) {
+    blockers.insert("standings: " + standings.pending_reason +
+                    " (those places give no grade until it is recorded)");
+  }
   for (const tournaments::StandingRow& row : standings.rows) {
     if (!known.count(row.id)) {
       return absl::InvalidArgumentError(
@@ -268,9 +329,7 @@ absl::StatusOr<EventEvaluation> EvaluateEvent(
     }
     Findings f;
     EvaluatePlacing(standard, PlacingOf(event, standings, row), f);
-    for (const NearMiss& m : f.misses) {
-      if (!m.grade.has_value()) blockers.insert(m.reason);
-    }
+    blockers.insert(f.event_blockers.begin(), f.event_blockers.end());
     if (f.grants.empty()) continue;
     SortGrants(f.grants);
     out.qualifying.push_back(

@@ -66,11 +66,18 @@ struct GradeGrant {
   std::string explanation;  // one readable sentence
 };
 
+// A result or certificate that gives no grade (or not the next higher
+// one). `grade` is the grade it would have met but for `reasons` (a placing
+// in the range of a rule held back by note 2, note 3, a pending place, or
+// the place itself: the nearest better rule); absent when no rule of the
+// standard fits it at all (competition, group or sub-event outside the
+// table).
 struct NearMiss {
-  std::optional<Grade> grade;  // the grade missed, when one rule was close
-  std::string clause;
+  std::optional<Grade> grade;
+  std::string clause;  // the rule's clause, or the note's
   Basis basis;
-  std::string reason;  // "place 17, needs top 16", ...
+  std::vector<std::string> reasons;  // every reason, in the standard's order
+  std::string reason;                // `reasons` joined by "; "
 };
 
 struct PlayerEvaluation {
@@ -93,8 +100,8 @@ struct EntrantGrants {
 
 struct EventEvaluation {
   std::vector<EntrantGrants> qualifying;  // in standings order
-  // Why nobody (or nobody more) qualifies: notes 1-3, pending standings,
-  // competition not in the standard.
+  // Why nobody (or nobody more) qualifies: notes 1-3, pending standings or
+  // places awaiting a play-off, competition not in the standard.
   std::vector<std::string> blockers;
 };
 

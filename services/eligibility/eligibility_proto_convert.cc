@@ -88,6 +88,7 @@ void EvaluationToProto(const GradeStandard& standard, const PlayerEvaluation& e,
     p->set_clause(m.clause);
     BasisToProto(m.basis, p->mutable_basis());
     p->set_reason(m.reason);
+    for (const std::string& r : m.reasons) p->add_reasons(r);
   }
 }
 

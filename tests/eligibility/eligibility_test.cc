@@ -234,6 +234,13 @@ INSTANTIATE_TEST_SUITE_P(
              "grade_3 五(三)", ""},
         Case{"Note3LowerGroup", "provincial_championship", "b", kMenInd, 1, "",
              "group b not the event's highest", 40, false},
+        // Every reason at once, for the grade the place would have met.
+        Case{"Notes2And3AndPending", "provincial_championship", "b", kMenInd,
+             40, "",
+             "only 6 entrants played; at least 8 required; group b not the "
+             "event's highest; place pending; no grade until it is decided; "
+             "place 40, needs top 32",
+             6, false, true},
         // Note 4: recognised World Professional Championship events.
         Case{"Note4WorldGoTeam", "world_go_team_championship", "", kMenTeam, 2,
              "international_master 一(一)", ""},
@@ -300,6 +307,9 @@ INSTANTIATE_TEST_SUITE_P(
                 "4d certificate still under notice"},
         DanCase{"Dan6ByAppraisal", "6d", true, true, "",
                 "6d obtained by appraisal; an appraised dan never qualifies"},
+        DanCase{"Dan5ByAppraisalUnderNotice", "5d", true, false, "",
+                "5d obtained by appraisal; an appraised dan never qualifies; "
+                "5d certificate still under notice"},
         DanCase{"Dan3", "3d", false, true, "",
                 "3d certificate gives no grade; 4d and above qualify"},
         DanCase{"Kyu", "5k", false, true, "", ""}),
