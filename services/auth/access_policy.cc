@@ -58,6 +58,7 @@ std::vector<MethodPolicy> BuildTable() {
       {rul + "CheckGameRecord", {kP, kN, kA, kU}},
       {rul + "CheckGameRecords", {kP, kN, kA, kU}},
       {rul + "CheckGomokuRecord", {kP, kN, kA, kU}},
+      {rul + "CheckXiangqiRecord", {kP, kN, kA, kU}},
       {aud + "GetCheckpoint", {kP, kN, kA, kU}},
       {aud + "GetEntries", {kN, kU}},
       {aud + "GetInclusionProof", {kP, kN, kA, kU}},

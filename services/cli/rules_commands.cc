@@ -20,9 +20,20 @@
 //   FILE  FAIL  move 10 move after the end of the game (+1 more); ...
 // with the same summary line, --json (one {"record_id", "report"|"error_code",
 // "error_message"} object a file) and exit statuses.
+//
+// `check --game xiangqi FILE...`: Xiangqi (象棋) PGN files (UTF-8 or GBK, ICCS,
+// WXF or Chinese moves; --notation forces one), one CheckXiangqiRecord call a
+// file, one line a game (FILE[0], FILE[1], ... when a file holds several):
+//   FILE  OK  red wins: black is checkmated after move 41
+//   FILE  FAIL  move 3 (red) H8+6 (WXF): b0d1: the horse is blocked at the
+//               leg (蹩马腿) [illegal move, horse leg blocked]
+//   FILE  ARBITER  needs an arbiter: moves 12-19 repeat the position ...
+// A game that needs an arbiter counts as not passed (exit status 3); the
+// summary line says how many. --json and the other exit statuses as above.
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -62,10 +73,12 @@ struct CheckArgs {
   std::string gomoku_rules = "formal";
   std::string claim = "as-recorded";
   std::string format = "auto";
+  std::string notation = "auto";
 };
 
 struct Tally {
   int records = 0, ok = 0, failed = 0, malformed = 0;
+  int arbiter = 0;  // Xiangqi games that need an arbiter (counted in failed)
 };
 
 std::vector<std::string> SplitCommas(const std::string& text) {
@@ -454,15 +467,115 @@ int CheckGomokuFile(CliContext& ctx, const CheckArgs& args,
   return -1;
 }
 
+std::string XiangqiRuleName(v1::XiangqiRule r) {
+  std::string name = v1::XiangqiRule_Name(r);
+  name = name.substr(std::string("XIANGQI_RULE_").size());
+  for (char& c : name) c = c == '_' ? ' ' : static_cast<char>(std::tolower(c));
+  return name;
+}
+
+std::string XiangqiKindName(v1::XiangqiViolationKind k) {
+  std::string name = v1::XiangqiViolationKind_Name(k);
+  name = name.substr(std::string("XIANGQI_VIOLATION_KIND_").size());
+  for (char& c : name) c = c == '_' ? ' ' : static_cast<char>(std::tolower(c));
+  return name;
+}
+
+// "FILE  FAIL  move 3 (red) H8+6 (WXF): ... [illegal move, horse leg]".
+std::string XiangqiLine(const std::string& name, const v1::XiangqiGameReport& g,
+                        bool verbose) {
+  std::vector<std::string> parts;
+  if (g.violations_size() > 0) {
+    const v1::XiangqiViolation& v = g.violations(0);
+    std::string first = v.message() + " [" + XiangqiKindName(v.kind());
+    if (v.rule() != v1::XIANGQI_RULE_UNSPECIFIED) first += ", " + XiangqiRuleName(v.rule());
+    first += "]";
+    if (!verbose && g.violations_size() > 1)
+      first += " (+" + std::to_string(g.violations_size() - 1) + " more)";
+    parts.push_back(first);
+  }
+  parts.push_back(g.outcome().summary());
+  const std::string verdict = g.failed() ? "FAIL" : g.needs_arbiter() ? "ARBITER" : "OK";
+  std::string line = name + "  " + verdict + "  ";
+  for (size_t i = 0; i < parts.size(); ++i) line += (i ? "; " : "") + parts[i];
+  return line;
+}
+
+void PrintXiangqiVerbose(const v1::XiangqiGameReport& g) {
+  for (const v1::XiangqiViolation& v : g.violations()) std::cout << "    " << v.message() << "\n";
+  for (const v1::XiangqiRepetition& r : g.repetitions())
+    std::cout << "    repetition, moves " << r.first_move() << "-" << r.last_move() << ": "
+              << r.description() << "\n";
+  std::cout << "    final position: " << g.final_fen() << "\n";
+}
+
+// Checks one Xiangqi file; -1 to go on, else the exit status (the call
+// failed).
+int CheckXiangqiFile(CliContext& ctx, const CheckArgs& args, const std::string& path,
+                     Tally& t) {
+  v1::CheckXiangqiRecordRequest req;
+  if (!ReadFile(path, req.mutable_record())) return CliContext::Usage("cannot read " + path);
+  req.set_notation(args.notation == "iccs"      ? v1::XIANGQI_NOTATION_ICCS
+                   : args.notation == "wxf"     ? v1::XIANGQI_NOTATION_WXF
+                   : args.notation == "chinese" ? v1::XIANGQI_NOTATION_CHINESE
+                                                : v1::XIANGQI_NOTATION_UNSPECIFIED);
+  auto call = ctx.NewCall();
+  if (!call) return kExitUsage;
+  v1::CheckXiangqiRecordResponse resp;
+  const grpc::Status s =
+      v1::RulesService::NewStub(ctx.Channel())->CheckXiangqiRecord(call.get(), req, &resp);
+  if (s.error_code() == grpc::StatusCode::INVALID_ARGUMENT ||
+      s.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED) {
+    ++t.records;
+    ++t.malformed;
+    const std::string code = CodeName(s.error_code());
+    if (ctx.json) {
+      std::cout << "{\"record_id\":" << JsonString(path)
+                << ",\"error_code\":" << JsonString(code)
+                << ",\"error_message\":" << JsonString(s.error_message()) << "}\n";
+    } else {
+      std::cout << path << "  MALFORMED  " << code << ": " << s.error_message() << "\n";
+    }
+    return -1;
+  }
+  if (!s.ok()) return ctx.Fail(s);
+  for (int i = 0; i < resp.games_size(); ++i) {
+    const v1::XiangqiGameReport& g = resp.games(i);
+    ++t.records;
+    if (g.failed() || g.needs_arbiter()) {
+      ++t.failed;
+      if (!g.failed()) ++t.arbiter;
+    } else {
+      ++t.ok;
+    }
+    if (ctx.json) continue;
+    const std::string name =
+        resp.games_size() == 1 ? path : path + "[" + std::to_string(i) + "]";
+    std::cout << XiangqiLine(name, g, args.verbose) << "\n";
+    if (args.verbose) PrintXiangqiVerbose(g);
+  }
+  if (ctx.json) {
+    std::string report;
+    google::protobuf::util::JsonPrintOptions options;
+    options.preserve_proto_field_names = true;
+    (void)google::protobuf::util::MessageToJsonString(resp, &report, options);
+    std::cout << "{\"record_id\":" << JsonString(path) << ",\"report\":" << report << "}\n";
+  }
+  return -1;
+}
+
 // The summary line (or JSON object); the exit status of the check.
 int PrintSummary(const CliContext& ctx, const Tally& t) {
   if (ctx.json) {
     std::cout << "{\"records\":" << t.records << ",\"ok\":" << t.ok
-              << ",\"failed\":" << t.failed << ",\"malformed\":" << t.malformed
-              << "}\n";
+              << ",\"failed\":" << t.failed << ",\"malformed\":" << t.malformed;
+    if (t.arbiter > 0) std::cout << ",\"needs_arbiter\":" << t.arbiter;
+    std::cout << "}\n";
   } else {
     std::cout << t.records << " records: " << t.ok << " ok, " << t.failed
-              << " failed, " << t.malformed << " malformed\n";
+              << " failed, " << t.malformed << " malformed";
+    if (t.arbiter > 0) std::cout << " (" << t.arbiter << " of the failed need an arbiter)";
+    std::cout << "\n";
   }
   return t.failed + t.malformed > 0 ? kExitCheckFailed : kExitOk;
 }
@@ -482,6 +595,12 @@ int RunCheck(CliContext& ctx, const CheckArgs& args) {
     }
     return PrintSummary(ctx, t);
   }
+  if (args.game == "xiangqi") {
+    for (const std::string& f : args.files) {
+      if (int rc = CheckXiangqiFile(ctx, args, f, t); rc >= 0) return rc;
+    }
+    return PrintSummary(ctx, t);
+  }
   v1::CheckOptions options;
   if (!BuildOptions(args, &options)) return kExitUsage;
   for (size_t begin = 0; begin < args.files.size(); begin += kFilesPerStream) {
@@ -498,15 +617,21 @@ void AddRulesCommands(CLI::App& app, CliContext& ctx, Action& action) {
   auto a = std::make_shared<CheckArgs>();
   auto* check = app.add_subcommand(
       "check",
-      "check Go (SGF) or Gomoku (SGF GM[4] or move list) game records "
-      "against the rules; public, no token needed");
+      "check Go (SGF), Gomoku (SGF GM[4] or move list) or Xiangqi (PGN) "
+      "game records against the rules; public, no token needed");
   check
       ->add_option("files", a->files,
                    "record files (a Go collection's games are FILE[0], "
                    "FILE[1] ...)")
       ->required();
-  check->add_option("--game", a->game, "go | gomoku (五子棋)")
-      ->check(CLI::IsMember({"go", "gomoku"}))
+  check->add_option("--game", a->game, "go | gomoku (五子棋) | xiangqi (象棋)")
+      ->check(CLI::IsMember({"go", "gomoku", "xiangqi"}))
+      ->capture_default_str();
+  check
+      ->add_option("--notation", a->notation,
+                   "with --game xiangqi: auto ([Format], else each move's) | iccs | "
+                   "wxf | chinese")
+      ->check(CLI::IsMember({"auto", "iccs", "wxf", "chinese"}))
       ->capture_default_str();
   check
       ->add_option("--gomoku-rules", a->gomoku_rules,

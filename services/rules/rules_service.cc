@@ -10,6 +10,8 @@
 #include "services/rules/gomoku/checker.h"
 #include "services/rules/gomoku_proto_convert.h"
 #include "services/rules/rules_proto_convert.h"
+#include "services/rules/xiangqi/checker.h"
+#include "services/rules/xiangqi_proto_convert.h"
 
 namespace gorank::rules {
 namespace {
@@ -107,6 +109,20 @@ grpc::Status RulesServiceImpl::CheckGomokuRecord(
         GORANK_ASSIGN_OR_RETURN(gomoku::CheckReport report,
                                 gomoku::CheckRecord(parsed.record, options));
         GomokuReportToProto(parsed, report, resp);
+        return absl::OkStatus();
+      });
+}
+
+grpc::Status RulesServiceImpl::CheckXiangqiRecord(
+    grpc::ServerContext* ctx, const v1::CheckXiangqiRecordRequest* req,
+    v1::CheckXiangqiRecordResponse* resp) {
+  return gate_->Run(
+      ctx, M("CheckXiangqiRecord"), *req, [&](const Caller&) -> absl::Status {
+        GORANK_ASSIGN_OR_RETURN(xiangqi::CheckOptions options,
+                                XiangqiOptionsFromProto(*req));
+        GORANK_ASSIGN_OR_RETURN(xiangqi::FileReport report,
+                                xiangqi::CheckRecord(req->record(), options));
+        XiangqiReportToProto(report, resp);
         return absl::OkStatus();
       });
 }

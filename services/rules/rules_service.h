@@ -1,5 +1,5 @@
-// gRPC handlers of rules.proto (RulesService): the rules check of Go and
-// Gomoku game records. Thin: convert the request, one go::CheckRecords (or
+// gRPC handlers of rules.proto (RulesService): the rules check of Go, Gomoku
+// and Xiangqi game records. Thin: convert the request, one go::CheckRecords (or
 // gomoku::CheckRecord) call, convert the reports. A record with violations is
 // an OK answer whose report says failed = true; errors are for records that
 // cannot be read.
@@ -14,6 +14,13 @@
 // gomoku::CheckRecord. INVALID_ARGUMENT for bad options or a malformed record
 // (the message names the line and column, or the byte offset), UNIMPLEMENTED
 // for SGF setup stones, RESOURCE_EXHAUSTED over 1 MiB.
+//
+// CheckXiangqiRecord (unary): one Xiangqi PGN file (UTF-8 or GBK, one or
+// more games) through xiangqi::CheckRecord, one report per game.
+// INVALID_ARGUMENT for an empty record, an unknown notation value, a record
+// the PGN reader rejects (the message names the line and column), a [FEN]
+// that is not a legal position or an unknown [Format] (naming the game's
+// line); RESOURCE_EXHAUSTED over 1 MiB, 10,000 games or 200,000 moves.
 //
 // CheckGameRecords (bidirectional stream): one answer per request message, in
 // order. A request whose record or options cannot be checked is answered with
@@ -54,6 +61,10 @@ class RulesServiceImpl final : public v1::RulesService::Service {
   grpc::Status CheckGomokuRecord(grpc::ServerContext* ctx,
                                  const v1::CheckGomokuRecordRequest* req,
                                  v1::CheckGomokuRecordResponse* resp) override;
+
+  grpc::Status CheckXiangqiRecord(grpc::ServerContext* ctx,
+                                  const v1::CheckXiangqiRecordRequest* req,
+                                  v1::CheckXiangqiRecordResponse* resp) override;
 
  private:
   CallGate* gate_;

@@ -57,6 +57,7 @@ const std::map<std::string, std::string>& ExpectedRoles() {
       {"/gorank.v1.RulesService/CheckGameRecord", "PNAU"},
       {"/gorank.v1.RulesService/CheckGameRecords", "PNAU"},
       {"/gorank.v1.RulesService/CheckGomokuRecord", "PNAU"},
+      {"/gorank.v1.RulesService/CheckXiangqiRecord", "PNAU"},
       {"/gorank.v1.AuditService/GetCheckpoint", "PNAU"},
       {"/gorank.v1.AuditService/GetEntries", "NU"},
       {"/gorank.v1.AuditService/GetInclusionProof", "PNAU"},
