@@ -21,9 +21,11 @@ packages=(
 )
 # Only the test suite needs these: the browser test (headless Chromium with a
 # CJK font), the PDF check (pdftoppm, zbarimg), the fuzz runs (clang) and the
-# PostgreSQL suites (a throw-away server the tests start as a non-root user).
+# PostgreSQL suites (a throw-away server the tests start as a non-root user);
+# fairy-stockfish is the reference for the Xiangqi perft test.
 if [ "$mode" = test ]; then
   packages+=(postgresql chromium fonts-wqy-zenhei poppler-utils poppler-data zbar-tools clang-14 libclang-rt-14-dev)
+  packages+=(fairy-stockfish)
 fi
 missing=()
 for p in "${packages[@]}"; do

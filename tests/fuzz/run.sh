@@ -20,7 +20,7 @@ parallel="${GORANK_FUZZ_PARALLEL:-$(nproc)}"
 targets=("$@")
 if [[ ${#targets[@]} -eq 0 ]]; then
   targets=(sgf go_check gomoku_record egf csv rank certificate_number
-           server_config audit_entry log_file)
+           server_config audit_entry log_file xiangqi_record)
 fi
 
 cc=clang-14
