@@ -382,6 +382,7 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
     web_options.call_deadline_ms = config.http_call_deadline_ms;
     web_options.max_notices = config.http_max_notices;
     web_options.relay_key = gate_options.relay_key;
+    web_options.public_base_url = config.public_base_url;
     GORANK_ASSIGN_OR_RETURN(s->web_, web::WebServer::Start(web_options, s->InProcessChannel()));
     s->http_port_ = s->web_->port();
   }

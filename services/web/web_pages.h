@@ -28,9 +28,10 @@ std::string LookupBody(Lang lang, const std::string& name,
                        const v1::LookupRankResponse& answer);
 
 // The notices (at most `max_shown` of them, then a note), each with a form
-// that POSTs an objection to /objections.
+// that POSTs an objection to /objections, carrying `form_token` (form_guard.h)
+// in a hidden field.
 std::string NoticesBody(Lang lang, const v1::ListNoticesResponse& answer,
-                        int max_shown);
+                        int max_shown, const std::string& form_token);
 
 // The LodgeObjection answer: number, objection id and state.
 std::string ObjectionBody(Lang lang, const v1::LodgeObjectionResponse& answer);

@@ -12,6 +12,7 @@
 #include "grpcpp/client_context.h"
 #include "nlohmann/json.hpp"
 #include "services/common/call_gate.h"
+#include "services/web/form_guard.h"
 #include "services/web/html.h"
 #include "services/web/http_status.h"
 #include "services/web/web_pages.h"
@@ -33,8 +34,37 @@ struct Refusal {
   absl::StatusCode code = absl::StatusCode::kOk;
   std::string message;
   int64_t retry_after_s = 0;
+  int http_status = 0;  // when not 0, instead of HttpStatusFor(code)
   bool ok() const { return code == absl::StatusCode::kOk; }
 };
+
+Refusal FromStatus(const absl::Status& s) {
+  return Refusal{s.code(), std::string(s.message()), 0};
+}
+
+int64_t NowUnix() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// The media type of the body, lower case, without parameters:
+// "Application/JSON; charset=utf-8" -> "application/json".
+std::string MediaType(const Request& req) {
+  std::string t = req.get_header_value("Content-Type");
+  t = t.substr(0, t.find(';'));
+  while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.pop_back();
+  const size_t first = t.find_first_not_of(" \t");
+  t = first == std::string::npos ? "" : t.substr(first);
+  for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return t;
+}
+
+RequestOrigin OriginHeaders(const Request& req) {
+  return RequestOrigin{req.get_header_value("Sec-Fetch-Site"),
+                       req.get_header_value("Origin"),
+                       req.get_header_value("Host")};
+}
 
 bool IsApi(const Request& req) { return req.path.rfind("/api/", 0) == 0; }
 
@@ -91,7 +121,50 @@ struct WebServer::Impl {
   Impl(const WebOptions& o, std::shared_ptr<grpc::Channel> channel)
       : options(o),
         stub(v1::CertificateService::NewStub(channel)),
-        limiter(o.limit) {}
+        limiter(o.limit),
+        tokens(o.form_key) {}
+
+  // Reads the body of a POST into *body, at most options.max_body_bytes of it
+  // however it is framed: cpp-httplib (0.11) caps only a body with a
+  // Content-Length and reads a chunked or unframed one whole, after undoing
+  // gzip/brotli. A refused body may stay partly unread: the answer then
+  // closes the connection.
+  Refusal ReadBody(const Request& req, Response& res,
+                   const httplib::ContentReader& reader, std::string* body) {
+    if (req.is_multipart_form_data()) {
+      res.set_header("Connection", "close");
+      return Refusal{absl::StatusCode::kInvalidArgument,
+                     "multipart/form-data is not accepted: the objection form "
+                     "posts application/x-www-form-urlencoded, the API "
+                     "application/json",
+                     0, 415};
+    }
+    bool too_large = false;
+    const bool read = reader([&](const char* data, size_t n) {
+      if (n > options.max_body_bytes - body->size()) {
+        too_large = true;
+        return false;
+      }
+      body->append(data, n);
+      return true;
+    });
+    if (read) return Refusal{};
+    res.set_header("Connection", "close");
+    if (too_large || res.status == 413) {
+      return Refusal{absl::StatusCode::kResourceExhausted,
+                     "request too large (at most " +
+                         std::to_string(options.max_body_bytes) + " bytes)",
+                     0, 413};
+    }
+    if (res.status == 415) {
+      return Refusal{absl::StatusCode::kInvalidArgument,
+                     "unsupported Content-Encoding '" +
+                         req.get_header_value("Content-Encoding") + "'",
+                     0, 415};
+    }
+    return Refusal{absl::StatusCode::kInvalidArgument,
+                   "malformed request body", 0, 400};
+  }
 
   // One public gRPC call for the visitor behind `http_req`, with the deadline;
   // the caller's address travels along so rankd's own per-client limit
@@ -132,7 +205,7 @@ struct WebServer::Impl {
   }
 
   void Refuse(const Request& req, Response& res, const Refusal& r) {
-    res.status = HttpStatusFor(r.code);
+    res.status = r.http_status != 0 ? r.http_status : HttpStatusFor(r.code);
     if (r.retry_after_s > 0)
       res.set_header("Retry-After", std::to_string(r.retry_after_s));
     if (IsApi(req)) {
@@ -191,6 +264,7 @@ struct WebServer::Impl {
   WebOptions options;
   std::unique_ptr<Stub> stub;
   RateLimiter limiter;
+  FormTokens tokens;
   httplib::Server http;
   std::thread thread;
   std::mutex stop_mu;
@@ -225,9 +299,37 @@ void WebServer::Impl::Routes() {
     v1::ListNoticesResponse resp;
     if (Refusal r = Notices(req, &resp); !r.ok()) return Refuse(req, res, r);
     Html(req, res, 200, TextsFor(LangOf(req)).notices_heading,
-         NoticesBody(LangOf(req), resp, options.max_notices));
+         NoticesBody(LangOf(req), resp, options.max_notices,
+                     tokens.Issue(req.remote_addr, NowUnix())));
   });
-  http.Post("/objections", [this](const Request& req, Response& res) {
+  // Every POST reads its body through ReadBody (the limit); the form also
+  // needs the token its page was shown with, and a same-origin post.
+  http.Post("/objections", [this](const Request& http_req, Response& res,
+                                  const httplib::ContentReader& reader) {
+    std::string body;
+    if (Refusal r = ReadBody(http_req, res, reader, &body); !r.ok()) {
+      return Refuse(http_req, res, r);
+    }
+    Request req = http_req;  // the form's fields join the query's (lang)
+    httplib::detail::parse_query_text(body, req.params);
+    if (MediaType(req) != "application/x-www-form-urlencoded") {
+      return Refuse(req, res,
+                    Refusal{absl::StatusCode::kInvalidArgument,
+                            "the objection form posts "
+                            "application/x-www-form-urlencoded, got '" +
+                                req.get_header_value("Content-Type") + "'",
+                            0, 415});
+    }
+    if (absl::Status s = CheckSameOrigin(OriginHeaders(req),
+                                         options.public_base_url);
+        !s.ok()) {
+      return Refuse(req, res, FromStatus(s));
+    }
+    if (absl::Status s = tokens.Check(req.get_param_value("form_token"),
+                                      req.remote_addr, NowUnix());
+        !s.ok()) {
+      return Refuse(req, res, FromStatus(s));
+    }
     v1::LodgeObjectionRequest lodge;
     lodge.set_number(req.get_param_value("number"));
     lodge.set_text(req.get_param_value("text"));
@@ -259,10 +361,31 @@ void WebServer::Impl::Routes() {
     }
     Json(res, resp);
   });
-  http.Post("/api/v1/objections", [this](const Request& req, Response& res) {
+  // A page elsewhere can post text/plain without the browser asking first;
+  // application/json it cannot (CORS preflight, which this server never
+  // grants).
+  http.Post("/api/v1/objections", [this](const Request& req, Response& res,
+                                         const httplib::ContentReader& reader) {
+    std::string body;
+    if (Refusal r = ReadBody(req, res, reader, &body); !r.ok()) {
+      return Refuse(req, res, r);
+    }
+    if (MediaType(req) != "application/json") {
+      return Refuse(req, res,
+                    Refusal{absl::StatusCode::kInvalidArgument,
+                            "POST /api/v1/objections takes a JSON body with "
+                            "Content-Type: application/json, got '" +
+                                req.get_header_value("Content-Type") + "'",
+                            0, 415});
+    }
+    if (absl::Status s = CheckSameOrigin(OriginHeaders(req),
+                                         options.public_base_url);
+        !s.ok()) {
+      return Refuse(req, res, FromStatus(s));
+    }
     v1::LodgeObjectionRequest lodge;
     const auto parsed =
-        google::protobuf::util::JsonStringToMessage(req.body, &lodge);
+        google::protobuf::util::JsonStringToMessage(body, &lodge);
     if (!parsed.ok()) {
       return Refuse(
           req, res,
@@ -277,6 +400,19 @@ void WebServer::Impl::Routes() {
       return Refuse(req, res, r);
     }
     Json(res, resp);
+  });
+  // Any other POST: its body is read (within the limit) before the 404.
+  http.Post(".*", [this](const Request& req, Response& res,
+                         const httplib::ContentReader& reader) {
+    std::string body;
+    Refusal r = ReadBody(req, res, reader, &body);
+    if (r.ok()) {
+      r = Refusal{absl::StatusCode::kNotFound,
+                  std::string(TextsFor(LangOf(req)).not_found_page) + " (" +
+                      req.path + ")",
+                  0};
+    }
+    Refuse(req, res, r);
   });
 }
 
@@ -300,6 +436,18 @@ void WebServer::Impl::Limits() {
   });
   http.set_pre_routing_handler([this](const Request& req, Response& res) {
     const int64_t wait_ms = limiter.Acquire(req.remote_addr);
+    if (wait_ms == 0 && req.method != "GET" && req.method != "HEAD" &&
+        req.method != "POST") {
+      // httplib would read a PUT/PATCH/DELETE/PRI body whole, unlimited,
+      // before finding no route: refuse it unread.
+      res.set_header("Allow", "GET, HEAD, POST");
+      res.set_header("Connection", "close");
+      Refuse(req, res,
+             Refusal{absl::StatusCode::kUnimplemented,
+                     "method " + req.method + " not allowed (GET, HEAD, POST)",
+                     0, 405});
+      return httplib::Server::HandlerResponse::Handled;
+    }
     if (wait_ms == 0) return httplib::Server::HandlerResponse::Unhandled;
     const int64_t secs = RetryAfterSeconds(wait_ms);
     Refuse(req, res,

@@ -13,8 +13,13 @@
 //                                message as JSON (proto field names); errors
 //                                {"code": "...", "message": "..."}
 // Pages take ?lang=zh|en (default zh). Abuse limits: a token bucket per client
-// address on every request (429 + Retry-After), a body size limit, read and
-// write timeouts, a deadline on each gRPC call, a cap on notices shown.
+// address on every request (429 + Retry-After), a body size limit (413) for
+// every body however it is framed (Content-Length, chunked, compressed), read
+// and write timeouts, a deadline on each gRPC call, a cap on notices shown;
+// methods other than GET, HEAD and POST are 405. Cross-site posts
+// (form_guard.h) are refused: the form needs its form_token (403), the JSON
+// API Content-Type application/json (415), and both a same-origin
+// Sec-Fetch-Site / Origin when the browser sends them (403).
 #ifndef GORANK_SERVICES_WEB_WEB_SERVER_H_
 #define GORANK_SERVICES_WEB_WEB_SERVER_H_
 
@@ -45,6 +50,13 @@ struct WebOptions {
   // gRPC call together with the visitor's address, so rankd's public limit
   // applies per visitor. Empty: calls count against the channel's peer.
   std::string relay_key;
+  // The page's public address (ServerConfig::public_base_url, e.g. behind a
+  // proxy): posts whose Origin is its origin are same-origin, besides those
+  // whose Origin matches the Host header. Empty: the Host header only.
+  std::string public_base_url;
+  // HMAC key of the objection form's tokens. Empty: a random one per start
+  // (a form shown by one instance is then refused by another).
+  std::string form_key;
 };
 
 // Thread-safe. Does not own the channel's server: Stop() (or the destructor)

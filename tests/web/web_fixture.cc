@@ -25,6 +25,7 @@ void WebFixture::StartServer(double http_rate, double http_burst,
   config.http_rate = http_rate;
   config.http_burst = http_burst;
   config.http_max_notices = http_max_notices_;
+  if (!public_base_url_.empty()) config.public_base_url = public_base_url_;
   config.public_rate = public_rate;
   config.public_burst = public_burst;
   config.shutdown_grace_ms = 1000;
@@ -60,6 +61,14 @@ httplib::Result WebFixture::Get(const std::string& path_and_query) {
   EXPECT_TRUE(r) << "no answer to GET " << path_and_query << ": "
                  << httplib::to_string(r.error());
   return r;
+}
+
+std::string WebFixture::FormToken(const std::string& page) {
+  const std::string marker = "name=\"form_token\" value=\"";
+  const size_t at = page.find(marker);
+  if (at == std::string::npos) return "";
+  const size_t from = at + marker.size();
+  return page.substr(from, page.find('"', from) - from);
 }
 
 std::unique_ptr<grpc::ClientContext> WebFixture::Context(

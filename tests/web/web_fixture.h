@@ -40,6 +40,9 @@ class WebFixture : public ::testing::Test {
       const std::string& source_ip = "127.0.0.1");
   // GET through a fresh client; fails the test when no answer came.
   httplib::Result Get(const std::string& path_and_query);
+  // The form_token of the first objection form on a /notices page ("" when
+  // there is none): a post of the form must carry it.
+  static std::string FormToken(const std::string& page);
 
   static std::unique_ptr<grpc::ClientContext> Context(const std::string& token);
   v1::Player MustRegister(const std::string& name, const std::string& rank,
@@ -57,6 +60,8 @@ class WebFixture : public ::testing::Test {
   int http_port_ = 0;
   // Set before StartServer: notices shown on one page.
   int http_max_notices_ = 200;
+  // Set before StartServer: ServerConfig::public_base_url ("" the default).
+  std::string public_base_url_;
 };
 
 }  // namespace gorank::web
