@@ -2,12 +2,33 @@
 
 #include "services/common/status_macros.h"
 #include "services/eligibility/eligibility_proto_convert.h"
+#include "services/registry/player_registry.h"
 
 namespace gorank::eligibility {
 namespace {
 
 std::string M(const char* method) {
   return MethodName(v1::EligibilityService::service_full_name(), method);
+}
+
+// Public-data policy (README): the public sees a holder's certificate
+// numbers as prefix and year only (PPPYY****), here as in LookupRank.
+void MaskForThePublic(v1::GradeBasis* b, std::string* text) {
+  if (b->has_certificate()) {
+    b->mutable_certificate()->set_number(
+        registry::MaskCertificateNumbers(b->certificate().number()));
+  }
+  *text = registry::MaskCertificateNumbers(*text);
+}
+
+void MaskForThePublic(v1::EvaluatePlayerResponse* resp) {
+  for (v1::GradeGrant& g : *resp->mutable_grants()) {
+    MaskForThePublic(g.mutable_basis(), g.mutable_explanation());
+  }
+  for (v1::NearMiss& m : *resp->mutable_near_misses()) {
+    MaskForThePublic(m.mutable_basis(), m.mutable_reason());
+    for (std::string& r : *m.mutable_reasons()) r = registry::MaskCertificateNumbers(r);
+  }
 }
 
 }  // namespace
@@ -18,7 +39,7 @@ grpc::Status EligibilityServiceImpl::EvaluatePlayer(
     grpc::ServerContext* ctx, const v1::EvaluatePlayerRequest* req,
     v1::EvaluatePlayerResponse* resp) {
   return gate_->Run(
-      ctx, M("EvaluatePlayer"), *req, [&](const Caller&) -> absl::Status {
+      ctx, M("EvaluatePlayer"), *req, [&](const Caller& caller) -> absl::Status {
         std::vector<EventPlacing> extra;
         for (const v1::EventPlacing& p : req->extra_placings()) {
           GORANK_ASSIGN_OR_RETURN(EventPlacing placing, PlacingFromProto(p));
@@ -27,6 +48,7 @@ grpc::Status EligibilityServiceImpl::EvaluatePlayer(
         GORANK_ASSIGN_OR_RETURN(PlayerEvaluation e,
                                 desk_->EvaluatePlayer(req->player_id(), extra));
         EvaluationToProto(desk_->standard(), e, resp);
+        if (caller.role == auth::Role::kPublic) MaskForThePublic(resp);
         return absl::OkStatus();
       });
 }

@@ -368,8 +368,9 @@ TEST_F(TournamentServiceTest, ADanCertificateQualifiesOnceItsNoticeHasEnded) {
           .ok());
   EXPECT_EQ(under_notice.grants_size(), 0);
   ASSERT_EQ(under_notice.near_misses_size(), 1);
+  // Public-data policy: the public sees the number as prefix and year.
   EXPECT_EQ(under_notice.near_misses(0).basis().certificate().number(),
-            issued.certificate().number());
+            issued.certificate().number().substr(0, 5) + "****");
   EXPECT_FALSE(under_notice.near_misses(0).basis().certificate().effective());
 
   server_->clock().Advance(8 * 86400);  // the 7-day public notice ends
@@ -380,8 +381,14 @@ TEST_F(TournamentServiceTest, ADanCertificateQualifiesOnceItsNoticeHasEnded) {
   ASSERT_EQ(effective.grants_size(), 1);
   EXPECT_EQ(effective.grants(0).grade(), v1::ATHLETE_GRADE_GRADE_2);
   EXPECT_EQ(effective.grants(0).basis().certificate().number(),
-            issued.certificate().number());
+            issued.certificate().number().substr(0, 5) + "****");
   EXPECT_EQ(effective.grants(0).basis().certificate().rank().notation(), "4d");
+  v1::EvaluatePlayerResponse for_staff;
+  ASSERT_TRUE(grades_->EvaluatePlayer(TestServer::Context(server_->admin).get(), ereq,
+                                      &for_staff)
+                  .ok());
+  EXPECT_EQ(for_staff.grants(0).basis().certificate().number(),
+            issued.certificate().number());
 }
 
 }  // namespace
