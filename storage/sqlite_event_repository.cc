@@ -2,6 +2,7 @@
 
 #include "services/common/status_macros.h"
 #include "services/tournaments/event_json.h"
+#include "services/tournaments/standings.h"
 #include "storage/audit_log.h"
 
 namespace gorank::storage {
@@ -198,7 +199,21 @@ absl::Status SqliteEventRepository::SaveResults(EventId id,
   return db_->Write([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(Event event, LoadEvent(c, id));
     GORANK_RETURN_IF_ERROR(tournaments::ValidateResults(event, results));
-    if (event.closed) return ClosedError(id);
+    if (event.closed) {
+      // A closed event takes only the decision of a tie left pending.
+      GORANK_ASSIGN_OR_RETURN(auto read, c.Prepare(kResultsOf));
+      read->Bind(1, id.value);
+      GORANK_ASSIGN_OR_RETURN(bool row, read->Step());
+      tournaments::EventResults stored;
+      if (row && !read->IsNull(1)) {
+        GORANK_ASSIGN_OR_RETURN(stored,
+                                tournaments::ResultsFromJson(read->Text(1)));
+      }
+      read.reset();
+      if (!tournaments::OnlyTieDecisionsDiffer(stored, results)) {
+        return ClosedError(id);
+      }
+    }
     GORANK_RETURN_IF_ERROR(WritePlayerIndex(c, id, results));
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kPutResults));
     st->Bind(1, id.value).Bind(2, tournaments::ResultsToJson(results));

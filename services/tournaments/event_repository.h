@@ -59,7 +59,9 @@ class EventRepository {
 
   // Replaces the event's results as a whole, atomically. NOT_FOUND when the
   // event is unknown; INVALID_ARGUMENT when ValidateResults fails;
-  // FAILED_PRECONDITION when the event is closed (nothing is stored then).
+  // FAILED_PRECONDITION when the event is closed (nothing is stored then),
+  // unless only the tie decisions differ from the stored results
+  // (OnlyTieDecisionsDiffer: a tie left pending at the close is decided).
   virtual absl::Status SaveResults(EventId id, const EventResults& results,
                                    const ChangeRecord& audit) = 0;
 

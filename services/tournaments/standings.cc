@@ -5,6 +5,7 @@
 #include <set>
 
 #include "services/common/status_macros.h"
+#include "services/tournaments/event_json.h"
 #include "services/tournaments/standings_internal.h"
 
 namespace gorank::tournaments {
@@ -141,6 +142,15 @@ Rational WithdrawnScore(int points, int games_played, int rounds,
 }
 
 }  // namespace internal
+
+bool OnlyTieDecisionsDiffer(const EventResults& before,
+                            const EventResults& after) {
+  EventResults a = before, b = after;
+  a.tie_decisions.clear();
+  b.tie_decisions.clear();
+  return ResultsToJson(a) == ResultsToJson(b) &&
+         ResultsToJson(before) != ResultsToJson(after);
+}
 
 absl::Status CheckDecidesPendingTies(
     const Standings& standings, const std::vector<TieDecision>& decisions) {

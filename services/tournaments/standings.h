@@ -106,6 +106,12 @@ absl::StatusOr<Standings> ComputeStandings(const Event& event,
 absl::Status CheckDecidesPendingTies(const Standings& standings,
                                      const std::vector<TieDecision>& decisions);
 
+// True when `after` is `before` with the tie decisions changed and nothing
+// else: the one change a closed event takes (repositories enforce it).
+// Thread-safe.
+bool OnlyTieDecisionsDiffer(const EventResults& before,
+                            const EventResults& after);
+
 // The results as the standings count them, which is what a result file
 // exports: every game of a voided entrant removed (round robin, 2p < S, or
 // withdrawn before the start), and in a round robin the forfeits a

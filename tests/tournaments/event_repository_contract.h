@@ -178,6 +178,32 @@ TEST_P(EventRepositoryContract, ClosedEventNeverChanges) {
   EXPECT_EQ(Audits(), 3);
 }
 
+// The one change a closed event takes: the decision of a tie (the desk
+// checks that the tie was pending); anything else with it is refused.
+TEST_P(EventRepositoryContract, ClosedEventTakesOnlyATieDecision) {
+  auto e =
+      repo_->CreateEvent(NewEvent("x", "2025-01-01"), Change("event.create"));
+  ASSERT_TRUE(e.ok());
+  ResultsBuilder b;
+  b.Players(3).Draw(1, 1, 2);
+  ASSERT_TRUE(
+      repo_->SaveResults(e->id, b.Build(), Change("results.save")).ok());
+  Event closed = *e;
+  closed.closed = true;
+  ASSERT_TRUE(repo_->UpdateEvent(closed, Change("event.close")).ok());
+  EventResults decided = b.Build();
+  decided.tie_decisions.push_back({TieDecisionMethod::kLots, {2, 1}});
+  EventResults more = decided;
+  more.games[0].outcome = Outcome::kBlackWins;
+  EXPECT_EQ(repo_->SaveResults(e->id, more, Change("results.edit")).code(),
+            absl::StatusCode::kFailedPrecondition);
+  ASSERT_TRUE(
+      repo_->SaveResults(e->id, decided, Change("results.edit")).ok());
+  EXPECT_EQ(repo_->GetResults(e->id)->tie_decisions.size(), 1u);
+  EXPECT_EQ(repo_->GetResults(e->id)->games[0].outcome, Outcome::kDraw);
+  EXPECT_EQ(Audits(), 4);
+}
+
 }  // namespace gorank::tournaments::testing
 
 #endif  // GORANK_TESTS_TOURNAMENTS_EVENT_REPOSITORY_CONTRACT_H_

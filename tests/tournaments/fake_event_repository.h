@@ -11,6 +11,7 @@
 
 #include "services/common/status_macros.h"
 #include "services/tournaments/event_repository.h"
+#include "services/tournaments/standings.h"
 
 namespace gorank::tournaments::testing {
 
@@ -75,7 +76,10 @@ class FakeEventRepository : public EventRepository {
     auto it = events_.find(id.value);
     if (it == events_.end()) return NotFound(id);
     GORANK_RETURN_IF_ERROR(ValidateResults(it->second.first, results));
-    if (it->second.first.closed) return Closed(id);
+    if (it->second.first.closed &&
+        !OnlyTieDecisionsDiffer(it->second.second, results)) {
+      return Closed(id);
+    }
     it->second.second = results;
     audit_.push_back(audit);
     return absl::OkStatus();
