@@ -180,8 +180,24 @@ absl::StatusOr<EditedResults> EventDesk::Edit(const auth::Caller& caller,
                                               EventId id,
                                               const ResultsEdit& edit) {
   std::lock_guard<std::mutex> lock(results_mu_);
-  GORANK_ASSIGN_OR_RETURN(Event event, Writable(caller, id));
+  absl::StatusOr<Event> writable = Writable(caller, id);
+  // A closed event still takes the play-off or lots of a tie left pending
+  // at the close, and nothing else.
+  const bool ties_only = !edit.tie_decisions.empty() &&
+                         edit.add_entrants.empty() && edit.set_teams.empty() &&
+                         edit.set_games.empty() && edit.remove_games.empty() &&
+                         edit.set_byes.empty() && edit.withdrawals.empty();
+  if (!writable.ok() &&
+      !(ties_only && absl::IsFailedPrecondition(writable.status()))) {
+    return writable.status();
+  }
+  GORANK_ASSIGN_OR_RETURN(Event event,
+                          writable.ok() ? writable : repo_->GetEvent(id));
   GORANK_ASSIGN_OR_RETURN(EventResults before, repo_->GetResults(id));
+  if (event.closed) {
+    GORANK_ASSIGN_OR_RETURN(Standings now, ComputeStandings(event, before));
+    GORANK_RETURN_IF_ERROR(CheckDecidesPendingTies(now, edit.tie_decisions));
+  }
   GORANK_ASSIGN_OR_RETURN(EditOutcome edited,
                           ApplyEdit(before, edit, directory_));
   GORANK_ASSIGN_OR_RETURN(
@@ -224,6 +240,7 @@ absl::StatusOr<ImportOutcome> EventDesk::Import(const auth::Caller& caller,
     GORANK_ASSIGN_OR_RETURN(event, Writable(caller, id));
   }
   GORANK_ASSIGN_OR_RETURN(out.file, ReadFile(format, text));
+  GORANK_RETURN_IF_ERROR(ApplyWithdrawals(options.withdrawals, out.file));
   const FormatKind kind = event.format.kind;
   if (id.value != 0 &&
       (kind == FormatKind::kSwiss || kind == FormatKind::kTeamSwiss) &&
@@ -281,7 +298,9 @@ absl::StatusOr<ClosedEvent> EventDesk::Close(const auth::Caller& caller,
   std::lock_guard<std::mutex> lock(results_mu_);
   GORANK_ASSIGN_OR_RETURN(Event event, Writable(caller, id));
   GORANK_ASSIGN_OR_RETURN(Standings standings, GetStandings(id));
-  if (standings.status != StandingsStatus::kFinal) {
+  // Places awaiting a play-off or lots may stay pending: only those places
+  // wait, and the decision is recorded later (Edit with tie decisions).
+  if (standings.status == StandingsStatus::kPendingResults) {
     return absl::FailedPreconditionError(
         "event " + IdText(id) +
         " cannot be closed yet: " + standings.pending_reason);

@@ -44,6 +44,8 @@ struct ImportOptions {
   std::vector<RowResolution> resolutions;
   bool allow_guests = false;  // unresolved rows become guests
   bool dry_run = false;       // check everything, store nothing
+  // Withdrawals the file cannot say: (row, rounds completed before it).
+  std::vector<std::pair<int, int>> withdrawals;
 };
 
 struct ImportOutcome {
@@ -103,7 +105,9 @@ class EventDesk {
   // Applies `edit` (results_edit.h) to the stored results, checks the
   // whole (as SaveResults) and stores it: only what the edit names changes.
   // Errors as SaveResults, plus ApplyEdit's (NOT_FOUND for an unregistered
-  // player, INVALID_ARGUMENT).
+  // player, INVALID_ARGUMENT). A closed event takes only tie decisions that
+  // each settle a tie left pending at the close (FAILED_PRECONDITION
+  // otherwise, CheckDecidesPendingTies).
   absl::StatusOr<EditedResults> Edit(const auth::Caller& caller, EventId id,
                                      const ResultsEdit& edit);
 
@@ -134,8 +138,10 @@ class EventDesk {
   absl::StatusOr<std::string> Export(EventId id, ResultFileFormat format) const;
 
   // Closes the event for good. NOT_FOUND; PERMISSION_DENIED;
-  // FAILED_PRECONDITION when already closed or when the standings are not
-  // final (unknown results, a pending play-off), naming what is missing.
+  // FAILED_PRECONDITION when already closed or when results are unknown,
+  // naming what is missing. Places awaiting a play-off or lots stay pending
+  // (only those: the other places are final) until Edit records the
+  // decision.
   // After the close is stored, runs the after-close hook (if set) before
   // returning; closes are serialised, so hooks see events in close order.
   absl::StatusOr<ClosedEvent> Close(const auth::Caller& caller, EventId id);

@@ -472,6 +472,9 @@ ImportOptions ImportOptionsFromProto(const v1::ImportResultsRequest& req) {
   }
   out.allow_guests = req.allow_guests();
   out.dry_run = req.dry_run();
+  for (const v1::Withdrawal& w : req.withdrawals()) {
+    out.withdrawals.push_back({w.entrant_id(), w.after_round()});
+  }
   return out;
 }
 

@@ -126,6 +126,9 @@ grpc::Status TournamentServiceImpl::ImportResults(
           RowMatchToProto(m, resp->add_matches());
         }
         resp->set_unresolved(out.unresolved);
+        for (const FileWarning& w : out.file.warnings) {
+          resp->add_warnings(w.text);
+        }
         return absl::OkStatus();
       });
 }
