@@ -408,5 +408,56 @@ TEST_F(ResultsChainE2eTest, RoundRobinFromCsvWithAPendingPlayoff) {
   ASSERT_NO_FATAL_FAILURE(CheckOfficeView(order, "Li Wei", "6d", "Li Wei", "Grade 1 Athlete"));
 }
 
+// Bad links and edits get a precise status naming what is wrong, and leave
+// the event as it was.
+TEST_F(ResultsChainE2eTest, BadLinksAndEditsAreRefusedAndChangeNothing) {
+  ASSERT_NO_FATAL_FAILURE(RegisterPlayersFromFile());
+  const std::string id = CreateEvent({"--name", "National Amateur Open 2026", "--sub-event",
+                                      "open_individual", "--format", "swiss", "--rounds", "5"});
+  const std::string egf = File("swiss.h9", kSwissEgf);
+  struct Case {
+    std::vector<std::string> extra;
+    std::string says;
+  };
+  for (const Case& c : std::vector<Case>{
+           {{"--link", "5=99999"}, "row 5 (line 12): player 99999 is not registered"},
+           {{"--link", "13=" + ids_["Wang Lei"]}, "the file's rows are 1..12"},
+           {{"--link", "5=" + ids_["Wang Lei"]}, "player " + ids_["Wang Lei"] + " is already row 1"},
+           {{"--link", "5=" + ids_["Chen Chen"], "--guest", "5"}, "the row is resolved twice"}}) {
+    std::vector<std::string> args = {"event", "import", egf, "--event", id};
+    args.insert(args.end(), c.extra.begin(), c.extra.end());
+    RunResult r = Ctl(args, director_);
+    EXPECT_EQ(r.exit_code, 1) << c.says;
+    EXPECT_TRUE(Has(r.err, "INVALID_ARGUMENT") && Has(r.err, c.says)) << r.err;
+  }
+  RunResult r = Ctl({"event", "import", egf, "--event", id, "--link", "five=3"}, director_);
+  EXPECT_EQ(r.exit_code, 2) << r.err;  // usage
+  r = Ctl({"event", "enter", id, "--player", "99999"}, director_);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(Has(r.err, "NOT_FOUND") && Has(r.err, "player 99999 is not registered")) << r.err;
+  r = Ctl({"event", "entrants", id});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << "only the header: " << r.out;
+
+  // With the file stored: a removal of a game that is not there, a second
+  // game for a player in one round, a withdrawal of an unknown entrant.
+  r = Ctl({"event", "import", egf, "--event", id, "--link", "5=" + ids_["Chen Chen"]},
+          director_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string before = Ctl({"event", "export", id, "--format", "csv"}).out;
+  r = Ctl({"event", "result", id, "--round", "2", "--remove", "1-2"}, director_);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(Has(r.err, "INVALID_ARGUMENT") && Has(r.err, "round 2 has no game 1-2")) << r.err;
+  r = Ctl({"event", "result", id, "--round", "2", "--game", "1-2:b"}, director_);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(Has(r.err, "INVALID_ARGUMENT") && Has(r.err, "already plays in round 2")) << r.err;
+  r = Ctl({"event", "withdraw", id, "--entrant", "40", "--after-round", "2"}, director_);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(Has(r.err, "INVALID_ARGUMENT") && Has(r.err, "unknown entrant 40")) << r.err;
+  r = Ctl({"event", "withdraw", id, "--entrant", "3"}, director_);
+  EXPECT_EQ(r.exit_code, 2) << r.err;  // --after-round missing
+  EXPECT_EQ(Ctl({"event", "export", id, "--format", "csv"}).out, before);
+}
+
 }  // namespace
 }  // namespace gorank::e2e
