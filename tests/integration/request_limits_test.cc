@@ -417,6 +417,15 @@ TEST_F(RequestLimitsTest, InvalidUtf8InThePublicVerifyNamesTheField) {
             "request was not read (send text as UTF-8)");
 }
 
+TEST_F(RequestLimitsTest, BytesThatAreNoProtobufMessageAreInvalidArgument) {
+  // Field 1 (number) as a length-delimited value longer than the message.
+  const Answer a = Call(server_.channel(), "/gorank.v1.CertificateService/VerifyCertificate",
+                        {std::string("\x0a\x7f\x31\x31", 4)}, "");
+  EXPECT_EQ(a.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(a.status.error_message(),
+            "the request could not be parsed as its protobuf message type");
+}
+
 TEST_F(RequestLimitsTest, AStreamCutByInvalidUtf8EndsInInvalidArgument) {
   v1::CheckGameRecordsRequest good;
   good.set_record_id("good");
