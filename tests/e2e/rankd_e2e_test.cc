@@ -130,10 +130,17 @@ TEST_F(RankdE2eTest, RegisterReadSearchTokensStopRestart) {
   EXPECT_EQ(j["player"]["resident_id"], "44030520080110005X");
   EXPECT_EQ(j["player"]["birth_date"]["year"], 2008);
 
-  r = Ctl({"player", "search", "--name", "张"});
+  // The public looks whole names up; listing by a prefix needs a token.
+  r = Ctl({"player", "search", "--name", "张三"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("张三"), std::string::npos) << r.out;
   EXPECT_EQ(CountLines(r.out), 2) << r.out;  // header + one player
+  r = Ctl({"player", "search", "--name", "张"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(CountLines(r.out), 1) << r.out;  // a prefix is no name: header only
+  r = Ctl({"player", "search", "--name", "张"}, token_file_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(CountLines(r.out), 2) << r.out;
 
   r = Ctl({"player", "history", "1"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -382,6 +389,77 @@ TEST_F(RankdE2eTest, CertVerifyNotValidExitsThree) {
   r = Ctl({"cert", "verify", unknown, "--name", "李四", "--json"});
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_NE(r.out.find("VERIFY_OUTCOME_NOT_VALID"), std::string::npos) << r.out;
+  EXPECT_EQ(Stop(), 0);
+}
+
+// Objections and awards through rankctl: the public lodges an objection to
+// a posted 4d, `cert objections` lists it (id, number, holder, text, state)
+// for the national admin, `decide-objection` takes that id; `cert notices`
+// shows the basis and the holder's agency; an award without a basis is
+// refused (exit 1), with --certificate it is recorded with its basis (the
+// annual report's awards: PublicDataPolicyTest).
+TEST_F(RankdE2eTest, ObjectionsAndAwardsThroughRankctl) {
+  ASSERT_NO_FATAL_FAILURE(StartRankd("rankd.log"));
+  RunResult r = Ctl({"player", "register", "--name", "赵六", "--agency", "110",
+                     "--gender", "male", "--birth-date", "1990-01-01", "--rank", "3d"},
+                    token_file_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = Ctl({"cert", "issue", "--player", "1", "--grade", "4d", "--agency", "000",
+           "--reference", "national final 2026, 2nd"},
+          token_file_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const size_t at = r.out.find("000");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string number = r.out.substr(at, 9);
+
+  r = Ctl({"cert", "notices"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("national final 2026, 2nd"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(110)"), std::string::npos) << r.out;  // the holder's agency
+
+  r = Ctl({"cert", "object", number, "--text", "he did not play", "--contact", "tel 1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = Ctl({"cert", "objections"});
+  EXPECT_EQ(r.exit_code, 1) << "objections need a token";
+  r = Ctl({"cert", "objections", "--state", "open"}, token_file_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find(number), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("赵六"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("he did not play"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("OPEN"), std::string::npos) << r.out;
+  r = Ctl({"cert", "objections", "--state", "maybe"}, token_file_);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  r = Ctl({"cert", "decide-objection", "1", "--verdict", "dismiss", "--note", "on record"},
+          token_file_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = Ctl({"cert", "objections", "--state", "dismissed"}, token_file_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("on record"), std::string::npos) << r.out;
+
+  // A 1d of a second player is the basis of an award to 3d.
+  r = Ctl({"player", "register", "--name", "孙七", "--agency", "000", "--gender", "male",
+           "--birth-date", "1990-01-01", "--rank", "1k"},
+          token_file_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = Ctl({"cert", "issue", "--player", "2", "--grade", "1d", "--agency", "000",
+           "--reference", "city open 2026, 1st"},
+          token_file_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string one_dan = r.out.substr(r.out.find("000"), 9);
+  r = Ctl({"player", "set-rank", "2", "--rank", "3d", "--reason", "award", "--basis",
+           "provincial final 2026, 1st"},
+          token_file_);
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.err.find("INVALID_ARGUMENT"), std::string::npos) << r.err;
+  r = Ctl({"player", "set-rank", "2", "--rank", "3d", "--reason", "award", "--basis",
+           "provincial final 2026, 1st", "--certificate", one_dan},
+          token_file_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = Ctl({"player", "history", "2"}, token_file_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("certificate " + one_dan + " (1d): provincial final 2026, 1st"),
+            std::string::npos)
+      << r.out;
   EXPECT_EQ(Stop(), 0);
 }
 
