@@ -2,8 +2,9 @@
 //   BM_Perft/<position>/<depth>: legal-move generation, leaf nodes per
 //     second ("nodes_per_s"), bulk-counted at the last ply as perft does;
 //   BM_FairyStockfishPerft/<position>/<depth>: the same perft by the
-//     fairy-stockfish binary in the same run (one process, its start-up
-//     time measured with "go perft 1" and subtracted), skipped when the
+//     fairy-stockfish binary in the same run (one process repeating it to
+//     about 20 M nodes, its start-up time measured with "go perft 1" and
+//     subtracted), skipped when the
 //     binary is absent ($FAIRY_STOCKFISH or /usr/games/fairy-stockfish);
 //   BM_CheckRecord/<notation>: whole records checked per second (a 120-ply
 //     game from a seeded random playout, written in ICCS, WXF or Chinese,
@@ -11,6 +12,7 @@
 // Run: build/tests/rules/xiangqi/xiangqi_bench --benchmark_min_time=1
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -50,20 +52,25 @@ std::string FairyStockfish() {
   return f.good() ? "/usr/games/fairy-stockfish" : "";
 }
 
-// Seconds one fairy-stockfish process takes for "go perft depth" on fen.
-double RunFairy(const std::string& binary, const std::string& fen, int depth,
+// Seconds one fairy-stockfish process takes for `repeat` times "go perft
+// depth" on fen; *nodes is the sum of its answers.
+double RunFairy(const std::string& binary, const std::string& fen, int depth, int repeat,
                 unsigned long long* nodes) {
   const std::string input = "/tmp/xiangqi_bench_fsf_" + std::to_string(getpid());
   {
     std::ofstream in(input);
-    in << "uci\nsetoption name UCI_Variant value xiangqi\nposition fen " << fen
-       << "\ngo perft " << depth << "\nquit\n";
+    in << "uci\nsetoption name UCI_Variant value xiangqi\nposition fen " << fen << "\n";
+    for (int i = 0; i < repeat; ++i) in << "go perft " << depth << "\n";
+    in << "quit\n";
   }
   const auto t0 = std::chrono::steady_clock::now();
   FILE* p = popen(("'" + binary + "' < " + input).c_str(), "r");
   char line[4096];
-  while (p && std::fgets(line, sizeof line, p))
-    std::sscanf(line, "Nodes searched: %llu", nodes);
+  *nodes = 0;
+  while (p && std::fgets(line, sizeof line, p)) {
+    unsigned long long n = 0;
+    if (std::sscanf(line, "Nodes searched: %llu", &n) == 1) *nodes += n;
+  }
   if (p) pclose(p);
   std::remove(input.c_str());
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -78,10 +85,14 @@ void BM_FairyStockfishPerft(benchmark::State& state) {
   const std::string fen = kFens[state.range(0)];
   const int depth = kDepths[state.range(0)];
   uint64_t nodes = 0;
+  // Enough repeats for about 20 M nodes, so its start-up time is small.
+  Position p = *Position::FromFen(fen);
+  const uint64_t once = p.Perft(depth);
+  const int repeat = static_cast<int>(std::max<uint64_t>(1, 20000000 / once));
   for (auto _ : state) {
     unsigned long long n = 0, ignored = 0;
-    const double startup = RunFairy(binary, fen, 1, &ignored);
-    const double total = RunFairy(binary, fen, depth, &n);
+    const double startup = RunFairy(binary, fen, 1, 1, &ignored);
+    const double total = RunFairy(binary, fen, depth, repeat, &n);
     state.SetIterationTime(total - startup > 1e-6 ? total - startup : 1e-6);
     nodes += n;
   }

@@ -32,10 +32,13 @@ std::map<int, Attack> Attacks(const Position& pos) {
     MoveList replies;
     after.GenerateLegal(&replies);
     for (Move r : replies) retaken |= To(r) == To(m);
+    // A target that could take its attacker first (two chariots on one
+    // line: an offer to exchange) is not a certain chase either.
+    const bool mutual = pos.WithSideToMove(Opponent(side)).IsLegal(EncodeMove(To(m), From(m)));
     Attack& entry = out[pos.slot(To(m))];
     entry.type = t;
     entry.square = To(m);
-    entry.unprotected |= !retaken;
+    entry.unprotected |= !retaken && !mutual;
   }
   return out;
 }

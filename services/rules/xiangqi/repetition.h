@@ -18,7 +18,8 @@
 // capture an opposing piece it could not capture before, the piece being
 // neither the general nor a soldier on its own side of the river, the
 // capturing piece being neither the general nor a soldier (their threats
-// are allowed), and no legal recapture on that point.
+// are allowed), no legal recapture on that point, and the piece not able
+// to take its attacker first (an offered exchange).
 #ifndef GORANK_SERVICES_RULES_XIANGQI_REPETITION_H_
 #define GORANK_SERVICES_RULES_XIANGQI_REPETITION_H_
 

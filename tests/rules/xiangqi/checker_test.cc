@@ -195,6 +195,17 @@ TEST(XiangqiCheckerTest, ChasingAProtectedPieceNeedsAnArbiter) {
   EXPECT_NE(r.outcome.summary.find("needs an arbiter"), std::string::npos);
 }
 
+TEST(XiangqiCheckerTest, OfferingAChariotExchangeIsNotACertainChase) {
+  // Red's chariot follows the black chariot along the ranks; each could
+  // take the other first: an arbiter decides.
+  const char* fen = "7R1/4k4/1r7/9/9/9/9/9/9/3K5 w - - 0 1";
+  const char* moves = "1. h9h7 b7b9 2. h7h9 b9b7 3. h9h7 b7b9 4. h7h9 b9b7";
+  const GameReport r = CheckOne(Game(fen, "*", moves));
+  EXPECT_FALSE(r.failed()) << r.violations[0].message;
+  ASSERT_EQ(r.repetitions.size(), 1u);
+  EXPECT_NE(r.repetitions[0].verdict.ruling, RepetitionRuling::kPerpetualChase);
+}
+
 MoveEffect Effect(Side mover, bool check, int chased_slot = -1, bool threat = false) {
   MoveEffect e;
   e.mover = mover;
