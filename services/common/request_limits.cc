@@ -71,7 +71,7 @@ const std::unordered_map<std::string_view, FieldLimit>& Table() {
       {"notation", Bytes(64)},
       {"gorank.v1.ParseRankRequest.text", Bytes(64)},
       {"rule_ids", Bytes(64, 100)},
-      {"record_id", Bytes(256)},
+      {"record_id", Bytes(4096)},  // rankctl check sends the file's path (PATH_MAX)
       {"adjusted_minutes", Bytes(32)},
       {"system", Bytes(200)},
       {"sgf", Bytes(4 << 20)},  // BoardPoint.sgf below; game records: 4 MiB

@@ -4,6 +4,7 @@
 #include "services/common/request_limits.h"
 
 #include <climits>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -16,7 +17,9 @@
 #include "gorank/v1/rules.pb.h"
 #include "gorank/v1/tournaments.pb.h"
 #include "google/protobuf/descriptor.h"
+#include "google/protobuf/descriptor.pb.h"
 #include "google/protobuf/descriptor_database.h"
+#include "google/protobuf/dynamic_message.h"
 #include "gtest/gtest.h"
 #include "services/common/call_gate.h"
 #include "services/common/excerpt.h"
@@ -40,12 +43,50 @@ TEST(RequestLimitsTest, FreeTextAtItsLimitPassesAndOneByteMoreIsRefused) {
   EXPECT_EQ(Message(s), "text is 3145728 bytes; the limit is 4000 bytes");
 }
 
-TEST(RequestLimitsTest, DefaultStringLimitAppliesToFieldsWithoutAnEntry) {
-  v1::CheckGameRecordsRequest r;
-  r.set_record_id(std::string(kDefaultMaxStringBytes, 'r'));
-  EXPECT_TRUE(CheckRequestLimits(r).ok());
-  r.set_record_id(std::string(kDefaultMaxStringBytes + 1, 'r'));
-  EXPECT_EQ(Message(CheckRequestLimits(r)), "record_id is 257 bytes; the limit is 256 bytes");
+// A message type no table entry names: the defaults of every type apply.
+TEST(RequestLimitsTest, FieldsWithoutAnEntryGetTheDefaultsOfTheirType) {
+  gpb::FileDescriptorProto file;
+  file.set_name("probe.proto");
+  file.set_package("probe");
+  file.set_syntax("proto3");
+  gpb::DescriptorProto* msg = file.add_message_type();
+  msg->set_name("Probe");
+  auto add = [&](const char* name, int number, gpb::FieldDescriptorProto::Type type, bool rep) {
+    gpb::FieldDescriptorProto* f = msg->add_field();
+    f->set_name(name);
+    f->set_number(number);
+    f->set_type(type);
+    f->set_label(rep ? gpb::FieldDescriptorProto::LABEL_REPEATED
+                     : gpb::FieldDescriptorProto::LABEL_OPTIONAL);
+  };
+  add("free_text", 1, gpb::FieldDescriptorProto::TYPE_STRING, false);
+  add("small", 2, gpb::FieldDescriptorProto::TYPE_INT32, false);
+  add("big", 3, gpb::FieldDescriptorProto::TYPE_INT64, false);
+  add("many", 4, gpb::FieldDescriptorProto::TYPE_BOOL, true);
+  gpb::DescriptorPool pool;
+  const gpb::FileDescriptor* built = pool.BuildFile(file);
+  ASSERT_NE(built, nullptr);
+  gpb::DynamicMessageFactory factory(&pool);
+  const gpb::Descriptor* d = built->message_type(0);
+  std::unique_ptr<gpb::Message> m(factory.GetPrototype(d)->New());
+  const gpb::Reflection* r = m->GetReflection();
+  r->SetString(m.get(), d->FindFieldByName("free_text"), std::string(kDefaultMaxStringBytes, 'x'));
+  r->SetInt32(m.get(), d->FindFieldByName("small"), -kDefaultInt32Bound);
+  r->SetInt64(m.get(), d->FindFieldByName("big"), kDefaultInt64Bound);
+  for (int i = 0; i < kDefaultMaxItems; ++i) r->AddBool(m.get(), d->FindFieldByName("many"), true);
+  EXPECT_TRUE(CheckRequestLimits(*m).ok()) << CheckRequestLimits(*m);
+  r->SetString(m.get(), d->FindFieldByName("free_text"), std::string(257, 'x'));
+  EXPECT_EQ(Message(CheckRequestLimits(*m)), "free_text is 257 bytes; the limit is 256 bytes");
+  r->ClearField(m.get(), d->FindFieldByName("free_text"));
+  r->SetInt32(m.get(), d->FindFieldByName("small"), -kDefaultInt32Bound - 1);
+  EXPECT_EQ(Message(CheckRequestLimits(*m)),
+            "small is -1000001; the allowed range is -1000000..1000000");
+  r->ClearField(m.get(), d->FindFieldByName("small"));
+  r->SetInt64(m.get(), d->FindFieldByName("big"), INT64_MAX);
+  EXPECT_EQ(CheckRequestLimits(*m).code(), absl::StatusCode::kInvalidArgument);
+  r->ClearField(m.get(), d->FindFieldByName("big"));
+  r->AddBool(m.get(), d->FindFieldByName("many"), true);
+  EXPECT_EQ(Message(CheckRequestLimits(*m)), "many has 1001 items; the limit is 1000");
 }
 
 TEST(RequestLimitsTest, NestedAndRepeatedFieldsAreNamedByTheirPath) {
