@@ -4,9 +4,11 @@
 // of the newest checkpoint rankd signed (N = its tree size). rankd runs it at
 // start and keeps it running over new entries before each signature; while
 // it fails rankd refuses writes, signs nothing and reports NOT_SERVING.
+// Entries are not decoded (only their link is read, so a start reads a big
+// log quickly); whether each decodes is the auditor's verifier's check.
 //
 // What it can name. An entry whose bytes no longer hash to their stored leaf
-// hash, that does not decode, or whose successor's keyed link no longer
+// hash, or whose successor's keyed link no longer
 // matches its leaf hash (it was altered and its leaf hash recomputed) is
 // named exactly. A log shorter than the checkpoint names its first missing
 // entry. A root mismatch with no such defect blames the entries no link

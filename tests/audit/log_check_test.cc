@@ -144,6 +144,21 @@ TEST_F(LogCheckTest, EntriesOfAnOlderRankdWithoutLinksAreBlamedAsARange) {
   EXPECT_THAT(check.reason, Not(IsEmpty()));
 }
 
+TEST_F(LogCheckTest, OnlyTheRowsKeyIsALinkNotTheSameTextElsewhere) {
+  AuditEntry e;
+  e.time_unix = 1700000000;
+  e.actor = "national/token:1";
+  e.action = "note";
+  e.subject = "audit_log:7";                       // after ':'
+  e.after = "{\"audit_log:7\":\"hmac:00\"}";   // escaped inside a string
+  entries_.push_back(Entry(0, true));
+  leaves_.push_back(LeafHash(entries_.back()));
+  entries_.push_back(e.Encode().value());
+  leaves_.push_back(LeafHash(entries_.back()));
+  LogCheck check = Check(SignedAt(2));
+  EXPECT_TRUE(check.ok) << check.reason;
+}
+
 TEST_F(LogCheckTest, ACheckpointOfAnotherKeyAsksForTheRightKeyFile) {
   Build(3);
   SigningKey other = SigningKey::FromSeed(std::string(32, 'o')).value();
