@@ -9,7 +9,8 @@
 #
 # Environment (all optional):
 #   RANKD_SERVER           rankd address            (127.0.0.1:50051)
-#   RANKD_TOKEN_FILE       an auditor or admin token (/etc/rankd/backup.token)
+#   RANKD_TOKEN_FILE       a national-admin token (/etc/rankd/backup.token): an
+#                          auditor's backup has no resident IDs and cannot be restored
 #   RANKD_BACKUP_DIR       where backups go         (/var/lib/rankd/backups)
 #   RANKD_BACKUP_KEEP_DAYS delete backups older than this many days (14)
 #   RANKD_AUDIT_KEY        audit key to keep a copy of (/var/lib/rankd/audit_ed25519.pem)
@@ -33,12 +34,19 @@ mkdir -p "$dir"
 
 out="$dir/rankd-$(date -u +%Y%m%dT%H%M%SZ).db"
 # shellcheck disable=SC2086  # RANKCTL_ARGS is a list of flags
-if ! "$rankctl" --server "$server" --token-file "$token_file" ${RANKCTL_ARGS:-} \
-     backup --out "$out"; then
+if ! said="$("$rankctl" --server "$server" --token-file "$token_file" ${RANKCTL_ARGS:-} \
+     backup --out "$out")"; then
   rm -f "$out" "$out.part"
   echo "backup failed; kept the old backups" >&2
   exit 1
 fi
+case "$said" in
+  *"auditor's copy"*)
+    rm -f "$out"
+    echo "$token_file is an auditor token: its backups have no resident ID numbers and cannot be restored; use a national-admin token" >&2
+    exit 1 ;;
+esac
+echo "$said"
 if command -v sqlite3 > /dev/null; then
   check="$(sqlite3 -readonly "$out" 'PRAGMA quick_check' 2>&1 || true)"
   if [ "$check" != "ok" ]; then
