@@ -231,11 +231,9 @@ void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
           [](const auto& resp) {
             std::vector<std::vector<std::string>> rows = {
                 {"NUMBER", "HOLDER", "HOLDER'S AGENCY", "GRADE", "ISSUED BY", "BASIS",
-                 "NOTICE ENDS (UTC)", "OBJECTIONS"}};
+                 "NOTICE ENDS", "OBJECTIONS"}};
             for (const auto& n : resp.notices()) {
-              char when[32];
-              const time_t t = n.certificate().notice_until_unix();
-              std::strftime(when, sizeof when, "%Y-%m-%d %H:%M", std::gmtime(&t));
+              const std::string when = TimeText(n.certificate().notice_until_unix());
               rows.push_back({n.certificate().number(), n.holder_name(),
                               n.holder_agency_name() + " (" + n.holder_agency_prefix() + ")",
                               RankText(n.certificate().grade()), n.agency_name(),
@@ -280,15 +278,9 @@ void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
       return Unary<v1::CertificateService, v1::ListObjectionsResponse>(
           ctx, [&](auto& s, auto* c, auto* resp) { return s.ListObjections(c, *lo, resp); },
           [](const auto& resp) {
-            auto day = [](int64_t unix_seconds) -> std::string {
-              if (unix_seconds == 0) return "-";
-              char buf[32];
-              const time_t t = unix_seconds;
-              std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M", std::gmtime(&t));
-              return buf;
-            };
+            auto day = [](int64_t unix_seconds) { return TimeText(unix_seconds); };
             std::vector<std::vector<std::string>> rows = {
-                {"ID", "NUMBER", "HOLDER", "GRADE", "STATE", "LODGED (UTC)", "DECIDED (UTC)",
+                {"ID", "NUMBER", "HOLDER", "GRADE", "STATE", "LODGED", "DECIDED",
                  "TEXT", "CONTACT", "DECISION"}};
             for (const auto& o : resp.objections()) {
               rows.push_back({std::to_string(o.id()), o.number(),
@@ -325,7 +317,9 @@ void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
           ctx, [&](auto& s, auto* c, auto* resp) { return s.DecideObjection(c, *dr, resp); },
           [](const auto& resp) {
             std::cout << "objection " << resp.objection().id() << ": "
-                      << v1::ObjectionState_Name(resp.objection().state()) << "\n";
+                      << EnumWords(v1::ObjectionState_Name(resp.objection().state()),
+                                   "OBJECTION_STATE_")
+                      << "\n";
           });
     };
   });
@@ -401,7 +395,8 @@ void AddAppraisalCommands(CLI::App& app, CliContext& ctx, Action& action) {
           ctx, [&](auto& s, auto* c, auto* resp) { return s.DecideAppraisal(c, *dr, resp); },
           [](const auto& resp) {
             std::cout << "appraisal " << resp.appraisal().id() << ": "
-                      << v1::AppraisalState_Name(resp.appraisal().state())
+                      << EnumWords(v1::AppraisalState_Name(resp.appraisal().state()),
+                                   "APPRAISAL_STATE_")
                       << (resp.appraisal().certificate_number().empty()
                               ? ""
                               : ", certificate " + resp.appraisal().certificate_number())

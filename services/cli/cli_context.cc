@@ -1,6 +1,9 @@
 #include "services/cli/cli_context.h"
 
+#include <cctype>
 #include <chrono>
+#include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -75,6 +78,44 @@ int CliContext::Print(const google::protobuf::Message& msg,
     human();
   }
   return kExitOk;
+}
+
+namespace {
+std::string& ZoneName() {
+  static std::string zone = "Asia/Shanghai";
+  return zone;
+}
+}  // namespace
+
+std::string CliContext::ApplyTimeZone() const {
+  const bool plain = !time_zone.empty() && time_zone.find("..") == std::string::npos &&
+                     time_zone[0] != '/';
+  if (!plain || (time_zone != "UTC" &&
+                 !std::ifstream("/usr/share/zoneinfo/" + time_zone).good())) {
+    return "--time-zone '" + time_zone +
+           "': not a time zone of this system (an IANA name such as Asia/Shanghai or UTC)";
+  }
+  setenv("TZ", time_zone.c_str(), 1);
+  tzset();
+  ZoneName() = time_zone;
+  return "";
+}
+
+std::string TimeText(int64_t unix_seconds) {
+  if (unix_seconds == 0) return "-";
+  const time_t t = static_cast<time_t>(unix_seconds);
+  std::tm local{};
+  localtime_r(&t, &local);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M", &local);
+  return std::string(buf) + " " + ZoneName();
+}
+
+std::string EnumWords(const std::string& value_name, const std::string& prefix) {
+  std::string name = value_name;
+  if (name.rfind(prefix, 0) == 0) name = name.substr(prefix.size());
+  for (char& c : name) c = c == '_' ? ' ' : static_cast<char>(std::tolower(c));
+  return name;
 }
 
 std::string CodeName(grpc::StatusCode code) {

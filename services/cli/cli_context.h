@@ -33,6 +33,13 @@ class CliContext {
   // Mutual TLS: this client's certificate chain and key (PEM).
   std::string cert_file;
   std::string key_file;
+  // The time zone times are printed in (IANA name; rankd's wall clock,
+  // Asia/Shanghai, unless told otherwise).
+  std::string time_zone = "Asia/Shanghai";
+
+  // Makes `time_zone` the zone of TimeText. "" when it is usable, else the
+  // usage error (an unknown zone is never silently UTC).
+  std::string ApplyTimeZone() const;
 
   // The channel (created on first use); nullptr (message printed) when a
   // TLS file cannot be read.
@@ -59,6 +66,14 @@ void PrintTable(const std::vector<std::vector<std::string>>& rows);
 
 // The name of a status code ("NOT_FOUND").
 std::string CodeName(grpc::StatusCode code);
+
+// "2024-06-08 12:00 Asia/Shanghai": a Unix time in the zone set by
+// CliContext::ApplyTimeZone, with the zone shown; "-" for 0 (not set).
+std::string TimeText(int64_t unix_seconds);
+
+// An enum value in words: ("OBJECTION_STATE_UPHELD", "OBJECTION_STATE_")
+// -> "upheld"; underscores become spaces.
+std::string EnumWords(const std::string& value_name, const std::string& prefix);
 
 }  // namespace gorank::cli
 

@@ -27,6 +27,8 @@ int main(int argc, char** argv) {
   app.add_option("--ca-file", ctx.ca_file, "use TLS; the CA that signed rankd's certificate");
   app.add_option("--cert-file", ctx.cert_file, "client certificate for mutual TLS (PEM)");
   app.add_option("--key-file", ctx.key_file, "client key for mutual TLS (PEM)");
+  app.add_option("--time-zone", ctx.time_zone,
+                 "time zone times are printed in (IANA name)")->capture_default_str();
   Action action;
   AddRegistryCommands(app, ctx, action);
   AddCertificateCommands(app, ctx, action);
@@ -43,5 +45,8 @@ int main(int argc, char** argv) {
     return rc == 0 ? kExitOk : kExitUsage;
   }
   if (!action) return CliContext::Usage("no command given; see --help");
+  if (const std::string bad = ctx.ApplyTimeZone(); !bad.empty()) {
+    return CliContext::Usage(bad);
+  }
   return action();
 }

@@ -399,8 +399,9 @@ absl::StatusOr<std::string> WriteEgf(const Event& event,
         row_of.count(e.id.value) ? row_of[e.id.value] : nullptr;
     for (const auto& [name, index] : columns) {
       const Rational v = row != nullptr ? row->criteria[index] : Rational(0);
+      // One number a column: a non-terminating value as a rounded decimal.
       line += " " +
-              Pad(Column(standings->criteria_names[index], v).second.ToString(),
+              Pad(Column(standings->criteria_names[index], v).second.ToDecimal(2),
                   4, true);
     }
     for (const std::string& cell : (*cells)[k])

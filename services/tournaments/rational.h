@@ -55,8 +55,13 @@ class Rational {
   }
 
   // "7", "-2.5", "14.25"; a fraction whose decimal does not terminate is
-  // written "31/3" so that no digit shown is rounded.
+  // written as a mixed number, "10 1/3", "-1 2/3", "1/3", so that no digit
+  // shown is rounded.
   std::string ToString() const;
+  // A decimal with at most `places` digits after the point, rounded half
+  // away from zero ("10.33"), for files whose columns hold one number
+  // without spaces. REQUIRES: 0 <= places <= 6.
+  std::string ToDecimal(int places) const;
 
  private:
   __extension__ typedef __int128 Wide;  // GCC/Clang; silences -Wpedantic

@@ -110,7 +110,12 @@ void CheckGames(const Event& event, const EventResults& r,
 
 std::string Entrant::DisplayName() const {
   if (given_name.empty()) return family_name;
-  return family_name + " " + given_name;
+  // Chinese (and other non-Latin) names are written without a space: an
+  // EGF row "张 三" is 张三.
+  const bool cjk = !family_name.empty() &&
+                   static_cast<unsigned char>(family_name.back()) >= 0x80 &&
+                   static_cast<unsigned char>(given_name.front()) >= 0x80;
+  return family_name + (cjk ? "" : " ") + given_name;
 }
 
 int GamePoints(const Game& game, bool black) {

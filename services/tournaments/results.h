@@ -46,7 +46,9 @@ struct Entrant {
   // empty = did not withdraw.
   std::optional<int> withdrawn_after_round;
 
-  std::string DisplayName() const;  // "family given"
+  // "family given"; without the space when both parts are written in a
+  // non-Latin script ("张三").
+  std::string DisplayName() const;
 };
 
 struct Team {

@@ -15,7 +15,15 @@ std::string Rational::ToString() const {
   int64_t rest = den_;
   while (rest % 2 == 0) rest /= 2;
   while (rest % 5 == 0) rest /= 5;
-  if (rest != 1) return std::to_string(num_) + "/" + std::to_string(den_);
+  if (rest != 1) {
+    const bool negative = num_ < 0;
+    const int64_t abs = negative ? -num_ : num_;
+    const std::string sign = negative ? "-" : "";
+    const std::string frac =
+        std::to_string(abs % den_) + "/" + std::to_string(den_);
+    if (abs < den_) return sign + frac;
+    return sign + std::to_string(abs / den_) + " " + frac;
+  }
   int digits = 0;
   int64_t scale = 1;
   while (scale % den_ != 0) {
@@ -31,6 +39,17 @@ std::string Rational::ToString() const {
     out += "." + frac;
   }
   return negative ? "-" + out : out;
+}
+
+std::string Rational::ToDecimal(int places) const {
+  int64_t scale = 1;
+  for (int i = 0; i < places; ++i) scale *= 10;
+  const bool negative = num_ < 0;
+  const Wide abs = negative ? -static_cast<Wide>(num_) : num_;
+  // round(abs / den * scale), half away from zero
+  const Wide scaled = (abs * scale * 2 + den_) / (2 * static_cast<Wide>(den_));
+  const Rational r(static_cast<int64_t>(negative ? -scaled : scaled), scale);
+  return r.ToString();
 }
 
 namespace internal {

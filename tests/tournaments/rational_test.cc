@@ -23,9 +23,19 @@ INSTANTIATE_TEST_SUITE_P(All, RationalToString,
                                            Case{Rational(3, 4), "0.75"},
                                            Case{Rational(1, 20), "0.05"},
                                            Case{Rational(0), "0"},
-                                           Case{Rational(23, 15), "23/15"},
+                                           Case{Rational(23, 15), "1 8/15"},
+                                           Case{Rational(19, 3), "6 1/3"},
+                                           Case{Rational(-5, 3), "-1 2/3"},
                                            Case{Rational(-13, 15), "-13/15"},
                                            Case{Rational(10, 4), "2.5"}));
+
+TEST(Rational, ToDecimalRoundsForFiles) {
+  EXPECT_EQ(Rational(19, 3).ToDecimal(2), "6.33");
+  EXPECT_EQ(Rational(20, 3).ToDecimal(2), "6.67");
+  EXPECT_EQ(Rational(-20, 3).ToDecimal(2), "-6.67");
+  EXPECT_EQ(Rational(29, 2).ToDecimal(2), "14.5");
+  EXPECT_EQ(Rational(7).ToDecimal(2), "7");
+}
 
 TEST(Rational, ArithmeticIsExact) {
   const Rational third(1, 3);

@@ -99,7 +99,8 @@ TEST(SwissBye, CountsAsAVirtualOpponentWithRPoints) {
 
 // R = 5, standings after round 3. P5 draws P1, loses to P2 and P3, and
 // withdraws after round 3: P = 1, games played 3, A = 1/3, unplayed 2,
-// so P5 counts 1 + 2/3 = 5/3 in its opponents' SOS (exact, never 1.67).
+// so P5 counts 1 + 2/3 = 5/3 in its opponents' SOS (exact, never 1.67;
+// shown as the mixed number "1 2/3").
 //   R1: 1 draws 5, 2 beats 3   R2: 2 beats 5, 1 beats 3   R3: 3 beats 5, 1
 //   beats 2
 // P: 1=5, 2=4, 3=2, 5=1.
@@ -120,10 +121,10 @@ TEST(SwissWithdrawal, WithdrawnOpponentCountsPointsPlusATimesUnplayed) {
   auto s = ComputeStandings(MakeEvent(FormatKind::kSwiss, 5), b.Build());
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ(Summary(*s),
-            "1 P1 5 23/3 23/15 0\n2 P2 4 26/3 11/15 0\n"
-            "3 P3 2 32/3 -13/15 0\n4 P5 1 11 -1.8 0\n");
+            "1 P1 5 7 2/3 1 8/15 0\n2 P2 4 8 2/3 11/15 0\n"
+            "3 P3 2 10 2/3 -13/15 0\n4 P5 1 11 -1.8 0\n");
   EXPECT_EQ(s->rows[3].note,
-            "withdrew after round 3; counts 5/3 in opponents' SOS");
+            "withdrew after round 3; counts 1 2/3 in opponents' SOS");
 }
 
 struct WithdrawnCase {

@@ -1,0 +1,154 @@
+// Issue #16 section 6 with the real rankd and rankctl: Swiss totals print
+// as a mixed number or decimal (never "19/3"), Chinese names without an
+// inserted space, the result letter in either case, white-first score
+// sheets with --white-first, EGF rows with no game in the last rounds warn
+// and take --withdrawn, times with their zone (--time-zone, default
+// Asia/Shanghai; an unknown zone is a usage error).
+#include <signal.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tests/e2e/process.h"
+#include "tests/testing/temp_dir.h"
+
+namespace gorank::e2e {
+namespace {
+
+class ReadableOutputE2eTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    rankd_ = std::make_unique<Child>(
+        std::vector<std::string>{RANKD_PATH, "--db", dir_.File("rankd.db"),
+                                 "--listen", "127.0.0.1:0",
+                                 "--admin-token-file", token_file_},
+        dir_.File("rankd.log"));
+    ASSERT_TRUE(rankd_->started());
+    const std::string marker = "serving on port ";
+    int port = 0;
+    for (int attempt = 0; attempt < 500 && port == 0; ++attempt) {
+      const std::string log = ReadFile(dir_.File("rankd.log"));
+      const size_t at = log.find(marker);
+      if (at != std::string::npos)
+        port = std::atoi(log.c_str() + at + marker.size());
+      if (port == 0) {
+        ASSERT_TRUE(rankd_->running()) << "rankd exited:\n" << log;
+        std::this_thread::sleep_for(
+            std::chrono::milliseconds(20));  // bounded poll
+      }
+    }
+    ASSERT_GT(port, 0) << ReadFile(dir_.File("rankd.log"));
+    server_ = "127.0.0.1:" + std::to_string(port);
+  }
+  void TearDown() override {
+    if (rankd_ && rankd_->running()) {
+      rankd_->Signal(SIGTERM);
+      EXPECT_EQ(rankd_->Wait(), 0);
+    }
+  }
+
+  RunResult Ctl(std::vector<std::string> args, bool admin = true) {
+    std::vector<std::string> argv = {RANKCTL_PATH, "--server", server_};
+    if (admin) {
+      argv.push_back("--token-file");
+      argv.push_back(token_file_);
+    }
+    argv.insert(argv.end(), args.begin(), args.end());
+    return e2e::Run(argv, dir_.File("rankctl" + std::to_string(++calls_)));
+  }
+
+  testing::TempDir dir_;
+  const std::string token_file_ = dir_.File("admin.token");
+  std::unique_ptr<Child> rankd_;
+  std::string server_;
+  int calls_ = 0;
+};
+
+bool Has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+
+// A Swiss of 3 rounds from an EGF file: 王小明 (row 1) beats 2 and 3 and
+// has a bye; row 5 has no game after round 1.
+const char kSwiss[] =
+    "; EV[Readable Swiss]\n"
+    ";\n"
+    "; Pl Name Rk Co Club\n"
+    "1 王 小明 1d CN Bj 2+/w0 3+/b0 0+\n"
+    "2 Li Wei 1d CN Bj 1-/b0 0+ 3+/b0\n"
+    "3 Zhao Gang 1d CN Bj 4+/w0 1-/w0 2-/w0\n"
+    "4 Sun Li 1d CN Bj 3-/b0 5+/b0 0+\n"
+    "5 Qian Hu 1d CN Bj 0+ 4-/w0 0-\n";
+
+TEST_F(ReadableOutputE2eTest, StandingsNamesResultsAndTimesReadWell) {
+  RunResult r = Ctl({"event", "create", "--name", "Readable Swiss", "--organiser", "110",
+                     "--start", "2025-05-01", "--competition", "club_event", "--level",
+                     "club", "--sub-event", "open_individual", "--format", "swiss",
+                     "--rounds", "3", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto created = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(created.is_discarded()) << r.out;
+  const std::string id = created["event"]["id"].get<std::string>();
+  const std::string file = dir_.File("swiss.h9");
+  std::ofstream(file, std::ios::binary) << kSwiss;
+
+  r = Ctl({"event", "import", file, "--event", id, "--allow-guests"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(Has(r.out, "warning: line 8, row 5 (Qian Hu): no game over the board in round 3"))
+      << r.out;
+  EXPECT_TRUE(Has(r.out, "--withdrawn 5=2")) << r.out;
+  r = Ctl({"event", "import", file, "--event", id, "--allow-guests", "--withdrawn", "5=2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(Has(r.out, "warning:")) << r.out;
+  r = Ctl({"event", "import", file, "--event", id, "--allow-guests", "--withdrawn", "5"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(Has(r.err, "expected ROW=ROUND")) << r.err;
+
+  r = Ctl({"event", "standings", id}, false);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(Has(r.out, "王小明")) << r.out;
+  EXPECT_FALSE(Has(r.out, "王 小明")) << r.out;
+  EXPECT_TRUE(Has(r.out, "withdrew after round 2")) << r.out;
+  // SOS over R = 3 rounds gives thirds: a mixed number, never "19/3".
+  EXPECT_TRUE(Has(r.out, " 1/3") || Has(r.out, " 2/3")) << r.out;
+  for (const char* improper : {"/3 ", "4/3", "5/3", "7/3", "8/3", "10/3", "11/3", "13/3",
+                               "14/3", "16/3", "17/3", "19/3", "20/3"}) {
+    EXPECT_FALSE(Has(r.out, std::string(" ") + improper)) << improper << "\n" << r.out;
+  }
+
+  // The result letter in either case; white-first sheets.
+  r = Ctl({"event", "result", id, "--round", "1", "--game", "1-2:B"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = Ctl({"event", "result", id, "--round", "1", "--game", "2-1:W", "--white-first"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // "2-1:W" white first: 2 is white, 1 black, and white (2) won.
+  r = Ctl({"event", "export", id, "--format", "csv"}, false);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(Has(r.out, "\n1,王,小明,1d,CN,Bj,,,,2-/b0,")) << r.out;
+  EXPECT_TRUE(Has(r.out, "\n2,Li,Wei,1d,CN,Bj,,,,1+/w0,")) << r.out;
+  r = Ctl({"event", "result", id, "--round", "1", "--game", "1-2:q"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(Has(r.err, "b (black wins), w (white wins)")) << r.err;
+
+  // Times carry their zone; an unknown zone is refused, not taken as UTC.
+  r = Ctl({"cert", "notices"}, false);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(Has(r.out, "NOTICE ENDS")) << r.out;
+  EXPECT_FALSE(Has(r.out, "(UTC)")) << r.out;
+  r = Ctl({"--time-zone", "Mars/Olympus", "event", "standings", id}, false);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(Has(r.err, "not a time zone")) << r.err;
+  r = Ctl({"--time-zone", "UTC", "event", "standings", id}, false);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+}  // namespace
+}  // namespace gorank::e2e
