@@ -171,7 +171,14 @@ absl::StatusOr<std::vector<RowMatch>> MatchRows(const ResultFile& file,
       } else {
         m.state = resolution != by_row.end() ? RowMatchState::kLinked : RowMatchState::kFileId;
         m.player_id = linked;
-        m.candidates.push_back({*p, Differs(e, *p)});
+        // Linked by id: a different name is shown, not refused (names change).
+        std::string differs = Differs(e, *p);
+        if (!NameFits(e, *p)) {
+          differs = "registered as " + p->name +
+                    (p->latin_name.empty() ? "" : " / " + p->latin_name) +
+                    (differs.empty() ? "" : "; " + differs);
+        }
+        m.candidates.push_back({*p, differs});
       }
     } else {
       GORANK_RETURN_IF_ERROR(MatchByName(e, directory, m));

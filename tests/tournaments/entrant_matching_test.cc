@@ -94,7 +94,7 @@ TEST_F(MatchingTest, ExactMatchesLinkTheRestIsListed) {
   EXPECT_THAT(std::string(refused.message()),
               HasSubstr("3 row(s) not linked to a registered player, nothing stored"));
   EXPECT_THAT(std::string(refused.message()),
-              HasSubstr("rows: 3 张三 (players 4); 4 Chen Chen (players 5, 6); 5 Nobody Here "
+              HasSubstr("rows: 3 张 三 (players 4); 4 Chen Chen (players 5, 6); 5 Nobody Here "
                         "(unknown)"));
   EXPECT_THAT(DescribeRowMatch((*m)[3]), HasSubstr("player 5 陈晨 / Chen Chen 110 1d"));
   EXPECT_FALSE(results.entrants[0].player_id.has_value());  // nothing changed
@@ -141,6 +141,9 @@ TEST_F(MatchingTest, CsvPlayerIdsAreCheckedNotTrusted) {
   ASSERT_TRUE(m.ok()) << m.status();
   EXPECT_EQ((*m)[0].state, RowMatchState::kFileId);
   EXPECT_EQ((*m)[0].player_id, 4);
+  // Row 1 says WANG Lei but id 4 is 张三: linked, the difference shown.
+  EXPECT_THAT((*m)[0].candidates[0].differs, HasSubstr("registered as 张三 / Zhang San"));
+  EXPECT_EQ((*m)[1].candidates[0].differs, "");
 }
 
 Game G(int round, int black, int white, Outcome o) {
