@@ -36,6 +36,15 @@ std::string Level(v1::EventLevel l) { return CodeText(v1::EventLevel_Name(l), 12
 std::string SubEvent(v1::SubEvent s) { return CodeText(v1::SubEvent_Name(s), 10); }
 std::string Kind(v1::FormatKind k) { return CodeText(v1::FormatKind_Name(k), 12); }
 
+// "family given", without the space for Chinese names ("张三"), as the
+// server writes standings names.
+std::string EntrantName(const std::string& family, const std::string& given) {
+  if (given.empty()) return family;
+  const bool cjk = !family.empty() && static_cast<unsigned char>(family.back()) >= 0x80 &&
+                   static_cast<unsigned char>(given.front()) >= 0x80;
+  return family + (cjk ? "" : " ") + given;
+}
+
 std::string KomiText(int komi_x2) {
   std::string s = std::to_string(komi_x2 / 2);
   if (komi_x2 % 2 != 0) s = (komi_x2 < 0 && komi_x2 / 2 == 0 ? "-" : "") + s + ".5";
@@ -73,9 +82,42 @@ void PrintEvents(const google::protobuf::RepeatedPtrField<v1::Event>& events) {
   PrintTable(rows);
 }
 
+// Team events: every match with board and match points; relays: every
+// player's games won and who is still in.
+void PrintTeamDetails(const v1::Standings& s) {
+  if (s.matches_size() > 0) {
+    std::vector<std::vector<std::string>> rows = {
+        {"ROUND", "TEAMS", "BOARD POINTS", "MATCH POINTS"}};
+    for (const auto& m : s.matches()) {
+      rows.push_back({m.round() >= 1 ? std::to_string(m.round()) : "forfeit",
+                      std::to_string(m.team_a()) + " v " + std::to_string(m.team_b()),
+                      std::to_string(m.board_points_a()) + "-" +
+                          std::to_string(m.board_points_b()),
+                      std::to_string(m.match_points_a()) + "-" +
+                          std::to_string(m.match_points_b())});
+    }
+    std::cout << "matches:\n";
+    PrintTable(rows);
+  }
+  if (s.relay_players_size() > 0) {
+    std::vector<std::vector<std::string>> rows = {
+        {"TEAM", "ID", "NAME", "GAMES WON", "PLAYED", "STATUS"}};
+    for (const auto& p : s.relay_players()) {
+      rows.push_back({std::to_string(p.team_id()), std::to_string(p.entrant_id()), p.name(),
+                      std::to_string(p.games_won()), std::to_string(p.games_played()),
+                      p.left_after_game() > 0
+                          ? "left after game " + std::to_string(p.left_after_game())
+                          : "still in"});
+    }
+    std::cout << "relay players:\n";
+    PrintTable(rows);
+  }
+}
+
 void PrintStandings(const v1::Standings& s) {
   if (s.status() == v1::STANDINGS_STATUS_PENDING_RESULTS) {
     std::cout << "pending results: " << s.pending_reason() << "\n";
+    PrintTeamDetails(s);
     return;
   }
   std::vector<std::string> header = {"PLACE", s.teams() ? "TEAM" : "ID", "NAME"};
@@ -93,6 +135,7 @@ void PrintStandings(const v1::Standings& s) {
     std::cout << "pending play-off: " << s.pending_reason() << "\n";
   }
   std::cout << s.entrants_played() << " played over the board\n";
+  PrintTeamDetails(s);
 }
 
 bool ReadWholeFile(const std::string& path, std::string* out) {
@@ -126,8 +169,11 @@ bool KomiX2(const std::string& text, int* out) {
 }
 
 // "BLACK-WHITE:RESULT[!][,hN][,kKOMI][,wbN][,wwN]"; RESULT is b (black
-// wins), w, d (draw), x (both lose) or ? (unknown); '!' marks a forfeit.
-bool ParseGame(const std::string& spec, int round, v1::Game* g, std::string* error) {
+// wins), w, d (draw), x (both lose) or ? (unknown), in either case; '!'
+// marks a forfeit. With `white_first` the pair reads WHITE-BLACK (score
+// sheets that list white first); the result letters keep their colours.
+bool ParseGame(const std::string& spec, int round, v1::Game* g, std::string* error,
+               bool white_first = false) {
   std::vector<std::string> parts;
   std::stringstream ss(spec);
   for (std::string p; std::getline(ss, p, ',');) parts.push_back(p);
@@ -140,19 +186,22 @@ bool ParseGame(const std::string& spec, int round, v1::Game* g, std::string* err
     *error = "--game '" + spec + "': expected BLACK-WHITE:b|w|d|x|?[!]";
     return false;
   }
+  if (white_first) std::swap(black, white);
   g->set_round(round);
   g->set_black_entrant_id(black);
   g->set_white_entrant_id(white);
   g->set_colours_known(true);
   g->set_kind(v1::GAME_KIND_REGULAR);
   g->set_forfeit(n == 4);
-  switch (result) {
+  switch (std::tolower(static_cast<unsigned char>(result))) {
     case 'b': g->set_outcome(v1::GAME_OUTCOME_BLACK_WINS); break;
     case 'w': g->set_outcome(v1::GAME_OUTCOME_WHITE_WINS); break;
     case 'd': g->set_outcome(v1::GAME_OUTCOME_DRAW); break;
     case 'x': g->set_outcome(v1::GAME_OUTCOME_BOTH_LOSE); break;
     case '?': g->set_outcome(v1::GAME_OUTCOME_UNSPECIFIED); break;
-    default: *error = "--game '" + spec + "': result must be b, w, d, x or ?"; return false;
+    default:
+      *error = "--game '" + spec + "': result must be b (black wins), w (white wins), d, x or ?";
+      return false;
   }
   for (size_t i = 1; i < parts.size(); ++i) {
     const std::string& p = parts[i];
@@ -443,6 +492,7 @@ void AddImport(CLI::App* event, CliContext& ctx, Action& action) {
   auto links = std::make_shared<std::vector<std::string>>();
   auto guests = std::make_shared<std::vector<int32_t>>();
   auto allow_guests = std::make_shared<bool>(false);
+  auto withdrawn = std::make_shared<std::vector<std::string>>();
   imp->add_option("file", *file, "result file")->required();
   imp->add_option("--format", *ifmt, "egf|csv")->capture_default_str();
   imp->add_option("--event", *iid, "event id to import into");
@@ -454,8 +504,11 @@ void AddImport(CLI::App* event, CliContext& ctx, Action& action) {
   imp->add_option("--guest", *guests, "ROW: store that row as a guest (no registered player)");
   imp->add_flag("--allow-guests", *allow_guests,
                 "store every row the registry cannot settle as a guest");
-  imp->callback([&, file, ifmt, iid, dry, links, guests, allow_guests] {
-    action = [&, file, ifmt, iid, dry, links, guests, allow_guests]() -> int {
+  imp->add_option("--withdrawn", *withdrawn,
+                  "ROW=ROUND: row ROW withdrew after ROUND rounds (0 = before the start); "
+                  "an EGF file cannot say so (CSV: the withdrawn_after column)");
+  imp->callback([&, file, ifmt, iid, dry, links, guests, allow_guests, withdrawn] {
+    action = [&, file, ifmt, iid, dry, links, guests, allow_guests, withdrawn]() -> int {
       if (*iid == 0 && !*dry) return CliContext::Usage("give --event ID or --dry-run");
       v1::ImportResultsRequest req;
       req.set_event_id(*iid);
@@ -479,6 +532,18 @@ void AddImport(CLI::App* event, CliContext& ctx, Action& action) {
         r->set_row(row);
         r->set_guest(true);
       }
+      for (const std::string& spec : *withdrawn) {
+        const size_t eq = spec.find('=');
+        const std::string_view text(spec);
+        int32_t row = 0, after = 0;
+        if (eq == std::string::npos || !ParseDecimal(text.substr(0, eq), &row) || row < 1 ||
+            !ParseDecimal(text.substr(eq + 1), &after) || after < 0) {
+          return CliContext::Usage("--withdrawn '" + spec + "': expected ROW=ROUND, e.g. 5=3");
+        }
+        v1::Withdrawal* w = req.add_withdrawals();
+        w->set_entrant_id(row);
+        w->set_after_round(after);
+      }
       if (!ReadWholeFile(*file, req.mutable_content())) {
         return CliContext::Usage("cannot read " + *file);
       }
@@ -493,6 +558,7 @@ void AddImport(CLI::App* event, CliContext& ctx, Action& action) {
                                                                : " stored")
                       << "\n";
             PrintMatches(resp);
+            for (const auto& w : resp.warnings()) std::cout << "warning: " << w << "\n";
           });
     };
   });
@@ -530,6 +596,7 @@ void AddResult(CLI::App* event, CliContext& ctx, Action& action) {
   auto whole = std::make_shared<bool>(false);
   auto playoff = std::make_shared<bool>(false);
   auto board = std::make_shared<int32_t>(0);
+  auto white_first = std::make_shared<bool>(false);
   res->add_option_function<int64_t>(
          "event", [rr](int64_t v) { rr->set_event_id(v); }, "event id")
       ->required();
@@ -545,15 +612,18 @@ void AddResult(CLI::App* event, CliContext& ctx, Action& action) {
   res->add_option("--remove", *removes, "A-B: remove the game between entrants A and B");
   res->add_option("--board", *board, "team formats: the board of every --game");
   res->add_flag("--playoff", *playoff, "the games are play-offs for a tied place (score nothing)");
+  res->add_flag("--white-first", *white_first,
+                "every --game names white first (WHITE-BLACK:RESULT, as white-first score "
+                "sheets do); b and w still mean black and white");
   res->add_flag("--whole-round", *whole,
                 "replace every game and bye of the round with those given (RecordRound)");
-  res->callback([&, rr, games, byes, removes, whole, playoff, board] {
-    action = [&, rr, games, byes, removes, whole, playoff, board]() -> int {
+  res->callback([&, rr, games, byes, removes, whole, playoff, board, white_first] {
+    action = [&, rr, games, byes, removes, whole, playoff, board, white_first]() -> int {
       v1::EditResultsRequest edit;
       edit.set_event_id(rr->event_id());
       for (const std::string& spec : *games) {
         std::string error;
-        if (!ParseGame(spec, rr->round(), rr->add_games(), &error)) {
+        if (!ParseGame(spec, rr->round(), rr->add_games(), &error, *white_first)) {
           return CliContext::Usage(error);
         }
         v1::Game* g = rr->mutable_games(rr->games_size() - 1);
@@ -724,7 +794,7 @@ void AddEntries(CLI::App* event, CliContext& ctx, Action& action) {
                   rows.push_back(
                       {std::to_string(e.id()),
                        e.player_id() > 0 ? std::to_string(e.player_id()) : "guest",
-                       e.family_name() + (e.given_name().empty() ? "" : " " + e.given_name()),
+                       EntrantName(e.family_name(), e.given_name()),
                        e.has_rank() ? RankText(e.rank()) : "-", e.club().empty() ? "-" : e.club(),
                        e.team_id() > 0 ? std::to_string(e.team_id()) : "-",
                        e.withdrawn() ? "after round " + std::to_string(e.withdrawn_after_round())
@@ -768,6 +838,19 @@ void AddWrites(CLI::App* event, CliContext& ctx, Action& action) {
       });
 }
 
+// The grade a near miss would have given, in lower case so that it never
+// reads as a grant.
+std::string GradeWords(v1::AthleteGrade g) {
+  switch (g) {
+    case v1::ATHLETE_GRADE_INTERNATIONAL_MASTER: return "international master of sport (国际级运动健将)";
+    case v1::ATHLETE_GRADE_MASTER: return "master of sport (运动健将)";
+    case v1::ATHLETE_GRADE_GRADE_1: return "grade 1 athlete (一级运动员)";
+    case v1::ATHLETE_GRADE_GRADE_2: return "grade 2 athlete (二级运动员)";
+    case v1::ATHLETE_GRADE_GRADE_3: return "grade 3 athlete (三级运动员)";
+    default: return "-";
+  }
+}
+
 std::string GrantBasis(const v1::GradeBasis& b) {
   if (b.has_placing()) {
     const auto& p = b.placing();
@@ -801,7 +884,12 @@ void AddGradeCommands(CLI::App& app, CliContext& ctx, Action& action) {
             }
             PrintTable(rows);
             for (const auto& m : resp.near_misses()) {
-              std::cout << "near miss: " << GrantBasis(m.basis()) << ": " << m.reason() << "\n";
+              std::cout << "near miss: " << GrantBasis(m.basis())
+                        << (m.grade() != v1::ATHLETE_GRADE_UNSPECIFIED
+                                ? " (would give " + GradeWords(m.grade()) + ", clause " +
+                                      m.clause() + ")"
+                                : std::string())
+                        << ": " << m.reason() << "\n";
             }
           });
     };

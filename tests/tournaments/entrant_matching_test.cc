@@ -94,7 +94,7 @@ TEST_F(MatchingTest, ExactMatchesLinkTheRestIsListed) {
   EXPECT_THAT(std::string(refused.message()),
               HasSubstr("3 row(s) not linked to a registered player, nothing stored"));
   EXPECT_THAT(std::string(refused.message()),
-              HasSubstr("rows: 3 张 三 (players 4); 4 Chen Chen (players 5, 6); 5 Nobody Here "
+              HasSubstr("rows: 3 张三 (players 4); 4 Chen Chen (players 5, 6); 5 Nobody Here "
                         "(unknown)"));
   EXPECT_THAT(DescribeRowMatch((*m)[3]), HasSubstr("player 5 陈晨 / Chen Chen 110 1d"));
   EXPECT_FALSE(results.entrants[0].player_id.has_value());  // nothing changed
