@@ -7,6 +7,8 @@
 // to test one rule each (stalemate, mate, facing generals, a cannon check
 // over a screen, horse legs, crossed soldiers, elephant eyes, cannon
 // screens on a file).
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -86,12 +88,12 @@ TEST(XiangqiPerftTest, ThirtyPositionsToDepthThree) {
 }
 
 // The Fairy-Stockfish binary: $FAIRY_STOCKFISH, else the Debian paths.
+// Empty when none is there (or $FAIRY_STOCKFISH names nothing executable).
 std::string FindFairyStockfish() {
-  if (const char* env = std::getenv("FAIRY_STOCKFISH")) return env;
-  for (const char* path : {"/usr/games/fairy-stockfish", "/usr/bin/fairy-stockfish"}) {
-    std::ifstream f(path);
-    if (f.good()) return path;
-  }
+  if (const char* env = std::getenv("FAIRY_STOCKFISH"))
+    return access(env, X_OK) == 0 ? env : "";
+  for (const char* path : {"/usr/games/fairy-stockfish", "/usr/bin/fairy-stockfish"})
+    if (access(path, X_OK) == 0) return path;
   return "";
 }
 
