@@ -127,8 +127,9 @@ struct WebServer::Impl {
   // Reads the body of a POST into *body, at most options.max_body_bytes of it
   // however it is framed: cpp-httplib (0.11) caps only a body with a
   // Content-Length and reads a chunked or unframed one whole, after undoing
-  // gzip/brotli. A refused body may stay partly unread: the answer then
-  // closes the connection.
+  // gzip/brotli. A refused body may stay partly unread: the answer then says
+  // "Connection: close" (httplib itself reads on, taking what is left for
+  // further, malformed, requests until the client closes or 100 have passed).
   Refusal ReadBody(const Request& req, Response& res,
                    const httplib::ContentReader& reader, std::string* body) {
     if (req.is_multipart_form_data()) {
@@ -311,7 +312,6 @@ void WebServer::Impl::Routes() {
       return Refuse(http_req, res, r);
     }
     Request req = http_req;  // the form's fields join the query's (lang)
-    httplib::detail::parse_query_text(body, req.params);
     if (MediaType(req) != "application/x-www-form-urlencoded") {
       return Refuse(req, res,
                     Refusal{absl::StatusCode::kInvalidArgument,
@@ -320,6 +320,7 @@ void WebServer::Impl::Routes() {
                                 req.get_header_value("Content-Type") + "'",
                             0, 415});
     }
+    httplib::detail::parse_query_text(body, req.params);
     if (absl::Status s = CheckSameOrigin(OriginHeaders(req),
                                          options.public_base_url);
         !s.ok()) {
