@@ -19,6 +19,7 @@ using registry::Player;
 using registry::PlayerId;
 using registry::PlayerQuery;
 using registry::Rank;
+using registry::RankChangeQuery;
 using registry::RankChangeReason;
 using registry::RankHistoryEntry;
 
@@ -321,6 +322,63 @@ TEST_P(ContractTest, SearchFiltersAndPages) {
   // The injection attempt was stored as text, and the table is intact.
   EXPECT_EQ(repo_->GetPlayer(PlayerId{4})->name,
             "100%_x'; DROP TABLE players; --");
+}
+
+// A whole-name query (the public's look-up) matches the name or the Latin
+// name exactly, never a longer name.
+TEST_P(ContractTest, WholeNameSearchMatchesExactly) {
+  for (const char* name : {"张三", "张三丰", "张"}) MustInsert(NewPlayer(name, "901"));
+  Player latin = NewPlayer("李四", "902");
+  latin.latin_name = "Li Si";
+  MustInsert(latin);
+  PlayerQuery q;
+  q.exact_name = true;
+  q.name_prefix = "张三";
+  EXPECT_EQ(Ids(q), (std::vector<int64_t>{1}));
+  q.name_prefix = "张";
+  EXPECT_EQ(Ids(q), (std::vector<int64_t>{3}));
+  q.name_prefix = "Li Si";
+  EXPECT_EQ(Ids(q), (std::vector<int64_t>{4}));
+  q.name_prefix = "Li";
+  EXPECT_EQ(Ids(q), (std::vector<int64_t>{}));
+  q.exact_name = false;
+  q.name_prefix = "张三";
+  EXPECT_EQ(Ids(q), (std::vector<int64_t>{1, 2}));
+}
+
+// The annual report's query: one reason, the players of one agency (now),
+// effective dates within the bounds, by date.
+TEST_P(ContractTest, RankChangesByReasonAgencyAndDate) {
+  const PlayerId a = MustInsert(NewPlayer("a", "901"));
+  const PlayerId b = MustInsert(NewPlayer("b", "902"));
+  auto change = [&](PlayerId id, std::optional<Rank> from, const char* to, Date d,
+                    RankChangeReason reason) {
+    auto e = repo_->ApplyRankChange(
+        RankHistoryEntry{0, id, from, Rank::FromString(to), d, reason, "x", "actor", 3000},
+        Change("player.rank_change"));
+    ASSERT_TRUE(e.ok()) << e.status();
+  };
+  const auto kAward = RankChangeReason::kTournamentAward;
+  change(a, std::nullopt, "2k", Date{2024, 12, 31}, kAward);
+  change(a, Rank::FromString("2k"), "1k", Date{2025, 3, 1}, RankChangeReason::kCorrection);
+  change(a, Rank::FromString("1k"), "1d", Date{2025, 1, 1}, kAward);
+  change(b, std::nullopt, "3d", Date{2025, 6, 1}, kAward);
+  RankChangeQuery q;
+  q.reason = kAward;
+  q.agency_prefix = "901";
+  q.from = Date{2025, 1, 1};
+  q.to = Date{2025, 12, 31};
+  auto found = repo_->ListRankChanges(q);
+  ASSERT_TRUE(found.ok()) << found.status();
+  ASSERT_EQ(found->size(), 1u);
+  EXPECT_EQ((*found)[0].to_rank, Rank::FromString("1d"));
+  EXPECT_EQ((*found)[0].player_id, a);
+  q.agency_prefix = "";
+  found = repo_->ListRankChanges(q);
+  ASSERT_TRUE(found.ok());
+  ASSERT_EQ(found->size(), 2u);
+  EXPECT_EQ((*found)[0].effective_date, (Date{2025, 1, 1}));
+  EXPECT_EQ((*found)[1].player_id, b);
 }
 
 // --------------------------------------------------------------- rank changes
