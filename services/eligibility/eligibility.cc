@@ -135,6 +135,9 @@ std::vector<std::string> HoldBacks(const GradeStandard& s,
   if (p.pending) {
     reasons.push_back("place pending; no grade until it is decided");
   }
+  if (!p.event_closed) {
+    reasons.push_back("event not closed; its places give grades once it is");
+  }
   return reasons;
 }
 

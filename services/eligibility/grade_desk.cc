@@ -24,7 +24,7 @@ absl::Status GradeDesk::AddPlacing(EventId id, int64_t player_id,
     for (const tournaments::StandingRow& row : standings.rows) {
       if (row.id != row_id) continue;
       EventPlacing p = PlacingOf(event, standings, row);
-      p.pending = p.pending || !event.closed;
+      p.event_closed = event.closed;
       record.placings.push_back(p);
       return absl::OkStatus();
     }
@@ -85,9 +85,16 @@ absl::StatusOr<EventEvaluation> GradeDesk::EvaluateEvent(EventId id) {
       EventEvaluation out,
       eligibility::EvaluateEvent(*standard_, event, results, standings));
   if (!event.closed) {
+    // As EvaluatePlayer: no grade before the close.
+    std::string names;
+    for (const EntrantGrants& q : out.qualifying) {
+      names += (names.empty() ? "" : ", ") + q.name;
+    }
     out.blockers.push_back(
         "event " + std::to_string(id.value) +
-        " is not closed: its grades are provisional until it is");
+        " is not closed: its places give grades once it is" +
+        (names.empty() ? std::string() : " (then: " + names + ")"));
+    out.qualifying.clear();
   }
   return out;
 }

@@ -3,7 +3,8 @@
 // placing of every event they entered (EventRepository::EventsOfPlayer; in
 // team events their team's place) and their amateur dan certificates
 // (CertificateRepository, filtered by player). Placings of events not yet
-// closed count as pending: only final results give grades.
+// closed give no grade (a near miss "event not closed"): only final results
+// give grades.
 #ifndef GORANK_SERVICES_ELIGIBILITY_GRADE_DESK_H_
 #define GORANK_SERVICES_ELIGIBILITY_GRADE_DESK_H_
 
@@ -40,9 +41,10 @@ class GradeDesk {
   absl::StatusOr<PlayerEvaluation> EvaluatePlayer(
       int64_t player_id, const std::vector<EventPlacing>& extra);
 
-  // Every qualifying entrant of a stored event; an event not yet closed
-  // adds the blocker "not closed". NOT_FOUND when unknown; INVALID_ARGUMENT
-  // when its results do not fit its format.
+  // Every qualifying entrant of a stored event. An event not yet closed
+  // qualifies nobody yet, as EvaluatePlayer says; its blocker "not closed"
+  // names who would. NOT_FOUND when unknown; INVALID_ARGUMENT when its
+  // results do not fit its format.
   absl::StatusOr<EventEvaluation> EvaluateEvent(tournaments::EventId id);
 
   const GradeStandard& standard() const { return *standard_; }

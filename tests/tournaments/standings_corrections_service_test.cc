@@ -216,6 +216,33 @@ TEST_F(StandingsCorrectionsTest, PendingTieKeepsOnlyItsOwnPlacesPending) {
   EXPECT_EQ(row[6].state(), v1::PLACE_STATE_PENDING_PLAYOFF);
   EXPECT_EQ(row[7].state(), v1::PLACE_STATE_ALONE);
 
+  auto player_eval = [&](int64_t player) {
+    v1::EvaluatePlayerRequest req;
+    req.set_player_id(player);
+    v1::EvaluatePlayerResponse resp;
+    grpc::Status st = grades_->EvaluatePlayer(Admin().get(), req, &resp);
+    EXPECT_TRUE(st.ok()) << st.error_message();
+    return resp;
+  };
+  auto event_eval = [&]() {
+    v1::EvaluateEventRequest req;
+    req.set_event_id(id);
+    v1::EvaluateEventResponse resp;
+    grpc::Status st = grades_->EvaluateEvent(Admin().get(), req, &resp);
+    EXPECT_TRUE(st.ok()) << st.error_message();
+    return resp;
+  };
+  // Before the close neither side gives a grade, and both say why.
+  const v1::EvaluatePlayerResponse open_first = player_eval(players[0]);
+  EXPECT_EQ(open_first.grants_size(), 0);
+  ASSERT_EQ(open_first.near_misses_size(), 1);
+  EXPECT_EQ(open_first.near_misses(0).grade(), v1::ATHLETE_GRADE_GRADE_3);
+  EXPECT_THAT(open_first.near_misses(0).reason(), HasSubstr("event not closed"));
+  const v1::EvaluateEventResponse open_event = event_eval();
+  EXPECT_EQ(open_event.qualifying_size(), 0);
+  EXPECT_THAT(::testing::PrintToString(open_event.blockers()),
+              HasSubstr("is not closed"));
+
   // The event closes with the tie pending: the places not in dispute are
   // final and the games are rated.
   v1::CloseEventRequest close;
@@ -231,14 +258,6 @@ TEST_F(StandingsCorrectionsTest, PendingTieKeepsOnlyItsOwnPlacesPending) {
   EXPECT_GT(rated.rating().gor(), 2100.0);
 
   // 1st: a grade from both sides; 5th: pending on both sides.
-  auto player_eval = [&](int64_t player) {
-    v1::EvaluatePlayerRequest req;
-    req.set_player_id(player);
-    v1::EvaluatePlayerResponse resp;
-    grpc::Status st = grades_->EvaluatePlayer(Admin().get(), req, &resp);
-    EXPECT_TRUE(st.ok()) << st.error_message();
-    return resp;
-  };
   const v1::EvaluatePlayerResponse first = player_eval(players[0]);
   ASSERT_EQ(first.grants_size(), 1);
   EXPECT_EQ(first.grants(0).grade(), v1::ATHLETE_GRADE_GRADE_3);
@@ -248,17 +267,13 @@ TEST_F(StandingsCorrectionsTest, PendingTieKeepsOnlyItsOwnPlacesPending) {
   EXPECT_EQ(fifth.near_misses(0).grade(), v1::ATHLETE_GRADE_GRADE_3);
   EXPECT_THAT(fifth.near_misses(0).reason(), HasSubstr("pending"));
 
-  v1::EvaluateEventRequest ereq;
-  ereq.set_event_id(id);
-  v1::EvaluateEventResponse event_eval;
-  s = grades_->EvaluateEvent(Admin().get(), ereq, &event_eval);
-  ASSERT_TRUE(s.ok()) << s.error_message();
+  const v1::EvaluateEventResponse closed_event = event_eval();
   std::set<int> qualifying;
-  for (const v1::EntrantGrants& q : event_eval.qualifying()) {
+  for (const v1::EntrantGrants& q : closed_event.qualifying()) {
     qualifying.insert(q.id());
   }
   EXPECT_EQ(qualifying, (std::set<int>{1, 2, 3, 4}));
-  EXPECT_THAT(::testing::PrintToString(event_eval.blockers()),
+  EXPECT_THAT(::testing::PrintToString(closed_event.blockers()),
               HasSubstr("places 5-6 await a play-off"));
 
   // The play-off recorded after the close settles 5th and 6th; nothing
