@@ -344,7 +344,7 @@ void Position::GeneratePseudo(MoveList* out) const {
 bool Position::LeavesGeneralSafe(Move m) const {
   // Plays the move on the board alone (the lists and hash do not matter to
   // Attacked) and takes it back.
-  Piece* board = const_cast<Piece*>(board_);
+  Piece* board = board_;
   const Square from = From(m), to = To(m);
   const Piece moving = board[from], captured = board[to];
   board[to] = moving;

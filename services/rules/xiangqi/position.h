@@ -151,7 +151,9 @@ class Position {
   void Put(Square s, Piece p, int slot);
   bool LeavesGeneralSafe(Move m) const;
 
-  Piece board_[kCells];
+  // Mutable: the legality test of a const position plays a move on the
+  // board and takes it back (LeavesGeneralSafe), leaving it as it was.
+  mutable Piece board_[kCells];
   int8_t slot_[kCells];
   Square squares_[2][16];  // 0: the slot is empty (captured)
   Square general_[2];
