@@ -114,18 +114,22 @@ class Certification {
 
   absl::StatusOr<Certificate> Issue(const auth::Caller& caller, const IssueRequest& request);
   // National admin and auditor: any; an operator: its own prefix or its
-  // own players' certificates.
+  // own players' certificates. Another agency's certificate is the same
+  // NOT_FOUND as an unknown number (nothing tells which numbers exist).
   absl::StatusOr<Certificate> Get(const auth::Caller& caller, const std::string& number);
   absl::StatusOr<std::vector<Certificate>> List(const auth::Caller& caller,
                                                 const CertificateFilter& filter);
-  // National admin, or the issuing agency for its own certificates.
+  // National admin, or the issuing agency for its own certificates
+  // (PERMISSION_DENIED for another prefix, decided before any read).
   absl::StatusOr<Certificate> Revoke(const auth::Caller& caller, const std::string& number,
                                      const std::string& reason);
   CertificateState StateOf(const Certificate& c) const {
     return StateAt(c, clock_->NowSeconds());
   }
 
-  // Public notice (4d..7d).
+  // Public notice (4d..7d). LodgeObjection: NOT_FOUND, with one message,
+  // for an unknown number and for a certificate not under notice (never
+  // posted, ended, revoked); INVALID_ARGUMENT for a missing text or contact.
   absl::StatusOr<Objection> LodgeObjection(const auth::Caller& caller,
                                            const std::string& number,
                                            const std::string& text,
