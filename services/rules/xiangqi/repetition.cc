@@ -140,9 +140,9 @@ RepetitionVerdict JudgeRepetition(const std::vector<MoveEffect>& cycle) {
     v.ruling = RepetitionRuling::kMutualPerpetualCheck;
     v.description = "both sides check on every move: a draw";
   } else if (red.play == Play::kCheck) {
-    loses(Side::kRed, RepetitionRuling::kPerpetualCheck, "checks on every move (长将)");
+    loses(Side::kRed, RepetitionRuling::kPerpetualCheck, "checks on every move");
   } else if (black.play == Play::kCheck) {
-    loses(Side::kBlack, RepetitionRuling::kPerpetualCheck, "checks on every move (长将)");
+    loses(Side::kBlack, RepetitionRuling::kPerpetualCheck, "checks on every move");
   } else if (red.play == Play::kUncertain || black.play == Play::kUncertain) {
     v.ruling = RepetitionRuling::kNeedsArbiter;
     v.description = std::string(red.play == Play::kUncertain ? "red" : "black") +
@@ -157,7 +157,7 @@ RepetitionVerdict JudgeRepetition(const std::vector<MoveEffect>& cycle) {
     const SideVerdict& sv = s == Side::kRed ? red : black;
     v.chased_piece = Describe(Opponent(s), sv.target);
     loses(s, RepetitionRuling::kPerpetualChase,
-          "chases the " + v.chased_piece + " on every move (长捉)");
+          "chases the " + v.chased_piece + " on every move");
   } else {
     v.ruling = RepetitionRuling::kIdle;
     v.description = "neither side checks or chases on every move (闲着): a draw";
