@@ -436,6 +436,36 @@ TEST_F(StandingsCorrectionsTest, EgfSwissWithTrailingAbsencesWarns) {
   for (const v1::StandingRow& x : st.rows()) {
     if (x.id() == 5) EXPECT_THAT(x.note(), HasSubstr("withdrew after round 1"));
   }
+
+  // The Swiss withdrawal survives both round trips.
+  auto by_name = [](const v1::Standings& x) {
+    std::map<std::string, std::vector<std::string>> out;
+    for (const v1::StandingRow& r : x.rows()) {
+      out[r.name()] = {r.place_label(), r.criteria(2).display(), r.note()};
+    }
+    return out;
+  };
+  const std::string csv = Export(id, v1::RESULT_FILE_FORMAT_CSV);
+  EXPECT_THAT(csv, HasSubstr("5,Ii,Jj,1d,CN,Bj,,,1,0+,0-,0-"));
+  e.set_name("Swiss 3 (CSV)");
+  const int64_t csv_copy = Create(e);
+  s = Import(csv_copy, v1::RESULT_FILE_FORMAT_CSV, csv, {}, &resp);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  EXPECT_EQ(by_name(Standings(csv_copy)), by_name(st));
+  const std::string egf_out = Export(id, v1::RESULT_FILE_FORMAT_EGF);
+  e.set_name("Swiss 3 (EGF)");
+  const int64_t egf_copy = Create(e);
+  s = Import(egf_copy, v1::RESULT_FILE_FORMAT_EGF, egf_out, {}, &resp);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  ASSERT_EQ(resp.warnings_size(), 1);
+  int row = 0;
+  for (const v1::Entrant& x : resp.results().entrants()) {
+    if (x.family_name() == "Ii") row = x.id();
+  }
+  EXPECT_THAT(resp.warnings(0), HasSubstr("--withdrawn " + std::to_string(row) + "=1"));
+  s = Import(egf_copy, v1::RESULT_FILE_FORMAT_EGF, egf_out, {{row, 1}}, &resp);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  EXPECT_EQ(by_name(Standings(egf_copy)), by_name(st));
 }
 
 TEST_F(StandingsCorrectionsTest, RelayShowsPlayersLeftAndGamesWon) {
