@@ -33,7 +33,8 @@ bool ParseDecimal(std::string_view text, T* out) {
 
 // Adds the decimal check above to every integer-typed option and positional
 // argument of `app` and of all its subcommands, recursively (CLI11 then still
-// checks the range of narrower types such as int32). Call once, after every
+// checks the range of narrower types such as int32); a value that passes is
+// read as decimal ("010" is 10). Call once, after every
 // command is registered and before parsing. A failing value throws
 // CLI::ValidationError "NAME: 'abc' is not a whole number".
 void RequireDecimalIntegers(CLI::App& app);
