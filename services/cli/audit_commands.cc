@@ -193,17 +193,16 @@ void PrintReport(const v1::AnnualReport& r) {
   notes("appraisal", r.appraisals());
   notes("revoked", r.revocations());
   notes("award (no certificate)", r.awards());
-  notes("award (no certificate)", r.awards());
   if (!r.inactive_months().empty()) {
     std::cout << "  months without issuance:";
     for (int m : r.inactive_months()) std::cout << " " << m;
     std::cout << "\n";
+  }
   // Every anomaly counted in the headline, with its record.
   int n = 0;
   for (const auto& a : r.anomaly_list()) {
     std::cout << "  anomaly " << ++n << ": " << (a.number().empty() ? "-" : a.number()) << " "
               << (a.grade().empty() ? "-" : a.grade()) << " " << a.detail() << "\n";
-  }
   }
 }
 
@@ -227,9 +226,8 @@ void PrintReportCsv(const v1::AnnualReport& r) {
   notes("appraisal", r.appraisals());
   notes("revocation", r.revocations());
   notes("award", r.awards());
-  notes("anomaly", r.anomaly_list());
-  notes("award", r.awards());
   for (int m : r.inactive_months()) std::cout << "inactive_month,,," << m << "\n";
+  notes("anomaly", r.anomaly_list());
 }
 
 }  // namespace
@@ -248,6 +246,8 @@ void AddAuditCommands(CLI::App& app, CliContext& ctx, Action& action) {
           ctx,
           [&](auto& s, auto* c, auto* resp) {
             return s.GetCheckpoint(c, v1::GetCheckpointRequest(), resp);
+          },
+          [&](const auto& resp) {
             if (!resp.log_check().ok()) {
               // rankd signed nothing: keep no file, say why.
               log_failed = true;
@@ -256,12 +256,10 @@ void AddAuditCommands(CLI::App& app, CliContext& ctx, Action& action) {
                         << resp.log_check().reason() << "\n";
               return;
             }
-          },
-          [&](const auto& resp) {
             std::cout << resp.checkpoint().json() << "\n";
-      return log_failed && rc == kExitOk ? kExitCheckFailed : rc;
             if (!cp_out->empty()) std::ofstream(*cp_out) << resp.checkpoint().json() << "\n";
           });
+      return log_failed && rc == kExitOk ? kExitCheckFailed : rc;
     };
   });
 
@@ -407,11 +405,11 @@ void AddAuditCommands(CLI::App& app, CliContext& ctx, Action& action) {
       if (fd < 0) return CliContext::Usage("cannot create " + tmp);
       ::close(fd);
       std::ofstream file(tmp, std::ios::binary | std::ios::trunc);
-      bool ids_removed = false;
       v1::BackupChunk chunk;
-        if (bytes == 0) ids_removed = chunk.resident_ids_removed();
       int64_t bytes = 0;
+      bool ids_removed = false;
       while (reader->Read(&chunk)) {
+        if (bytes == 0) ids_removed = chunk.resident_ids_removed();
         file.write(chunk.data().data(), static_cast<std::streamsize>(chunk.data().size()));
         bytes += static_cast<int64_t>(chunk.data().size());
       }

@@ -183,14 +183,14 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   s->parts_ = std::make_unique<Parts>();
   Parts& p = *s->parts_;
 
-  storage::DatabaseOptions db_options;
-  db_options.reader_connections = config.reader_connections;
   // The signing key first: the row digests and entry links of the log are
   // keyed with a secret derived from it (never stored in the database).
   GORANK_ASSIGN_OR_RETURN(p.audit_key, LoadOrCreateKey(config.AuditKeyFile()));
+  storage::DatabaseOptions db_options;
+  db_options.reader_connections = config.reader_connections;
+  db_options.row_digest_key = audit::RowDigestKey(*p.audit_key);
   GORANK_ASSIGN_OR_RETURN(p.db, storage::Database::Open(config.db_path, db_options));
   GORANK_ASSIGN_OR_RETURN(int version, p.db->SchemaVersion());
-  db_options.row_digest_key = audit::RowDigestKey(*p.audit_key);
   spdlog::info("database {} open: integrity ok, schema version {}", p.db->path(), version);
 
   p.registry_repo = std::make_unique<storage::SqliteRegistryRepository>(p.db.get());
@@ -211,8 +211,6 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   p.audit_repo = std::make_unique<storage::SqliteAuditRepository>(p.db.get());
   p.audit_trail =
       std::make_unique<audit::AuditTrail>(p.audit_repo.get(), p.audit_key.get(), clock);
-  p.reporting = std::make_unique<audit::Reporting>(p.certificate_repo.get(),
-                                                   p.registry_repo.get(), p.audit_trail.get(),
   // The log against the newest checkpoint rankd signed: a log that is
   // shorter or differs stops every write (health NOT_SERVING) until the
   // database is restored.
@@ -230,6 +228,8 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
     spdlog::info("audit log: {} entries match rankd's checkpoint of size {}; signed size {}",
                  log_check.entries, log_check.checkpoint_size, start_cp.tree_size);
   }
+  p.reporting = std::make_unique<audit::Reporting>(p.certificate_repo.get(),
+                                                   p.registry_repo.get(), p.audit_trail.get(),
                                                    clock);
   // Stock for year Y is released only after the agency passed the review of Y - 1.
   audit::AuditTrail* trail = p.audit_trail.get();
@@ -395,6 +395,7 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   }
   spdlog::info("rankd serving on port {}", s->port_);
   GORANK_RETURN_IF_ERROR(s->StartOperations(config));
+  if (!log_ok) s->ProbeHealthNow();  // the monitor learns it too
   return s;
 }
 
@@ -402,7 +403,6 @@ RankdServer::~RankdServer() { Shutdown(); }
 
 std::shared_ptr<grpc::Channel> RankdServer::InProcessChannel() {
   return server_->InProcessChannel(grpc::ChannelArguments());
-  if (!log_ok) s->ProbeHealthNow();  // the monitor learns it too
 }
 
 storage::Database* RankdServer::database() { return parts_ ? parts_->db.get() : nullptr; }
@@ -459,14 +459,14 @@ void RankdServer::Shutdown() {
   server_->Shutdown(std::chrono::system_clock::now() +
                     std::chrono::milliseconds(grace_ms_));
   server_->Wait();
-  parts_.reset();  // closes the database after the last call returned
-  spdlog::info("rankd stopped; database closed");
-}
-
-}  // namespace gorank::server
   // A checkpoint over every entry of this run, so that the next start finds
   // any of them removed (nothing is signed while the log fails its check).
   if (parts_->audit_trail && parts_->audit_trail->last_log_check().ok) {
     absl::StatusOr<audit::Checkpoint> cp = parts_->audit_trail->SignCheckpointNow();
     if (!cp.ok()) spdlog::warn("no checkpoint signed at shutdown: {}", cp.status().ToString());
   }
+  parts_.reset();  // closes the database after the last call returned
+  spdlog::info("rankd stopped; database closed");
+}
+
+}  // namespace gorank::server
