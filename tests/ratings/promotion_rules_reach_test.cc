@@ -49,8 +49,8 @@ TEST(ShippedPromotionRules, EveryCategoryIsACatalogueCompetitionOrGroup) {
       const size_t slash = category.find('/');
       const std::string code = category.substr(0, slash);
       const tournaments::Competition* c = catalogue.Find(code);
-      ASSERT_NE(c, nullptr) << rule.id << ": '" << code
-                            << "' is not in competitions.tsv";
+      ASSERT_NE(c, nullptr)
+          << rule.id << ": '" << code << "' is not in competitions.tsv";
       if (slash != std::string::npos) {
         const std::string group = category.substr(slash + 1);
         EXPECT_THAT(c->groups, ::testing::Contains(group))
@@ -131,7 +131,8 @@ class PromotionRulesReachTest : public ::testing::Test {
             const std::vector<std::vector<int>>& games,
             const std::vector<std::vector<int>>& teams = {}) {
     v1::Event e;
-    e.set_name(competition + " " + group + " " + std::to_string(++events_played_));
+    e.set_name(competition + " " + group + " " +
+               std::to_string(++events_played_));
     e.mutable_start()->set_year(2024);
     e.mutable_start()->set_month(7);
     e.mutable_start()->set_day(events_played_);
@@ -263,7 +264,8 @@ TEST_F(PromotionRulesReachTest, EveryShippedRuleProposesFromAnEvent) {
   const int64_t second = Register("Twice Second", "4p");
   const int64_t third = Register("Samsung Third", "9p");
   Play("samsung_cup", "", FORMAT_KIND_ROUND_ROBIN, kWorld,
-       {title, second, third}, {"5p", "4p", "9p"}, {{1, 1, 2}, {2, 1, 3}, {3, 2, 3}});
+       {title, second, third}, {"5p", "4p", "9p"},
+       {{1, 1, 2}, {2, 1, 3}, {3, 2, 3}});
   Play("lg_cup", "", FORMAT_KIND_ROUND_ROBIN, kWorld, {q1, second, third},
        {"9p", "4p", "9p"}, {{1, 1, 2}, {2, 1, 3}, {3, 2, 3}});
   expected["pro.world_title"] = title;
@@ -274,7 +276,8 @@ TEST_F(PromotionRulesReachTest, EveryShippedRuleProposesFromAnEvent) {
   std::vector<int64_t> relay = {Register("Relay A1", "9p"),
                                 Register("Relay A2", "9p"),
                                 Register("Relay A3", "9p"),
-                                Register("Relay B1", "9p"), streak,
+                                Register("Relay B1", "9p"),
+                                streak,
                                 Register("Relay B3", "9p")};
   Play("nongshim_cup", "", FORMAT_KIND_RELAY, kWorld, relay,
        {"9p", "9p", "9p", "9p", "3p", "9p"},

@@ -75,7 +75,6 @@ bool Has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
-
 // A Swiss of 3 rounds from an EGF file: 王小明 (row 1) beats 2 and 3 and
 // has a bye; row 5 has no game after round 1.
 const char kSwiss[] =
@@ -89,10 +88,11 @@ const char kSwiss[] =
     "5 Qian Hu 1d CN Bj 0+ 4-/w0 0-\n";
 
 TEST_F(ReadableOutputE2eTest, StandingsNamesResultsAndTimesReadWell) {
-  RunResult r = Ctl({"event", "create", "--name", "Readable Swiss", "--organiser", "110",
-                     "--start", "2025-05-01", "--competition", "club_event", "--level",
-                     "club", "--sub-event", "open_individual", "--format", "swiss",
-                     "--rounds", "3", "--json"});
+  RunResult r =
+      Ctl({"event", "create", "--name", "Readable Swiss", "--organiser", "110",
+           "--start", "2025-05-01", "--competition", "club_event", "--level",
+           "club", "--sub-event", "open_individual", "--format", "swiss",
+           "--rounds", "3", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto created = nlohmann::json::parse(r.out, nullptr, false);
   ASSERT_FALSE(created.is_discarded()) << r.out;
@@ -102,13 +102,17 @@ TEST_F(ReadableOutputE2eTest, StandingsNamesResultsAndTimesReadWell) {
 
   r = Ctl({"event", "import", file, "--event", id, "--allow-guests"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(Has(r.out, "warning: line 8, row 5 (Qian Hu): no game over the board in round 3"))
+  EXPECT_TRUE(Has(
+      r.out,
+      "warning: line 8, row 5 (Qian Hu): no game over the board in round 3"))
       << r.out;
   EXPECT_TRUE(Has(r.out, "--withdrawn 5=2")) << r.out;
-  r = Ctl({"event", "import", file, "--event", id, "--allow-guests", "--withdrawn", "5=2"});
+  r = Ctl({"event", "import", file, "--event", id, "--allow-guests",
+           "--withdrawn", "5=2"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_FALSE(Has(r.out, "warning:")) << r.out;
-  r = Ctl({"event", "import", file, "--event", id, "--allow-guests", "--withdrawn", "5"});
+  r = Ctl({"event", "import", file, "--event", id, "--allow-guests",
+           "--withdrawn", "5"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_TRUE(Has(r.err, "expected ROW=ROUND")) << r.err;
 
@@ -119,15 +123,18 @@ TEST_F(ReadableOutputE2eTest, StandingsNamesResultsAndTimesReadWell) {
   EXPECT_TRUE(Has(r.out, "withdrew after round 2")) << r.out;
   // SOS over R = 3 rounds gives thirds: a mixed number, never "19/3".
   EXPECT_TRUE(Has(r.out, " 1/3") || Has(r.out, " 2/3")) << r.out;
-  for (const char* improper : {"/3 ", "4/3", "5/3", "7/3", "8/3", "10/3", "11/3", "13/3",
-                               "14/3", "16/3", "17/3", "19/3", "20/3"}) {
-    EXPECT_FALSE(Has(r.out, std::string(" ") + improper)) << improper << "\n" << r.out;
+  for (const char* improper :
+       {"/3 ", "4/3", "5/3", "7/3", "8/3", "10/3", "11/3", "13/3", "14/3",
+        "16/3", "17/3", "19/3", "20/3"}) {
+    EXPECT_FALSE(Has(r.out, std::string(" ") + improper)) << improper << "\n"
+                                                          << r.out;
   }
 
   // The result letter in either case; white-first sheets.
   r = Ctl({"event", "result", id, "--round", "1", "--game", "1-2:B"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  r = Ctl({"event", "result", id, "--round", "1", "--game", "2-1:W", "--white-first"});
+  r = Ctl({"event", "result", id, "--round", "1", "--game", "2-1:W",
+           "--white-first"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // "2-1:W" white first: 2 is white, 1 black, and white (2) won.
   r = Ctl({"event", "export", id, "--format", "csv"}, false);

@@ -237,7 +237,8 @@ TEST_F(StandingsCorrectionsTest, PendingTieKeepsOnlyItsOwnPlacesPending) {
   EXPECT_EQ(open_first.grants_size(), 0);
   ASSERT_EQ(open_first.near_misses_size(), 1);
   EXPECT_EQ(open_first.near_misses(0).grade(), v1::ATHLETE_GRADE_GRADE_3);
-  EXPECT_THAT(open_first.near_misses(0).reason(), HasSubstr("event not closed"));
+  EXPECT_THAT(open_first.near_misses(0).reason(),
+              HasSubstr("event not closed"));
   const v1::EvaluateEventResponse open_event = event_eval();
   EXPECT_EQ(open_event.qualifying_size(), 0);
   EXPECT_THAT(::testing::PrintToString(open_event.blockers()),
@@ -355,9 +356,8 @@ TEST_F(StandingsCorrectionsTest, ExportsApplyVoidsAndWithdrawalsAndRoundTrip) {
   const std::string egf = Export(id, v1::RESULT_FILE_FORMAT_EGF);
 
   // CSV round trip: the withdrawn_after column carries both.
-  const int64_t csv_copy =
-      Create(Event("Withdrawals RR (CSV)", v1::FORMAT_KIND_ROUND_ROBIN,
-                   "club_event"));
+  const int64_t csv_copy = Create(
+      Event("Withdrawals RR (CSV)", v1::FORMAT_KIND_ROUND_ROBIN, "club_event"));
   v1::ImportResultsResponse imported;
   grpc::Status s =
       Import(csv_copy, v1::RESULT_FILE_FORMAT_CSV, csv, {}, &imported);
@@ -368,9 +368,8 @@ TEST_F(StandingsCorrectionsTest, ExportsApplyVoidsAndWithdrawalsAndRoundTrip) {
 
   // EGF cannot say "withdrew": the import warns, and with the withdrawals
   // given the standings are the same.
-  const int64_t egf_copy =
-      Create(Event("Withdrawals RR (EGF)", v1::FORMAT_KIND_ROUND_ROBIN,
-                   "club_event"));
+  const int64_t egf_copy = Create(
+      Event("Withdrawals RR (EGF)", v1::FORMAT_KIND_ROUND_ROBIN, "club_event"));
   v1::ImportResultsResponse dry;
   v1::ImportResultsRequest dry_req;
   dry_req.set_event_id(egf_copy);
@@ -405,7 +404,9 @@ TEST_F(StandingsCorrectionsTest, ExportsApplyVoidsAndWithdrawalsAndRoundTrip) {
   EXPECT_EQ(copy, by_name);
   EXPECT_EQ(egf_standings.voided_entrant_ids_size(), 1);
   // Byte for byte but for the event's name.
-  const auto body = [](const std::string& t) { return t.substr(t.find("; Pl ")); };
+  const auto body = [](const std::string& t) {
+    return t.substr(t.find("; Pl "));
+  };
   EXPECT_EQ(body(Export(egf_copy, v1::RESULT_FILE_FORMAT_EGF)), body(egf));
 }
 
@@ -462,7 +463,8 @@ TEST_F(StandingsCorrectionsTest, EgfSwissWithTrailingAbsencesWarns) {
   for (const v1::Entrant& x : resp.results().entrants()) {
     if (x.family_name() == "Ii") row = x.id();
   }
-  EXPECT_THAT(resp.warnings(0), HasSubstr("--withdrawn " + std::to_string(row) + "=1"));
+  EXPECT_THAT(resp.warnings(0),
+              HasSubstr("--withdrawn " + std::to_string(row) + "=1"));
   s = Import(egf_copy, v1::RESULT_FILE_FORMAT_EGF, egf_out, {{row, 1}}, &resp);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(by_name(Standings(egf_copy)), by_name(st));
@@ -485,7 +487,8 @@ TEST_F(StandingsCorrectionsTest, RelayShowsPlayersLeftAndGamesWon) {
   const v1::Standings running = Save(id, r);
   ASSERT_EQ(running.status(), v1::STANDINGS_STATUS_PENDING_RESULTS);
   std::map<int, v1::RelayPlayer> p;
-  for (const v1::RelayPlayer& x : running.relay_players()) p[x.entrant_id()] = x;
+  for (const v1::RelayPlayer& x : running.relay_players())
+    p[x.entrant_id()] = x;
   ASSERT_EQ(p.size(), 6u);
   EXPECT_EQ(p[1].games_won(), 2);
   EXPECT_EQ(p[1].left_after_game(), 0);
@@ -510,8 +513,8 @@ TEST_F(StandingsCorrectionsTest, RelayShowsPlayersLeftAndGamesWon) {
 }
 
 TEST_F(StandingsCorrectionsTest, TeamStandingsShowEveryMatch) {
-  v1::Event e =
-      Event("Team RR", v1::FORMAT_KIND_TEAM_ROUND_ROBIN, "provincial_team_championship");
+  v1::Event e = Event("Team RR", v1::FORMAT_KIND_TEAM_ROUND_ROBIN,
+                      "provincial_team_championship");
   e.set_level(v1::EVENT_LEVEL_PROVINCIAL);
   e.set_sub_event(v1::SUB_EVENT_MEN_TEAM);
   e.mutable_format()->set_boards(2);
@@ -556,7 +559,8 @@ TEST_F(StandingsCorrectionsTest, TeamStandingsShowEveryMatch) {
   EXPECT_EQ(m3.match_points_b(), 2);
 }
 
-TEST_F(StandingsCorrectionsTest, CatalogueNamesEveryCompetitionOfTheGradeTable) {
+TEST_F(StandingsCorrectionsTest,
+       CatalogueNamesEveryCompetitionOfTheGradeTable) {
   v1::ListCompetitionsResponse list;
   grpc::Status s = events_->ListCompetitions(
       TestServer::Context("").get(), v1::ListCompetitionsRequest(), &list);
@@ -635,9 +639,8 @@ TEST_F(StandingsCorrectionsTest, AppraisedDanUnderNoticeReportsBoth) {
   ASSERT_EQ(resp.near_misses_size(), 1);
   const v1::NearMiss& m = resp.near_misses(0);
   EXPECT_EQ(m.grade(), v1::ATHLETE_GRADE_GRADE_2);
-  EXPECT_THAT(m.reasons(),
-              ElementsAre(HasSubstr("obtained by appraisal"),
-                          HasSubstr("still under notice")));
+  EXPECT_THAT(m.reasons(), ElementsAre(HasSubstr("obtained by appraisal"),
+                                       HasSubstr("still under notice")));
 }
 
 }  // namespace
