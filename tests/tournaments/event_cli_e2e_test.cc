@@ -15,6 +15,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tests/e2e/process.h"
+#include "tests/e2e/rankd_cli_fixture.h"
 #include "tests/testing/temp_dir.h"
 
 namespace gorank::e2e {
@@ -23,58 +24,7 @@ namespace {
 const std::string kEgfFile =
     std::string(GORANK_TESTDATA_DIR) + "/egf/round_robin_forfeits.h9";
 
-class EventCliE2eTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    rankd_ = std::make_unique<Child>(
-        std::vector<std::string>{RANKD_PATH, "--db", dir_.File("rankd.db"),
-                                 "--listen", "127.0.0.1:0",
-                                 "--admin-token-file", token_file_},
-        dir_.File("rankd.log"));
-    ASSERT_TRUE(rankd_->started());
-    const std::string marker = "serving on port ";
-    int port = 0;
-    for (int attempt = 0; attempt < 500 && port == 0; ++attempt) {
-      const std::string log = ReadFile(dir_.File("rankd.log"));
-      const size_t at = log.find(marker);
-      if (at != std::string::npos)
-        port = std::atoi(log.c_str() + at + marker.size());
-      if (port == 0) {
-        ASSERT_TRUE(rankd_->running()) << "rankd exited:\n" << log;
-        std::this_thread::sleep_for(
-            std::chrono::milliseconds(20));  // bounded poll
-      }
-    }
-    ASSERT_GT(port, 0) << ReadFile(dir_.File("rankd.log"));
-    server_ = "127.0.0.1:" + std::to_string(port);
-  }
-  void TearDown() override {
-    if (rankd_ && rankd_->running()) {
-      rankd_->Signal(SIGTERM);
-      EXPECT_EQ(rankd_->Wait(), 0);
-    }
-  }
-
-  RunResult Ctl(std::vector<std::string> args, bool admin = true) {
-    std::vector<std::string> argv = {RANKCTL_PATH, "--server", server_};
-    if (admin) {
-      argv.push_back("--token-file");
-      argv.push_back(token_file_);
-    }
-    argv.insert(argv.end(), args.begin(), args.end());
-    return e2e::Run(argv, dir_.File("rankctl" + std::to_string(++calls_)));
-  }
-
-  testing::TempDir dir_;
-  const std::string token_file_ = dir_.File("admin.token");
-  std::unique_ptr<Child> rankd_;
-  std::string server_;
-  int calls_ = 0;
-};
-
-bool Has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using EventCliE2eTest = RankdCliTest;
 
 TEST_F(EventCliE2eTest, CreateImportStandingsExportCorrectCloseGrade) {
   RunResult r = Ctl({"event",         "create",
