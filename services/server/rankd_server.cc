@@ -174,6 +174,18 @@ std::string RandomRelayKey() {
   return key;
 }
 
+// The year (Asia/Shanghai) this registry was installed: when rankd's first
+// start created the national-admin token, i.e. the oldest token. This year
+// while there is no token yet.
+absl::StatusOr<int> InstallationYear(auth::TokenManager& tokens, const Clock& clock) {
+  GORANK_ASSIGN_OR_RETURN(std::vector<auth::TokenRecord> all, tokens.List());
+  int64_t first = 0;
+  for (const auth::TokenRecord& t : all) {
+    if (t.created_unix > 0 && (first == 0 || t.created_unix < first)) first = t.created_unix;
+  }
+  return first == 0 ? clock.Today().year : ShanghaiDate(first).year;
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
@@ -231,12 +243,19 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   p.reporting = std::make_unique<audit::Reporting>(p.certificate_repo.get(),
                                                    p.registry_repo.get(), p.audit_trail.get(),
                                                    clock);
-  // Stock for year Y is released only after the agency passed the review of Y - 1.
+  // Stock for year Y is released only after the agency passed the review of
+  // Y - 1. The first-year rule: no review is demanded of a year before the
+  // installation (there was nothing to review), so the stock of the
+  // installation year (and of earlier years) is released without one.
   audit::AuditTrail* trail = p.audit_trail.get();
   if (config.require_review_for_release) {
-    p.certification->SetReleasePrecondition([trail](const std::string& prefix, int year) {
-      return trail->CheckReviewPassed(prefix, year - 1);
-    });
+    auth::TokenManager* tokens = p.tokens.get();
+    p.certification->SetReleasePrecondition(
+        [trail, tokens, clock](const std::string& prefix, int year) -> absl::Status {
+          GORANK_ASSIGN_OR_RETURN(const int installed, InstallationYear(*tokens, *clock));
+          if (year - 1 < installed) return absl::OkStatus();
+          return trail->CheckReviewPassed(prefix, year - 1);
+        });
   }
   CallGateOptions gate_options;
   gate_options.public_limit = RateLimit{config.public_rate, config.public_burst};
