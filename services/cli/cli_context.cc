@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <iterator>
 #include <iostream>
 #include <sstream>
 
@@ -12,6 +13,7 @@
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
 #include "services/common/file_text.h"
+#include "toml++/toml.h"
 
 namespace gorank::cli {
 
@@ -27,7 +29,88 @@ bool ReadPem(const std::string& what, const std::string& path, std::string* out)
   return true;
 }
 
+// A file name from the config file at `config_path`: a relative one is
+// taken from the config file's folder.
+std::string FromConfigFolder(const std::string& config_path, const std::string& name) {
+  if (name.empty() || name[0] == '/') return name;
+  const size_t slash = config_path.rfind('/');
+  return slash == std::string::npos ? name : config_path.substr(0, slash + 1) + name;
+}
+
+std::string Env(const char* name) {
+  const char* v = std::getenv(name);
+  return v == nullptr ? "" : v;
+}
+
 }  // namespace
+
+std::string DefaultConfigPath() {
+  if (const std::string xdg = Env("XDG_CONFIG_HOME"); !xdg.empty()) {
+    return xdg + "/rankctl/config.toml";
+  }
+  const std::string home = Env("HOME");
+  return home.empty() ? "" : home + "/.config/rankctl/config.toml";
+}
+
+std::string CliContext::ApplySettings(const std::string& config_flag, const FlagsGiven& given) {
+  std::string path = config_flag;
+  if (path.empty()) {
+    path = DefaultConfigPath();
+    if (path.empty() || !std::ifstream(path).good()) path.clear();
+  }
+  struct Setting {
+    const char* key;
+    std::string* value;
+    bool given;
+    const char* env;  // nullptr: no environment variable
+    bool is_file;
+  };
+  const Setting settings[] = {
+      {"server", &server, given.server, "RANKCTL_SERVER", false},
+      {"token_file", &token_file, given.token_file, "RANKCTL_TOKEN_FILE", true},
+      {"ca_file", &ca_file, given.ca_file, "RANKCTL_CA_FILE", true},
+      {"cert_file", &cert_file, given.cert_file, nullptr, true},
+      {"key_file", &key_file, given.key_file, nullptr, true},
+      {"time_zone", &time_zone, given.time_zone, nullptr, false},
+  };
+  bool from_env[std::size(settings)] = {};
+  for (size_t i = 0; i < std::size(settings); ++i) {
+    const Setting& s = settings[i];
+    if (s.given || s.env == nullptr) continue;
+    if (const std::string v = Env(s.env); !v.empty()) {
+      *s.value = v;
+      from_env[i] = true;
+    }
+  }
+  if (path.empty()) return "";
+  absl::StatusOr<std::string> text = ReadTextFile("config file", path);
+  if (!text.ok()) {
+    return (config_flag.empty() ? "" : "--config: ") + std::string(text.status().message());
+  }
+  toml::table table;
+  try {  // Debian's toml++ is built with exceptions: a syntax error throws.
+    table = toml::parse(*text);
+  } catch (const toml::parse_error& err) {
+    std::ostringstream msg;
+    msg << path << " line " << err.source().begin.line << ": " << err.description();
+    return msg.str();
+  }
+  for (const auto& [key, node] : table) {
+    const std::string k(key.str());
+    size_t i = 0;
+    while (i < std::size(settings) && k != settings[i].key) ++i;
+    if (i == std::size(settings)) {
+      return path + ": unknown key '" + k +
+             "' (rankctl reads server, token_file, ca_file, cert_file, key_file, time_zone)";
+    }
+    if (!node.is_string()) return path + ": key '" + k + "' must be a string";
+    const Setting& s = settings[i];
+    if (s.given || from_env[i]) continue;
+    const std::string v = *node.value<std::string>();
+    *s.value = s.is_file ? FromConfigFolder(path, v) : v;
+  }
+  return "";
+}
 
 std::shared_ptr<grpc::Channel> CliContext::Channel() {
   if (channel_) return channel_;

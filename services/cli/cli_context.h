@@ -1,5 +1,6 @@
 // What every rankctl command shares: the connection to rankd, the bearer
-// token, the output mode, and uniform printing of answers and errors.
+// token, the output mode, and uniform printing of answers and errors; where
+// the connection settings come from (flags, environment, config file).
 #ifndef GORANK_SERVICES_CLI_CLI_CONTEXT_H_
 #define GORANK_SERVICES_CLI_CLI_CONTEXT_H_
 
@@ -22,6 +23,22 @@ inline constexpr int kExitUsage = 2;       // bad flags or arguments
 inline constexpr int kExitCheckFailed = 3;  // `check`: a record failed;
                                             // `cert verify`: NOT_VALID
 
+// Which connection settings were given as flags (they win over the
+// environment and the config file).
+struct FlagsGiven {
+  bool server = false;
+  bool token_file = false;
+  bool ca_file = false;
+  bool cert_file = false;
+  bool key_file = false;
+  bool time_zone = false;
+};
+
+// The config file read when no --config is given:
+// $XDG_CONFIG_HOME/rankctl/config.toml, else ~/.config/rankctl/config.toml
+// ("" when neither variable is set).
+std::string DefaultConfigPath();
+
 class CliContext {
  public:
   std::string server = "127.0.0.1:50051";
@@ -36,6 +53,17 @@ class CliContext {
   // The time zone times are printed in (IANA name; rankd's wall clock,
   // Asia/Shanghai, unless told otherwise).
   std::string time_zone = "Asia/Shanghai";
+
+  // Fills the settings not given as flags, strongest first: the
+  // environment (RANKCTL_SERVER, RANKCTL_TOKEN_FILE, RANKCTL_CA_FILE; empty
+  // counts as unset), then the config file `config_flag` (--config; it must
+  // exist) or else DefaultConfigPath() when that file exists. The file is
+  // TOML with the keys server, token_file, ca_file, cert_file, key_file and
+  // time_zone, all strings; a relative file name in it is relative to the
+  // config file's folder. "" when all is well, else the usage error (a file
+  // that cannot be read, a TOML error with its line, an unknown key, a value
+  // that is not a string).
+  std::string ApplySettings(const std::string& config_flag, const FlagsGiven& given);
 
   // Makes `time_zone` the zone of TimeText. "" when it is usable, else the
   // usage error (an unknown zone is never silently UTC).

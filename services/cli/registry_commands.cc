@@ -1,4 +1,10 @@
 // rankctl player|agency|token|rank ...
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 
 #include "gorank/v1/registry.grpc.pb.h"
@@ -338,6 +344,57 @@ void AddAgencyCommands(CLI::App& app, CliContext& ctx, Action& action) {
   });
 }
 
+// `token create --out FILE`: the file is created (mode 0600, never over an
+// existing one) before the call, so that a token is never made whose secret
+// has nowhere to go; the secret goes only into the file.
+int CreateTokenToFile(CliContext& ctx, const v1::CreateTokenRequest& req,
+                      const std::string& path) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    const int err = errno;
+    return CliContext::Usage("--out " + path + ": " +
+                             (err == EEXIST ? std::string("the file exists (a token file is "
+                                                          "never overwritten)")
+                                            : std::strerror(err)));
+  }
+  auto give_up = [&] {
+    ::close(fd);
+    ::unlink(path.c_str());
+  };
+  if (::fchmod(fd, 0600) != 0) {  // whatever the umask did
+    const int err = errno;
+    give_up();
+    return CliContext::Usage("--out " + path + ": " + std::strerror(err));
+  }
+  auto stub = v1::TokenService::NewStub(ctx.Channel());
+  auto call = ctx.NewCall();
+  if (!call) {
+    give_up();
+    return kExitUsage;
+  }
+  v1::CreateTokenResponse resp;
+  const grpc::Status s = stub->CreateToken(call.get(), req, &resp);
+  if (!s.ok()) {
+    give_up();
+    return ctx.Fail(s);
+  }
+  const std::string line = resp.secret() + "\n";
+  if (::write(fd, line.data(), line.size()) != static_cast<ssize_t>(line.size()) ||
+      ::fsync(fd) != 0 || ::close(fd) != 0) {
+    const int err = errno;
+    ::unlink(path.c_str());
+    std::cerr << "rankctl: cannot write " << path << ": " << std::strerror(err) << "; token "
+              << resp.token().id() << " was created: revoke it (rankctl token revoke "
+              << resp.token().id() << ")\n";
+    return kExitCallFailed;
+  }
+  resp.clear_secret();  // not on the terminal, not in --json
+  return ctx.Print(resp, [&] {
+    std::cout << "token " << resp.token().id() << " (" << RoleText(resp.token().role())
+              << "); secret written to " << path << " (mode 0600)\n";
+  });
+}
+
 void AddTokenCommands(CLI::App& app, CliContext& ctx, Action& action) {
   auto* token = app.add_subcommand("token", "access tokens (national admin)");
   token->require_subcommand(1);
@@ -347,12 +404,16 @@ void AddTokenCommands(CLI::App& app, CliContext& ctx, Action& action) {
   create->add_option("--role", *role, "national_admin|agency_operator|auditor")->required();
   create->add_option("--agency", *cr->mutable_agency_prefix(), "agency prefix (agency_operator)");
   create->add_option("--label", *cr->mutable_label(), "who holds it");
-  create->callback([&, role, cr] {
-    action = [&, role, cr]() -> int {
+  auto out = std::make_shared<std::string>();
+  create->add_option("--out", *out,
+                     "write the secret to this new file (mode 0600) instead of printing it");
+  create->callback([&, role, cr, out] {
+    action = [&, role, cr, out]() -> int {
       if (*role == "national_admin") cr->set_role(v1::ROLE_NATIONAL_ADMIN);
       else if (*role == "agency_operator") cr->set_role(v1::ROLE_AGENCY_OPERATOR);
       else if (*role == "auditor") cr->set_role(v1::ROLE_AUDITOR);
       else return CliContext::Usage("--role must be national_admin, agency_operator or auditor");
+      if (!out->empty()) return CreateTokenToFile(ctx, *cr, *out);
       return Unary<v1::TokenService, v1::CreateTokenResponse>(
           ctx, [&](auto& stub, auto* c, auto* resp) { return stub.CreateToken(c, *cr, resp); },
           [](const auto& resp) {
