@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs what is missing (Debian packages), builds, and then:
-#   deploy/setup.sh run    starts rankd on the embedded SQLite database data/rankd.db
+#   deploy/setup.sh run    builds only rankd and rankctl (no test suite), says
+#                          where rankctl is (linked into ~/.local/bin when that
+#                          folder is on PATH), starts rankd on the embedded
+#                          SQLite database data/rankd.db
 #   deploy/setup.sh test   runs the whole test suite (ctest, then 60 s of each fuzz target)
 #   deploy/setup.sh build  only builds
 # Environment: RANKD_LISTEN (default 127.0.0.1:50051), BUILD_DIR (default build).
@@ -18,6 +21,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev libtomlplusplus-dev
   libcpp-httplib-dev libhpdf-dev libqrencode-dev
+  curl
 )
 # Only the test suite needs these: the browser test (headless Chromium with a
 # CJK font), the PDF check (pdftoppm, zbarimg), the fuzz runs (clang) and the
@@ -42,11 +46,23 @@ fi
 build="${BUILD_DIR:-build}"
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DGORANK_BUILD_TESTS="${GORANK_BUILD_TESTS:-ON}" > /dev/null
-cmake --build "$build" -j "$(nproc)"
+# `run` builds only what it runs; `build` and `test` build everything.
+targets=()
+if [ "$mode" = run ]; then targets=(--target rankd rankctl); fi
+cmake --build "$build" -j "$(nproc)" "${targets[@]}"
 
 case "$mode" in
   run)
     mkdir -p data
+    rankctl_path="$(cd "$build/services/cli" && pwd)/rankctl"
+    bin="${HOME:-}/.local/bin"
+    if [ -n "${HOME:-}" ] && [[ ":$PATH:" == *":$bin:"* ]] &&
+       { [ -L "$bin/rankctl" ] || [ ! -e "$bin/rankctl" ]; } &&
+       mkdir -p "$bin" && ln -sfn "$rankctl_path" "$bin/rankctl"; then
+      echo "rankctl: $bin/rankctl -> $rankctl_path"
+    else
+      echo "rankctl: $rankctl_path (to put it on PATH: export PATH=\"$(dirname "$rankctl_path"):\$PATH\")"
+    fi
     # The public web page: RANKD_HTTP_LISTEN (default 127.0.0.1:8080).
     exec "$build/services/server/rankd" --db data/rankd.db --listen "${RANKD_LISTEN:-127.0.0.1:50051}" \
       --http-listen "${RANKD_HTTP_LISTEN:-127.0.0.1:8080}"
