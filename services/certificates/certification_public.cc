@@ -58,7 +58,11 @@ absl::StatusOr<Objection> Certification::LodgeObjection(const auth::Caller& call
                                "against the certificates of the notice list, during "
                                "their notice period");
   }
-  Objection o{0, n, text, contact, now, ObjectionState::kOpen, 0, ""};
+  Objection o;
+  o.number = n;
+  o.text = text;
+  o.contact = contact;
+  o.lodged_unix = now;
   GORANK_ASSIGN_OR_RETURN(
       o.id, certs_->InsertObjection(o, ChangeRecord{now, caller.Describe(),
                                                     "certificate.objection",

@@ -435,7 +435,9 @@ TEST_F(StandingsCorrectionsTest, EgfSwissWithTrailingAbsencesWarns) {
   EXPECT_EQ(resp.warnings_size(), 0);
   const v1::Standings st = Standings(id);
   for (const v1::StandingRow& x : st.rows()) {
-    if (x.id() == 5) EXPECT_THAT(x.note(), HasSubstr("withdrew after round 1"));
+    if (x.id() == 5) {
+      EXPECT_THAT(x.note(), HasSubstr("withdrew after round 1"));
+    }
   }
 
   // The Swiss withdrawal survives both round trips.
@@ -580,7 +582,9 @@ TEST_F(StandingsCorrectionsTest,
   for (const eligibility::Recognition& r : standard.recognitions()) {
     EXPECT_TRUE(groups.count(r.competition)) << r.competition;
     ASSERT_TRUE(groups.count(r.counts_as)) << r.counts_as;
-    if (!r.group.empty()) EXPECT_TRUE(groups[r.counts_as].count(r.group));
+    if (!r.group.empty()) {
+      EXPECT_TRUE(groups[r.counts_as].count(r.group));
+    }
   }
   for (const char* local : {"city_open", "club_championship",
                             "provincial_team_championship", "city_relay"}) {

@@ -51,7 +51,9 @@ TEST(FormGuardTest, SameOriginTable) {
     EXPECT_EQ(s.ok(), c.ok)
         << c.headers.sec_fetch_site << " | " << c.headers.origin << " | "
         << c.headers.host << ": " << s;
-    if (!c.ok) EXPECT_EQ(s.code(), absl::StatusCode::kPermissionDenied);
+    if (!c.ok) {
+      EXPECT_EQ(s.code(), absl::StatusCode::kPermissionDenied);
+    }
   }
 }
 
