@@ -69,12 +69,12 @@ case "$mode" in
     ;;
   test)
     (cd "$build" && ctest --output-on-failure -j "$(nproc)" --timeout 900)
-    # Then every libFuzzer target for FUZZ_SECONDS (default 60; 0 skips),
+    # Then every libFuzzer target for FUZZ_SECONDS (default 30; 0 skips),
     # two at a time, in its own clang-14 ASan + UBSan build with leak
     # detection (build-fuzz): a crash, leak or sanitizer report fails the run
     # and names the target and its reproducer.
-    if [ "${FUZZ_SECONDS:-60}" != 0 ]; then
-      GORANK_FUZZ_PARALLEL=2 tests/fuzz/run.sh "${FUZZ_SECONDS:-60}"
+    if [ "${FUZZ_SECONDS:-30}" != 0 ]; then
+      GORANK_FUZZ_PARALLEL=2 tests/fuzz/run.sh "${FUZZ_SECONDS:-30}"
     fi
     ;;
 esac

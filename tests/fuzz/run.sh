@@ -8,7 +8,7 @@
 #   GORANK_FUZZ_BUILD (build dir, default <repo>/build-fuzz),
 #   GORANK_FUZZ_JOBS (compile jobs, default nproc).
 # Needs clang-14 (or clang) and libclang-rt-14-dev (libFuzzer, ASan, UBSan).
-# deploy/setup.sh test runs it with 60 s and 2 at a time; for a long run:
+# deploy/setup.sh test runs it with 30 s and 2 at a time; for a long run:
 #   GORANK_FUZZ_PARALLEL=2 tests/fuzz/run.sh 3600 sgf egf csv
 set -euo pipefail
 
