@@ -2,22 +2,17 @@
 // folder (random port, read from its "serving on port N" log line) and runs
 // the real rankctl against it with the national-admin token rankd wrote.
 // Needs RANKD_PATH and RANKCTL_PATH defined by the test target and
-// tests/e2e/process.cc linked in. rankd is stopped with SIGTERM after the
-// test and must exit 0.
+// tests/e2e/process.cc and rankd_instance.cc linked in. rankd is stopped with
+// SIGTERM after the test and must exit 0.
 #ifndef GORANK_TESTS_E2E_RANKD_CLI_FIXTURE_H_
 #define GORANK_TESTS_E2E_RANKD_CLI_FIXTURE_H_
 
-#include <signal.h>
-
-#include <chrono>
-#include <cstdlib>
-#include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "tests/e2e/process.h"
+#include "tests/e2e/rankd_instance.h"
 #include "tests/testing/temp_dir.h"
 
 namespace gorank::e2e {
@@ -25,32 +20,17 @@ namespace gorank::e2e {
 class RankdCliTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    rankd_ = std::make_unique<Child>(
-        std::vector<std::string>{RANKD_PATH, "--db", dir_.File("rankd.db"), "--listen",
-                                 "127.0.0.1:0", "--admin-token-file", token_file_},
-        dir_.File("rankd.log"));
-    ASSERT_TRUE(rankd_->started());
-    const std::string marker = "serving on port ";
-    int port = 0;
-    // Bounded poll of the log (10 s at most) for the line rankd writes once
-    // it listens.
-    for (int attempt = 0; attempt < 500 && port == 0; ++attempt) {
-      const std::string log = ReadFile(dir_.File("rankd.log"));
-      const size_t at = log.find(marker);
-      if (at != std::string::npos) port = std::atoi(log.c_str() + at + marker.size());
-      if (port == 0) {
-        ASSERT_TRUE(rankd_->running()) << "rankd exited:\n" << log;
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      }
-    }
-    ASSERT_GT(port, 0) << ReadFile(dir_.File("rankd.log"));
-    server_ = "127.0.0.1:" + std::to_string(port);
+    // rankd writes the admin token beside its database: token_file_.
+    const std::string error =
+        rankd_.Start(RANKD_PATH, dir_.File("rankd.db"), dir_.File("rankd.log"));
+    ASSERT_EQ(error, "");
+    server_ = rankd_.server();
+    started_ = true;
   }
 
   void TearDown() override {
-    if (rankd_ && rankd_->running()) {
-      rankd_->Signal(SIGTERM);
-      EXPECT_EQ(rankd_->Wait(), 0);
+    if (started_) {
+      EXPECT_EQ(rankd_.Stop(), 0);
     }
   }
 
@@ -67,7 +47,8 @@ class RankdCliTest : public ::testing::Test {
 
   testing::TempDir dir_;
   const std::string token_file_ = dir_.File("admin.token");
-  std::unique_ptr<Child> rankd_;
+  RankdInstance rankd_;
+  bool started_ = false;
   std::string server_;
   int calls_ = 0;
 };
