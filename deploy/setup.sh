@@ -4,7 +4,7 @@
 #                          where rankctl is (linked into ~/.local/bin when that
 #                          folder is on PATH), starts rankd on the embedded
 #                          SQLite database data/rankd.db
-#   deploy/setup.sh test   runs the whole test suite (ctest, then 60 s of each fuzz target)
+#   deploy/setup.sh test   runs the whole test suite (ctest, then 30 s of each fuzz target)
 #   deploy/setup.sh build  only builds
 # Environment: RANKD_LISTEN (default 127.0.0.1:50051), BUILD_DIR (default build).
 # GORANK_BUILD_TESTS=OFF skips building the tests (deploy/Containerfile).
