@@ -302,6 +302,35 @@ absl::Status ScopeRequestIds(Connection& c) {
       .status();
 }
 
+// Records brought in from an association's files (player, certificate and
+// rating imports). New tables rather than new columns, so the rows written
+// before keep their digests in the audit log.
+constexpr char kSchemaV9[] = R"sql(
+CREATE TABLE player_external_ids(
+  agency_prefix TEXT NOT NULL REFERENCES agencies(prefix),
+  external_id TEXT NOT NULL CHECK (length(external_id) BETWEEN 1 AND 64),
+  player_id INTEGER NOT NULL UNIQUE REFERENCES players(id),
+  PRIMARY KEY (agency_prefix, external_id)
+) STRICT;
+
+CREATE TABLE imported_certificates(
+  number TEXT PRIMARY KEY REFERENCES certificates(number),
+  file_name TEXT NOT NULL,
+  file_sha256 TEXT NOT NULL,
+  line INTEGER NOT NULL,
+  imported_unix INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE rating_starts(
+  player_id INTEGER PRIMARY KEY REFERENCES players(id),
+  gor TEXT NOT NULL,
+  pro_elo TEXT,
+  as_of TEXT NOT NULL,
+  origin TEXT NOT NULL,
+  recorded_unix INTEGER NOT NULL
+) STRICT;
+)sql";
+
 constexpr char kInsertAgency[] =
     "INSERT INTO agencies(prefix, name, name_en, level, status) "
     "VALUES(?1, ?2, ?3, ?4, 1)";
@@ -360,6 +389,8 @@ const std::vector<Migration>& Migrations() {
            [](Connection& c) { return ApplyDdl(c, kSchemaV7); }},
           {8, "certificates: request ids scoped by the caller's agency",
            ScopeRequestIds, /*loads_data=*/true},
+          {9, "imports: agency-own player ids, imported certificates, rating starts",
+           [](Connection& c) { return ApplyDdl(c, kSchemaV9); }},
       };
   return *kMigrations;
 }
