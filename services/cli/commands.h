@@ -28,6 +28,11 @@ void AddEventCommands(CLI::App& app, CliContext& ctx, Action& action);
 void AddRatingCommands(CLI::App& app, CliContext& ctx, Action& action);
 // `promotion rules|explain|evaluate|list|approve|reject`.
 void AddPromotionCommands(CLI::App& app, CliContext& ctx, Action& action);
+// The file imports (services/cli/import_file.h), each registered on its
+// group's subcommand: `player import`, `cert import`, `rating import`.
+void AddPlayerImportCommand(CLI::App& player, CliContext& ctx, Action& action);
+void AddCertImportCommand(CLI::App& cert, CliContext& ctx, Action& action);
+void AddRatingImportCommand(CLI::App& rating, CliContext& ctx, Action& action);
 
 // Shared argument helpers. A rank travels as its notation (the server
 // parses every accepted form); dates as YYYY-MM-DD.

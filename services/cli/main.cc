@@ -52,6 +52,9 @@ int main(int argc, char** argv) {
   AddEventCommands(app, ctx, action);
   AddRatingCommands(app, ctx, action);
   AddPromotionCommands(app, ctx, action);
+  AddPlayerImportCommand(*app.get_subcommand("player"), ctx, action);
+  AddCertImportCommand(*app.get_subcommand("cert"), ctx, action);
+  AddRatingImportCommand(*app.get_subcommand("rating"), ctx, action);
   RequireDecimalIntegers(app);
   try {
     app.parse(argc, argv);

@@ -1,0 +1,8 @@
+// `player import FILE`: not registered yet (being written).
+#include "services/cli/commands.h"
+
+namespace gorank::cli {
+
+void AddPlayerImportCommand(CLI::App&, CliContext&, Action&) {}
+
+}  // namespace gorank::cli
