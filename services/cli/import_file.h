@@ -104,12 +104,13 @@ int ReportImport(const std::string& what, const CsvFile& file,
                  const std::string& refused_out);
 
 // Sends `file` on one import stream and returns rankctl's exit status:
-// `open(stub, client_context, &summary)` opens the stream (e.g.
-// `stub.ImportPlayers(c, s)`), `options(&request)` sets the options of the
+// `open(stub, client_context, &response)` opens the stream (e.g.
+// `stub.ImportPlayers(c, r)`; Response has an ImportSummary `summary`),
+// `options(&request)` sets the options of the
 // first message, `fill(record, &request)` adds one record as a row. The
 // deadline is ctx.timeout_seconds per 10,000 rows (at least that once).
-template <typename Service, typename Request, typename OpenFn, typename OptionsFn,
-          typename FillFn>
+template <typename Service, typename Request, typename Response, typename OpenFn,
+          typename OptionsFn, typename FillFn>
 int StreamImport(CliContext& ctx, const std::string& what, const CsvFile& file,
                  bool dry_run, const std::string& refused_out, OpenFn open,
                  OptionsFn options, FillFn fill) {
@@ -122,8 +123,8 @@ int StreamImport(CliContext& ctx, const std::string& what, const CsvFile& file,
   call->set_deadline(std::chrono::system_clock::now() +
                      std::chrono::seconds(int64_t{ctx.timeout_seconds} *
                                           (1 + rows / 10000)));
-  v1::ImportSummary summary;
-  std::unique_ptr<grpc::ClientWriter<Request>> writer = open(*stub, call.get(), &summary);
+  Response response;
+  std::unique_ptr<grpc::ClientWriter<Request>> writer = open(*stub, call.get(), &response);
   ImportProgress progress("sending " + file.name, rows);
   size_t next = 0;
   bool first = true;
@@ -142,7 +143,7 @@ int StreamImport(CliContext& ctx, const std::string& what, const CsvFile& file,
                           : "sent; the server is checking and storing the file");
   grpc::Status s = writer->Finish();
   if (!s.ok()) return ctx.Fail(s);
-  return ReportImport(what, file, summary, ctx.json, dry_run, refused_out);
+  return ReportImport(what, file, response.summary(), ctx.json, dry_run, refused_out);
 }
 
 }  // namespace gorank::cli
