@@ -1,6 +1,6 @@
 // Gomoku as a discipline of the registry, at the storage level: the contract
-// (SQLite and the in-memory fake) keeps a player's Go and Gomoku ranks
-// apart, checks a rank change against the rank of its own discipline, and
+// (SQLite, PostgreSQL and the in-memory fake) keeps a player's Go and Gomoku
+// ranks apart, checks a rank change against the rank of its own discipline, and
 // lists the history of both disciplines with their markers; the migration
 // that adds the Gomoku rank keeps every Go rank and history entry.
 #include <sqlite3.h>
@@ -51,6 +51,10 @@ RankHistoryEntry Entry(PlayerId id, std::optional<Rank> from,
 class GomokuContractTest : public ::testing::TestWithParam<NamedFactory> {
  protected:
   void SetUp() override {
+    if (GetParam().needs_postgres) {
+      const std::string why = EngineUnavailable(storage::Engine::kPostgres);
+      if (!why.empty()) GTEST_SKIP() << why;
+    }
     backend_ = GetParam().make();
     repo_ = backend_->registry();
     ASSERT_TRUE(repo_
@@ -152,6 +156,7 @@ TEST_P(GomokuContractTest, SearchBoundsAreGoRanks) {
 INSTANTIATE_TEST_SUITE_P(
     Repositories, GomokuContractTest,
     ::testing::Values(NamedFactory{"Sqlite", &MakeSqliteBackend},
+                      NamedFactory{"Postgres", &MakePostgresBackend, true},
                       NamedFactory{"InMemory", &MakeInMemoryBackend}),
     [](const ::testing::TestParamInfo<NamedFactory>& info) {
       return info.param.name;

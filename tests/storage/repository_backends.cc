@@ -15,11 +15,11 @@
 namespace gorank::storage_test {
 namespace {
 
-class SqliteBackend : public Backend {
+class SqlBackend : public Backend {
  public:
-  SqliteBackend() {
+  explicit SqlBackend(storage::Engine engine) {
     auto db =
-        storage::Database::Open(testing::TestDatabaseUrl(dir_, "registry.db"));
+        storage::Database::Open(EngineAddress(engine, dir_, "registry.db"));
     if (!db.ok()) {
       std::cerr << "cannot open the test database: " << db.status() << "\n";
       std::abort();
@@ -63,10 +63,38 @@ class InMemoryBackend : public Backend {
 }  // namespace
 
 std::unique_ptr<Backend> MakeSqliteBackend() {
-  return std::make_unique<SqliteBackend>();
+  return std::make_unique<SqlBackend>(storage::Engine::kSqlite);
+}
+std::unique_ptr<Backend> MakePostgresBackend() {
+  return std::make_unique<SqlBackend>(storage::Engine::kPostgres);
 }
 std::unique_ptr<Backend> MakeInMemoryBackend() {
   return std::make_unique<InMemoryBackend>();
+}
+
+std::vector<SqlEngine> SqlEngines() {
+  return {{"Sqlite", storage::Engine::kSqlite},
+          {"Postgres", storage::Engine::kPostgres}};
+}
+
+std::string EngineUnavailable(storage::Engine engine) {
+  if (engine == storage::Engine::kPostgres && !testing::TestOnPostgres()) {
+    return std::string("the PostgreSQL case runs in the suite's pg. twin "
+                       "(ctest -R '^pg\\.'), which sets ") +
+           testing::kTestPgUrlFileEnv;
+  }
+  return "";
+}
+
+std::string EngineAddress(storage::Engine engine, const testing::TempDir& dir,
+                          const std::string& file) {
+  if (engine == storage::Engine::kSqlite) return dir.File(file);
+  if (!testing::TestOnPostgres()) {
+    std::cerr << "EngineAddress: no PostgreSQL test server ("
+              << testing::kTestPgUrlFileEnv << " unset)\n";
+    std::abort();
+  }
+  return testing::TestDatabaseUrl(dir, file);
 }
 
 }  // namespace gorank::storage_test

@@ -1,7 +1,7 @@
 // The storage contract: one suite, run against every implementation of the
-// registry and token repositories (SQLite and the in-memory fake), so that
-// they cannot drift. Every successful mutation appends exactly one audit
-// record; a refused one appends none and changes nothing.
+// registry and token repositories (SQLite, PostgreSQL and the in-memory
+// fake), so that they cannot drift. Every successful mutation appends
+// exactly one audit record; a refused one appends none and changes nothing.
 #include <string>
 #include <vector>
 
@@ -30,6 +30,10 @@ ChangeRecord Change(const std::string& action) {
 class ContractTest : public ::testing::TestWithParam<NamedFactory> {
  protected:
   void SetUp() override {
+    if (GetParam().needs_postgres) {
+      const std::string why = EngineUnavailable(storage::Engine::kPostgres);
+      if (!why.empty()) GTEST_SKIP() << why;
+    }
     backend_ = GetParam().make();
     repo_ = backend_->registry();
     tokens_ = backend_->tokens();
@@ -515,6 +519,7 @@ TEST_P(ContractTest, RefusedTokenWritesAppendNothing) {
 INSTANTIATE_TEST_SUITE_P(
     Repositories, ContractTest,
     ::testing::Values(NamedFactory{"Sqlite", &MakeSqliteBackend},
+                      NamedFactory{"Postgres", &MakePostgresBackend, true},
                       NamedFactory{"InMemory", &MakeInMemoryBackend}),
     [](const ::testing::TestParamInfo<NamedFactory>& info) {
       return info.param.name;
