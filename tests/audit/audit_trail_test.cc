@@ -10,7 +10,7 @@
 #include "gtest/gtest.h"
 #include "services/audit/audit_entry.h"
 #include "services/audit/merkle.h"
-#include "tests/audit/fake_audit_repository.h"
+#include "tests/testing/in_memory_audit_repository.h"
 
 namespace gorank::audit {
 namespace {
@@ -45,7 +45,7 @@ class AuditTrailTest : public ::testing::Test {
     }
   }
 
-  FakeAuditRepository repo_;
+  testing::InMemoryAuditRepository repo_;
   SigningKey key_;
   FakeClock clock_;
   AuditTrail trail_;

@@ -1,9 +1,12 @@
-// FakeAuditRepository: an in-memory AuditRepository for the AuditTrail unit
-// tests. The log is a vector of (entry bytes, leaf hash) that a test may
-// append to or tamper with directly; the "tables" are a map of row digests
-// the test sets. Reviews are logged like SQLite logs them (one entry each).
-#ifndef GORANK_TESTS_AUDIT_FAKE_AUDIT_REPOSITORY_H_
-#define GORANK_TESTS_AUDIT_FAKE_AUDIT_REPOSITORY_H_
+// InMemoryAuditRepository: an in-memory AuditRepository for the AuditTrail
+// unit tests, held to the same contract as the SQL one
+// (tests/storage/audit_repository_contract_test.cc). The log is a vector of
+// (entry bytes, leaf hash) that a test may append to or tamper with
+// directly; the "tables" are a map of row digests the test sets. Reviews are
+// logged like the SQL repository logs them (one entry each); agency 999 is
+// the one unknown agency.
+#ifndef GORANK_TESTS_TESTING_IN_MEMORY_AUDIT_REPOSITORY_H_
+#define GORANK_TESTS_TESTING_IN_MEMORY_AUDIT_REPOSITORY_H_
 
 #include <algorithm>
 #include <cstdint>
@@ -18,19 +21,19 @@
 #include "services/audit/audit_repository.h"
 #include "services/audit/merkle.h"
 
-namespace gorank::audit {
+namespace gorank::testing {
 
 // Thread-safe (one mutex).
-class FakeAuditRepository : public AuditRepository {
+class InMemoryAuditRepository : public audit::AuditRepository {
  public:
   // Appends `entry` with its true leaf hash; returns its index.
   int64_t Append(const std::string& entry) {
     std::lock_guard<std::mutex> lock(mu_);
-    log_.push_back({entry, LeafHash(entry)});
+    log_.push_back({entry, audit::LeafHash(entry)});
     return static_cast<int64_t>(log_.size()) - 1;
   }
   // Appends the canonical encoding of `entry`. REQUIRES: it encodes.
-  int64_t Append(const AuditEntry& entry) {
+  int64_t Append(const audit::AuditEntry& entry) {
     return Append(entry.Encode().value());
   }
 
@@ -45,7 +48,7 @@ class FakeAuditRepository : public AuditRepository {
     std::lock_guard<std::mutex> lock(mu_);
     rows_ = std::move(rows);
   }
-  std::vector<Checkpoint> saved_checkpoints() {
+  std::vector<audit::Checkpoint> saved_checkpoints() {
     std::lock_guard<std::mutex> lock(mu_);
     return checkpoints_;
   }
@@ -68,18 +71,18 @@ class FakeAuditRepository : public AuditRepository {
                                                       int64_t end) override {
     return Column(begin, end, /*leaf=*/true);
   }
-  absl::Status SaveCheckpoint(const Checkpoint& checkpoint) override {
+  absl::Status SaveCheckpoint(const audit::Checkpoint& checkpoint) override {
     std::lock_guard<std::mutex> lock(mu_);
-    for (const Checkpoint& c : checkpoints_) {
+    for (const audit::Checkpoint& c : checkpoints_) {
       if (c.tree_size == checkpoint.tree_size) return absl::OkStatus();
     }
     checkpoints_.push_back(checkpoint);
     return absl::OkStatus();
   }
-  absl::StatusOr<std::optional<Checkpoint>> LatestCheckpoint() override {
+  absl::StatusOr<std::optional<audit::Checkpoint>> LatestCheckpoint() override {
     std::lock_guard<std::mutex> lock(mu_);
-    std::optional<Checkpoint> out;
-    for (const Checkpoint& c : checkpoints_) {
+    std::optional<audit::Checkpoint> out;
+    for (const audit::Checkpoint& c : checkpoints_) {
       if (!out || c.tree_size > out->tree_size) out = c;
     }
     return out;
@@ -89,9 +92,9 @@ class FakeAuditRepository : public AuditRepository {
     std::lock_guard<std::mutex> lock(mu_);
     return rows_;
   }
-  absl::StatusOr<int64_t> InsertReview(const Review& review,
+  absl::StatusOr<int64_t> InsertReview(const audit::Review& review,
                                        const ChangeRecord& change) override {
-    auto bytes = AuditEntry::FromChange(change).Encode();
+    auto bytes = audit::AuditEntry::FromChange(change).Encode();
     if (!bytes.ok()) return bytes.status();
     if (review.agency_prefix == "999")
       return absl::NotFoundError("no agency 999");
@@ -101,10 +104,10 @@ class FakeAuditRepository : public AuditRepository {
     reviews_.back().id = static_cast<int64_t>(reviews_.size());
     return reviews_.back().id;
   }
-  absl::StatusOr<std::vector<Review>> ListReviews(const std::string& prefix,
+  absl::StatusOr<std::vector<audit::Review>> ListReviews(const std::string& prefix,
                                                   int year) override {
     std::lock_guard<std::mutex> lock(mu_);
-    std::vector<Review> out;
+    std::vector<audit::Review> out;
     for (auto it = reviews_.rbegin(); it != reviews_.rend(); ++it) {
       if ((prefix.empty() || it->agency_prefix == prefix) &&
           (year == 0 || it->year == year)) {
@@ -134,11 +137,11 @@ class FakeAuditRepository : public AuditRepository {
 
   std::mutex mu_;
   std::vector<std::pair<std::string, std::string>> log_;  // bytes, leaf hash
-  std::vector<Checkpoint> checkpoints_;
+  std::vector<audit::Checkpoint> checkpoints_;
   std::map<std::string, std::string> rows_;
-  std::vector<Review> reviews_;
+  std::vector<audit::Review> reviews_;
 };
 
-}  // namespace gorank::audit
+}  // namespace gorank::testing
 
-#endif  // GORANK_TESTS_AUDIT_FAKE_AUDIT_REPOSITORY_H_
+#endif  // GORANK_TESTS_TESTING_IN_MEMORY_AUDIT_REPOSITORY_H_

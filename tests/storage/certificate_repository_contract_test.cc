@@ -1,0 +1,618 @@
+// The contract of CertificateRepository (services/certificates/
+// certificate_repository.h), run against every implementation: the SQL
+// repository on SQLite and on PostgreSQL. (No in-memory fake: the domain's
+// rules are tested without I/O in certificate_rules_test, and the
+// Certification tests check serial rows with SQL on both engines.)
+//
+// Issuance allocates serials and applies ranks inside one transaction: the
+// stock limit, serial 9999, two writers racing for one player's rank or for
+// serials (two Database instances on one database, each on its own thread),
+// request-id replay, and the one audit entry per successful write (none for
+// a refused one) of the notice, revocation, objection, appraisal and stock
+// calls.
+#include <latch>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "services/certificates/certificate_repository.h"
+#include "storage/database.h"
+#include "storage/sqlite_certificate_repository.h"
+#include "storage/sqlite_registry_repository.h"
+#include "tests/storage/repository_backends.h"
+#include "tests/testing/database_snapshot.h"
+#include "tests/testing/temp_dir.h"
+
+namespace gorank::storage_test {
+namespace {
+
+using absl::StatusCode;
+using certificates::Appraisal;
+using certificates::AppraisalState;
+using certificates::Basis;
+using certificates::Certificate;
+using certificates::CertificateFilter;
+using certificates::CertificateNumber;
+using certificates::CertificateRepository;
+using certificates::IssuePlan;
+using certificates::Objection;
+using certificates::ObjectionState;
+using certificates::StockOrder;
+using registry::PlayerId;
+using registry::Rank;
+using registry::RankChangeReason;
+using registry::RankHistoryEntry;
+
+constexpr int64_t kNow = 1748836800;  // 2025-06-02 12:00 Asia/Shanghai
+
+Rank R(const char* text) { return Rank::FromString(text); }
+
+ChangeRecord Change(const std::string& action) {
+  return ChangeRecord{kNow, "national/token:1", action, "", "", "{}"};
+}
+
+RankHistoryEntry History(PlayerId player, std::optional<Rank> from,
+                         std::optional<Rank> to, Date date,
+                         RankChangeReason reason, const std::string& basis) {
+  RankHistoryEntry e;
+  e.player_id = player;
+  e.from_rank = from;
+  e.to_rank = to;
+  e.effective_date = date;
+  e.reason = reason;
+  e.basis = basis;
+  e.actor = "test";
+  e.recorded_unix = kNow;
+  return e;
+}
+
+Objection NewObjection(const CertificateNumber& number,
+                       const std::string& text, int64_t lodged_unix) {
+  Objection o;
+  o.number = number;
+  o.text = text;
+  o.contact = "a@example.org";
+  o.lodged_unix = lodged_unix;
+  return o;
+}
+
+// A plan as the domain makes one: number and year of `prefix` in 2025, the
+// history entry and audit record built from the issued certificate.
+IssuePlan Plan(PlayerId player, const char* grade,
+               const std::string& prefix = "110") {
+  IssuePlan plan;
+  plan.draft.number = CertificateNumber{prefix, 25, 0};
+  plan.draft.year = 2025;
+  plan.draft.player_id = player;
+  plan.draft.grade = R(grade);
+  plan.draft.issue_date = Date{2025, 6, 2};
+  plan.draft.basis = Basis::kTournament;
+  plan.draft.basis_reference = "2025 city championship, 1st place";
+  plan.draft.issued_by = "agency:" + prefix + "/token:2";
+  plan.draft.issued_unix = kNow;
+  plan.history = [](const Certificate& c) {
+    return History(c.player_id, c.rank_before, c.grade, c.issue_date,
+                   RankChangeReason::kCertificate,
+                   "certificate " + c.number.ToString());
+  };
+  plan.audit = [](const Certificate& c) {
+    return ChangeRecord{kNow, c.issued_by, "certificate.issue",
+                        "certificate:" + c.number.ToString(), "", "{}"};
+  };
+  return plan;
+}
+
+// Applies the grade now, expecting the player to hold `held`.
+IssuePlan RankPlan(PlayerId player, const char* grade,
+                   std::optional<Rank> held) {
+  IssuePlan plan = Plan(player, grade);
+  plan.apply_rank_now = true;
+  plan.expected_rank = held;
+  return plan;
+}
+
+class CertificateRepositoryContract
+    : public ::testing::TestWithParam<SqlEngine> {
+ protected:
+  void SetUp() override {
+    const std::string why = EngineUnavailable(GetParam().engine);
+    if (!why.empty()) GTEST_SKIP() << why;
+    address_ = EngineAddress(GetParam().engine, dir_, "certificates.db");
+    auto db = storage::Database::Open(address_);
+    ASSERT_TRUE(db.ok()) << db.status();
+    db_ = std::move(*db);
+    registry_ = std::make_unique<storage::SqliteRegistryRepository>(db_.get());
+    repo_ = std::make_unique<storage::SqliteCertificateRepository>(db_.get());
+  }
+
+  // A player of agency 110 (the migrations load the agencies), with `rank`
+  // recorded by registration when given.
+  PlayerId AddPlayer(std::optional<Rank> rank = std::nullopt) {
+    registry::Player p;
+    p.name = "棋手 " + std::to_string(++players_);
+    p.agency_prefix = "110";
+    p.created_unix = p.updated_unix = kNow;
+    std::optional<RankHistoryEntry> initial;
+    if (rank) {
+      initial = History(PlayerId{}, std::nullopt, rank, Date{2024, 1, 1},
+                        RankChangeReason::kRegistration, "registration");
+    }
+    auto id = registry_->InsertPlayer(p, initial, Change("player.register"));
+    EXPECT_TRUE(id.ok()) << id.status();
+    return id.ok() ? *id : PlayerId{};
+  }
+  Certificate MustIssue(const IssuePlan& plan) {
+    auto c = repo_->IssueCertificate(plan);
+    EXPECT_TRUE(c.ok()) << c.status();
+    return c.ok() ? *c : Certificate{};
+  }
+  int64_t AuditRows() { return testing::CountAuditRows(db_.get()).value(); }
+  std::optional<Rank> RankOf(PlayerId id) {
+    auto p = registry_->GetPlayer(id);
+    EXPECT_TRUE(p.ok()) << p.status();
+    return p.ok() ? p->rank : std::nullopt;
+  }
+  std::vector<int> Serials(const std::string& prefix, int year) {
+    CertificateFilter f;
+    f.agency_prefix = prefix;
+    f.year = year;
+    std::vector<int> out;
+    auto list = repo_->ListCertificates(f);
+    EXPECT_TRUE(list.ok()) << list.status();
+    if (list.ok()) {
+      for (const Certificate& c : *list) out.push_back(c.number.serial);
+    }
+    return out;
+  }
+  // One SQL statement in a write transaction (no audit entry).
+  void ExecSql(const std::string& sql) {
+    const absl::Status s =
+        db_->Write([&](storage::Connection& c) { return c.Exec(sql); });
+    ASSERT_TRUE(s.ok()) << s;
+  }
+
+  testing::TempDir dir_;
+  std::string address_;
+  std::unique_ptr<storage::Database> db_;
+  std::unique_ptr<storage::SqliteRegistryRepository> registry_;
+  std::unique_ptr<CertificateRepository> repo_;
+  int players_ = 0;
+};
+
+TEST_P(CertificateRepositoryContract, IssuedCertificatesReadBackInNumberOrder) {
+  const PlayerId a = AddPlayer(R("2k"));
+  const PlayerId b = AddPlayer();
+  const int64_t audit = AuditRows();
+  IssuePlan plan = RankPlan(a, "1k", R("2k"));
+  plan.draft.request_id = "req-1";
+  plan.draft.request_scope = "110";
+  plan.draft.request_hash = "hash-1";
+  const Certificate first = MustIssue(plan);
+  EXPECT_EQ(first.number.ToString(), "110250001");
+  EXPECT_TRUE(first.rank_applied);
+  EXPECT_EQ(first.rank_before, R("2k"));
+  const Certificate second = MustIssue(Plan(b, "4d"));
+  EXPECT_EQ(second.number.ToString(), "110250002");
+  EXPECT_FALSE(second.rank_applied);
+  EXPECT_EQ(AuditRows(), audit + 2);
+
+  auto got = repo_->GetCertificate(first.number);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(got->year, 2025);
+  EXPECT_EQ(got->player_id, a);
+  EXPECT_EQ(got->grade, R("1k"));
+  EXPECT_EQ(got->issue_date, (Date{2025, 6, 2}));
+  EXPECT_EQ(got->basis, Basis::kTournament);
+  EXPECT_EQ(got->basis_reference, "2025 city championship, 1st place");
+  EXPECT_EQ(got->issued_by, "agency:110/token:2");
+  EXPECT_EQ(got->issued_unix, kNow);
+  EXPECT_TRUE(got->rank_applied);
+  EXPECT_EQ(got->rank_before, R("2k"));
+  EXPECT_EQ(got->revoked_unix, 0);
+  EXPECT_EQ(got->request_id, "req-1");
+  EXPECT_EQ(got->request_scope, "110");
+  EXPECT_EQ(got->request_hash, "hash-1");
+  EXPECT_FALSE(got->has_open_objection);
+  // The grade below 4d applied at once, with its history entry.
+  EXPECT_EQ(RankOf(a), R("1k"));
+  auto history = registry_->ListRankHistory(a);
+  ASSERT_TRUE(history.ok());
+  ASSERT_EQ(history->size(), 2u);
+  EXPECT_EQ(history->back().reason, RankChangeReason::kCertificate);
+  EXPECT_EQ(history->back().basis, "certificate 110250001");
+  EXPECT_EQ(RankOf(b), std::nullopt);
+
+  EXPECT_EQ(Serials("110", 2025), (std::vector<int>{1, 2}));
+  CertificateFilter by_player;
+  by_player.player_id = b;
+  ASSERT_EQ(repo_->ListCertificates(by_player)->size(), 1u);
+  CertificateFilter pending;
+  pending.only_pending_notice = true;
+  EXPECT_TRUE(repo_->ListCertificates(pending)->empty());  // no notice set
+  CertificateFilter after;
+  after.after_number = "110250001";
+  ASSERT_EQ(repo_->ListCertificates(after)->size(), 1u);
+  EXPECT_EQ(repo_->ListCertificates(after)->front().number, second.number);
+  EXPECT_EQ(*repo_->CountIssued("110", 2025), 2);
+  EXPECT_EQ(*repo_->CountIssued("120", 2025), 0);
+  EXPECT_EQ(repo_->GetCertificate(*CertificateNumber::Parse("110250003"))
+                .status()
+                .code(),
+            StatusCode::kNotFound);
+}
+
+// The released stock bounds an agency's issuances of the year; revoked
+// certificates count, a refused issuance takes no serial and writes nothing.
+TEST_P(CertificateRepositoryContract, StockLimitRefusesTheIssuanceBeyondIt) {
+  std::vector<PlayerId> players;
+  for (int i = 0; i < 4; ++i) players.push_back(AddPlayer());
+  auto limited = [&](PlayerId p, int limit) {
+    IssuePlan plan = Plan(p, "1d");
+    plan.stock_limit = limit;
+    return plan;
+  };
+  const Certificate first = MustIssue(limited(players[0], 2));
+  MustIssue(limited(players[1], 2));
+  ASSERT_TRUE(repo_
+                  ->Revoke(first.number, kNow + 1, "issued in error",
+                           std::nullopt, Change("certificate.revoke"))
+                  .ok());
+  const int64_t audit = AuditRows();
+  auto refused = repo_->IssueCertificate(limited(players[2], 2));
+  EXPECT_EQ(refused.status().code(), StatusCode::kFailedPrecondition)
+      << refused.status();
+  EXPECT_EQ(AuditRows(), audit);
+  EXPECT_EQ(*repo_->CountIssued("110", 2025), 2);
+  // Exempt (no limit) and another agency's own count go on.
+  EXPECT_EQ(MustIssue(limited(players[2], 3)).number.serial, 3);
+  EXPECT_EQ(MustIssue(Plan(players[3], "1d")).number.serial, 4);
+  IssuePlan other = Plan(players[3], "2d", "120");
+  other.stock_limit = 1;
+  EXPECT_EQ(MustIssue(other).number.ToString(), "120250001");
+}
+
+TEST_P(CertificateRepositoryContract, StockOrdersAmendUntilReleased) {
+  EXPECT_EQ(repo_->GetStockOrder("110", 2025).status().code(),
+            StatusCode::kNotFound);
+  EXPECT_EQ(repo_
+                ->ReleaseStockOrder("110", 2025, kNow, "national",
+                                    Change("stock.release"))
+                .code(),
+            StatusCode::kFailedPrecondition);
+  StockOrder order;
+  order.agency_prefix = "110";
+  order.year = 2025;
+  order.quantity = 10;
+  order.ordered_unix = kNow;
+  order.ordered_by = "national/token:1";
+  ASSERT_TRUE(repo_->PutStockOrder(order, Change("stock.order")).ok());
+  order.quantity = 12;
+  ASSERT_TRUE(repo_->PutStockOrder(order, Change("stock.order")).ok());
+  const PlayerId p = AddPlayer();
+  MustIssue(Plan(p, "1d"));
+  auto got = repo_->GetStockOrder("110", 2025);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(got->quantity, 12);
+  EXPECT_EQ(got->ordered_by, "national/token:1");
+  EXPECT_EQ(got->released_unix, 0);
+  EXPECT_EQ(got->used, 1);
+  ASSERT_TRUE(repo_
+                  ->ReleaseStockOrder("110", 2025, kNow + 5, "national",
+                                      Change("stock.release"))
+                  .ok());
+  EXPECT_EQ(repo_->GetStockOrder("110", 2025)->released_unix, kNow + 5);
+  EXPECT_EQ(repo_->GetStockOrder("110", 2025)->released_by, "national");
+  const int64_t audit = AuditRows();
+  order.quantity = 20;
+  EXPECT_EQ(repo_->PutStockOrder(order, Change("stock.order")).code(),
+            StatusCode::kFailedPrecondition);
+  EXPECT_EQ(repo_
+                ->ReleaseStockOrder("110", 2025, kNow, "national",
+                                    Change("stock.release"))
+                .code(),
+            StatusCode::kFailedPrecondition);
+  EXPECT_EQ(repo_->GetStockOrder("110", 2025)->quantity, 12);
+  EXPECT_EQ(AuditRows(), audit);
+}
+
+// Serial 9999 is the year's last number of a prefix; the next issuance is
+// RESOURCE_EXHAUSTED and writes nothing, other prefixes and years go on.
+TEST_P(CertificateRepositoryContract, Serial9999IsTheLastNumber) {
+  const PlayerId p = AddPlayer();
+  MustIssue(Plan(p, "1d"));
+  ExecSql(
+      "UPDATE certificate_serials SET last_serial = 9998 "
+      "WHERE prefix = '110' AND year = 2025");
+  const Certificate last = MustIssue(Plan(p, "2d"));
+  EXPECT_EQ(last.number.ToString(), "110259999");
+  EXPECT_EQ(repo_->GetCertificate(last.number)->grade, R("2d"));
+  const int64_t audit = AuditRows();
+  auto refused = repo_->IssueCertificate(Plan(p, "3d"));
+  EXPECT_EQ(refused.status().code(), StatusCode::kResourceExhausted)
+      << refused.status();
+  EXPECT_EQ(AuditRows(), audit);
+  EXPECT_EQ(Serials("110", 2025), (std::vector<int>{1, 9999}));
+  EXPECT_EQ(MustIssue(Plan(p, "3d", "120")).number.ToString(), "120250001");
+  IssuePlan next_year = Plan(p, "3d");
+  next_year.draft.number.yy = 26;
+  next_year.draft.year = 2026;
+  EXPECT_EQ(MustIssue(next_year).number.ToString(), "110260001");
+}
+
+// A rank applied on issuance must still be the one the domain read: a
+// stale expectation is ABORTED, takes no serial and writes nothing.
+TEST_P(CertificateRepositoryContract, StaleRankIsAbortedWithoutAnyWrite) {
+  const PlayerId p = AddPlayer(R("1k"));
+  const int64_t audit = AuditRows();
+  auto refused = repo_->IssueCertificate(RankPlan(p, "2d", R("2k")));
+  EXPECT_EQ(refused.status().code(), StatusCode::kAborted) << refused.status();
+  EXPECT_EQ(AuditRows(), audit);
+  EXPECT_EQ(RankOf(p), R("1k"));
+  EXPECT_EQ(registry_->ListRankHistory(p)->size(), 1u);
+  EXPECT_EQ(*repo_->CountIssued("110", 2025), 0);
+  EXPECT_EQ(MustIssue(RankPlan(p, "2d", R("1k"))).number.serial, 1);
+  EXPECT_EQ(RankOf(p), R("2d"));
+}
+
+// Two writers (two Database instances on the same database, each on its own
+// thread) issue to one player, both expecting the rank they read: exactly
+// one wins; the other is ABORTED and leaves no certificate, serial, history
+// entry or audit entry behind.
+TEST_P(CertificateRepositoryContract, RankRaceHasExactlyOneWinner) {
+  const PlayerId p = AddPlayer(R("1k"));
+  auto other_db = storage::Database::Open(address_);
+  ASSERT_TRUE(other_db.ok()) << other_db.status();
+  storage::SqliteCertificateRepository other(other_db->get());
+  CertificateRepository* repos[2] = {repo_.get(), &other};
+  const char* grades[2] = {"1d", "2d"};
+  const int64_t audit = AuditRows();
+
+  absl::StatusOr<Certificate> results[2] = {absl::UnknownError("not run"),
+                                           absl::UnknownError("not run")};
+  std::latch start(2);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 2; ++i) {
+    threads.emplace_back([&, i] {
+      const IssuePlan plan = RankPlan(p, grades[i], R("1k"));
+      start.arrive_and_wait();
+      results[i] = repos[i]->IssueCertificate(plan);
+    });
+  }
+  for (std::thread& t : threads) t.join();
+
+  int winner = -1;
+  for (int i = 0; i < 2; ++i) {
+    if (results[i].ok()) {
+      EXPECT_EQ(winner, -1) << "both issuances succeeded";
+      winner = i;
+    } else {
+      EXPECT_EQ(results[i].status().code(), StatusCode::kAborted)
+          << results[i].status();
+    }
+  }
+  ASSERT_NE(winner, -1) << results[0].status() << " / " << results[1].status();
+  EXPECT_EQ(results[winner]->number.serial, 1);
+  EXPECT_EQ(RankOf(p), R(grades[winner]));
+  auto history = registry_->ListRankHistory(p);
+  ASSERT_TRUE(history.ok());
+  ASSERT_EQ(history->size(), 2u);
+  EXPECT_EQ(history->back().to_rank, R(grades[winner]));
+  EXPECT_EQ(history->back().from_rank, R("1k"));
+  EXPECT_EQ(Serials("110", 2025), (std::vector<int>{1}));
+  EXPECT_EQ(AuditRows(), audit + 1);
+}
+
+// Two writers on two Database instances issue for the same prefix and year
+// at once: every number is used once, none skipped.
+TEST_P(CertificateRepositoryContract, RacingIssuancesShareNoSerial) {
+  constexpr int kEach = 6;
+  std::vector<PlayerId> players;
+  for (int i = 0; i < 2 * kEach; ++i) players.push_back(AddPlayer());
+  auto other_db = storage::Database::Open(address_);
+  ASSERT_TRUE(other_db.ok()) << other_db.status();
+  storage::SqliteCertificateRepository other(other_db->get());
+  CertificateRepository* repos[2] = {repo_.get(), &other};
+  const int64_t audit = AuditRows();
+
+  std::vector<absl::Status> failures[2];
+  std::latch start(2);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 2; ++i) {
+    threads.emplace_back([&, i] {
+      start.arrive_and_wait();
+      for (int k = 0; k < kEach; ++k) {
+        auto c = repos[i]->IssueCertificate(Plan(players[i * kEach + k], "1d"));
+        if (!c.ok()) failures[i].push_back(c.status());
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (const auto& f : failures) {
+    for (const absl::Status& s : f) ADD_FAILURE() << s;
+  }
+  std::vector<int> expected;
+  for (int s = 1; s <= 2 * kEach; ++s) expected.push_back(s);
+  EXPECT_EQ(Serials("110", 2025), expected);
+  EXPECT_EQ(AuditRows(), audit + 2 * kEach);
+}
+
+// The same request id in the same scope: the same request gets the first
+// certificate back (even when the rank it expected has changed since),
+// another request ALREADY_EXISTS; nothing is written either way. Other
+// scopes' ids never meet.
+TEST_P(CertificateRepositoryContract, RequestIdReplaysTheFirstResult) {
+  const PlayerId p = AddPlayer(R("1k"));
+  auto keyed = [&](const char* grade, const std::string& scope,
+                   const std::string& hash) {
+    IssuePlan plan = RankPlan(p, grade, R("1k"));
+    plan.draft.request_id = "retry-7";
+    plan.draft.request_scope = scope;
+    plan.draft.request_hash = hash;
+    return plan;
+  };
+  const Certificate first = MustIssue(keyed("1d", "110", "h1"));
+  const int64_t audit = AuditRows();
+
+  auto replay = repo_->IssueCertificate(keyed("1d", "110", "h1"));
+  ASSERT_TRUE(replay.ok()) << replay.status();
+  EXPECT_EQ(replay->number, first.number);
+  EXPECT_EQ(replay->grade, R("1d"));
+  auto conflict = repo_->IssueCertificate(keyed("2d", "110", "h2"));
+  EXPECT_EQ(conflict.status().code(), StatusCode::kAlreadyExists)
+      << conflict.status();
+  EXPECT_EQ(AuditRows(), audit);
+  EXPECT_EQ(Serials("110", 2025), (std::vector<int>{1}));
+  EXPECT_EQ(RankOf(p), R("1d"));
+
+  auto found = repo_->FindByRequestId("110", "retry-7");
+  ASSERT_TRUE(found.ok()) << found.status();
+  ASSERT_TRUE(found->has_value());
+  EXPECT_EQ((*found)->number, first.number);
+  EXPECT_FALSE(repo_->FindByRequestId("000", "retry-7")->has_value());
+  EXPECT_FALSE(repo_->FindByRequestId("110", "retry-8")->has_value());
+
+  // The national admin's scope: the same id is a new request.
+  IssuePlan national = keyed("2d", "000", "h3");
+  national.expected_rank = R("1d");
+  const Certificate other = MustIssue(national);
+  EXPECT_EQ(other.number.serial, 2);
+  EXPECT_EQ((*repo_->FindByRequestId("000", "retry-7"))->number, other.number);
+  EXPECT_EQ((*repo_->FindByRequestId("110", "retry-7"))->number, first.number);
+}
+
+// Notice, revocation and objections: each decision once, FAILED_PRECONDITION
+// (nothing written) the second time; an upheld objection revokes.
+TEST_P(CertificateRepositoryContract, NoticeRevocationAndObjectionsDecideOnce) {
+  const PlayerId p = AddPlayer(R("3d"));
+  IssuePlan plan = Plan(p, "4d");
+  plan.draft.notice_until_unix = kNow + 86400;
+  const Certificate c = MustIssue(plan);
+  CertificateFilter pending;
+  pending.only_pending_notice = true;
+  ASSERT_EQ(repo_->ListCertificates(pending)->size(), 1u);
+
+  auto objection =
+      repo_->InsertObjection(NewObjection(c.number, "not the winner", kNow + 10),
+                             Change("objection.lodge"));
+  ASSERT_TRUE(objection.ok()) << objection.status();
+  EXPECT_TRUE(repo_->GetCertificate(c.number)->has_open_objection);
+  const Objection ghost =
+      NewObjection(*CertificateNumber::Parse("110250099"), "x", kNow);
+  EXPECT_EQ(repo_->InsertObjection(ghost, Change("x")).status().code(),
+            StatusCode::kNotFound);
+  ASSERT_TRUE(repo_
+                  ->DecideObjection(*objection, ObjectionState::kDismissed,
+                                    "unfounded", kNow + 20,
+                                    Change("objection.decide"))
+                  .ok());
+  auto decided = repo_->GetObjection(*objection);
+  ASSERT_TRUE(decided.ok()) << decided.status();
+  EXPECT_EQ(decided->state, ObjectionState::kDismissed);
+  EXPECT_EQ(decided->decision_note, "unfounded");
+  EXPECT_EQ(decided->decided_unix, kNow + 20);
+  EXPECT_EQ(decided->text, "not the winner");
+  EXPECT_FALSE(repo_->GetCertificate(c.number)->has_open_objection);
+
+  const RankHistoryEntry settle =
+      History(p, R("3d"), R("4d"), Date{2025, 6, 3},
+              RankChangeReason::kCertificate, "certificate " + c.number.ToString());
+  ASSERT_TRUE(
+      repo_->SettleNotice(c.number, settle, R("3d"), Change("notice.settle"))
+          .ok());
+  EXPECT_EQ(RankOf(p), R("4d"));
+  EXPECT_TRUE(repo_->GetCertificate(c.number)->rank_applied);
+  EXPECT_EQ(repo_->GetCertificate(c.number)->rank_before, R("3d"));
+  EXPECT_TRUE(repo_->ListCertificates(pending)->empty());
+
+  int64_t audit = AuditRows();
+  EXPECT_EQ(repo_->SettleNotice(c.number, std::nullopt, R("3d"), Change("x"))
+                .code(),
+            StatusCode::kFailedPrecondition);
+  EXPECT_EQ(repo_
+                ->DecideObjection(*objection, ObjectionState::kUpheld, "again",
+                                  kNow + 30, Change("x"))
+                .code(),
+            StatusCode::kFailedPrecondition);
+  EXPECT_EQ(repo_->GetObjection(*objection + 100).status().code(),
+            StatusCode::kNotFound);
+  EXPECT_EQ(AuditRows(), audit);
+
+  // A second objection, upheld: the certificate is revoked with it.
+  auto second =
+      repo_->InsertObjection(NewObjection(c.number, "forged result", kNow + 40),
+                             Change("objection.lodge"));
+  ASSERT_TRUE(second.ok()) << second.status();
+  ASSERT_EQ(repo_->ListObjections(c.number)->size(), 2u);
+  ASSERT_TRUE(repo_
+                  ->DecideObjection(*second, ObjectionState::kUpheld, "forged",
+                                    kNow + 50, Change("objection.decide"))
+                  .ok());
+  EXPECT_EQ(repo_->GetCertificate(c.number)->revoked_unix, kNow + 50);
+  audit = AuditRows();
+  EXPECT_EQ(repo_
+                ->Revoke(c.number, kNow + 60, "twice", std::nullopt,
+                         Change("x"))
+                .code(),
+            StatusCode::kFailedPrecondition);
+  EXPECT_EQ(repo_->GetCertificate(c.number)->revoked_unix, kNow + 50);
+  EXPECT_EQ(AuditRows(), audit);
+}
+
+// An appraisal is decided once: rejected, or approved by the issuance that
+// names it; an issuance naming a decided one is refused whole.
+TEST_P(CertificateRepositoryContract, AppraisalsAreDecidedOnce) {
+  const PlayerId p = AddPlayer();
+  Appraisal a;
+  a.player_id = p;
+  a.grade = R("3d");
+  a.agency_prefix = "110";
+  a.note = "strong results";
+  a.recommended_by = "agency:110/token:2";
+  a.recommended_unix = kNow;
+  auto first = repo_->InsertAppraisal(a, Change("appraisal.recommend"));
+  auto second = repo_->InsertAppraisal(a, Change("appraisal.recommend"));
+  ASSERT_TRUE(first.ok() && second.ok()) << first.status() << second.status();
+  EXPECT_LT(*first, *second);
+  ASSERT_EQ(repo_->ListAppraisals("110", true)->size(), 2u);
+  EXPECT_TRUE(repo_->ListAppraisals("120", false)->empty());
+
+  IssuePlan plan = Plan(p, "3d");
+  plan.draft.basis = Basis::kAppraisal;
+  plan.appraisal_id = *first;
+  plan.appraisal_note = "approved";
+  const Certificate c = MustIssue(plan);
+  auto approved = repo_->GetAppraisal(*first);
+  ASSERT_TRUE(approved.ok()) << approved.status();
+  EXPECT_EQ(approved->state, AppraisalState::kApproved);
+  EXPECT_EQ(approved->certificate_number, c.number.ToString());
+  EXPECT_EQ(approved->decision_note, "approved");
+  ASSERT_TRUE(
+      repo_->RejectAppraisal(*second, "too early", kNow, Change("x")).ok());
+  EXPECT_EQ(repo_->GetAppraisal(*second)->state, AppraisalState::kRejected);
+  EXPECT_TRUE(repo_->ListAppraisals("110", true)->empty());
+  ASSERT_EQ(repo_->ListAppraisals("110", false)->size(), 2u);
+
+  const int64_t audit = AuditRows();
+  EXPECT_EQ(repo_->RejectAppraisal(*first, "late", kNow, Change("x")).code(),
+            StatusCode::kFailedPrecondition);
+  auto again = repo_->IssueCertificate(plan);
+  EXPECT_EQ(again.status().code(), StatusCode::kFailedPrecondition)
+      << again.status();
+  EXPECT_EQ(repo_->GetAppraisal(*first + 100).status().code(),
+            StatusCode::kNotFound);
+  EXPECT_EQ(Serials("110", 2025), (std::vector<int>{1}));
+  EXPECT_EQ(AuditRows(), audit);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Repositories, CertificateRepositoryContract,
+    ::testing::ValuesIn(SqlEngines()),
+    [](const ::testing::TestParamInfo<SqlEngine>& info) {
+      return info.param.name;
+    });
+
+}  // namespace
+}  // namespace gorank::storage_test
