@@ -1,6 +1,6 @@
 // The contract of EventRepository as a value-parameterised suite: every
-// implementation (the in-memory fake, SQLite) instantiates it with a factory
-// of fresh, empty repositories:
+// implementation (the in-memory fake, SQLite, PostgreSQL) instantiates it
+// with a factory of fresh, empty repositories, named for the implementation:
 //
 //   INSTANTIATE_TEST_SUITE_P(Fake, EventRepositoryContract,
 //                            ::testing::Values(MakeFakeBackend));
@@ -28,6 +28,9 @@ struct EventBackend {
   // Registers a player in the backend's registry (when it has one) and
   // returns the id an entrant may name.
   std::function<int64_t()> add_player;
+  // Not empty: this implementation cannot run here, and the case skips
+  // with this reason (the PostgreSQL one outside ctest's pg. run).
+  std::string skip;
 };
 using EventBackendFactory = EventBackend (*)();
 
@@ -36,6 +39,7 @@ class EventRepositoryContract
  protected:
   void SetUp() override {
     backend_ = GetParam()();
+    if (!backend_.skip.empty()) GTEST_SKIP() << backend_.skip;
     repo_ = backend_.repo.get();
   }
   static Event NewEvent(const std::string& name, const std::string& start) {

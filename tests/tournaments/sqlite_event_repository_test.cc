@@ -1,6 +1,8 @@
-// The EventRepository contract run against SQLite (a fresh temp database
-// per test), plus what only SQLite has: the player index checks players
-// against the registry, and a save that fails leaves no row behind.
+// The EventRepository contract run against the SQL repository on SQLite (a
+// fresh temp database per test) and on PostgreSQL (a fresh schema of the test
+// server; the Postgres cases run in the pg. twin and skip elsewhere), plus
+// what only the SQL repository has: the player index checks players against
+// the registry, and a save that fails leaves no row behind.
 #include "storage/sqlite_event_repository.h"
 
 #include <memory>
@@ -23,10 +25,12 @@ struct SqliteBackend {
   int64_t audit_baseline = 0;
 };
 
-std::shared_ptr<SqliteBackend> OpenBackend() {
+// On the engine of the run (TestDatabaseUrl), or on an SQLite file.
+std::shared_ptr<SqliteBackend> OpenBackend(bool sqlite_file = false) {
   auto b = std::make_shared<SqliteBackend>();
   auto db = storage::Database::Open(
-      gorank::testing::TestDatabaseUrl(b->dir, "events.db"));
+      sqlite_file ? b->dir.File("events.db")
+                  : gorank::testing::TestDatabaseUrl(b->dir, "events.db"));
   if (!db.ok()) {
     ADD_FAILURE() << db.status();
     std::abort();
@@ -54,8 +58,8 @@ int64_t AddPlayer(SqliteBackend& b) {
   return id->value;
 }
 
-EventBackend MakeSqliteBackend() {
-  std::shared_ptr<SqliteBackend> b = OpenBackend();
+EventBackend MakeBackend(bool sqlite_file) {
+  std::shared_ptr<SqliteBackend> b = OpenBackend(sqlite_file);
   EventBackend out;
   out.repo = std::shared_ptr<EventRepository>(b, b->events.get());
   // Registering a player writes an audit entry of its own: not counted.
@@ -70,8 +74,22 @@ EventBackend MakeSqliteBackend() {
   return out;
 }
 
+EventBackend MakeSqliteBackend() { return MakeBackend(/*sqlite_file=*/true); }
+
+EventBackend MakePostgresBackend() {
+  if (!gorank::testing::TestOnPostgres()) {
+    EventBackend none;
+    none.skip = std::string("the PostgreSQL case runs in the pg. twin (ctest ") +
+                "-R '^pg\\.'), which sets " + gorank::testing::kTestPgUrlFileEnv;
+    return none;
+  }
+  return MakeBackend(/*sqlite_file=*/false);
+}
+
 INSTANTIATE_TEST_SUITE_P(Sqlite, EventRepositoryContract,
                          ::testing::Values(&MakeSqliteBackend));
+INSTANTIATE_TEST_SUITE_P(Postgres, EventRepositoryContract,
+                         ::testing::Values(&MakePostgresBackend));
 
 TEST(SqliteEventRepository, UnknownPlayerIsRefusedAndNothingStored) {
   auto b = OpenBackend();
