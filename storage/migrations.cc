@@ -312,6 +312,7 @@ CREATE TABLE player_external_ids(
   player_id INTEGER NOT NULL UNIQUE REFERENCES players(id),
   PRIMARY KEY (agency_prefix, external_id)
 ) STRICT;
+CREATE INDEX player_external_ids_by_id ON player_external_ids(external_id);
 
 CREATE TABLE imported_certificates(
   number TEXT PRIMARY KEY REFERENCES certificates(number),

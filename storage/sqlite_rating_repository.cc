@@ -65,6 +65,27 @@ constexpr char kHistoryOf[] =
     "FROM rating_history h JOIN rating_events e ON e.seq = h.event_seq "
     "WHERE h.player_id = ?1 ORDER BY h.event_seq";
 
+constexpr char kPutStart[] =
+    "INSERT INTO rating_starts(player_id, gor, pro_elo, as_of, origin, "
+    "recorded_unix) VALUES(?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(player_id) DO "
+    "UPDATE SET gor = excluded.gor, pro_elo = excluded.pro_elo, "
+    "as_of = excluded.as_of, origin = excluded.origin, "
+    "recorded_unix = excluded.recorded_unix";
+constexpr char kStartColumns[] =
+    "SELECT player_id, gor, pro_elo, as_of, origin, recorded_unix "
+    "FROM rating_starts WHERE player_id = ?1";
+constexpr char kListStarts[] =
+    "SELECT player_id, gor, pro_elo, as_of, origin, recorded_unix "
+    "FROM rating_starts ORDER BY player_id";
+constexpr char kPlayerById[] =
+    "SELECT id, agency_prefix FROM players WHERE id = ?1";
+constexpr char kPlayerByResidentId[] =
+    "SELECT id, agency_prefix FROM players WHERE resident_id = ?1";
+constexpr char kPlayerByExternalId[] =
+    "SELECT player_id, agency_prefix, external_id FROM player_external_ids "
+    "WHERE external_id = ?1 AND (?2 = '' OR agency_prefix = ?2) "
+    "ORDER BY player_id";
+
 constexpr char kProposalById[] =
     "SELECT id, player_id, rule_id, rule_description, from_rank, to_rank, "
     "evidence, explanation, state, as_of, created_unix, decided_by, "
@@ -179,6 +200,17 @@ absl::StatusOr<PlayerRating> ReadRating(const Statement& st) {
   GORANK_ASSIGN_OR_RETURN(r.pro_elo, ReadOptDouble(st, 4));
   r.pro_games = st.Int(5);
   return r;
+}
+
+absl::StatusOr<ratings::RatingStart> ReadStart(const Statement& st) {
+  ratings::RatingStart s;
+  s.player = PlayerId{st.Int(0)};
+  GORANK_ASSIGN_OR_RETURN(s.gor, ParseDouble(st.Text(1)));
+  GORANK_ASSIGN_OR_RETURN(s.pro_elo, ReadOptDouble(st, 2));
+  GORANK_ASSIGN_OR_RETURN(s.as_of, Date::Parse(st.Text(3)));
+  s.origin = st.Text(4);
+  s.recorded_unix = st.Int(5);
+  return s;
 }
 
 nlohmann::json EvidenceJson(const ratings::Evidence& e) {
@@ -409,6 +441,111 @@ absl::StatusOr<std::vector<PlayerId>> SqliteRatingRepository::RatedPlayers()
       GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
       if (!row) break;
       out.push_back(PlayerId{st->Int(0)});
+    }
+    return absl::OkStatus();
+  }));
+  return out;
+}
+
+absl::Status SqliteRatingRepository::StoreStarts(
+    const ratings::StartsDelta& delta, const std::vector<ChangeRecord>& audit) {
+  return db_->Write([&](Connection& c) -> absl::Status {
+    for (const ratings::RatingStart& s : delta.starts) {
+      {
+        GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kPlayerById));
+        st->Bind(1, s.player.value);
+        GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+        if (!row) {
+          return absl::NotFoundError("no registered player has id " +
+                                     std::to_string(s.player.value));
+        }
+      }
+      GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kPutStart));
+      st->Bind(1, s.player.value)
+          .Bind(2, DoubleText(s.gor))
+          .Bind(3, OptDouble(s.pro_elo))
+          .Bind(4, s.as_of.ToString())
+          .Bind(5, s.origin)
+          .Bind(6, s.recorded_unix);
+      GORANK_RETURN_IF_ERROR(st->Run());
+    }
+    for (const PlayerRating& r : delta.players) {
+      GORANK_RETURN_IF_ERROR(PutRating(c, r));
+    }
+    GORANK_RETURN_IF_ERROR(
+        PutState(c, delta.table_sha256, delta.events, delta.players_total));
+    for (const ChangeRecord& a : audit) {
+      GORANK_RETURN_IF_ERROR(AppendAudit(c, a).status());
+    }
+    return absl::OkStatus();
+  });
+}
+
+absl::StatusOr<std::vector<ratings::RatingStart>>
+SqliteRatingRepository::ListStarts() const {
+  std::vector<ratings::RatingStart> out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kListStarts));
+    while (true) {
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) break;
+      GORANK_ASSIGN_OR_RETURN(ratings::RatingStart s, ReadStart(*st));
+      out.push_back(std::move(s));
+    }
+    return absl::OkStatus();
+  }));
+  return out;
+}
+
+absl::StatusOr<std::optional<ratings::RatingStart>>
+SqliteRatingRepository::GetStart(PlayerId player) const {
+  std::optional<ratings::RatingStart> out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kStartColumns));
+    st->Bind(1, player.value);
+    GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+    if (!row) return absl::OkStatus();
+    GORANK_ASSIGN_OR_RETURN(out, ReadStart(*st));
+    return absl::OkStatus();
+  }));
+  return out;
+}
+
+absl::StatusOr<std::vector<std::vector<ratings::PlayerMatch>>>
+SqliteRatingRepository::FindPlayers(
+    const std::vector<ratings::PlayerLookup>& lookups) const {
+  using Kind = ratings::PlayerLookup::Kind;
+  std::vector<std::vector<ratings::PlayerMatch>> out(lookups.size());
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    for (size_t i = 0; i < lookups.size(); ++i) {
+      const ratings::PlayerLookup& l = lookups[i];
+      const char* sql = l.kind == Kind::kId            ? kPlayerById
+                        : l.kind == Kind::kResidentId ? kPlayerByResidentId
+                                                      : kPlayerByExternalId;
+      GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(sql));
+      if (l.kind == Kind::kId) {
+        int64_t id = 0;
+        auto [end, ec] = std::from_chars(
+            l.value.data(), l.value.data() + l.value.size(), id);
+        if (ec != std::errc() || end != l.value.data() + l.value.size()) {
+          continue;  // not an id: finds nobody
+        }
+        st->Bind(1, id);
+      } else if (l.kind == Kind::kResidentId) {
+        st->Bind(1, l.value);
+      } else {
+        st->Bind(1, l.value).Bind(2, l.agency_prefix);
+      }
+      while (true) {
+        GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+        if (!row) break;
+        ratings::PlayerMatch m;
+        m.player = PlayerId{st->Int(0)};
+        m.agency_prefix = st->Text(1);
+        m.kind = l.kind;
+        if (l.kind == Kind::kExternalId) m.external_id = st->Text(2);
+        out[i].push_back(std::move(m));
+      }
     }
     return absl::OkStatus();
   }));

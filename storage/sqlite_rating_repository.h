@@ -1,12 +1,15 @@
 // RatingRepository over SQLite (schema migration 6): `rating_events` (the
 // applied events in order), `ratings` (one row a player), `rating_history`
-// (one row a player and event), `rating_state` (the table digest) and
-// `promotion_proposals`. Ratings are stored as shortest round-trip decimal
+// (one row a player and event), `rating_state` (the table digest),
+// `promotion_proposals` and (migration 9) `rating_starts`, the imported
+// starting ratings; players are looked up in `players` and
+// `player_external_ids`. Ratings are stored as shortest round-trip decimal
 // text, so a stored table reads back bit for bit. Every write runs in one
 // transaction with its audit-log entry.
 #ifndef GORANK_STORAGE_SQLITE_RATING_REPOSITORY_H_
 #define GORANK_STORAGE_SQLITE_RATING_REPOSITORY_H_
 
+#include <optional>
 #include <vector>
 
 #include "services/ratings/rating_repository.h"
@@ -31,6 +34,14 @@ class SqliteRatingRepository : public ratings::RatingRepository {
   absl::StatusOr<std::vector<ratings::PlayerRating>> ListRatings(
       bool pro_list, int64_t offset, int limit) const override;
   absl::StatusOr<std::vector<ratings::PlayerId>> RatedPlayers() const override;
+  absl::Status StoreStarts(const ratings::StartsDelta& delta,
+                           const std::vector<ChangeRecord>& audit) override;
+  absl::StatusOr<std::vector<ratings::RatingStart>> ListStarts()
+      const override;
+  absl::StatusOr<std::optional<ratings::RatingStart>> GetStart(
+      ratings::PlayerId player) const override;
+  absl::StatusOr<std::vector<std::vector<ratings::PlayerMatch>>> FindPlayers(
+      const std::vector<ratings::PlayerLookup>& lookups) const override;
 
   absl::StatusOr<ratings::StoredProposal> AddProposal(
       const ratings::StoredProposal& proposal,

@@ -44,6 +44,9 @@ void AddGet(CLI::App* rating, CliContext& ctx, Action& action) {
                         << r.pro_games() << " games)";
             }
             std::cout << "\n";
+            if (!r.origin().empty()) {
+              std::cout << "started from " << r.origin() << "\n";
+            }
           });
     };
   });

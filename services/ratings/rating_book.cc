@@ -169,6 +169,37 @@ absl::Status RatingBook::SeedRating(PlayerId player, double gor) {
   return absl::OkStatus();
 }
 
+absl::Status RatingBook::SetStart(PlayerId player, double gor,
+                                  std::optional<double> pro_elo) {
+  if (pro_elo.has_value() && !std::isfinite(*pro_elo)) {
+    return absl::InvalidArgumentError(
+        "imported professional rating of player " +
+        std::to_string(player.value) + " must be a finite number");
+  }
+  auto it = index_.find(player);
+  if (it == index_.end()) {
+    GORANK_RETURN_IF_ERROR(SeedRating(player, gor));
+    it = index_.find(player);
+  } else {
+    if (players_[it->second].events > 0 || players_[it->second].pro_games > 0) {
+      return absl::FailedPreconditionError(
+          "player " + std::to_string(player.value) +
+          " already has a rated event; an imported start only applies "
+          "before the first one");
+    }
+    if (!std::isfinite(gor) || gor < settings_.egf.floor) {
+      return absl::InvalidArgumentError(
+          "imported rating of player " + std::to_string(player.value) +
+          " must be a number at or above the floor");
+    }
+    players_[it->second].gor = gor;
+  }
+  PlayerState& p = players_[it->second];
+  p.has_pro = pro_elo.has_value();
+  p.pro = pro_elo.value_or(0.0);
+  return absl::OkStatus();
+}
+
 // The start-of-event con, bonus and beta of a player are computed once per
 // event (ratings are frozen for the event); the arithmetic is otherwise that
 // of EgfGameChange, term for term, so the result is the same to the bit.
@@ -277,6 +308,17 @@ absl::StatusOr<RatingBook> Recompute(
   RatingBook book(settings);
   for (const auto& [player, gor] : imported) {
     GORANK_RETURN_IF_ERROR(book.SeedRating(player, gor));
+  }
+  GORANK_RETURN_IF_ERROR(book.ApplyGames(std::move(games)));
+  return book;
+}
+
+absl::StatusOr<RatingBook> Recompute(
+    const RatingSettings& settings, std::vector<RatedGame> games,
+    const std::map<PlayerId, StartValue>& starts) {
+  RatingBook book(settings);
+  for (const auto& [player, start] : starts) {
+    GORANK_RETURN_IF_ERROR(book.SetStart(player, start.gor, start.pro_elo));
   }
   GORANK_RETURN_IF_ERROR(book.ApplyGames(std::move(games)));
   return book;

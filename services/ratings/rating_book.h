@@ -90,6 +90,15 @@ class RatingBook {
   // INVALID_ARGUMENT: id <= 0, or `gor` not finite or below the floor.
   absl::Status SeedRating(PlayerId player, double gor);
 
+  // Sets the imported start of a player who has no rated event yet: a
+  // player not in the book enters it with `gor` (and `pro_elo` on the
+  // professional list, when set); a player who is in the book only through
+  // an earlier start gets the new values. On error the book is unchanged.
+  // FAILED_PRECONDITION: the player has a rated event.
+  // INVALID_ARGUMENT: as SeedRating, or `pro_elo` not finite.
+  absl::Status SetStart(PlayerId player, double gor,
+                        std::optional<double> pro_elo);
+
   // Groups `games` (GroupIntoEvents) and applies each event in order; stops
   // at the first error, leaving the events before it applied.
   absl::Status ApplyGames(std::vector<RatedGame> games);
@@ -175,6 +184,18 @@ class RatingBook {
 absl::StatusOr<RatingBook> Recompute(
     const RatingSettings& settings, std::vector<RatedGame> games,
     const std::map<PlayerId, double>& imported = {});
+
+// An imported start: GoR and, optionally, the professional rating.
+struct StartValue {
+  double gor = 0.0;
+  std::optional<double> pro_elo;
+};
+// The same recompute with imported starts that may carry a professional
+// rating (SetStart for each, by ascending id). Errors as SetStart,
+// GroupIntoEvents and ApplyEvent. Thread-safe (pure).
+absl::StatusOr<RatingBook> Recompute(
+    const RatingSettings& settings, std::vector<RatedGame> games,
+    const std::map<PlayerId, StartValue>& starts);
 
 }  // namespace gorank::ratings
 

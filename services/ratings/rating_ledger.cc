@@ -1,10 +1,13 @@
 #include "services/ratings/rating_ledger.h"
 
+#include <algorithm>
+#include <map>
 #include <utility>
 
 #include "absl/container/btree_set.h"
 #include "services/audit/encoding.h"
 #include "services/audit/merkle.h"
+#include "nlohmann/json.hpp"
 #include "services/common/status_macros.h"
 #include "services/ratings/event_games.h"
 #include "services/ratings/event_ratings.h"
@@ -57,8 +60,14 @@ absl::StatusOr<RecomputeReport> RatingLedger::RecomputeLocked(
                           ClosedEventGames(*events_));
   RecomputeReport report;
   for (const RatedGame& g : games) report.games += g.IsRated() ? 1 : 0;
-  GORANK_ASSIGN_OR_RETURN(RatingBook book,
-                          ratings::Recompute(settings_, std::move(games)));
+  GORANK_ASSIGN_OR_RETURN(std::vector<RatingStart> stored_starts,
+                          repo_->ListStarts());
+  std::map<PlayerId, StartValue> starts;
+  for (const RatingStart& s : stored_starts) {
+    starts[s.player] = StartValue{s.gor, s.pro_elo};
+  }
+  GORANK_ASSIGN_OR_RETURN(
+      RatingBook book, ratings::Recompute(settings_, std::move(games), starts));
   report.events = static_cast<int64_t>(book.event_count());
   report.players = static_cast<int64_t>(book.player_count());
   report.table_sha256 = TableSha256(book);
@@ -130,6 +139,87 @@ absl::Status RatingLedger::EventClosed(tournaments::EventId id,
   GORANK_RETURN_IF_ERROR(stored);
   book_ = std::move(next);
   return absl::OkStatus();
+}
+
+absl::StatusOr<StartImportReport> RatingLedger::ImportStarts(
+    const StartImport& file, const std::string& actor) {
+  // What each row's player field finds (read before the lock: the registry
+  // is not the ledger's).
+  std::vector<PlayerLookup> lookups;
+  std::vector<size_t> first;  // rows[i]'s lookups start at first[i]
+  for (const StartRow& row : file.rows) {
+    first.push_back(lookups.size());
+    for (PlayerLookup& l : PlayerLookups(row.player)) {
+      lookups.push_back(std::move(l));
+    }
+  }
+  first.push_back(lookups.size());
+  std::vector<std::vector<PlayerMatch>> found;
+  if (!lookups.empty()) {
+    GORANK_ASSIGN_OR_RETURN(found, repo_->FindPlayers(lookups));
+  }
+  std::vector<std::vector<PlayerMatch>> matches(file.rows.size());
+  for (size_t i = 0; i < file.rows.size(); ++i) {
+    for (size_t j = first[i]; j < first[i + 1]; ++j) {
+      matches[i].insert(matches[i].end(), found[j].begin(), found[j].end());
+    }
+  }
+
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!book_.has_value()) {
+    GORANK_RETURN_IF_ERROR(RecomputeLocked(actor, false).status());
+  }
+  GORANK_ASSIGN_OR_RETURN(std::vector<RatingStart> stored_starts,
+                          repo_->ListStarts());
+  std::map<PlayerId, RatingStart> stored;
+  for (RatingStart& s : stored_starts) stored[s.player] = std::move(s);
+  GORANK_ASSIGN_OR_RETURN(
+      StartImportPlan plan,
+      PlanStartImport(file, matches, *book_, stored, clock_->Today(),
+                      clock_->NowSeconds()));
+  StartImportReport& report = plan.report;
+  if (file.dry_run || (report.refused > 0 && !file.skip_bad)) return report;
+  if (plan.starts.empty()) {  // every good row matched: nothing to write
+    report.stored = true;
+    return report;
+  }
+  RatingBook next = *book_;
+  for (const RatingStart& s : plan.starts) {
+    GORANK_RETURN_IF_ERROR(next.SetStart(s.player, s.gor, s.pro_elo));
+  }
+  StartsDelta delta;
+  for (const RatingStart& s : plan.starts) {
+    delta.players.push_back(*next.Find(s.player));
+  }
+  delta.starts = std::move(plan.starts);
+  delta.table_sha256 = TableSha256(next);
+  delta.events = static_cast<int64_t>(next.event_count());
+  delta.players_total = static_cast<int64_t>(next.player_count());
+  // One audit entry a chunk of starts, each naming the file.
+  constexpr size_t kAuditChunk = 1000;
+  std::vector<ChangeRecord> audit;
+  for (size_t begin = 0; begin < delta.starts.size(); begin += kAuditChunk) {
+    nlohmann::json starts = nlohmann::json::array();
+    const size_t end = std::min(delta.starts.size(), begin + kAuditChunk);
+    for (size_t i = begin; i < end; ++i) {
+      const RatingStart& s = delta.starts[i];
+      nlohmann::json j = {{"player", s.player.value},
+                          {"gor", s.gor},
+                          {"as_of", s.as_of.ToString()},
+                          {"origin", s.origin}};
+      if (s.pro_elo) j["pro_rating"] = *s.pro_elo;
+      starts.push_back(std::move(j));
+    }
+    const nlohmann::json after = {{"file", file.file_name},
+                                  {"file_sha256", file.file_sha256},
+                                  {"starts", std::move(starts)},
+                                  {"table_sha256", delta.table_sha256}};
+    audit.push_back(Change(actor, "ratings.import", "ratings", after.dump()));
+  }
+  GORANK_RETURN_IF_ERROR(repo_->StoreStarts(delta, audit));
+  book_ = std::move(next);
+  report.stored = true;
+  return report;
 }
 
 }  // namespace gorank::ratings

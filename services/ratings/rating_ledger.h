@@ -11,6 +11,9 @@
 //     recompute byte for byte (same code, same order). An event already in
 //     the book is a no-op (idempotent); a back-dated event (one that sorts
 //     before the last applied event) falls back to a full recompute.
+//   - ImportStarts: imported starting ratings (rating_import.h) are set in
+//     a copy of the book and stored with their players' rows; every full
+//     recompute seeds those players from their stored start.
 // Pure C++ over the EventRepository and RatingRepository interfaces.
 #ifndef GORANK_SERVICES_RATINGS_RATING_LEDGER_H_
 #define GORANK_SERVICES_RATINGS_RATING_LEDGER_H_
@@ -24,6 +27,7 @@
 #include "absl/status/statusor.h"
 #include "services/common/clock.h"
 #include "services/ratings/rating_book.h"
+#include "services/ratings/rating_import.h"
 #include "services/ratings/rating_repository.h"
 #include "services/tournaments/event_repository.h"
 
@@ -62,6 +66,15 @@ class RatingLedger {
   // FAILED_PRECONDITION when the event is not closed; errors of the
   // repositories and of EventGames otherwise.
   absl::Status EventClosed(tournaments::EventId id, const std::string& actor);
+
+  // Checks `file` (PlanStartImport, against the current book and the
+  // stored starts, as of the clock's today) and, unless it is a dry run or
+  // rows were refused without skip_bad, stores the good rows' starts
+  // (audited as `actor`, one transaction) and sets them in the book.
+  // Errors: those of PlanStartImport (INVALID_ARGUMENT, RESOURCE_EXHAUSTED
+  // for the file as a whole) and of the repository.
+  absl::StatusOr<StartImportReport> ImportStarts(const StartImport& file,
+                                                 const std::string& actor);
 
   const RatingSettings& settings() const { return settings_; }
 

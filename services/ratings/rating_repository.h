@@ -41,6 +41,50 @@ struct RatingDelta {
   int64_t players_total = 0;
 };
 
+// A starting rating imported for a player (rankctl rating import, SPEC
+// section 5): the rating book seeds the player with it instead of the rank
+// of their first rated game, in every recompute. Table rating_starts.
+struct RatingStart {
+  PlayerId player;
+  double gor = 0.0;
+  std::optional<double> pro_elo;
+  Date as_of;
+  // "import FILE sha256:HEX line N as of YYYY-MM-DD".
+  std::string origin;
+  int64_t recorded_unix = 0;
+
+  friend bool operator==(const RatingStart&, const RatingStart&) = default;
+};
+
+// What storing imported starts changes: the starts (new or replacing an
+// earlier start) and the rating rows of their players.
+struct StartsDelta {
+  std::vector<RatingStart> starts;    // by ascending player
+  std::vector<PlayerRating> players;  // the new rows of those players
+  std::string table_sha256;           // of the whole table afterwards
+  int64_t events = 0;                 // the applied events (unchanged)
+  int64_t players_total = 0;
+};
+
+// One way a rating file may name a player (rating_import.h decides which
+// ways a value is tried).
+struct PlayerLookup {
+  enum class Kind { kId = 1, kResidentId = 2, kExternalId = 3 };
+  Kind kind = Kind::kId;
+  // kId: the id in decimal; kResidentId: the normalised number;
+  // kExternalId: the external id.
+  std::string value;
+  // kExternalId only: the agency; "" for every agency.
+  std::string agency_prefix;
+};
+// A registered player a lookup found.
+struct PlayerMatch {
+  PlayerId player;
+  std::string agency_prefix;  // the player's agency
+  PlayerLookup::Kind kind = PlayerLookup::Kind::kId;
+  std::string external_id;    // kExternalId: the id within that agency
+};
+
 struct RatingState {
   std::string table_sha256;  // "" when nothing was ever stored
   int64_t events = 0;
@@ -101,6 +145,37 @@ class RatingRepository {
       bool pro_list, int64_t offset, int limit) const = 0;
   // Every player with a stored rating, by ascending id.
   virtual absl::StatusOr<std::vector<PlayerId>> RatedPlayers() const = 0;
+
+  // Imported starts (rating_import.h). The defaults are those of a
+  // repository without starts: none stored, the writes UNIMPLEMENTED.
+  //
+  // Stores imported starts (replacing a player's earlier start) and their
+  // players' rating rows, and the new state, in one transaction with the
+  // audit entries (`audit`, in order; one a chunk of starts). NOT_FOUND
+  // (nothing written) when a start names a player who is not registered.
+  virtual absl::Status StoreStarts(const StartsDelta& delta,
+                                   const std::vector<ChangeRecord>& audit) {
+    (void)delta, (void)audit;
+    return absl::UnimplementedError("this repository cannot store starts");
+  }
+  // Every imported start, by ascending player.
+  virtual absl::StatusOr<std::vector<RatingStart>> ListStarts() const {
+    return std::vector<RatingStart>{};
+  }
+  // The player's imported start; absent when the player has none.
+  virtual absl::StatusOr<std::optional<RatingStart>> GetStart(
+      PlayerId player) const {
+    (void)player;
+    return std::optional<RatingStart>{};
+  }
+  // For each lookup (same order), the registered players it finds: none, one
+  // or (an external id looked up in every agency) several, by ascending id.
+  // One consistent snapshot.
+  virtual absl::StatusOr<std::vector<std::vector<PlayerMatch>>> FindPlayers(
+      const std::vector<PlayerLookup>& lookups) const {
+    (void)lookups;
+    return absl::UnimplementedError("this repository cannot look up players");
+  }
 
   // Stores a new PENDING proposal and returns it with its id. When a
   // pending proposal for the same player and rule exists, returns that one

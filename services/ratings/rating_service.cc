@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "services/common/request_limits.h"
 #include "services/common/status_macros.h"
 #include "services/registry/registry_proto_convert.h"
 
@@ -103,7 +104,80 @@ void ProposalToProto(const StoredProposal& s, v1::PromotionProposal* out) {
   out->set_certificate_number(s.certificate_number);
 }
 
+void SummaryToProto(const StartImportReport& r, v1::ImportSummary* out) {
+  out->set_rows(r.rows);
+  out->set_added(r.added);
+  out->set_matched(r.matched);
+  out->set_refused(r.refused);
+  out->set_stored(r.stored);
+  for (const RowRefusal& f : r.refusals) {
+    v1::ImportRefusal* p = out->add_refusals();
+    p->set_line(f.line);
+    p->set_column(f.column);
+    p->set_reason(f.reason);
+  }
+  for (const RowOutcome& o : r.outcomes) {
+    v1::ImportOutcome* p = out->add_outcomes();
+    p->set_line(o.line);
+    p->set_player_id(o.player.value);
+    p->set_matched(o.matched);
+    p->set_note(o.note);
+  }
+}
+
+bool HasOptions(const v1::ImportRatingsRequest& m) {
+  return m.dry_run() || m.skip_bad() || !m.file_name().empty() ||
+         !m.file_sha256().empty();
+}
+
 }  // namespace
+
+grpc::Status RatingServiceImpl::ImportRatings(
+    grpc::ServerContext* ctx,
+    grpc::ServerReader<v1::ImportRatingsRequest>* reader,
+    v1::ImportRatingsResponse* resp) {
+  return gate_->RunStream(
+      ctx, M("ImportRatings"), [&](const auth::Caller& caller) -> absl::Status {
+        StartImport file;
+        v1::ImportRatingsRequest m;
+        int messages = 0;
+        while (reader->Read(&m)) {
+          if (ctx->IsCancelled()) {
+            return absl::CancelledError("the client cancelled the stream");
+          }
+          GORANK_RETURN_IF_ERROR(CheckRequestLimits(m));
+          if (messages++ == 0) {
+            file.dry_run = m.dry_run();
+            file.skip_bad = m.skip_bad();
+            file.file_name = m.file_name();
+            file.file_sha256 = m.file_sha256();
+          } else if (HasOptions(m)) {
+            return absl::InvalidArgumentError(
+                "message " + std::to_string(messages) +
+                " of the stream sets options (dry_run, skip_bad, file_name, "
+                "file_sha256); only the first message may");
+          }
+          if (file.rows.size() + m.rows_size() >
+              static_cast<size_t>(kMaxImportRows)) {
+            return absl::ResourceExhaustedError(
+                "a rating import carries at most " +
+                std::to_string(kMaxImportRows) +
+                " rows; split the file and import the parts one by one");
+          }
+          for (const v1::RatingImportRow& row : m.rows()) {
+            file.rows.push_back(StartRow{row.line(), row.player(), row.gor(),
+                                         row.pro_rating(), row.as_of()});
+          }
+        }
+        if (ctx->IsCancelled()) {
+          return absl::CancelledError("the client cancelled the stream");
+        }
+        GORANK_ASSIGN_OR_RETURN(StartImportReport report,
+                                ledger_->ImportStarts(file, caller.Describe()));
+        SummaryToProto(report, resp->mutable_summary());
+        return absl::OkStatus();
+      });
+}
 
 grpc::Status RatingServiceImpl::GetRating(grpc::ServerContext* ctx,
                                           const v1::GetRatingRequest* req,
@@ -115,6 +189,10 @@ grpc::Status RatingServiceImpl::GetRating(grpc::ServerContext* ctx,
                           PlayerRating rating,
                           ratings_->GetRating(PlayerId{req->player_id()}));
                       RatingToProto(rating, resp->mutable_rating());
+                      GORANK_ASSIGN_OR_RETURN(
+                          std::optional<RatingStart> start,
+                          ratings_->GetStart(PlayerId{req->player_id()}));
+                      if (start) resp->mutable_rating()->set_origin(start->origin);
                       return absl::OkStatus();
                     });
 }

@@ -24,6 +24,12 @@ namespace gorank::ratings {
 //   negative size or a page_token this service did not hand out.
 // RecomputeRatings: the ledger's report; stores unless dry_run.
 // The promotion RPCs: errors as PromotionDesk documents.
+// GetRating also names the origin of an imported start (PlayerRating.origin;
+//   ListRatings leaves it empty).
+// ImportRatings: the rows of every message, options from the first one only
+//   (INVALID_ARGUMENT for options in a later message); RESOURCE_EXHAUSTED
+//   past kMaxImportRows rows; then the ledger's ImportStarts (refused rows
+//   are in the summary, the call is OK). National admin only (access table).
 class RatingServiceImpl final : public v1::RatingService::Service {
  public:
   RatingServiceImpl(CallGate* gate, RatingRepository* ratings,
@@ -46,6 +52,10 @@ class RatingServiceImpl final : public v1::RatingService::Service {
   GORANK_RPC(ListProposals);
   GORANK_RPC(DecidePromotion);
 #undef GORANK_RPC
+  grpc::Status ImportRatings(
+      grpc::ServerContext* ctx,
+      grpc::ServerReader<v1::ImportRatingsRequest>* reader,
+      v1::ImportRatingsResponse* resp) override;
 
  private:
   CallGate* gate_;
