@@ -186,17 +186,13 @@ absl::StatusOr<int> InstallationYear(auth::TokenManager& tokens, const Clock& cl
   return first == 0 ? clock.Today().year : ShanghaiDate(first).year;
 }
 
-}  // namespace
+// Per-module wiring, in the order Start runs it. Each function builds its
+// module's repositories, domain objects and handlers into `p`; the hooks
+// between modules are set where the later module is wired.
 
-absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
-    const ServerConfig& config, const Clock* clock) {
-  std::unique_ptr<RankdServer> s(new RankdServer());
-  s->grace_ms_ = config.shutdown_grace_ms;
-  s->parts_ = std::make_unique<Parts>();
-  Parts& p = *s->parts_;
-
-  // The signing key first: the row digests and entry links of the log are
-  // keyed with a secret derived from it (never stored in the database).
+// The signing key first: the row digests and entry links of the log are
+// keyed with a secret derived from it (never stored in the database).
+absl::Status WireStorage(const ServerConfig& config, RankdServer::Parts& p) {
   GORANK_ASSIGN_OR_RETURN(p.audit_key, LoadOrCreateKey(config.AuditKeyFile()));
   storage::DatabaseOptions db_options;
   db_options.reader_connections = config.reader_connections;
@@ -204,7 +200,12 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   GORANK_ASSIGN_OR_RETURN(p.db, storage::Database::Open(config.db_path, db_options));
   GORANK_ASSIGN_OR_RETURN(int version, p.db->SchemaVersion());
   spdlog::info("database {} open: integrity ok, schema version {}", p.db->path(), version);
+  return absl::OkStatus();
+}
 
+// Tokens, players and agencies, certificates.
+void WireRegistryAndCertificates(const ServerConfig& config, const Clock* clock,
+                                 RankdServer::Parts& p) {
   p.registry_repo = std::make_unique<storage::SqliteRegistryRepository>(p.db.get());
   p.token_repo = std::make_unique<storage::SqliteTokenRepository>(p.db.get());
   p.tokens = std::make_unique<auth::TokenManager>(p.token_repo.get(), clock);
@@ -219,7 +220,12 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   // registry read shows a rank.
   certificates::Certification* office = p.certification.get();
   p.registry->SetBeforeRead([office] { return office->SettleDueNotices(); });
+}
 
+// The audit trail and its start-up check; returns whether the log passed
+// (when it did not, every write is refused until the database is restored).
+absl::StatusOr<bool> WireAudit(const ServerConfig& config, const Clock* clock,
+                               RankdServer::Parts& p) {
   p.audit_repo = std::make_unique<storage::SqliteAuditRepository>(p.db.get());
   p.audit_trail =
       std::make_unique<audit::AuditTrail>(p.audit_repo.get(), p.audit_key.get(), clock);
@@ -234,8 +240,7 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
     db->RefuseWrites(absl::UnavailableError(why));
   });
   GORANK_ASSIGN_OR_RETURN(audit::LogCheck log_check, p.audit_trail->CheckLog());
-  const bool log_ok = log_check.ok;
-  if (log_ok) {
+  if (log_check.ok) {
     GORANK_ASSIGN_OR_RETURN(audit::Checkpoint start_cp, p.audit_trail->SignCheckpointNow());
     spdlog::info("audit log: {} entries match rankd's checkpoint of size {}; signed size {}",
                  log_check.entries, log_check.checkpoint_size, start_cp.tree_size);
@@ -257,6 +262,13 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
           return trail->CheckReviewPassed(prefix, year - 1);
         });
   }
+  return log_check.ok;
+}
+
+// The call gate and the handlers of the registry, certificate, audit and
+// rules services.
+CallGateOptions WireGateAndHandlers(const ServerConfig& config, const Clock* clock,
+                                    RankdServer::Parts& p) {
   CallGateOptions gate_options;
   gate_options.public_limit = RateLimit{config.public_rate, config.public_burst};
   gate_options.token_limit = RateLimit{config.token_rate, config.token_burst};
@@ -277,6 +289,11 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   p.audit_service = std::make_unique<audit::AuditServiceImpl>(
       p.gate.get(), p.audit_trail.get(), p.reporting.get(), config.StateDirectory());
   p.rules_service = std::make_unique<rules::RulesServiceImpl>(p.gate.get());
+  return gate_options;
+}
+
+// Tournaments and athlete grades; the tournament-award basis of the registry.
+void WireTournaments(const Clock* clock, RankdServer::Parts& p) {
   p.event_repo = std::make_unique<storage::SqliteEventRepository>(p.db.get());
   p.event_desk = std::make_unique<tournaments::EventDesk>(p.event_repo.get(), clock);
   // Entrants are registered players: entered by id, imported rows matched.
@@ -285,6 +302,7 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   p.event_desk->SetPlayerDirectory(p.player_directory.get());
   // A tournament award rests on a closed event the player played in, or on
   // one of the player's certificates in force.
+  certificates::Certification* office = p.certification.get();
   tournaments::EventRepository* events = p.event_repo.get();
   p.registry->SetAwardBasisCheck(
       [office, events](const registry::Player& player,
@@ -313,11 +331,15 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
       std::make_unique<tournaments::TournamentServiceImpl>(p.gate.get(), p.event_desk.get());
   p.eligibility_service =
       std::make_unique<eligibility::EligibilityServiceImpl>(p.gate.get(), p.grade_desk.get());
-  // Ratings: the rules in force (the shipped file unless ratings_config_file
-  // names another; a bad file stops the start with its name and the
-  // problem), the stored rating table brought up to date by a full
-  // recompute (written only when it differs), the incremental update on
-  // every event close, and the promotion desk.
+}
+
+// Ratings: the rules in force (the shipped file unless ratings_config_file
+// names another; a bad file stops the start with its name and the problem),
+// the stored rating table brought up to date by a full recompute (written
+// only when it differs, and not at all while the log fails its check), the
+// incremental update on every event close, and the promotion desk.
+absl::Status WireRatings(const ServerConfig& config, const Clock* clock, bool log_ok,
+                         RankdServer::Parts& p) {
   if (config.ratings_config_file.empty()) {
     p.ratings_config = ratings::DefaultRatingsConfig();
   } else {
@@ -350,6 +372,56 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
       p.registry_repo.get(), p.certification.get(), clock);
   p.rating_service = std::make_unique<ratings::RatingServiceImpl>(
       p.gate.get(), p.rating_repo.get(), p.rating_ledger.get(), p.promotion_desk.get());
+  return absl::OkStatus();
+}
+
+// The gRPC server with every handler, listening on config.listen.
+absl::StatusOr<std::unique_ptr<grpc::Server>> BuildGrpcServer(const ServerConfig& config,
+                                                              RankdServer::Parts& p,
+                                                              int* port) {
+  GORANK_ASSIGN_OR_RETURN(std::shared_ptr<grpc::ServerCredentials> credentials,
+                          Credentials(config));
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(config.listen, credentials, port);
+  builder.SetMaxReceiveMessageSize(config.max_request_bytes);
+  // A request gRPC cannot parse (a string that is not UTF-8) gets
+  // INVALID_ARGUMENT naming the field instead of a bare INTERNAL.
+  std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>
+      interceptors;
+  interceptors.push_back(NewParseErrorInterceptorFactory());
+  builder.experimental().SetInterceptorCreators(std::move(interceptors));
+  // gRPC enables SO_REUSEPORT by default: a second rankd would silently share
+  // the port with the first. Refuse to bind a busy address instead.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  for (grpc::Service* service : std::initializer_list<grpc::Service*>{
+           p.player_service.get(), p.agency_service.get(), p.token_service.get(),
+           p.rank_service.get(), p.certificate_service.get(), p.audit_service.get(),
+           p.rules_service.get(), p.tournament_service.get(), p.eligibility_service.get(),
+           p.rating_service.get()}) {
+    builder.RegisterService(service);
+  }
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (!server || *port == 0) return absl::UnavailableError("cannot listen on " + config.listen);
+  return server;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
+    const ServerConfig& config, const Clock* clock) {
+  std::unique_ptr<RankdServer> s(new RankdServer());
+  s->grace_ms_ = config.shutdown_grace_ms;
+  s->parts_ = std::make_unique<Parts>();
+  Parts& p = *s->parts_;
+
+  GORANK_RETURN_IF_ERROR(WireStorage(config, p));
+  WireRegistryAndCertificates(config, clock, p);
+  GORANK_ASSIGN_OR_RETURN(const bool log_ok, WireAudit(config, clock, p));
+  const CallGateOptions gate_options = WireGateAndHandlers(config, clock, p);
+  WireTournaments(clock, p);
+  GORANK_RETURN_IF_ERROR(WireRatings(config, clock, log_ok, p));
 
   std::optional<std::string> secret;
   if (log_ok) {
@@ -362,36 +434,7 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
     spdlog::warn("first start: national-admin token written to {} (mode 0600)", path);
   }
 
-  GORANK_ASSIGN_OR_RETURN(std::shared_ptr<grpc::ServerCredentials> credentials,
-                          Credentials(config));
-  grpc::EnableDefaultHealthCheckService(true);
-  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
-  grpc::ServerBuilder builder;
-  builder.AddListeningPort(config.listen, credentials, &s->port_);
-  builder.SetMaxReceiveMessageSize(config.max_request_bytes);
-  // A request gRPC cannot parse (a string that is not UTF-8) gets
-  // INVALID_ARGUMENT naming the field instead of a bare INTERNAL.
-  std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>
-      interceptors;
-  interceptors.push_back(NewParseErrorInterceptorFactory());
-  builder.experimental().SetInterceptorCreators(std::move(interceptors));
-  // gRPC enables SO_REUSEPORT by default: a second rankd would silently share
-  // the port with the first. Refuse to bind a busy address instead.
-  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
-  builder.RegisterService(p.player_service.get());
-  builder.RegisterService(p.agency_service.get());
-  builder.RegisterService(p.token_service.get());
-  builder.RegisterService(p.rank_service.get());
-  builder.RegisterService(p.certificate_service.get());
-  builder.RegisterService(p.audit_service.get());
-  builder.RegisterService(p.rules_service.get());
-  builder.RegisterService(p.tournament_service.get());
-  builder.RegisterService(p.eligibility_service.get());
-  builder.RegisterService(p.rating_service.get());
-  s->server_ = builder.BuildAndStart();
-  if (!s->server_ || s->port_ == 0) {
-    return absl::UnavailableError("cannot listen on " + config.listen);
-  }
+  GORANK_ASSIGN_OR_RETURN(s->server_, BuildGrpcServer(config, p, &s->port_));
   if (!config.http_listen.empty()) {
     web::WebOptions web_options;
     web_options.listen = config.http_listen;

@@ -53,8 +53,11 @@ class RankdServer {
   // Idempotent.
   void Shutdown();
 
- private:
+  // What the server owns (defined and wired module by module in
+  // rankd_server.cc only).
   struct Parts;
+
+ private:
   RankdServer() = default;
   // The health probe and the metrics endpoint (after the gRPC server).
   absl::Status StartOperations(const ServerConfig& config);
