@@ -1,5 +1,7 @@
 #include "storage/sqlite_certificate_repository.h"
 
+#include <set>
+
 #include "services/certificates/certificate_rules.h"
 #include "services/common/status_macros.h"
 #include "storage/audit_log.h"
@@ -23,7 +25,9 @@ namespace {
   "basis_reference, issued_by, issued_unix, notice_until_unix, rank_applied, "  \
   "rank_before_ordinal, revoked_unix, revoke_reason, correction_reason, "       \
   "request_id, request_hash, EXISTS(SELECT 1 FROM objections o WHERE "          \
-  "o.number = certificates.number AND o.state = 1) FROM certificates "
+  "o.number = certificates.number AND o.state = 1), EXISTS(SELECT 1 FROM "      \
+  "imported_certificates i WHERE i.number = certificates.number) "              \
+  "FROM certificates "
 
 constexpr char kCertByNumber[] = GORANK_CERT_COLUMNS "WHERE number = ?1";
 constexpr char kCertByRequest[] = GORANK_CERT_COLUMNS "WHERE request_id = ?1";
@@ -39,8 +43,25 @@ constexpr char kGetSerial[] =
 constexpr char kPutSerial[] =
     "INSERT INTO certificate_serials(prefix, year, last_serial) VALUES(?1, ?2, ?3) "
     "ON CONFLICT(prefix, year) DO UPDATE SET last_serial = excluded.last_serial";
+// Imported certificates used no stock: they are not counted.
 constexpr char kCountIssued[] =
-    "SELECT count(*) FROM certificates WHERE prefix = ?1 AND year = ?2";
+    "SELECT count(*) FROM certificates c WHERE c.prefix = ?1 AND c.year = ?2 "
+    "AND NOT EXISTS(SELECT 1 FROM imported_certificates i WHERE i.number = c.number)";
+constexpr char kInsertImported[] =
+    "INSERT INTO imported_certificates(number, file_name, file_sha256, line, imported_unix) "
+    "VALUES(?1, ?2, ?3, ?4, ?5)";
+// The counter never moves back.
+constexpr char kRaiseSerial[] =
+    "INSERT INTO certificate_serials(prefix, year, last_serial) VALUES(?1, ?2, ?3) "
+    "ON CONFLICT(prefix, year) DO UPDATE SET last_serial = CASE WHEN "
+    "excluded.last_serial > certificate_serials.last_serial THEN excluded.last_serial "
+    "ELSE certificate_serials.last_serial END";
+constexpr char kPlayerByResidentId[] = "SELECT id FROM players WHERE resident_id = ?1";
+constexpr char kExternalIdInAgency[] =
+    "SELECT agency_prefix, player_id FROM player_external_ids "
+    "WHERE agency_prefix = ?1 AND external_id = ?2";
+constexpr char kAllExternalIds[] =
+    "SELECT agency_prefix, external_id, player_id FROM player_external_ids";
 constexpr char kInsertCert[] =
     "INSERT INTO certificates(number, prefix, year, serial, player_id, "
     "grade_ordinal, "
@@ -101,7 +122,8 @@ constexpr char kReleaseStock[] =
     "WHERE agency_prefix = ?1 AND year = ?2 AND released_unix = 0";
 constexpr char kGetStock[] =
     "SELECT agency_prefix, year, quantity, ordered_unix, ordered_by, released_unix, "
-    "released_by, (SELECT count(*) FROM certificates c WHERE c.prefix = ?1 AND c.year = ?2) "
+    "released_by, (SELECT count(*) FROM certificates c WHERE c.prefix = ?1 AND c.year = ?2 "
+    "AND NOT EXISTS(SELECT 1 FROM imported_certificates i WHERE i.number = c.number)) "
     "FROM stock_orders WHERE agency_prefix = ?1 AND year = ?2";
 
 // The request_id column holds "SCOPE:ID" (migration 8): one UNIQUE key per
@@ -134,6 +156,7 @@ Certificate ReadCertificate(const Statement& st) {
   }
   c.request_hash = st.Text(16);
   c.has_open_objection = st.Int(17) != 0;
+  c.imported = st.Int(18) != 0;
   return c;
 }
 
@@ -183,6 +206,32 @@ absl::StatusOr<int64_t> ScalarInt(Connection& c, const char* sql, const std::str
   return row ? st->Int(0) : 0;
 }
 
+// Stores the certificate row `cert` as it is (number included).
+absl::Status InsertRow(Connection& c, const Certificate& cert) {
+  GORANK_ASSIGN_OR_RETURN(auto ins, c.Prepare(kInsertCert));
+  ins->Bind(1, cert.number.ToString())
+      .Bind(2, cert.number.prefix)
+      .Bind(3, int64_t{cert.year})
+      .Bind(4, int64_t{cert.number.serial})
+      .Bind(5, cert.player_id.value)
+      .Bind(6, int64_t{cert.grade.Ordinal()})
+      .Bind(7, cert.issue_date.ToString())
+      .Bind(8, int64_t{static_cast<int>(cert.basis)})
+      .Bind(9, cert.basis_reference)
+      .Bind(10, cert.issued_by)
+      .Bind(11, cert.issued_unix)
+      .Bind(12, cert.notice_until_unix)
+      .Bind(13, int64_t{cert.rank_applied ? 1 : 0})
+      .Bind(14, registry_sql::OrdinalOf(cert.rank_before))
+      .Bind(15, cert.correction_reason)
+      .Bind(16, cert.request_id.empty()
+                    ? std::nullopt
+                    : std::optional<std::string>(StoredRequestKey(cert)))
+      .Bind(17, cert.request_hash)
+      .Bind(18, std::string(registry::DisciplineName(cert.grade.discipline())));
+  return ins->Run();
+}
+
 // Allocates the next number and stores the certificate row.
 absl::StatusOr<Certificate> InsertNew(Connection& c, const certificates::IssuePlan& plan) {
   Certificate cert = plan.draft;
@@ -210,28 +259,7 @@ absl::StatusOr<Certificate> InsertNew(Connection& c, const certificates::IssuePl
       GORANK_RETURN_IF_ERROR(registry_sql::WriteRankChange(c, plan.history(cert)).status());
     }
   }
-  GORANK_ASSIGN_OR_RETURN(auto ins, c.Prepare(kInsertCert));
-  ins->Bind(1, cert.number.ToString())
-      .Bind(2, prefix)
-      .Bind(3, int64_t{cert.year})
-      .Bind(4, int64_t{cert.number.serial})
-      .Bind(5, cert.player_id.value)
-      .Bind(6, int64_t{cert.grade.Ordinal()})
-      .Bind(7, cert.issue_date.ToString())
-      .Bind(8, int64_t{static_cast<int>(cert.basis)})
-      .Bind(9, cert.basis_reference)
-      .Bind(10, cert.issued_by)
-      .Bind(11, cert.issued_unix)
-      .Bind(12, cert.notice_until_unix)
-      .Bind(13, int64_t{cert.rank_applied ? 1 : 0})
-      .Bind(14, registry_sql::OrdinalOf(cert.rank_before))
-      .Bind(15, cert.correction_reason)
-      .Bind(16, cert.request_id.empty()
-                    ? std::nullopt
-                    : std::optional<std::string>(StoredRequestKey(cert)))
-      .Bind(17, cert.request_hash)
-      .Bind(18, std::string(registry::DisciplineName(cert.grade.discipline())));
-  GORANK_RETURN_IF_ERROR(ins->Run());
+  GORANK_RETURN_IF_ERROR(InsertRow(c, cert));
   return cert;
 }
 
@@ -574,6 +602,105 @@ absl::StatusOr<int> SqliteCertificateRepository::CountIssued(const std::string& 
     return absl::OkStatus();
   }));
   return static_cast<int>(n);
+}
+
+absl::StatusOr<certificates::ImportLookup> SqliteCertificateRepository::LookupForImport(
+    const certificates::ImportLookupQuery& q) {
+  certificates::ImportLookup out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    std::set<int64_t> ids;
+    for (const std::string& n : q.numbers) {
+      GORANK_ASSIGN_OR_RETURN(auto cert, FindOne(c, kCertByNumber, n));
+      if (cert) {
+        ids.insert(cert->player_id.value);
+        out.certificates.emplace(n, std::move(*cert));
+      }
+    }
+    for (const registry::PlayerId& id : q.player_ids) ids.insert(id.value);
+    for (const std::string& rid : q.resident_ids) {
+      if (out.by_resident_id.count(rid)) continue;
+      GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kPlayerByResidentId));
+      st->Bind(1, rid);
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) continue;
+      out.by_resident_id.emplace(rid, registry::PlayerId{st->Int(0)});
+      ids.insert(st->Int(0));
+    }
+    std::set<std::string> any_agency;  // external ids asked of every agency
+    std::set<std::pair<std::string, std::string>> asked;
+    for (const auto& [agency, ext] : q.external_ids) {
+      if (agency.empty()) {
+        any_agency.insert(ext);
+        continue;
+      }
+      if (!asked.insert({agency, ext}).second) continue;
+      GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kExternalIdInAgency));
+      st->Bind(1, agency).Bind(2, ext);
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) continue;
+      out.by_external_id[ext].push_back({st->Text(0), registry::PlayerId{st->Int(1)}});
+      ids.insert(st->Int(1));
+    }
+    if (!any_agency.empty()) {
+      // One pass over the table beats one probe per agency and id.
+      GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kAllExternalIds));
+      while (true) {
+        GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+        if (!row) break;
+        const std::string agency = st->Text(0);
+        const std::string ext = st->Text(1);
+        if (!any_agency.count(ext) || asked.count({agency, ext})) continue;
+        out.by_external_id[ext].push_back({agency, registry::PlayerId{st->Int(2)}});
+        ids.insert(st->Int(2));
+      }
+    }
+    for (int64_t id : ids) {
+      auto p = registry_sql::LoadPlayer(c, registry::PlayerId{id});
+      if (absl::IsNotFound(p.status())) continue;
+      if (!p.ok()) return p.status();
+      out.players.emplace(id, std::move(*p));
+    }
+    return absl::OkStatus();
+  }));
+  return out;
+}
+
+absl::Status SqliteCertificateRepository::StoreImport(const certificates::ImportPlan& plan) {
+  absl::Status s = db_->Write([&](Connection& c) -> absl::Status {
+    for (const auto& item : plan.items) {
+      const Certificate& cert = item.certificate;
+      absl::Status inserted = InsertRow(c, cert);
+      if (absl::IsAlreadyExists(inserted)) {
+        return absl::AbortedError("certificate " + cert.number.ToString() +
+                                  " was stored by another call during the import; nothing "
+                                  "was imported: run the import again");
+      }
+      GORANK_RETURN_IF_ERROR(inserted);
+      GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kInsertImported));
+      st->Bind(1, cert.number.ToString())
+          .Bind(2, plan.file_name)
+          .Bind(3, plan.file_sha256)
+          .Bind(4, int64_t{item.line})
+          .Bind(5, plan.imported_unix);
+      GORANK_RETURN_IF_ERROR(st->Run());
+    }
+    for (const RankHistoryEntry& e : plan.rank_changes) {
+      absl::StatusOr<int64_t> w = registry_sql::WriteRankChange(c, e);
+      if (absl::IsAborted(w.status())) {
+        return absl::AbortedError("the rank of player " + std::to_string(e.player_id.value) +
+                                  " changed during the import; nothing was imported: run the "
+                                  "import again");
+      }
+      GORANK_RETURN_IF_ERROR(w.status());
+    }
+    for (const auto& [key, serial] : plan.last_serials) {
+      GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kRaiseSerial));
+      st->Bind(1, key.first).Bind(2, int64_t{key.second}).Bind(3, int64_t{serial});
+      GORANK_RETURN_IF_ERROR(st->Run());
+    }
+    return AppendAudit(c, plan.audit).status();
+  });
+  return s;
 }
 
 }  // namespace gorank::storage

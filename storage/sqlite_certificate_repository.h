@@ -54,6 +54,9 @@ class SqliteCertificateRepository : public certificates::CertificateRepository {
   absl::StatusOr<certificates::StockOrder> GetStockOrder(const std::string& prefix,
                                                          int year) override;
   absl::StatusOr<int> CountIssued(const std::string& prefix, int year) override;
+  absl::StatusOr<certificates::ImportLookup> LookupForImport(
+      const certificates::ImportLookupQuery& query) override;
+  absl::Status StoreImport(const certificates::ImportPlan& plan) override;
 
  private:
   Database* db_;

@@ -45,7 +45,7 @@ void ListAnomalies(const ReportInputs& in, AnnualReport& r) {
   }
   if (r.stock_exceeded) {
     r.anomalies.push_back(
-        {"", "", "stock exceeded: " + std::to_string(r.issued) + " issued, " +
+        {"", "", "stock exceeded: " + std::to_string(r.stock_used) + " issued, " +
                      (r.stock_released ? std::to_string(r.stock_ordered.value_or(0)) +
                                              " released"
                                        : std::string("no stock released"))});
@@ -151,6 +151,7 @@ AnnualReport BuildAnnualReport(const ReportInputs& in) {
   r.agency_name = in.agency_name;
   r.year = in.year;
   r.issued = static_cast<int>(in.certificates.size());
+  for (const Certificate& c : in.certificates) r.imported += c.imported ? 1 : 0;
   CountSerials(in, r);
   NoteCertificates(in, r);
   NoteAppraisals(in, r);
@@ -158,9 +159,9 @@ AnnualReport BuildAnnualReport(const ReportInputs& in) {
     r.stock_ordered = in.stock->quantity;
     r.stock_released = in.stock->released_unix != 0;
   }
-  r.stock_used = r.issued;
+  r.stock_used = r.issued - r.imported;
   r.stock_exceeded = in.prefix != registry::kNationalPrefix &&
-                     r.issued > (in.stock && r.stock_released ? *r.stock_ordered : 0);
+                     r.stock_used > (in.stock && r.stock_released ? *r.stock_ordered : 0);
   const Date today = ShanghaiDate(in.now_unix);
   const int last_month = today.year > in.year ? 12 : today.year == in.year ? today.month : 0;
   std::set<int> active;

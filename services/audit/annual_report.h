@@ -46,6 +46,9 @@ struct AnnualReport {
   std::string agency_name;
   int year = 0;
   int issued = 0;
+  // Of `issued`: brought in by ImportCertificates under their original
+  // numbers. They count in the serials and by grade, not in stock_used.
+  int imported = 0;
   std::map<std::string, int> by_grade;  // "3d" -> count; Gomoku "gomoku 3d"
   std::map<std::string, int> by_basis;  // "tournament" -> count
   int max_serial = 0;

@@ -38,6 +38,7 @@ void ReportToProto(const AnnualReport& r, v1::AnnualReport* out) {
   out->set_agency_name(r.agency_name);
   out->set_year(r.year);
   out->set_issued(r.issued);
+  out->set_imported(r.imported);
   for (const auto& [k, v] : r.by_grade) (*out->mutable_by_grade())[k] = v;
   for (const auto& [k, v] : r.by_basis) (*out->mutable_by_basis())[k] = v;
   out->set_max_serial(r.max_serial);

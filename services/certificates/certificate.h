@@ -70,6 +70,9 @@ struct Certificate {
   std::string request_scope;
   std::string request_hash;
   bool has_open_objection = false;  // filled by the repository on reads
+  // Brought in by ImportCertificates under its original number (filled by
+  // the repository on reads, from imported_certificates).
+  bool imported = false;
 };
 
 enum class ObjectionState { kOpen = 1, kUpheld = 2, kDismissed = 3 };

@@ -39,6 +39,7 @@ void CertificateToProto(const Certificate& c, CertificateState state, v1::Certif
   out->set_issued_unix(c.issued_unix);
   out->set_request_id(c.request_id);
   out->set_discipline(DisciplineToProto(c.grade.discipline()));
+  out->set_imported(c.imported);
 }
 
 void ObjectionToProto(const auth::Caller& caller, const Objection& o, v1::Objection* out) {

@@ -8,8 +8,10 @@
 #define GORANK_SERVICES_CERTIFICATES_CERTIFICATE_REPOSITORY_H_
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -52,6 +54,50 @@ struct ObjectionFilter {
   std::string holder_agency;  // "" = any; else the holder's (current) agency
   int64_t after_id = 0;       // pagination: ids strictly greater
   int limit = 100;
+};
+
+// What a certificate import asks the registry (LookupForImport).
+struct ImportLookupQuery {
+  std::vector<std::string> numbers;  // canonical nine-digit numbers
+  std::vector<registry::PlayerId> player_ids;
+  std::vector<std::string> resident_ids;
+  // External ids (player_external_ids): the agency whose id it is, or ""
+  // for the id in any agency, and the id.
+  std::vector<std::pair<std::string, std::string>> external_ids;
+};
+
+struct ExternalIdHit {
+  std::string agency_prefix;
+  registry::PlayerId player_id;
+};
+
+// The answer, read in one snapshot. Keys absent from a map were not found.
+struct ImportLookup {
+  std::map<std::string, Certificate> certificates;  // by number
+  // Every player named by id, resident ID or external id, by id.
+  std::map<int64_t, registry::Player> players;
+  std::map<std::string, registry::PlayerId> by_resident_id;
+  // By external id: the hits in the agency asked for (every agency for "").
+  std::map<std::string, std::vector<ExternalIdHit>> by_external_id;
+};
+
+// Historic certificates to store under their original numbers, decided by
+// the domain (Certification::ImportCertificates).
+struct ImportPlan {
+  struct Item {
+    Certificate certificate;  // complete: number, rank_applied, rank_before
+    int line = 0;             // the row's line in the file
+  };
+  std::vector<Item> items;
+  std::string file_name;
+  std::string file_sha256;
+  int64_t imported_unix = 0;
+  // Applied in order; each from_rank must equal the stored rank then.
+  std::vector<registry::RankHistoryEntry> rank_changes;
+  // (prefix, year) -> the serial certificate_serials.last_serial must reach
+  // (it never moves back).
+  std::map<std::pair<std::string, int>, int> last_serials;
+  ChangeRecord audit;  // one entry for the whole import
 };
 
 // Implementations are thread-safe.
@@ -129,8 +175,17 @@ class CertificateRepository {
   // The order with `used` filled; NOT_FOUND when none.
   virtual absl::StatusOr<StockOrder> GetStockOrder(const std::string& prefix,
                                                    int year) = 0;
-  // Certificates issued under `prefix` in `year` (revoked ones included).
+  // Certificates issued under `prefix` in `year` (revoked ones included,
+  // imported ones not: they used no stock).
   virtual absl::StatusOr<int> CountIssued(const std::string& prefix, int year) = 0;
+
+  // Imports. LookupForImport reads what `query` names in one snapshot.
+  virtual absl::StatusOr<ImportLookup> LookupForImport(const ImportLookupQuery& query) = 0;
+  // Stores `plan` in one transaction: every certificate with its
+  // imported_certificates row (file name, sha256, line), the rank changes,
+  // the serial counters and the one audit entry. ABORTED, storing nothing,
+  // when a number was taken or a rank changed since the lookup.
+  virtual absl::Status StoreImport(const ImportPlan& plan) = 0;
 };
 
 }  // namespace gorank::certificates

@@ -75,6 +75,13 @@ bool NeedsPublicNotice(const Rank& grade) {
   return grade.IsAmateurDan() && grade.level() >= 4 && grade.level() <= 7;
 }
 
+int64_t NoticeUntil(const Rank& grade, const Date& issue_date, const Date& today,
+                    int64_t now_unix, int notice_days) {
+  if (!NeedsPublicNotice(grade)) return 0;
+  const int64_t days_since_issue = today.ToDays() - issue_date.ToDays();
+  return now_unix + (int64_t{notice_days} - days_since_issue) * 86400;
+}
+
 bool NeedsNationalBody(const Rank& grade) {
   return (grade.IsAmateurDan() || grade.IsGomokuDan()) && grade.level() >= 4;
 }

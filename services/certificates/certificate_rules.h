@@ -33,6 +33,15 @@ bool NeedsPublicNotice(const registry::Rank& grade);
 // 4d and above.
 bool NeedsNationalBody(const registry::Rank& grade);
 
+// The end of the public notice of a certificate of `grade` issued on
+// `issue_date` (0 when the grade needs none): the notice runs `notice_days`
+// from the issue date, at the time of day of `now_unix` (so a certificate
+// issued today is under notice until now + notice_days). A result at or
+// before `now_unix` means the notice is over: the certificate is effective
+// at once. REQUIRES: issue_date <= today, today = ShanghaiDate(now_unix).
+int64_t NoticeUntil(const registry::Rank& grade, const Date& issue_date, const Date& today,
+                    int64_t now_unix, int notice_days);
+
 // Whether `caller` may issue `grade` under `agency` (whose status is given)
 // with `basis`. The rule broken is named in the message:
 //   INVALID_ARGUMENT     grade not certifiable; 8d without the honorary basis;

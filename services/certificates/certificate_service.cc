@@ -1,6 +1,7 @@
 #include "services/certificates/certificate_service.h"
 
 #include "services/certificates/certificate_proto_convert.h"
+#include "services/common/request_limits.h"
 #include "services/common/status_macros.h"
 #include "services/registry/registry_proto_convert.h"
 
@@ -256,6 +257,75 @@ grpc::Status CertificateServiceImpl::ExportHolders(grpc::ServerContext* ctx,
     GORANK_ASSIGN_OR_RETURN(auto rows,
                             office_->ExportHolders(caller, req->agency_prefix(), req->year()));
     for (const HolderRow& row : rows) HolderToProto(row, resp->add_records());
+    return absl::OkStatus();
+  });
+}
+
+namespace {
+
+bool HasOptions(const v1::ImportCertificatesRequest& m) {
+  return m.dry_run() || m.skip_bad() || !m.file_name().empty() || !m.file_sha256().empty();
+}
+
+void ImportReportToProto(const CertificateImportReport& r, v1::ImportSummary* out) {
+  out->set_rows(r.rows);
+  out->set_added(r.added);
+  out->set_matched(r.matched);
+  out->set_refused(r.refused);
+  out->set_stored(r.stored);
+  for (const ImportRowRefusal& f : r.refusals) {
+    auto* x = out->add_refusals();
+    x->set_line(f.line);
+    x->set_column(f.column);
+    x->set_reason(f.reason);
+  }
+  for (const ImportRowOutcome& o : r.outcomes) {
+    auto* x = out->add_outcomes();
+    x->set_line(o.line);
+    x->set_player_id(o.player_id.value);
+    x->set_number(o.number);
+    x->set_matched(o.matched);
+    x->set_note(o.note);
+  }
+}
+
+}  // namespace
+
+grpc::Status CertificateServiceImpl::ImportCertificates(
+    grpc::ServerContext* ctx, grpc::ServerReader<v1::ImportCertificatesRequest>* reader,
+    v1::ImportCertificatesResponse* resp) {
+  // The gate authenticates and checks access before the first read.
+  return gate_->RunStream(ctx, M("ImportCertificates"), [&](const Caller& caller) -> absl::Status {
+    CertificateImportOptions options;
+    std::vector<CertificateImportRow> rows;
+    v1::ImportCertificatesRequest m;
+    for (int message = 1; reader->Read(&m); ++message) {
+      GORANK_RETURN_IF_ERROR(CheckRequestLimits(m));
+      if (message == 1) {
+        options.dry_run = m.dry_run();
+        options.skip_bad = m.skip_bad();
+        options.file_name = m.file_name();
+        options.file_sha256 = m.file_sha256();
+      } else if (HasOptions(m)) {
+        return absl::InvalidArgumentError(
+            "message " + std::to_string(message) +
+            " of the stream sets options (dry_run, skip_bad, file_name, file_sha256); "
+            "they belong in the first message only");
+      }
+      if (rows.size() + m.rows_size() > static_cast<size_t>(kMaxImportRows)) {
+        return absl::ResourceExhaustedError(
+            "an import carries at most 200000 rows; split the file and import the parts");
+      }
+      for (const v1::CertificateImportRow& row : m.rows()) {
+        rows.push_back(CertificateImportRow{row.line(), row.number(), row.holder(), row.grade(),
+                                            row.issue_date(), row.issuing_agency(),
+                                            row.discipline()});
+      }
+    }
+    if (ctx->IsCancelled()) return absl::CancelledError("the client cancelled the import");
+    GORANK_ASSIGN_OR_RETURN(CertificateImportReport report,
+                            office_->ImportCertificates(caller, options, rows));
+    ImportReportToProto(report, resp->mutable_summary());
     return absl::OkStatus();
   });
 }

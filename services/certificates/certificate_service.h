@@ -6,6 +6,7 @@
 #include "gorank/v1/certificates.grpc.pb.h"
 #include "services/certificates/certification.h"
 #include "services/common/call_gate.h"
+#include "services/common/rpc_method.h"
 
 namespace gorank::certificates {
 
@@ -15,9 +16,6 @@ class CertificateServiceImpl final : public v1::CertificateService::Service {
   CertificateServiceImpl(CallGate* gate, Certification* office, const Clock* clock)
       : gate_(gate), office_(office), clock_(clock) {}
 
-#define GORANK_RPC(name)                                              \
-  grpc::Status name(grpc::ServerContext* ctx, const v1::name##Request* req, \
-                    v1::name##Response* resp) override
   GORANK_RPC(IssueCertificate);
   GORANK_RPC(GetCertificate);
   GORANK_RPC(ListCertificates);
@@ -35,7 +33,12 @@ class CertificateServiceImpl final : public v1::CertificateService::Service {
   GORANK_RPC(VerifyCertificate);
   GORANK_RPC(LookupRank);
   GORANK_RPC(ExportHolders);
-#undef GORANK_RPC
+  // The file's rows in messages of at most 1,000 (options in the first
+  // message only: INVALID_ARGUMENT in a later one); each message passes the
+  // request limits; more than 200,000 rows is RESOURCE_EXHAUSTED.
+  grpc::Status ImportCertificates(grpc::ServerContext* ctx,
+                                  grpc::ServerReader<v1::ImportCertificatesRequest>* reader,
+                                  v1::ImportCertificatesResponse* resp) override;
 
  private:
   CallGate* gate_;

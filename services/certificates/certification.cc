@@ -135,9 +135,11 @@ absl::StatusOr<Certificate> Certification::IssueWithPlan(
   c.request_id = r.request_id;
   c.request_scope = scope;
   c.request_hash = Fingerprint(r, prefix, date);
-  if (NeedsPublicNotice(*r.grade)) {
-    c.notice_until_unix = now + int64_t{options_.notice_days} * 86400;
-  } else {
+  // The notice runs from the issue date: a back-dated certificate whose
+  // notice period is already over is effective at once (its notice_until
+  // records when the notice ended).
+  c.notice_until_unix = NoticeUntil(*r.grade, date, today, now, options_.notice_days);
+  if (c.notice_until_unix <= now) {
     plan.apply_rank_now = true;
     plan.expected_rank = held;
   }
@@ -151,7 +153,9 @@ absl::StatusOr<Certificate> Certification::IssueWithPlan(
                             player.id,
                             held,
                             issued.grade,
-                            issued.issue_date,
+                            issued.notice_until_unix != 0
+                                ? ShanghaiDate(issued.notice_until_unix)
+                                : issued.issue_date,
                             reason,
                             "certificate " + issued.number.ToString(),
                             caller.Describe(),
@@ -163,7 +167,7 @@ absl::StatusOr<Certificate> Certification::IssueWithPlan(
                         "certificate:" + issued.number.ToString(), "", CertificateJson(issued)};
   };
   GORANK_ASSIGN_OR_RETURN(Certificate issued, certs_->IssueCertificate(plan));
-  if (issued.notice_until_unix != 0) NoteNoticeChange(issued.notice_until_unix);
+  if (issued.notice_until_unix > now) NoteNoticeChange(issued.notice_until_unix);
   return issued;
 }
 

@@ -17,6 +17,7 @@
 #include "absl/status/statusor.h"
 #include "services/auth/caller.h"
 #include "services/certificates/certificate.h"
+#include "services/certificates/certificate_import.h"
 #include "services/certificates/certificate_repository.h"
 #include "services/certificates/certificate_rules.h"
 #include "services/common/clock.h"
@@ -192,6 +193,19 @@ class Certification {
   // malformed.
   absl::StatusOr<std::string> AwardCertificateBasis(const registry::Player& holder,
                                                     const std::string& number);
+
+  // Historic certificates under their original numbers (`rankctl cert
+  // import`; the rules are README "cert import" and certification_import.cc).
+  // The national admin imports any agency's certificates, an agency operator
+  // those its own agency issued to its own players; anyone else is
+  // PERMISSION_DENIED. INVALID_ARGUMENT without rows, over kMaxImportRows,
+  // or with a file_sha256 that is not 64 hex digits. A row that breaks a
+  // rule is a refusal in the report (line, column, what to write instead),
+  // not an error; refusals stop the whole import unless options.skip_bad.
+  // ABORTED, storing nothing, when the registry changed during the call.
+  absl::StatusOr<CertificateImportReport> ImportCertificates(
+      const auth::Caller& caller, const CertificateImportOptions& options,
+      const std::vector<CertificateImportRow>& rows);
 
   // Applies the grade of every certificate whose notice ended without an
   // open objection to its holder's rank. Called before every read that

@@ -115,6 +115,12 @@ class CountingCertificateRepository : public CertificateRepository {
   absl::StatusOr<int> CountIssued(const std::string& prefix, int year) override {
     GORANK_COUNT_AND_FORWARD(CountIssued, prefix, year);
   }
+  absl::StatusOr<ImportLookup> LookupForImport(const ImportLookupQuery& query) override {
+    GORANK_COUNT_AND_FORWARD(LookupForImport, query);
+  }
+  absl::Status StoreImport(const ImportPlan& plan) override {
+    GORANK_COUNT_AND_FORWARD(StoreImport, plan);
+  }
 
  private:
   CertificateRepository* inner_;
