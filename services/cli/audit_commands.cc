@@ -13,6 +13,7 @@
 #include "services/audit/log_verifier.h"
 #include "services/audit/signing_key.h"
 #include "services/cli/commands.h"
+#include "services/cli/office_file.h"
 #include "services/cli/unary.h"
 #include "services/common/file_text.h"
 
@@ -206,28 +207,39 @@ void PrintReport(const v1::AnnualReport& r) {
   }
 }
 
-void PrintReportCsv(const v1::AnnualReport& r) {
-  std::cout << "section,number,grade,detail\n";
-  for (const auto& [g, n] : r.by_grade()) std::cout << "by_grade,," << g << "," << n << "\n";
-  for (const auto& [b, n] : r.by_basis()) std::cout << "by_basis,,," << b << "=" << n << "\n";
-  for (int s : r.missing_serials()) std::cout << "missing_serial,," << ",serial " << s << "\n";
-  for (int s : r.duplicate_serials()) std::cout << "duplicate_serial,,,serial " << s << "\n";
-  std::cout << "stock,,,ordered=" << r.stock_ordered() << " released=" << r.stock_released()
-            << " used=" << r.stock_used() << "\n";
-  auto notes = [](const char* section, const auto& list) {
-    for (const auto& n : list) {
-      std::string d = n.detail();
-      for (char& c : d) if (c == ',') c = ';';
-      std::cout << section << "," << n.number() << "," << n.grade() << "," << d << "\n";
-    }
+// The annual report as a table (`--csv`, `--out`): section, number, grade,
+// detail; a count is the detail of its row.
+Sheet ReportSheet(const v1::AnnualReport& r) {
+  Sheet sheet{"report", {"section", "number", "grade", "detail"}, {}};
+  auto row = [&](const char* section, std::string number, std::string grade, Cell detail) {
+    sheet.rows.push_back({Cell::Text(section), Cell::Text(std::move(number)),
+                          Cell::Text(std::move(grade)), std::move(detail)});
+  };
+  for (const auto& [g, n] : r.by_grade()) row("by_grade", "", g, Cell::Int(n));
+  for (const auto& [b, n] : r.by_basis()) {
+    row("by_basis", "", "", Cell::Text(b + "=" + std::to_string(n)));
+  }
+  for (int s : r.missing_serials()) {
+    row("missing_serial", "", "", Cell::Text("serial " + std::to_string(s)));
+  }
+  for (int s : r.duplicate_serials()) {
+    row("duplicate_serial", "", "", Cell::Text("serial " + std::to_string(s)));
+  }
+  row("stock", "", "",
+      Cell::Text("ordered=" + std::to_string(r.stock_ordered()) +
+                 " released=" + std::to_string(r.stock_released() ? 1 : 0) +
+                 " used=" + std::to_string(r.stock_used())));
+  auto notes = [&](const char* section, const auto& list) {
+    for (const auto& n : list) row(section, n.number(), n.grade(), Cell::Text(n.detail()));
   };
   notes("high_grade", r.high_grades());
   notes("incomplete_holder", r.incomplete_holders());
   notes("appraisal", r.appraisals());
   notes("revocation", r.revocations());
   notes("award", r.awards());
-  for (int m : r.inactive_months()) std::cout << "inactive_month,,," << m << "\n";
+  for (int m : r.inactive_months()) row("inactive_month", "", "", Cell::Int(m));
   notes("anomaly", r.anomaly_list());
+  return sheet;
 }
 
 }  // namespace
@@ -292,20 +304,36 @@ void AddAuditCommands(CLI::App& app, CliContext& ctx, Action& action) {
   auto* report = audit->add_subcommand("report", "an agency's annual report");
   auto rr = std::make_shared<v1::GetAnnualReportRequest>();
   auto csv = std::make_shared<bool>(false);
+  auto report_out = std::make_shared<std::string>();
   report->add_option("--agency", *rr->mutable_agency_prefix(), "agency prefix")->required();
   report
       ->add_option_function<int32_t>(
           "--year", [rr](int32_t v) { rr->set_year(v); }, "year")
       ->required();
-  report->add_flag("--csv", *csv, "print as CSV");
-  report->callback([&, rr, csv] {
-    action = [&, rr, csv]() -> int {
-      return Unary<v1::AuditService, v1::GetAnnualReportResponse>(
+  report->add_flag("--csv", *csv, "print as CSV (UTF-8 with BOM)");
+  report->add_option("--out", *report_out,
+                     "write the report to FILE: an Excel workbook when it ends in .xlsx, "
+                     "else CSV");
+  report->callback([&, rr, csv, report_out] {
+    action = [&, rr, csv, report_out]() -> int {
+      return UnaryFirst<v1::AuditService, v1::GetAnnualReportResponse>(
           ctx, [&](auto& s, auto* c, auto* resp) { return s.GetAnnualReport(c, *rr, resp); },
           [&](const auto& resp) {
-            if (*csv) PrintReportCsv(resp.report());
-            else PrintReport(resp.report());
-            if (!*csv) std::cout << "checkpoint: " << resp.checkpoint().json() << "\n";
+            if (report_out->empty()) return kExitOk;
+            const std::string error = WriteOfficeFile(*report_out, {ReportSheet(resp.report())});
+            return error.empty() ? kExitOk : CliContext::Usage(error);
+          },
+          [&](const auto& resp) {
+            if (!report_out->empty()) {
+              std::cout << "wrote the report of " << resp.report().agency_prefix() << " "
+                        << resp.report().year() << " to " << *report_out << "\n";
+            } else if (*csv) {
+              std::cout << CsvText(ReportSheet(resp.report()));
+              return;
+            } else {
+              PrintReport(resp.report());
+            }
+            std::cout << "checkpoint: " << resp.checkpoint().json() << "\n";
           });
     };
   });

@@ -5,6 +5,7 @@
 #include "gorank/v1/certificates.grpc.pb.h"
 #include "services/cli/certificate_print.h"
 #include "services/cli/commands.h"
+#include "services/cli/office_file.h"
 #include "services/cli/unary.h"
 
 namespace gorank::cli {
@@ -59,15 +60,27 @@ void PrintCertificates(const google::protobuf::RepeatedPtrField<v1::Certificate>
   PrintTable(rows);
 }
 
-// RFC 4180 field quoting.
-std::string Csv(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
+Cell DateCell(const v1::Date& d) { return Cell::Date(d.year(), d.month(), d.day()); }
+
+// The holder list of `cert export`, one row a certificate.
+Sheet HolderSheet(const v1::ExportHoldersResponse& resp) {
+  Sheet sheet{"holders",
+              {"number", "grade", "issue_date", "basis", "basis_reference", "state", "name",
+               "latin_name", "gender", "birth_date", "home_agency", "resident_id"},
+              {}};
+  for (const auto& h : resp.records()) {
+    const auto& c = h.certificate();
+    sheet.rows.push_back({Cell::Text(c.number()), Cell::Text(RankText(c.grade())),
+                          DateCell(c.issue_date()), Cell::Text(BasisText(c.basis())),
+                          Cell::Text(c.basis_reference()), Cell::Text(StateText(c.state())),
+                          Cell::Text(h.name()), Cell::Text(h.latin_name()),
+                          Cell::Text(h.gender() == v1::GENDER_MALE     ? "male"
+                                     : h.gender() == v1::GENDER_FEMALE ? "female"
+                                                                       : ""),
+                          DateCell(h.birth_date()), Cell::Text(h.home_agency_prefix()),
+                          Cell::Text(h.resident_id())});
   }
-  return out + "\"";
+  return sheet;
 }
 
 void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
@@ -326,30 +339,32 @@ void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
 
   AddCertPrintCommand(*cert, ctx, action);
 
-  auto* exp = cert->add_subcommand("export", "an agency's certificates and holders as CSV");
+  auto* exp = cert->add_subcommand(
+      "export", "an agency's certificates and holders: CSV (UTF-8 with BOM) or --out FILE.xlsx");
   auto er = std::make_shared<v1::ExportHoldersRequest>();
+  auto out = std::make_shared<std::string>();
   exp->add_option("--agency", *er->mutable_agency_prefix(), "agency prefix")->required();
   exp->add_option_function<int32_t>(
          "--year", [er](int32_t v) { er->set_year(v); }, "year of issue")
       ->required();
-  exp->callback([&, er] {
-    action = [&, er]() -> int {
-      return Unary<v1::CertificateService, v1::ExportHoldersResponse>(
+  exp->add_option("--out", *out,
+                  "write to FILE instead of standard output: an Excel workbook when it ends "
+                  "in .xlsx, else CSV");
+  exp->callback([&, er, out] {
+    action = [&, er, out]() -> int {
+      return UnaryFirst<v1::CertificateService, v1::ExportHoldersResponse>(
           ctx, [&](auto& s, auto* c, auto* resp) { return s.ExportHolders(c, *er, resp); },
-          [](const auto& resp) {
-            std::cout << "number,grade,issue_date,basis,basis_reference,state,name,latin_name,"
-                         "gender,birth_date,home_agency,resident_id\n";
-            for (const auto& h : resp.records()) {
-              const auto& c = h.certificate();
-              std::cout << c.number() << "," << RankText(c.grade()) << ","
-                        << DateText(c.issue_date()) << "," << BasisText(c.basis()) << ","
-                        << Csv(c.basis_reference()) << "," << StateText(c.state()) << ","
-                        << Csv(h.name()) << "," << Csv(h.latin_name()) << ","
-                        << (h.gender() == v1::GENDER_MALE     ? "male"
-                            : h.gender() == v1::GENDER_FEMALE ? "female"
-                                                              : "")
-                        << "," << DateText(h.birth_date()) << "," << h.home_agency_prefix()
-                        << "," << h.resident_id() << "\n";
+          [&](const auto& resp) {
+            if (out->empty()) return kExitOk;
+            const std::string error = WriteOfficeFile(*out, {HolderSheet(resp)});
+            return error.empty() ? kExitOk : CliContext::Usage(error);
+          },
+          [&](const auto& resp) {
+            if (out->empty()) {
+              std::cout << CsvText(HolderSheet(resp));
+            } else {
+              std::cout << "wrote " << resp.records_size() << " certificate(s) to " << *out
+                        << "\n";
             }
           });
     };

@@ -1,6 +1,7 @@
 // rankctl event ... (tournaments) and rankctl grade ... (athlete grades, which
 // read the results recorded here). Over 500 lines: the event subcommands and
 // their small text parsers (games, komi, enum codes) belong together.
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <fstream>
@@ -11,6 +12,7 @@
 #include "gorank/v1/tournaments.grpc.pb.h"
 #include "services/cli/commands.h"
 #include "services/cli/integer_args.h"
+#include "services/cli/office_file.h"
 #include "services/cli/unary.h"
 
 namespace gorank::cli {
@@ -136,6 +138,62 @@ void PrintStandings(const v1::Standings& s) {
   }
   std::cout << s.entrants_played() << " played over the board\n";
   PrintTeamDetails(s);
+}
+
+// A criterion as a number: whole, halves as decimals, anything else (SOS
+// over thirds) as a fraction Excel shows like the display ("2 1/3").
+Cell CriterionCell(const v1::CriterionValue& v) {
+  if (v.denominator() == 0) return Cell::Text(v.display());
+  const double value = static_cast<double>(v.numerator()) / static_cast<double>(v.denominator());
+  const bool decimal = v.denominator() == 1 || v.denominator() == 2 || v.denominator() == 4;
+  return Cell::Number(value, v.display(), decimal ? "" : "# ?/?");
+}
+
+Cell CountCell(const std::string& text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), ::isdigit)
+             ? Cell::Number(std::stod(text), text)
+             : Cell::Text(text);
+}
+
+// The standings table of `event standings --out` (place, id, name, every
+// criterion, note); an .xlsx also gets the team matches and relay players.
+std::vector<Sheet> StandingsSheets(const v1::Standings& s) {
+  Sheet table{"standings", {"place", s.teams() ? "team" : "id", "name"}, {}};
+  for (const auto& n : s.criteria_names()) table.header.push_back(n);
+  table.header.push_back("note");
+  for (const auto& r : s.rows()) {
+    std::vector<Cell> row = {CountCell(r.place_label()), Cell::Int(r.id()), Cell::Text(r.name())};
+    for (const auto& c : r.criteria()) row.push_back(CriterionCell(c));
+    row.push_back(Cell::Text(r.note()));
+    table.rows.push_back(std::move(row));
+  }
+  std::vector<Sheet> sheets = {std::move(table)};
+  if (s.matches_size() > 0) {
+    Sheet m{"matches",
+            {"round", "team_a", "team_b", "board_points_a", "board_points_b", "match_points_a",
+             "match_points_b"},
+            {}};
+    for (const auto& x : s.matches()) {
+      m.rows.push_back({x.round() >= 1 ? Cell::Int(x.round()) : Cell::Text("forfeit"),
+                        Cell::Int(x.team_a()), Cell::Int(x.team_b()),
+                        Cell::Int(x.board_points_a()), Cell::Int(x.board_points_b()),
+                        Cell::Int(x.match_points_a()), Cell::Int(x.match_points_b())});
+    }
+    sheets.push_back(std::move(m));
+  }
+  if (s.relay_players_size() > 0) {
+    Sheet p{"relay players",
+            {"team", "id", "name", "games_won", "games_played", "left_after_game"},
+            {}};
+    for (const auto& x : s.relay_players()) {
+      p.rows.push_back({Cell::Int(x.team_id()), Cell::Int(x.entrant_id()), Cell::Text(x.name()),
+                        Cell::Int(x.games_won()), Cell::Int(x.games_played()),
+                        x.left_after_game() > 0 ? Cell::Int(x.left_after_game())
+                                                : Cell::Text("")});
+    }
+    sheets.push_back(std::move(p));
+  }
+  return sheets;
 }
 
 bool ReadWholeFile(const std::string& path, std::string* out) {
@@ -388,16 +446,29 @@ void AddReads(CLI::App* event, CliContext& ctx, Action& action) {
   });
 
   auto sid = std::make_shared<int64_t>(0);
-  WithEventId(event, "standings", "standings with every criterion (public)", sid)
-      ->callback([&, sid] {
-        action = [&, sid]() -> int {
-          v1::GetStandingsRequest req;
-          req.set_event_id(*sid);
-          return Unary<v1::TournamentService, v1::GetStandingsResponse>(
-              ctx, [&](auto& s, auto* c, auto* resp) { return s.GetStandings(c, req, resp); },
-              [](const auto& resp) { PrintStandings(resp.standings()); });
-        };
-      });
+  auto sout = std::make_shared<std::string>();
+  auto* standings = WithEventId(event, "standings", "standings with every criterion (public)", sid);
+  standings->add_option("--out", *sout,
+                        "also write them to FILE: an Excel workbook when it ends in .xlsx "
+                        "(team formats: the matches and relay players on sheets of their own), "
+                        "else CSV (UTF-8 with BOM)");
+  standings->callback([&, sid, sout] {
+    action = [&, sid, sout]() -> int {
+      v1::GetStandingsRequest req;
+      req.set_event_id(*sid);
+      return UnaryFirst<v1::TournamentService, v1::GetStandingsResponse>(
+          ctx, [&](auto& s, auto* c, auto* resp) { return s.GetStandings(c, req, resp); },
+          [&](const auto& resp) {
+            if (sout->empty()) return kExitOk;
+            const std::string error = WriteOfficeFile(*sout, StandingsSheets(resp.standings()));
+            return error.empty() ? kExitOk : CliContext::Usage(error);
+          },
+          [&](const auto& resp) {
+            PrintStandings(resp.standings());
+            if (!sout->empty()) std::cout << "wrote the standings to " << *sout << "\n";
+          });
+    };
+  });
 
   auto eid = std::make_shared<int64_t>(0);
   auto efmt = std::make_shared<std::string>("egf");
@@ -413,7 +484,12 @@ void AddReads(CLI::App* event, CliContext& ctx, Action& action) {
       req.set_format(f);
       return Unary<v1::TournamentService, v1::ExportResultsResponse>(
           ctx, [&](auto& s, auto* c, auto* resp) { return s.ExportResults(c, req, resp); },
-          [](const auto& resp) { std::cout << resp.content(); });
+          [&](const auto& resp) {
+            // The CSV is for Excel as much as for `event import` (which takes
+            // the BOM); an EGF file goes to programs as written.
+            if (f == v1::RESULT_FILE_FORMAT_CSV) std::cout << kUtf8Bom;
+            std::cout << resp.content();
+          });
     };
   });
 }

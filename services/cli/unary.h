@@ -22,6 +22,22 @@ int Unary(CliContext& ctx, CallFn call, const std::function<void(const Resp&)>& 
   return ctx.Print(resp, [&] { human(resp); });
 }
 
+// As Unary, but `first(resp)` runs before the answer is printed, in every
+// output mode (e.g. writing --out FILE); when it returns an exit status other
+// than kExitOk, that is returned and nothing is printed.
+template <typename Service, typename Resp, typename CallFn>
+int UnaryFirst(CliContext& ctx, CallFn call, const std::function<int(const Resp&)>& first,
+               const std::function<void(const Resp&)>& human) {
+  auto stub = Service::NewStub(ctx.Channel());
+  auto call_ctx = ctx.NewCall();
+  if (!call_ctx) return kExitUsage;
+  Resp resp;
+  grpc::Status s = call(*stub, call_ctx.get(), &resp);
+  if (!s.ok()) return ctx.Fail(s);
+  if (const int rc = first(resp); rc != kExitOk) return rc;
+  return ctx.Print(resp, [&] { human(resp); });
+}
+
 }  // namespace gorank::cli
 
 #endif  // GORANK_SERVICES_CLI_UNARY_H_

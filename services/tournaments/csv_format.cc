@@ -137,6 +137,8 @@ absl::StatusOr<ResultFile> ReadCsv(const std::string& text) {
   int line = 0;
   for (std::string raw : SplitString(text, '\n')) {
     ++line;
+    // rankctl's export and Excel's "CSV UTF-8" start with a BOM.
+    if (line == 1 && raw.rfind("\xEF\xBB\xBF", 0) == 0) raw.erase(0, 3);
     if (!raw.empty() && raw.back() == '\r') raw.pop_back();
     if (raw.empty() || raw[0] == '#') continue;
     std::vector<std::string> fields;

@@ -275,8 +275,10 @@ absl::StatusOr<ResultFile> ReadEgf(const std::string& text) {
   std::vector<CrossTableRow> rows;
   std::vector<std::vector<std::string>> rests;
   int line = 0;
-  for (const std::string& raw : SplitString(text, '\n')) {
+  for (std::string raw : SplitString(text, '\n')) {
     ++line;
+    // A file saved as "UTF-8 with BOM" (Notepad, Excel).
+    if (line == 1 && raw.rfind("\xEF\xBB\xBF", 0) == 0) raw.erase(0, 3);
     const std::string s = Trim(raw);
     if (s.empty()) continue;
     if (s[0] == ';') {

@@ -75,7 +75,8 @@ absl::StatusOr<std::string> WriteEgf(const Event& event,
 absl::Status ApplyWithdrawals(
     const std::vector<std::pair<int, int>>& withdrawals, ResultFile& file);
 
-// Reads the CSV cross table (format in RESULT_FORMATS.md and csv_format.cc).
+// Reads the CSV cross table (format in RESULT_FORMATS.md and csv_format.cc);
+// a leading UTF-8 BOM is skipped (ReadEgf skips one too).
 // INVALID_ARGUMENT with every problem as "line N: ..." (bad header, row
 // numbers not 1..N in order, wrong cell count, bad quoting, and every
 // cross-table problem EGF reports). Thread-safe.
