@@ -15,6 +15,10 @@ using registry::RankHistoryEntry;
 
 namespace {
 
+// The player's external id (column 11 of the player reads).
+#define PLAYER_EXTERNAL_ID \
+  "(SELECT x.external_id FROM player_external_ids x WHERE x.player_id = players.id)"
+
 constexpr char kListAgencies[] =
     "SELECT prefix, name, name_en, level, status, status_reason FROM agencies "
     "ORDER BY prefix";
@@ -29,7 +33,7 @@ constexpr char kSetAgencyStatus[] =
 constexpr char kGetPlayer[] =
     "SELECT id, name, latin_name, gender, birth_date, agency_prefix, "
     "resident_id, rank_ordinal, created_unix, updated_unix, "
-    "gomoku_rank_ordinal "
+    "gomoku_rank_ordinal, " PLAYER_EXTERNAL_ID " "
     "FROM players WHERE id = ?1";
 constexpr char kInsertPlayer[] =
     "INSERT INTO players(name, latin_name, gender, birth_date, agency_prefix, "
@@ -42,7 +46,7 @@ constexpr char kUpdatePlayer[] =
 constexpr char kSearchPlayers[] =
     "SELECT id, name, latin_name, gender, birth_date, agency_prefix, "
     "resident_id, rank_ordinal, created_unix, updated_unix, "
-    "gomoku_rank_ordinal "
+    "gomoku_rank_ordinal, " PLAYER_EXTERNAL_ID " "
     "FROM players WHERE id > ?1 "
     "AND (?2 = '' OR (name >= ?2 AND name < ?3) "
     "     OR (latin_name >= ?2 AND latin_name < ?3)) "
@@ -70,6 +74,31 @@ constexpr char kListRankChanges[] =
     "JOIN players p ON p.id = h.player_id WHERE h.reason = ?1 "
     "AND (?2 = '' OR p.agency_prefix = ?2) AND h.effective_date >= ?3 "
     "AND h.effective_date <= ?4 ORDER BY h.effective_date, h.id";
+
+constexpr char kInsertExternalId[] =
+    "INSERT INTO player_external_ids(agency_prefix, external_id, player_id) "
+    "VALUES(?1, ?2, ?3)";
+// Imports.
+constexpr char kAnyPlayer[] = "SELECT id FROM players LIMIT 1";
+constexpr char kPlayerByResidentId[] =
+    "SELECT id, name, latin_name, gender, birth_date, agency_prefix, "
+    "resident_id, rank_ordinal, created_unix, updated_unix, "
+    "gomoku_rank_ordinal, " PLAYER_EXTERNAL_ID " "
+    "FROM players WHERE resident_id = ?1";
+constexpr char kPlayerByExternalId[] =
+    "SELECT id, name, latin_name, gender, birth_date, agency_prefix, "
+    "resident_id, rank_ordinal, created_unix, updated_unix, "
+    "gomoku_rank_ordinal, " PLAYER_EXTERNAL_ID " "
+    "FROM players WHERE id = (SELECT player_id FROM player_external_ids "
+    "WHERE agency_prefix = ?1 AND external_id = ?2)";
+constexpr char kSameNameAndBirth[] =
+    "SELECT id FROM players WHERE name = ?1 AND birth_date = ?2 "
+    "AND resident_id IS NULL ORDER BY id LIMIT 1";
+// The rank is set together with its first (IMPORT) history entry.
+constexpr char kInsertImportedPlayer[] =
+    "INSERT INTO players(name, latin_name, gender, birth_date, agency_prefix, "
+    "resident_id, rank_ordinal, created_unix, updated_unix) "
+    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) RETURNING id";
 
 RankHistoryEntry ReadHistory(const Statement& st) {
   RankHistoryEntry e;
@@ -114,6 +143,7 @@ Player ReadPlayer(const Statement& st) {
   p.created_unix = st.Int(8);
   p.updated_unix = st.Int(9);
   p.gomoku_rank = registry_sql::RankOf(st.OptInt(10));
+  p.external_id = st.OptText(11).value_or("");
   return p;
 }
 
@@ -266,6 +296,16 @@ absl::StatusOr<PlayerId> SqliteRegistryRepository::InsertPlayer(
     st->BindNull(7).Bind(8, p.created_unix).Bind(9, p.updated_unix);
     GORANK_RETURN_IF_ERROR(st->Run());
     id = PlayerId{c.LastInsertRowId()};
+    if (!p.external_id.empty()) {
+      GORANK_ASSIGN_OR_RETURN(auto x, c.Prepare(kInsertExternalId));
+      x->Bind(1, p.agency_prefix).Bind(2, p.external_id).Bind(3, id.value);
+      absl::Status xs = x->Run();
+      if (absl::IsAlreadyExists(xs)) {
+        return absl::AlreadyExistsError("external_id " + p.external_id + " of agency " +
+                                        p.agency_prefix + " is another player's");
+      }
+      GORANK_RETURN_IF_ERROR(xs);
+    }
     if (initial) {
       RankHistoryEntry e = *initial;
       e.player_id = id;
@@ -275,6 +315,7 @@ absl::StatusOr<PlayerId> SqliteRegistryRepository::InsertPlayer(
     audited.subject = "player:" + std::to_string(id.value);
     return AppendAudit(c, audited).status();
   });
+  if (absl::IsAlreadyExists(s) && s.message().find("external_id") == 0) return s;
   if (!s.ok()) return MapPlayerWriteError(s, p);
   return id;
 }
@@ -371,6 +412,114 @@ absl::StatusOr<std::vector<RankHistoryEntry>> SqliteRegistryRepository::ListRank
     }
   }));
   return out;
+}
+
+absl::StatusOr<std::vector<registry::ImportMatch>> SqliteRegistryRepository::FindImportMatches(
+    const std::vector<registry::ImportKey>& keys) {
+  std::vector<registry::ImportMatch> out(keys.size());
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    {
+      // An empty registry (the first import) has nothing to match.
+      GORANK_ASSIGN_OR_RETURN(auto any, c.Prepare(kAnyPlayer));
+      GORANK_ASSIGN_OR_RETURN(bool row, any->Step());
+      if (!row) return absl::OkStatus();
+    }
+    for (size_t i = 0; i < keys.size(); ++i) {
+      const registry::ImportKey& k = keys[i];
+      if (!k.resident_id.empty()) {
+        GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kPlayerByResidentId));
+        st->Bind(1, k.resident_id);
+        GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+        if (row) out[i].by_resident_id = ReadPlayer(*st);
+      }
+      if (!k.external_id.empty()) {
+        GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kPlayerByExternalId));
+        st->Bind(1, k.agency_prefix).Bind(2, k.external_id);
+        GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+        if (row) out[i].by_external_id = ReadPlayer(*st);
+      }
+      if (k.birth_date && !k.name.empty()) {
+        GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kSameNameAndBirth));
+        st->Bind(1, k.name).Bind(2, k.birth_date->ToString());
+        GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+        if (row) out[i].same_name_and_birth = PlayerId{st->Int(0)};
+      }
+    }
+    return absl::OkStatus();
+  }));
+  return out;
+}
+
+absl::StatusOr<std::vector<PlayerId>> SqliteRegistryRepository::StoreImport(
+    const std::vector<registry::ImportedPlayer>& added,
+    const std::vector<registry::ExternalIdLink>& links, size_t audit_chunk,
+    const registry::ImportAuditFn& audit, const ChangeRecord& link_change) {
+  std::vector<PlayerId> ids;
+  auto taken = [](const std::string& what) {
+    return absl::AbortedError(what +
+                              " was registered for another player while the file was "
+                              "checked; nothing was stored: run the import again");
+  };
+  absl::Status s = db_->Write([&](Connection& c) -> absl::Status {
+    ids.clear();
+    ids.reserve(added.size());
+    size_t begin = 0;
+    for (size_t i = 0; i < added.size(); ++i) {
+      const Player& p = added[i].player;
+      {
+        GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kInsertImportedPlayer));
+        BindPlayerFields(*st, p, 1);
+        st->Bind(7, registry_sql::OrdinalOf(p.rank))
+            .Bind(8, p.created_unix)
+            .Bind(9, p.updated_unix);
+        absl::StatusOr<bool> row = st->Step();
+        if (absl::IsAlreadyExists(row.status())) return taken("a resident ID of the file");
+        if (absl::IsFailedPrecondition(row.status())) {
+          return absl::NotFoundError("agency " + p.agency_prefix + " does not exist");
+        }
+        GORANK_RETURN_IF_ERROR(row.status());
+        if (!*row) return absl::InternalError("INSERT .. RETURNING gave no id");
+        ids.push_back(PlayerId{st->Int(0)});
+      }
+      if (!p.external_id.empty()) {
+        GORANK_ASSIGN_OR_RETURN(auto x, c.Prepare(kInsertExternalId));
+        x->Bind(1, p.agency_prefix).Bind(2, p.external_id).Bind(3, ids.back().value);
+        absl::Status xs = x->Run();
+        if (absl::IsAlreadyExists(xs)) return taken("external_id " + p.external_id);
+        GORANK_RETURN_IF_ERROR(xs);
+      }
+      if (added[i].entry) {
+        const RankHistoryEntry& e = *added[i].entry;
+        GORANK_ASSIGN_OR_RETURN(auto h, c.Prepare(kInsertHistory));
+        h->Bind(1, ids.back().value)
+            .Bind(2, registry_sql::OrdinalOf(e.from_rank))
+            .Bind(3, registry_sql::OrdinalOf(e.to_rank))
+            .Bind(4, e.effective_date.ToString())
+            .Bind(5, int64_t{static_cast<int>(e.reason)})
+            .Bind(6, e.basis)
+            .Bind(7, e.actor)
+            .Bind(8, e.recorded_unix)
+            .Bind(9, std::string(registry::DisciplineName(e.discipline)));
+        GORANK_RETURN_IF_ERROR(h->Run());
+      }
+      if (i + 1 - begin == audit_chunk || i + 1 == added.size()) {
+        const std::vector<PlayerId> chunk(ids.begin() + static_cast<long>(begin), ids.end());
+        GORANK_RETURN_IF_ERROR(AppendAudit(c, audit(begin, i + 1, chunk)).status());
+        begin = i + 1;
+      }
+    }
+    for (const registry::ExternalIdLink& l : links) {
+      GORANK_ASSIGN_OR_RETURN(auto x, c.Prepare(kInsertExternalId));
+      x->Bind(1, l.agency_prefix).Bind(2, l.external_id).Bind(3, l.player_id.value);
+      absl::Status xs = x->Run();
+      if (absl::IsAlreadyExists(xs)) return taken("external_id " + l.external_id);
+      GORANK_RETURN_IF_ERROR(xs);
+    }
+    if (!links.empty()) GORANK_RETURN_IF_ERROR(AppendAudit(c, link_change).status());
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
+  return ids;
 }
 
 }  // namespace gorank::storage

@@ -37,6 +37,14 @@ class SqliteRegistryRepository : public registry::RegistryRepository {
       registry::PlayerId id) override;
   absl::StatusOr<std::vector<registry::RankHistoryEntry>> ListRankChanges(
       const registry::RankChangeQuery& query) override;
+  // Per-key indexed reads in one snapshot (none when the registry is empty).
+  absl::StatusOr<std::vector<registry::ImportMatch>> FindImportMatches(
+      const std::vector<registry::ImportKey>& keys) override;
+  // Prepared statements reused row after row, one audit entry per chunk.
+  absl::StatusOr<std::vector<registry::PlayerId>> StoreImport(
+      const std::vector<registry::ImportedPlayer>& added,
+      const std::vector<registry::ExternalIdLink>& links, size_t audit_chunk,
+      const registry::ImportAuditFn& audit, const ChangeRecord& link_change) override;
 
  private:
   Database* db_;

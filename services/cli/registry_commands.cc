@@ -77,8 +77,8 @@ void PrintPlayers(const google::protobuf::RepeatedPtrField<v1::Player>& players)
 }
 
 void PrintPlayer(const v1::Player& p) {
-  PrintTable(
-      {{"id", std::to_string(p.id())},
+  std::vector<std::vector<std::string>> rows = {
+       {"id", std::to_string(p.id())},
        {"name", p.name()},
        {"latin name", p.latin_name()},
        {"gender", GenderText(p.gender())},
@@ -88,7 +88,9 @@ void PrintPlayer(const v1::Player& p) {
                            ? (p.has_resident_id() ? "(recorded, hidden)" : "-")
                            : p.resident_id()},
        {"rank", RankText(p.rank())},
-       {"gomoku rank", RankText(p.gomoku_rank())}});
+       {"gomoku rank", RankText(p.gomoku_rank())}};
+  if (!p.external_id().empty()) rows.push_back({"external id", p.external_id()});
+  PrintTable(rows);
 }
 
 std::string ReasonText(v1::RankChangeReason r) {
@@ -145,6 +147,8 @@ void AddPlayerCommands(CLI::App& app, CliContext& ctx, Action& action) {
   reg->add_option("--resident-id", *r->mutable_resident_id(), "18-character resident ID number");
   reg->add_option("--rank", *rank, "a rank the player already holds (5k, 3d, 业余3段 ...)");
   reg->add_option("--rank-basis", *r->mutable_initial_rank_basis(), "what that rank rests on");
+  reg->add_option("--external-id", *r->mutable_external_id(),
+                  "the agency's own id for the player (unique in the agency, at most 64 bytes)");
   reg->callback([&, r, gender, birth, rank] {
     action = [&, r, gender, birth, rank]() -> int {
       if (!gender->empty()) {

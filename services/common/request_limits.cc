@@ -131,6 +131,19 @@ const std::unordered_map<std::string_view, FieldLimit>& Table() {
       {"points", Range(0, 99)},
       {"place", Range(0, 100000)},
       {"quantity", Range(0, 100000)},
+      // Player file rows: wide enough that the import itself refuses a
+      // too-long field with its line and column.
+      {"gorank.v1.RegisterPlayerRequest.external_id", Bytes(64)},
+      {"gorank.v1.PlayerImportRow.line", Range(0, INT32_MAX)},
+      {"gorank.v1.PlayerImportRow.name", Bytes(1024)},
+      {"gorank.v1.PlayerImportRow.latin_name", Bytes(1024)},
+      {"gorank.v1.PlayerImportRow.gender", Bytes(64)},
+      {"gorank.v1.PlayerImportRow.birth_date", Bytes(64)},
+      {"gorank.v1.PlayerImportRow.resident_id", Bytes(64)},
+      {"gorank.v1.PlayerImportRow.agency", Bytes(64)},
+      {"gorank.v1.PlayerImportRow.rank", Bytes(64)},
+      {"gorank.v1.PlayerImportRow.rank_date", Bytes(64)},
+      {"gorank.v1.PlayerImportRow.external_id", Bytes(1024)},
       {"gorank.v1.BoardPoint.col", Range(0, 99)},
       {"gorank.v1.BoardPoint.row", Range(0, 99)},
       // Identifiers are never negative.

@@ -44,6 +44,9 @@ struct Player {
   bool resident_id_hidden = false;  // recorded, but not shown to this caller
   std::optional<Rank> rank;         // Go; absent: no Go rank yet
   std::optional<Rank> gomoku_rank;  // Gomoku; held independently of `rank`
+  // The home agency's own id ("" when none, or hidden from the caller like
+  // resident_id); unique within the agency.
+  std::string external_id;
   int64_t created_unix = 0;
 
   // The rank the player holds in `d` (`rank` or `gomoku_rank`).
@@ -64,6 +67,7 @@ enum class RankChangeReason {
   kTournamentAward = 5,
   kCorrection = 6,
   kRevocation = 7,
+  kImport = 8,  // the rank held when the agency's records were imported
 };
 
 const char* ReasonName(RankChangeReason reason);

@@ -16,8 +16,17 @@ constexpr int kDefaultPageSize = 50;
 constexpr int kMaxPageSize = 200;
 constexpr size_t kMaxNameBytes = 120;
 
+// Shorter names for the checks shared with the import.
 absl::Status ValidateName(const std::string& field, const std::string& name,
                           bool required) {
+  return ValidatePlayerName(field, name, required);
+}
+bool IsPrefix(const std::string& p) { return IsAgencyPrefix(p); }
+
+}  // namespace
+
+absl::Status ValidatePlayerName(const std::string& field, const std::string& name,
+                                bool required) {
   if (required && name.empty()) {
     return absl::InvalidArgumentError(field + " is required");
   }
@@ -33,6 +42,19 @@ absl::Status ValidateName(const std::string& field, const std::string& name,
   return absl::OkStatus();
 }
 
+absl::Status ValidateExternalId(const std::string& id) {
+  if (id.size() > kMaxExternalIdBytes) {
+    return absl::InvalidArgumentError("external_id is longer than " +
+                                      std::to_string(kMaxExternalIdBytes) + " bytes");
+  }
+  for (unsigned char c : id) {
+    if (c < 0x20 || c == 0x7f) {
+      return absl::InvalidArgumentError("external_id contains a control character");
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ValidateBirthDate(const Date& d, const Date& today) {
   if (!d.IsValid() || d.year < 1900 || d > today) {
     return absl::InvalidArgumentError(
@@ -41,18 +63,18 @@ absl::Status ValidateBirthDate(const Date& d, const Date& today) {
   return absl::OkStatus();
 }
 
-bool IsPrefix(const std::string& p) {
+bool IsAgencyPrefix(const std::string& p) {
   return p.size() == 3 && std::isdigit(static_cast<unsigned char>(p[0])) &&
          std::isdigit(static_cast<unsigned char>(p[1])) &&
          std::isdigit(static_cast<unsigned char>(p[2]));
 }
 
-// The ranks an agency operator may grant: amateur Go, at most 3d; Gomoku,
-// mirroring it, at most Gomoku 3d.
 bool WithinAgencyAuthority(const Rank& r) {
   if (r.IsGomoku()) return r <= *Rank::Parse("3d", Discipline::kGomoku);
   return r.IsAmateur() && r <= Rank::FromString("3d");
 }
+
+namespace {
 
 nlohmann::json RankJson(const std::optional<Rank>& r) {
   return r ? nlohmann::json(r->ToString()) : nlohmann::json(nullptr);
@@ -113,6 +135,7 @@ const char* ReasonName(RankChangeReason reason) {
     case RankChangeReason::kTournamentAward: return "tournament_award";
     case RankChangeReason::kCorrection: return "correction";
     case RankChangeReason::kRevocation: return "revocation";
+    case RankChangeReason::kImport: return "import";
   }
   return "unknown";
 }
@@ -127,6 +150,8 @@ std::string PlayerJson(const Player& p) {
                    {"resident_id_recorded", !p.resident_id.empty()},
                    {"rank", RankJson(p.rank)}};
   if (p.gomoku_rank) j["gomoku_rank"] = p.gomoku_rank->ToString();
+  // Players without one keep the shape they had before external ids.
+  if (!p.external_id.empty()) j["external_id"] = p.external_id;
   return j.dump();
 }
 
@@ -135,6 +160,7 @@ Player PlayerRegistry::Redact(const auth::Caller& caller, Player player) {
     player.resident_id.clear();
     player.resident_id_hidden = true;
   }
+  if (!caller.ActsFor(player.agency_prefix)) player.external_id.clear();
   if (caller.role == auth::Role::kPublic) player.birth_date.reset();
   return player;
 }
@@ -157,6 +183,7 @@ absl::Status PlayerRegistry::CheckWriteScope(const auth::Caller& caller,
 absl::Status PlayerRegistry::ValidateDraft(PlayerDraft& d) {
   GORANK_RETURN_IF_ERROR(ValidateName("name", d.name, true));
   GORANK_RETURN_IF_ERROR(ValidateName("latin_name", d.latin_name, false));
+  GORANK_RETURN_IF_ERROR(ValidateExternalId(d.external_id));
   if (d.birth_date) {
     GORANK_RETURN_IF_ERROR(ValidateBirthDate(*d.birth_date, clock_->Today()));
   }
@@ -200,6 +227,7 @@ absl::StatusOr<Player> PlayerRegistry::Register(const auth::Caller& caller,
   p.birth_date = d.birth_date;
   p.agency_prefix = d.agency_prefix;
   p.resident_id = d.resident_id;
+  p.external_id = d.external_id;
   p.rank = d.initial_rank;
   p.created_unix = p.updated_unix = now;
   std::optional<RankHistoryEntry> first;

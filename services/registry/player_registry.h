@@ -14,6 +14,7 @@
 #include "services/auth/caller.h"
 #include "services/common/clock.h"
 #include "services/registry/player.h"
+#include "services/registry/player_import.h"
 #include "services/registry/registry_repository.h"
 
 namespace gorank::registry {
@@ -27,6 +28,7 @@ struct PlayerDraft {
   std::string resident_id;
   std::optional<Rank> initial_rank;
   std::string initial_rank_basis;
+  std::string external_id;  // the agency's own id; "" = none
 };
 
 // Unset fields are left as they are.
@@ -95,7 +97,9 @@ class PlayerRegistry {
   // and different is INVALID_ARGUMENT. An initial rank is recorded as a
   // REGISTRATION history entry; an operator may set at most 3d. The initial
   // rank is a Go rank (a Gomoku one is INVALID_ARGUMENT).
-  // ALREADY_EXISTS for a resident ID already registered.
+  // ALREADY_EXISTS for a resident ID already registered, or an external id
+  // the agency already gave another player (at most 64 bytes, no control
+  // characters, else INVALID_ARGUMENT).
   absl::StatusOr<Player> Register(const auth::Caller& caller,
                                   const PlayerDraft& draft);
   // The player as `caller` may see it (see Redact).
@@ -127,6 +131,21 @@ class PlayerRegistry {
       RankChangeReason reason, const std::string& basis,
       std::optional<Date> effective_date, const AwardBasis& award = {});
 
+  // A player file (player_import.cc; README "player import"). Every row is
+  // parsed and checked; a row that names a player already in the registry
+  // (same resident ID, or same external id within the agency) is matched,
+  // never added twice; the good rows are stored in one transaction when no
+  // row is refused (or with options.skip_bad), nothing on a dry run. A
+  // refused row is an answer (summary.refusals), not an error. Errors:
+  // PERMISSION_DENIED for a caller who is neither the national admin nor an
+  // agency operator; FAILED_PRECONDITION when the operator's agency is
+  // suspended; INVALID_ARGUMENT for no rows, a row line below 2, or a missing
+  // file name or SHA-256; RESOURCE_EXHAUSTED over kMaxImportRows rows;
+  // ABORTED when a player of the file was registered meanwhile.
+  absl::StatusOr<ImportSummary> Import(const auth::Caller& caller,
+                                       const PlayerImportOptions& options,
+                                       const std::vector<PlayerImportRow>& rows);
+
   // Agencies.
   absl::StatusOr<std::vector<Agency>> ListAgencies();
   // National admin only (checked by the access table). INVALID_ARGUMENT for
@@ -140,8 +159,9 @@ class PlayerRegistry {
                                          AgencyStatus status,
                                          const std::string& reason);
 
-  // What `caller` may see of `player`: the resident ID only for the national
-  // admin and the player's own agency; the birth date never for the public.
+  // What `caller` may see of `player`: the resident ID and the external id
+  // only for the national admin and the player's own agency; the birth date
+  // never for the public.
   static Player Redact(const auth::Caller& caller, Player player);
 
  private:
@@ -163,6 +183,21 @@ class PlayerRegistry {
 // `text` with every nine-digit run masked to its first five digits and
 // "****" (certificate numbers in rank-history bases, for the public).
 std::string MaskCertificateNumbers(const std::string& text);
+
+// Checks shared by registration and the import: INVALID_ARGUMENT naming the
+// field. A name (or Latin name) is at most 120 bytes without control
+// characters; an external id at most kMaxExternalIdBytes; a birth date
+// between 1900-01-01 and `today`.
+inline constexpr size_t kMaxExternalIdBytes = 64;
+absl::Status ValidatePlayerName(const std::string& field, const std::string& name,
+                                bool required);
+absl::Status ValidateExternalId(const std::string& id);
+absl::Status ValidateBirthDate(const Date& d, const Date& today);
+// Three ASCII digits.
+bool IsAgencyPrefix(const std::string& p);
+// The ranks an agency operator may grant: amateur Go, at most 3d; Gomoku,
+// mirroring it, at most Gomoku 3d.
+bool WithinAgencyAuthority(const Rank& r);
 
 // JSON text of a player for the audit log (the resident ID is never written
 // there, only whether one is recorded).

@@ -134,6 +134,43 @@ void PlayerToProto(const Player& p, v1::Player* out) {
   if (p.gomoku_rank) RankToProto(*p.gomoku_rank, out->mutable_gomoku_rank());
   out->set_created_unix(p.created_unix);
   out->set_updated_unix(p.updated_unix);
+  out->set_external_id(p.external_id);
+}
+
+PlayerImportRow ImportRowFromProto(const v1::PlayerImportRow& r) {
+  PlayerImportRow row;
+  row.line = r.line();
+  row.name = r.name();
+  row.latin_name = r.latin_name();
+  row.gender = r.gender();
+  row.birth_date = r.birth_date();
+  row.resident_id = r.resident_id();
+  row.agency = r.agency();
+  row.rank = r.rank();
+  row.rank_date = r.rank_date();
+  row.external_id = r.external_id();
+  return row;
+}
+
+void ImportSummaryToProto(const ImportSummary& s, v1::ImportSummary* out) {
+  out->set_rows(s.rows);
+  out->set_added(s.added);
+  out->set_matched(s.matched);
+  out->set_refused(s.refused);
+  out->set_stored(s.stored);
+  for (const ImportRefusal& r : s.refusals) {
+    v1::ImportRefusal* o = out->add_refusals();
+    o->set_line(r.line);
+    o->set_column(r.column);
+    o->set_reason(r.reason);
+  }
+  for (const ImportOutcome& r : s.outcomes) {
+    v1::ImportOutcome* o = out->add_outcomes();
+    o->set_line(r.line);
+    o->set_player_id(r.player_id.value);
+    o->set_matched(r.matched);
+    o->set_note(r.note);
+  }
 }
 
 void AgencyToProto(const Agency& a, v1::Agency* out) {
@@ -162,7 +199,7 @@ void HistoryToProto(const RankHistoryEntry& e, v1::RankHistoryEntry* out) {
 
 absl::StatusOr<RankChangeReason> ReasonFromProto(v1::RankChangeReason r) {
   if (r < v1::RANK_CHANGE_REASON_REGISTRATION ||
-      r > v1::RANK_CHANGE_REASON_REVOCATION) {
+      r > v1::RANK_CHANGE_REASON_IMPORT) {
     return absl::InvalidArgumentError("reason: missing or unknown");
   }
   return static_cast<RankChangeReason>(static_cast<int>(r));

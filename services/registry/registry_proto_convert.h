@@ -12,6 +12,7 @@
 #include "services/auth/caller.h"
 #include "services/auth/token_repository.h"
 #include "services/registry/player.h"
+#include "services/registry/player_import.h"
 
 namespace gorank::registry {
 
@@ -35,6 +36,9 @@ void DateToProto(const Date& d, v1::Date* out);
 absl::StatusOr<Gender> GenderFromProto(v1::Gender g);
 void PlayerToProto(const Player& p, v1::Player* out);
 void AgencyToProto(const Agency& a, v1::Agency* out);
+// Field by field; the import parses the text.
+PlayerImportRow ImportRowFromProto(const v1::PlayerImportRow& r);
+void ImportSummaryToProto(const ImportSummary& s, v1::ImportSummary* out);
 void HistoryToProto(const RankHistoryEntry& e, v1::RankHistoryEntry* out);
 absl::StatusOr<RankChangeReason> ReasonFromProto(v1::RankChangeReason r);
 

@@ -6,6 +6,7 @@
 #define GORANK_SERVICES_REGISTRY_REGISTRY_REPOSITORY_H_
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,40 @@ struct RankChangeQuery {
   Date from;
   Date to;
 };
+
+// What a player import asks about one row: who in the registry has its
+// resident ID, its external id (within the agency), or, for a row without a
+// resident ID, its name and birth date while having no resident ID either.
+struct ImportKey {
+  std::string resident_id;  // "" = not asked
+  std::string agency_prefix;
+  std::string external_id;  // "" = not asked
+  std::string name;         // asked when birth_date is set
+  std::optional<Date> birth_date;
+};
+struct ImportMatch {
+  std::optional<Player> by_resident_id;
+  std::optional<Player> by_external_id;
+  PlayerId same_name_and_birth;  // 0 = none
+};
+
+// One player an import adds: `player` (id ignored; rank set) and its first
+// rank-history entry when it has a rank (player_id ignored).
+struct ImportedPlayer {
+  Player player;
+  std::optional<RankHistoryEntry> entry;
+};
+// An external id recorded for a player already in the registry (the import
+// found it by resident ID and it had none); in the player's agency.
+struct ExternalIdLink {
+  PlayerId player_id;
+  std::string agency_prefix;
+  std::string external_id;
+};
+// The audit record of added[begin, end), given the ids they were stored
+// under (ids[i] is added[begin + i]).
+using ImportAuditFn = std::function<ChangeRecord(
+    size_t begin, size_t end, const std::vector<PlayerId>& ids)>;
 
 // Implementations are thread-safe; each call is atomic.
 class RegistryRepository {
@@ -82,6 +117,29 @@ class RegistryRepository {
   // Entries matching `query`, by effective date then id.
   virtual absl::StatusOr<std::vector<RankHistoryEntry>> ListRankChanges(
       const RankChangeQuery& query) = 0;
+
+  // Player imports. The defaults answer UNIMPLEMENTED (repositories that
+  // wrap another one, and fakes that do not import).
+  //
+  // One answer per key, in order, from one consistent snapshot.
+  virtual absl::StatusOr<std::vector<ImportMatch>> FindImportMatches(
+      const std::vector<ImportKey>& keys) {
+    (void)keys;
+    return absl::UnimplementedError("this registry cannot import players");
+  }
+  // Stores `added` (in order, with their external ids and history entries)
+  // and `links` in ONE transaction, appending audit(begin, end, ids) for
+  // every `audit_chunk` added players, and `link_change` when there are
+  // links; returns the new ids in order. ABORTED when a resident ID
+  // or external id was taken meanwhile (nothing stored); NOT_FOUND for an
+  // unknown agency.
+  virtual absl::StatusOr<std::vector<PlayerId>> StoreImport(
+      const std::vector<ImportedPlayer>& added,
+      const std::vector<ExternalIdLink>& links, size_t audit_chunk,
+      const ImportAuditFn& audit, const ChangeRecord& link_change) {
+    (void)added, (void)links, (void)audit_chunk, (void)audit, (void)link_change;
+    return absl::UnimplementedError("this registry cannot import players");
+  }
 };
 
 }  // namespace gorank::registry

@@ -1,5 +1,6 @@
 #include "services/registry/registry_service.h"
 
+#include "services/common/request_limits.h"
 #include "services/common/status_macros.h"
 #include "services/registry/registry_proto_convert.h"
 
@@ -32,6 +33,7 @@ grpc::Status PlayerRegistryService::RegisterPlayer(
     GORANK_ASSIGN_OR_RETURN(d.initial_rank,
                             RankFromProto(req->initial_rank(), "initial_rank"));
     d.initial_rank_basis = req->initial_rank_basis();
+    d.external_id = req->external_id();
     GORANK_ASSIGN_OR_RETURN(Player p, registry_->Register(caller, d));
     PlayerToProto(p, resp->mutable_player());
     return absl::OkStatus();
@@ -123,6 +125,43 @@ grpc::Status PlayerRegistryService::ChangeRank(grpc::ServerContext* ctx,
         HistoryToProto(result.second, resp->mutable_entry());
         return absl::OkStatus();
       });
+}
+
+grpc::Status PlayerRegistryService::ImportPlayers(
+    grpc::ServerContext* ctx, grpc::ServerReader<v1::ImportPlayersRequest>* reader,
+    v1::ImportPlayersResponse* resp) {
+  return gate_->RunStream(ctx, Reg("ImportPlayers"), [&](const auth::Caller& caller) -> absl::Status {
+    PlayerImportOptions options;
+    std::vector<PlayerImportRow> rows;
+    v1::ImportPlayersRequest req;
+    bool first = true;
+    while (reader->Read(&req)) {
+      GORANK_RETURN_IF_ERROR(CheckRequestLimits(req));
+      if (first) {
+        options.dry_run = req.dry_run();
+        options.skip_bad = req.skip_bad();
+        options.file_name = req.file_name();
+        options.file_sha256 = req.file_sha256();
+      } else if (req.dry_run() || req.skip_bad() || !req.file_name().empty() ||
+                 !req.file_sha256().empty()) {
+        return absl::InvalidArgumentError(
+            "dry_run, skip_bad, file_name and file_sha256 belong in the first message of "
+            "the stream only");
+      }
+      first = false;
+      if (rows.size() + static_cast<size_t>(req.rows_size()) >
+          static_cast<size_t>(kMaxImportRows)) {
+        return absl::ResourceExhaustedError(
+            "an import takes at most " + std::to_string(kMaxImportRows) +
+            " rows; split the file");
+      }
+      for (const v1::PlayerImportRow& r : req.rows()) rows.push_back(ImportRowFromProto(r));
+    }
+    if (ctx->IsCancelled()) return absl::CancelledError("the client cancelled the import");
+    GORANK_ASSIGN_OR_RETURN(ImportSummary summary, registry_->Import(caller, options, rows));
+    ImportSummaryToProto(summary, resp->mutable_summary());
+    return absl::OkStatus();
+  });
 }
 
 grpc::Status AgencyServiceImpl::ListAgencies(grpc::ServerContext* ctx,

@@ -34,6 +34,12 @@ class PlayerRegistryService final : public v1::PlayerRegistry::Service {
                               v1::GetRankHistoryResponse* resp) override;
   grpc::Status ChangeRank(grpc::ServerContext* ctx, const v1::ChangeRankRequest* req,
                           v1::ChangeRankResponse* resp) override;
+  // Reads the whole stream (every message through the request limits; the
+  // options only in the first; at most kMaxImportRows rows, else
+  // RESOURCE_EXHAUSTED), then makes one PlayerRegistry::Import call.
+  grpc::Status ImportPlayers(grpc::ServerContext* ctx,
+                             grpc::ServerReader<v1::ImportPlayersRequest>* reader,
+                             v1::ImportPlayersResponse* resp) override;
 
  private:
   CallGate* gate_;

@@ -111,6 +111,14 @@ TEST(ReadmeFirstDayTest, TheSectionsCommandsRunAsWritten) {
   EXPECT_NE(r.out.find("agency_operator of agency 110"), std::string::npos)
       << shown;
   EXPECT_NE(r.out.find("张三"), std::string::npos) << shown;
+  // The players come from a file: a dry run, the import, and a second run
+  // that matches both rows and changes nothing.
+  EXPECT_NE(r.out.find("added 2, matched 0, refused 0: dry run, nothing stored"),
+            std::string::npos)
+      << shown;
+  EXPECT_NE(r.out.find("added 2, matched 0, refused 0: stored"), std::string::npos) << shown;
+  EXPECT_NE(r.out.find("added 0, matched 2, refused 0: nothing changed"), std::string::npos)
+      << shown;
   EXPECT_NE(r.out.find("released"), std::string::npos) << shown;
   std::smatch m;
   ASSERT_TRUE(

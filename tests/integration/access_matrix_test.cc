@@ -28,6 +28,7 @@ const std::map<std::string, std::string>& ExpectedRoles() {
       {"/gorank.v1.PlayerRegistry/SearchPlayers", "PNAU"},
       {"/gorank.v1.PlayerRegistry/GetRankHistory", "PNAU"},
       {"/gorank.v1.PlayerRegistry/ChangeRank", "NA"},
+      {"/gorank.v1.PlayerRegistry/ImportPlayers", "NA"},
       {"/gorank.v1.AgencyService/ListAgencies", "PNAU"},
       {"/gorank.v1.AgencyService/CreateAgency", "N"},
       {"/gorank.v1.AgencyService/SuspendAgency", "N"},
