@@ -9,6 +9,7 @@
 #include "services/audit/annual_report.h"
 #include "services/audit/audit_trail.h"
 #include "services/common/call_gate.h"
+#include "services/common/rpc_method.h"
 
 namespace gorank::audit {
 
@@ -20,9 +21,6 @@ class AuditServiceImpl final : public v1::AuditService::Service {
                    std::string scratch_dir)
       : gate_(gate), trail_(trail), reporting_(reporting), scratch_dir_(std::move(scratch_dir)) {}
 
-#define GORANK_RPC(name)                                                    \
-  grpc::Status name(grpc::ServerContext* ctx, const v1::name##Request* req, \
-                    v1::name##Response* resp) override
   GORANK_RPC(GetCheckpoint);
   GORANK_RPC(GetEntries);
   GORANK_RPC(GetInclusionProof);
@@ -32,7 +30,6 @@ class AuditServiceImpl final : public v1::AuditService::Service {
   GORANK_RPC(GetNationalSummary);
   GORANK_RPC(RecordReview);
   GORANK_RPC(ListReviews);
-#undef GORANK_RPC
   grpc::Status Backup(grpc::ServerContext* ctx, const v1::BackupRequest* req,
                       grpc::ServerWriter<v1::BackupChunk>* writer) override;
 

@@ -7,6 +7,7 @@
 
 #include "gorank/v1/eligibility.grpc.pb.h"
 #include "services/common/call_gate.h"
+#include "services/common/rpc_method.h"
 #include "services/eligibility/grade_desk.h"
 
 namespace gorank::eligibility {
@@ -17,13 +18,9 @@ class EligibilityServiceImpl final : public v1::EligibilityService::Service {
   EligibilityServiceImpl(CallGate* gate, GradeDesk* desk)
       : gate_(gate), desk_(desk) {}
 
-#define GORANK_RPC(name)                                                    \
-  grpc::Status name(grpc::ServerContext* ctx, const v1::name##Request* req, \
-                    v1::name##Response* resp) override
   GORANK_RPC(EvaluatePlayer);
   GORANK_RPC(EvaluateEvent);
   GORANK_RPC(GetGradeStandard);
-#undef GORANK_RPC
 
  private:
   CallGate* gate_;

@@ -9,6 +9,7 @@
 
 #include "gorank/v1/ratings.grpc.pb.h"
 #include "services/common/call_gate.h"
+#include "services/common/rpc_method.h"
 #include "services/ratings/promotion_desk.h"
 #include "services/ratings/rating_ledger.h"
 #include "services/ratings/rating_repository.h"
@@ -39,9 +40,6 @@ class RatingServiceImpl final : public v1::RatingService::Service {
         ledger_(ledger),
         promotions_(promotions) {}
 
-#define GORANK_RPC(name)                                                    \
-  grpc::Status name(grpc::ServerContext* ctx, const v1::name##Request* req, \
-                    v1::name##Response* resp) override
   GORANK_RPC(GetRating);
   GORANK_RPC(GetRatingHistory);
   GORANK_RPC(ListRatings);
@@ -51,7 +49,6 @@ class RatingServiceImpl final : public v1::RatingService::Service {
   GORANK_RPC(ExplainPromotion);
   GORANK_RPC(ListProposals);
   GORANK_RPC(DecidePromotion);
-#undef GORANK_RPC
   grpc::Status ImportRatings(
       grpc::ServerContext* ctx,
       grpc::ServerReader<v1::ImportRatingsRequest>* reader,

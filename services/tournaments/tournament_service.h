@@ -7,6 +7,7 @@
 
 #include "gorank/v1/tournaments.grpc.pb.h"
 #include "services/common/call_gate.h"
+#include "services/common/rpc_method.h"
 #include "services/tournaments/event_desk.h"
 
 namespace gorank::tournaments {
@@ -19,9 +20,6 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
       const CompetitionCatalogue* catalogue = &CompetitionCatalogue::Default())
       : gate_(gate), desk_(desk), catalogue_(catalogue) {}
 
-#define GORANK_RPC(name)                                                    \
-  grpc::Status name(grpc::ServerContext* ctx, const v1::name##Request* req, \
-                    v1::name##Response* resp) override
   GORANK_RPC(ListCompetitions);
   GORANK_RPC(CreateEvent);
   GORANK_RPC(GetEvent);
@@ -35,7 +33,6 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
   GORANK_RPC(RecordRound);
   GORANK_RPC(CloseEvent);
   GORANK_RPC(EditResults);
-#undef GORANK_RPC
 
  private:
   CallGate* gate_;
