@@ -238,7 +238,10 @@ std::string WriteOfficeFile(const std::string& path, const std::vector<Sheet>& s
   if (!out) return "cannot create " + path;
   out << CsvText(sheets.front());
   out.close();
-  if (!out) return "cannot write " + path;
+  if (!out) {
+    std::remove(path.c_str());
+    return "cannot write " + path;
+  }
   return "";
 }
 

@@ -50,6 +50,27 @@ TEST(CsvFormat, WriteReadWriteIsByteIdentical) {
   EXPECT_EQ(*second, *first);
 }
 
+// `rankctl event export --format csv` and Excel's "CSV UTF-8" start with a
+// BOM; a file saved "UTF-8 with BOM" may hold EGF too. Both read as without.
+TEST(CsvFormat, LeadingUtf8BomIsSkipped) {
+  const std::string bom = "\xEF\xBB\xBF";
+  auto csv = WriteCsv(ReadCsv(kCsv)->event, ReadCsv(kCsv)->results);
+  ASSERT_TRUE(csv.ok()) << csv.status();
+  auto with_bom = ReadCsv(bom + *csv);
+  ASSERT_TRUE(with_bom.ok()) << with_bom.status();
+  EXPECT_EQ(*WriteCsv(with_bom->event, with_bom->results), *csv);
+  // Only at the start: a BOM before a later row is data (a bad row number).
+  EXPECT_FALSE(ReadCsv(*csv + bom + "4,Li,Wei,1d,CN,,,,,0-,0-\n").ok());
+
+  auto text = ReadTextFile(std::string(GORANK_TESTDATA_DIR) +
+                           "/egf/round_robin_forfeits.h9");
+  ASSERT_TRUE(text.ok());
+  auto egf = ReadEgf(bom + *text);
+  ASSERT_TRUE(egf.ok()) << egf.status();
+  EXPECT_EQ(egf->results.games.size(), ReadEgf(*text)->results.games.size());
+  EXPECT_EQ(egf->event.name, ReadEgf(*text)->event.name);
+}
+
 TEST(CsvFormat, EgfFileConvertsToCsvAndBack) {
   auto text = ReadTextFile(std::string(GORANK_TESTDATA_DIR) +
                            "/egf/round_robin_forfeits.h9");
