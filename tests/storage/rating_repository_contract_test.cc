@@ -6,9 +6,10 @@
 //
 // The rating history: a full recompute replaces the whole table, history
 // and state; an event closed appends its rows once; a player's history
-// reads back oldest first, bit for bit. Proposals: one pending per player
-// and rule, decided once. One audit entry per successful write, none for a
-// refused one.
+// reads back oldest first, bit for bit. Imported starts: stored whole or
+// not at all, replacing a player's earlier start. Proposals: one pending per
+// player and rule, decided once. One audit entry per successful write, none
+// for a refused one.
 #include <memory>
 #include <optional>
 #include <string>
@@ -313,6 +314,94 @@ TEST_P(RatingRepositoryContract, OnePendingProposalPerPlayerAndRuleDecidedOnce) 
   ASSERT_TRUE(page.ok());
   ASSERT_EQ(page->size(), 1u);
   EXPECT_EQ(page->front().id, other_rule->id);
+}
+
+// Imported starts (rankctl rating import): stored with their players'
+// rating rows, the state and one audit entry per record given; a later
+// start replaces the player's earlier one; a start for an unregistered
+// player is NOT_FOUND and nothing of the call is written. FindPlayers finds
+// registered players by id and resident ID, in the order asked.
+TEST_P(RatingRepositoryContract, ImportedStartsAreStoredWholeOrNotAtAll) {
+  const int64_t a = AddPlayer("110");
+  registry::Player with_id;
+  with_id.name = "李四";
+  with_id.agency_prefix = "120";
+  with_id.resident_id = "110101200002290018";
+  with_id.created_unix = with_id.updated_unix = 1717200000;
+  auto b = registry_->InsertPlayer(with_id, std::nullopt,
+                                   Change("player.register"));
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_TRUE(repo_->ListStarts()->empty());
+  EXPECT_FALSE(repo_->GetStart(PlayerId{a})->has_value());
+
+  auto start = [](int64_t player, double gor, std::optional<double> pro) {
+    ratings::RatingStart s;
+    s.player = PlayerId{player};
+    s.gor = gor;
+    s.pro_elo = pro;
+    s.as_of = Date{2024, 12, 31};
+    s.origin = "import starts.csv sha256:ab line " + std::to_string(player);
+    s.recorded_unix = 1717200000;
+    return s;
+  };
+  ratings::StartsDelta delta;
+  delta.starts = {start(a, 1850.0 + 1.0 / 7, std::nullopt),
+                  start(b->value, 2100.0, 2300.5)};
+  delta.players = {Rating(a, 1850.0 + 1.0 / 7), Rating(b->value, 2100.0, 2300.5)};
+  delta.table_sha256 = "sha-starts";
+  delta.players_total = 2;
+  const int64_t audit = AuditRows();
+  ASSERT_TRUE(repo_
+                  ->StoreStarts(delta, {Change("ratings.import"),
+                                        Change("ratings.import")})
+                  .ok());
+  EXPECT_EQ(AuditRows(), audit + 2);
+  auto starts = repo_->ListStarts();
+  ASSERT_TRUE(starts.ok()) << starts.status();
+  EXPECT_EQ(*starts, delta.starts);  // by player, bit for bit
+  EXPECT_EQ(**repo_->GetStart(PlayerId{b->value}), delta.starts[1]);
+  EXPECT_EQ(*repo_->GetRating(PlayerId{a}), delta.players[0]);
+  EXPECT_EQ(repo_->State()->table_sha256, "sha-starts");
+  EXPECT_EQ(repo_->State()->players, 2);
+
+  ratings::StartsDelta replace;
+  replace.starts = {start(a, 1700.0, 1900.0)};
+  replace.players = {Rating(a, 1700.0, 1900.0)};
+  replace.table_sha256 = "sha-replaced";
+  replace.players_total = 2;
+  ASSERT_TRUE(repo_->StoreStarts(replace, {Change("ratings.import")}).ok());
+  EXPECT_EQ(**repo_->GetStart(PlayerId{a}), replace.starts[0]);
+  EXPECT_EQ(repo_->ListStarts()->size(), 2u);
+
+  ratings::StartsDelta refused;
+  refused.starts = {start(a, 1.0, std::nullopt), start(b->value + 50, 1.0, {})};
+  refused.players = {Rating(a, 1.0)};
+  refused.table_sha256 = "sha-refused";
+  const int64_t before = AuditRows();
+  EXPECT_EQ(repo_->StoreStarts(refused, {Change("ratings.import")}).code(),
+            StatusCode::kNotFound);
+  EXPECT_EQ(AuditRows(), before);
+  EXPECT_EQ(**repo_->GetStart(PlayerId{a}), replace.starts[0]);
+  EXPECT_EQ(repo_->GetRating(PlayerId{a})->gor, 1700.0);
+  EXPECT_EQ(repo_->State()->table_sha256, "sha-replaced");
+
+  using Kind = ratings::PlayerLookup::Kind;
+  auto found = repo_->FindPlayers(
+      {ratings::PlayerLookup{Kind::kResidentId, "110101200002290018", ""},
+       ratings::PlayerLookup{Kind::kId, std::to_string(a), ""},
+       ratings::PlayerLookup{Kind::kId, "9999", ""},
+       ratings::PlayerLookup{Kind::kId, "x1", ""}});
+  ASSERT_TRUE(found.ok()) << found.status();
+  ASSERT_EQ(found->size(), 4u);
+  ASSERT_EQ((*found)[0].size(), 1u);
+  EXPECT_EQ((*found)[0][0].player.value, b->value);
+  EXPECT_EQ((*found)[0][0].agency_prefix, "120");
+  EXPECT_EQ((*found)[0][0].kind, Kind::kResidentId);
+  ASSERT_EQ((*found)[1].size(), 1u);
+  EXPECT_EQ((*found)[1][0].player.value, a);
+  EXPECT_EQ((*found)[1][0].agency_prefix, "110");
+  EXPECT_TRUE((*found)[2].empty());
+  EXPECT_TRUE((*found)[3].empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(
