@@ -92,8 +92,8 @@ struct AuditCase {
 };
 
 ChangeRecord Change(const std::string& action, int64_t when) {
-  return ChangeRecord{when, "national/token:1", action, "review:110", "",
-                      "{\"outcome\":\"pass\"}"};
+  return ChangeRecord{when, "national/token:1",      action, "review:110",
+                      "",   "{\"outcome\":\"pass\"}"};
 }
 
 Review NewReview(const std::string& prefix, int year, ReviewOutcome outcome) {
@@ -148,8 +148,8 @@ class AuditRepositoryContract : public ::testing::TestWithParam<AuditCase> {
 TEST_P(AuditRepositoryContract, EachReviewAppendsOneEntryThatReadsBack) {
   const int64_t a =
       MustInsert(NewReview("110", 2024, ReviewOutcome::kPass), "review.record");
-  const int64_t b = MustInsert(NewReview("120", 2024, ReviewOutcome::kFail),
-                               "review.record");
+  const int64_t b =
+      MustInsert(NewReview("120", 2024, ReviewOutcome::kFail), "review.record");
   const int64_t c =
       MustInsert(NewReview("110", 2025, ReviewOutcome::kPassWithConditions),
                  "review.amend");
@@ -209,8 +209,8 @@ TEST_P(AuditRepositoryContract, EachReviewAppendsOneEntryThatReadsBack) {
 TEST_P(AuditRepositoryContract, RefusedReviewAppendsNothing) {
   MustInsert(NewReview("110", 2024, ReviewOutcome::kPass), "review.record");
   const std::vector<std::string> before = All(false);
-  auto refused = repo_->InsertReview(NewReview("999", 2024, ReviewOutcome::kPass),
-                                     Change("review.record", 1));
+  auto refused = repo_->InsertReview(
+      NewReview("999", 2024, ReviewOutcome::kPass), Change("review.record", 1));
   EXPECT_EQ(refused.status().code(), StatusCode::kNotFound) << refused.status();
   EXPECT_EQ(All(false), before);
   EXPECT_EQ(repo_->ListReviews("", 0)->size(), 1u);
@@ -282,9 +282,8 @@ TEST_P(AuditRepositoryContract, LeafHashesProveInclusionAndConsistency) {
   const std::vector<std::string> old_leaves(leaves.begin(), leaves.end() - 1);
   auto consistency = audit::ConsistencyProof(n - 1, leaves);
   ASSERT_TRUE(consistency.ok()) << consistency.status();
-  const audit::Verdict v =
-      audit::VerifyConsistency(n - 1, n, audit::RootHash(old_leaves), root,
-                               *consistency);
+  const audit::Verdict v = audit::VerifyConsistency(
+      n - 1, n, audit::RootHash(old_leaves), root, *consistency);
   EXPECT_TRUE(v.ok) << v.reason;
 }
 

@@ -69,8 +69,8 @@ RankHistoryEntry History(PlayerId player, std::optional<Rank> from,
   return e;
 }
 
-Objection NewObjection(const CertificateNumber& number,
-                       const std::string& text, int64_t lodged_unix) {
+Objection NewObjection(const CertificateNumber& number, const std::string& text,
+                       int64_t lodged_unix) {
   Objection o;
   o.number = number;
   o.text = text;
@@ -99,8 +99,12 @@ IssuePlan Plan(PlayerId player, const char* grade,
                    "certificate " + c.number.ToString());
   };
   plan.audit = [](const Certificate& c) {
-    return ChangeRecord{kNow, c.issued_by, "certificate.issue",
-                        "certificate:" + c.number.ToString(), "", "{}"};
+    return ChangeRecord{kNow,
+                        c.issued_by,
+                        "certificate.issue",
+                        "certificate:" + c.number.ToString(),
+                        "",
+                        "{}"};
   };
   return plan;
 }
@@ -371,7 +375,7 @@ TEST_P(CertificateRepositoryContract, RankRaceHasExactlyOneWinner) {
   const int64_t audit = AuditRows();
 
   absl::StatusOr<Certificate> results[2] = {absl::UnknownError("not run"),
-                                           absl::UnknownError("not run")};
+                                            absl::UnknownError("not run")};
   std::latch start(2);
   std::vector<std::thread> threads;
   for (int i = 0; i < 2; ++i) {
@@ -494,9 +498,9 @@ TEST_P(CertificateRepositoryContract, NoticeRevocationAndObjectionsDecideOnce) {
   pending.only_pending_notice = true;
   ASSERT_EQ(repo_->ListCertificates(pending)->size(), 1u);
 
-  auto objection =
-      repo_->InsertObjection(NewObjection(c.number, "not the winner", kNow + 10),
-                             Change("objection.lodge"));
+  auto objection = repo_->InsertObjection(
+      NewObjection(c.number, "not the winner", kNow + 10),
+      Change("objection.lodge"));
   ASSERT_TRUE(objection.ok()) << objection.status();
   EXPECT_TRUE(repo_->GetCertificate(c.number)->has_open_objection);
   const Objection ghost =
@@ -516,9 +520,9 @@ TEST_P(CertificateRepositoryContract, NoticeRevocationAndObjectionsDecideOnce) {
   EXPECT_EQ(decided->text, "not the winner");
   EXPECT_FALSE(repo_->GetCertificate(c.number)->has_open_objection);
 
-  const RankHistoryEntry settle =
-      History(p, R("3d"), R("4d"), Date{2025, 6, 3},
-              RankChangeReason::kCertificate, "certificate " + c.number.ToString());
+  const RankHistoryEntry settle = History(p, R("3d"), R("4d"), Date{2025, 6, 3},
+                                          RankChangeReason::kCertificate,
+                                          "certificate " + c.number.ToString());
   ASSERT_TRUE(
       repo_->SettleNotice(c.number, settle, R("3d"), Change("notice.settle"))
           .ok());
@@ -528,9 +532,9 @@ TEST_P(CertificateRepositoryContract, NoticeRevocationAndObjectionsDecideOnce) {
   EXPECT_TRUE(repo_->ListCertificates(pending)->empty());
 
   int64_t audit = AuditRows();
-  EXPECT_EQ(repo_->SettleNotice(c.number, std::nullopt, R("3d"), Change("x"))
-                .code(),
-            StatusCode::kFailedPrecondition);
+  EXPECT_EQ(
+      repo_->SettleNotice(c.number, std::nullopt, R("3d"), Change("x")).code(),
+      StatusCode::kFailedPrecondition);
   EXPECT_EQ(repo_
                 ->DecideObjection(*objection, ObjectionState::kUpheld, "again",
                                   kNow + 30, Change("x"))
@@ -552,11 +556,10 @@ TEST_P(CertificateRepositoryContract, NoticeRevocationAndObjectionsDecideOnce) {
                   .ok());
   EXPECT_EQ(repo_->GetCertificate(c.number)->revoked_unix, kNow + 50);
   audit = AuditRows();
-  EXPECT_EQ(repo_
-                ->Revoke(c.number, kNow + 60, "twice", std::nullopt,
-                         Change("x"))
-                .code(),
-            StatusCode::kFailedPrecondition);
+  EXPECT_EQ(
+      repo_->Revoke(c.number, kNow + 60, "twice", std::nullopt, Change("x"))
+          .code(),
+      StatusCode::kFailedPrecondition);
   EXPECT_EQ(repo_->GetCertificate(c.number)->revoked_unix, kNow + 50);
   EXPECT_EQ(AuditRows(), audit);
 }
@@ -607,12 +610,11 @@ TEST_P(CertificateRepositoryContract, AppraisalsAreDecidedOnce) {
   EXPECT_EQ(AuditRows(), audit);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Repositories, CertificateRepositoryContract,
-    ::testing::ValuesIn(SqlEngines()),
-    [](const ::testing::TestParamInfo<SqlEngine>& info) {
-      return info.param.name;
-    });
+INSTANTIATE_TEST_SUITE_P(Repositories, CertificateRepositoryContract,
+                         ::testing::ValuesIn(SqlEngines()),
+                         [](const ::testing::TestParamInfo<SqlEngine>& info) {
+                           return info.param.name;
+                         });
 
 }  // namespace
 }  // namespace gorank::storage_test

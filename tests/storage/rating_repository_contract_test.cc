@@ -240,7 +240,8 @@ TEST_P(RatingRepositoryContract, ClosedEventsAppendOnce) {
   EXPECT_EQ(repo_->State()->table_sha256, "sha-2");
 }
 
-TEST_P(RatingRepositoryContract, OnePendingProposalPerPlayerAndRuleDecidedOnce) {
+TEST_P(RatingRepositoryContract,
+       OnePendingProposalPerPlayerAndRuleDecidedOnce) {
   const int64_t p110 = AddPlayer("110");
   const int64_t p120 = AddPlayer("120");
   auto first = repo_->AddProposal(Proposal(p110, "am.rating"), Change("p"));
@@ -328,8 +329,8 @@ TEST_P(RatingRepositoryContract, ImportedStartsAreStoredWholeOrNotAtAll) {
   with_id.agency_prefix = "120";
   with_id.resident_id = "110101200002290018";
   with_id.created_unix = with_id.updated_unix = 1717200000;
-  auto b = registry_->InsertPlayer(with_id, std::nullopt,
-                                   Change("player.register"));
+  auto b =
+      registry_->InsertPlayer(with_id, std::nullopt, Change("player.register"));
   ASSERT_TRUE(b.ok()) << b.status();
   EXPECT_TRUE(repo_->ListStarts()->empty());
   EXPECT_FALSE(repo_->GetStart(PlayerId{a})->has_value());
@@ -347,7 +348,8 @@ TEST_P(RatingRepositoryContract, ImportedStartsAreStoredWholeOrNotAtAll) {
   ratings::StartsDelta delta;
   delta.starts = {start(a, 1850.0 + 1.0 / 7, std::nullopt),
                   start(b->value, 2100.0, 2300.5)};
-  delta.players = {Rating(a, 1850.0 + 1.0 / 7), Rating(b->value, 2100.0, 2300.5)};
+  delta.players = {Rating(a, 1850.0 + 1.0 / 7),
+                   Rating(b->value, 2100.0, 2300.5)};
   delta.table_sha256 = "sha-starts";
   delta.players_total = 2;
   const int64_t audit = AuditRows();
@@ -404,11 +406,11 @@ TEST_P(RatingRepositoryContract, ImportedStartsAreStoredWholeOrNotAtAll) {
   EXPECT_TRUE((*found)[3].empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Repositories, RatingRepositoryContract, ::testing::ValuesIn(SqlEngines()),
-    [](const ::testing::TestParamInfo<SqlEngine>& info) {
-      return info.param.name;
-    });
+INSTANTIATE_TEST_SUITE_P(Repositories, RatingRepositoryContract,
+                         ::testing::ValuesIn(SqlEngines()),
+                         [](const ::testing::TestParamInfo<SqlEngine>& info) {
+                           return info.param.name;
+                         });
 
 }  // namespace
 }  // namespace gorank::storage_test

@@ -79,8 +79,9 @@ std::vector<SqlEngine> SqlEngines() {
 
 std::string EngineUnavailable(storage::Engine engine) {
   if (engine == storage::Engine::kPostgres && !testing::TestOnPostgres()) {
-    return std::string("the PostgreSQL case runs in the suite's pg. twin "
-                       "(ctest -R '^pg\\.'), which sets ") +
+    return std::string(
+               "the PostgreSQL case runs in the suite's pg. twin "
+               "(ctest -R '^pg\\.'), which sets ") +
            testing::kTestPgUrlFileEnv;
   }
   return "";

@@ -104,8 +104,8 @@ class InMemoryAuditRepository : public audit::AuditRepository {
     reviews_.back().id = static_cast<int64_t>(reviews_.size());
     return reviews_.back().id;
   }
-  absl::StatusOr<std::vector<audit::Review>> ListReviews(const std::string& prefix,
-                                                  int year) override {
+  absl::StatusOr<std::vector<audit::Review>> ListReviews(
+      const std::string& prefix, int year) override {
     std::lock_guard<std::mutex> lock(mu_);
     std::vector<audit::Review> out;
     for (auto it = reviews_.rbegin(); it != reviews_.rend(); ++it) {
