@@ -27,8 +27,11 @@ cc=clang-14
 cxx=clang++-14
 if ! command -v "${cxx}" >/dev/null; then cc=clang; cxx=clang++; fi
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+# -O1 and line tables (what libFuzzer's docs use): ASan at -O2 -g cost 60%
+# more compile time, and the reports still name file and line.
 CC="${cc}" CXX="${cxx}" cmake -S "${root}" -B "${build}" -G Ninja \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGORANK_FUZZ=ON -DGORANK_BUILD_TESTS=ON \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
   -DCMAKE_CXX_FLAGS="${san}" >/dev/null
 ninja -C "${build}" -j"${GORANK_FUZZ_JOBS:-$(nproc)}" "${targets[@]/%/_fuzzer}"
 
