@@ -78,7 +78,10 @@ constexpr char kListRankChanges[] =
 constexpr char kInsertExternalId[] =
     "INSERT INTO player_external_ids(agency_prefix, external_id, player_id) "
     "VALUES(?1, ?2, ?3)";
-// Imports.
+// Imports. SQLite's page cache during a large import (KiB when negative),
+// and its default.
+constexpr char kImportCacheSize[] = "PRAGMA cache_size = -131072";
+constexpr char kDefaultCacheSize[] = "PRAGMA cache_size = -2000";
 constexpr char kAnyPlayer[] = "SELECT id FROM players LIMIT 1";
 constexpr char kPlayerByResidentId[] =
     "SELECT id, name, latin_name, gender, birth_date, agency_prefix, "
@@ -463,6 +466,16 @@ absl::StatusOr<std::vector<PlayerId>> SqliteRegistryRepository::StoreImport(
   absl::Status s = db_->Write([&](Connection& c) -> absl::Status {
     ids.clear();
     ids.reserve(added.size());
+    // SQLite: a page cache big enough for the whole file, so that the
+    // transaction does not spill and rewrite pages (restored afterwards).
+    struct CacheSize {
+      Connection& c;
+      bool set;
+      ~CacheSize() {
+        if (set) c.Exec(kDefaultCacheSize).IgnoreError();
+      }
+    } cache{c, c.engine() == Engine::kSqlite && added.size() > audit_chunk &&
+                   c.Exec(kImportCacheSize).ok()};
     size_t begin = 0;
     for (size_t i = 0; i < added.size(); ++i) {
       const Player& p = added[i].player;

@@ -264,7 +264,8 @@ absl::StatusOr<Player> PlayerRegistry::Update(const auth::Caller& caller,
                 patch.agency_prefix.value_or(p.agency_prefix),
                 patch.resident_id.value_or(p.resident_id),
                 std::nullopt,
-                ""};
+                "",
+                p.external_id};
   if (patch.birth_date && !patch.resident_id && !p.resident_id.empty()) {
     // A new birth date must still agree with the recorded ID number.
     d.resident_id = p.resident_id;

@@ -8,7 +8,7 @@
 #   tests/bench/player_import_bench.sh [BUILD_DIR] [ROWS]   (defaults: build, 100000)
 #
 # Needs rankd and rankctl built in BUILD_DIR; PostgreSQL is measured when its
-# server binaries are installed (tests/pg/pg_server.sh), else skipped. Every
+# server binaries are installed (tests/pg/pg_server.sh) and PG is not 0. Every
 # row has a name, Latin name, gender, birth date, resident ID, agency (one of
 # 31), rank, rank date and external id. Prints one Markdown table; removes
 # the servers and every temp file at the end.
@@ -112,7 +112,9 @@ measure() {
 }
 
 measure "SQLite" "$work/sqlite" "$work/sqlite/rankd.db"
-if "$repo/tests/pg/pg_server.sh" start "$work/pg" >&2 2>/dev/null; then
+if [ "${PG:-1}" = 0 ]; then
+  echo "PG=0: PostgreSQL skipped" >&2
+elif "$repo/tests/pg/pg_server.sh" start "$work/pg" >&2 2>/dev/null; then
   pg_started=1
   measure "PostgreSQL" "$work/pgrankd" "$(cat "$work/pg/url")"
 else
