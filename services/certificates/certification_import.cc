@@ -403,8 +403,7 @@ absl::StatusOr<CertificateImportReport> Certification::ImportCertificates(
     if (!missing.empty()) {
       std::string list;
       for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
-      notes[line] = "holder record incomplete (missing " + list +
-                    "): the annual report lists it until the record is completed";
+      notes[line] = "incomplete holder record: missing " + list;
     }
     plan.items.push_back(std::move(item));
   }
@@ -444,8 +443,6 @@ absl::StatusOr<CertificateImportReport> Certification::ImportCertificates(
         0, c.player_id, current, c.grade, effective_date(c), registry::RankChangeReason::kCertificate,
         "certificate " + c.number.ToString() + " (" + c.basis_reference + ")", caller.Describe(),
         now, d});
-    add_note("raises the holder's " + std::string(d == registry::Discipline::kGomoku ? "Gomoku " : "") +
-             "rank from " + (current ? current->ToString() : "none") + " to " + c.grade.ToString());
     current = c.grade;
   }
 

@@ -169,7 +169,9 @@ int Verify(CliContext& ctx, const VerifyArgs& args) {
 
 void PrintReport(const v1::AnnualReport& r) {
   std::cout << "agency " << r.agency_prefix() << " " << r.agency_name() << ", year " << r.year()
-            << ": " << r.issued() << " certificates, " << r.anomalies() << " anomalies\n";
+            << ": " << r.issued() << " certificates"
+            << (r.imported() > 0 ? " (" + std::to_string(r.imported()) + " imported)" : "")
+            << ", " << r.anomalies() << " anomalies\n";
   std::cout << "  by grade:";
   for (const auto& [g, n] : r.by_grade()) std::cout << " " << g << "=" << n;
   std::cout << "\n  by basis:";
@@ -216,6 +218,7 @@ Sheet ReportSheet(const v1::AnnualReport& r) {
                           Cell::Text(std::move(grade)), std::move(detail)});
   };
   for (const auto& [g, n] : r.by_grade()) row("by_grade", "", g, Cell::Int(n));
+  if (r.imported() > 0) row("imported", "", "", Cell::Int(r.imported()));
   for (const auto& [b, n] : r.by_basis()) {
     row("by_basis", "", "", Cell::Text(b + "=" + std::to_string(n)));
   }
