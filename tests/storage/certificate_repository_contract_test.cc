@@ -7,9 +7,9 @@
 // Issuance allocates serials and applies ranks inside one transaction: the
 // stock limit, serial 9999, two writers racing for one player's rank or for
 // serials (two Database instances on one database, each on its own thread),
-// request-id replay, and the one audit entry per successful write (none for
-// a refused one) of the notice, revocation, objection, appraisal and stock
-// calls.
+// request-id replay, imports stored whole or not at all, and the one audit
+// entry per successful write (none for a refused one) of the notice,
+// revocation, objection, appraisal and stock calls.
 #include <latch>
 #include <memory>
 #include <optional>
@@ -608,6 +608,107 @@ TEST_P(CertificateRepositoryContract, AppraisalsAreDecidedOnce) {
             StatusCode::kNotFound);
   EXPECT_EQ(Serials("110", 2025), (std::vector<int>{1}));
   EXPECT_EQ(AuditRows(), audit);
+}
+
+// Historic certificates under their original numbers (rankctl cert
+// import): stored whole with the rank changes, the serial counter raised
+// past them (never lowered) and one audit entry; they use no stock. A
+// number taken meanwhile or a rank changed meanwhile is ABORTED and nothing
+// of the import is stored. LookupForImport reads them and their holders back.
+TEST_P(CertificateRepositoryContract, ImportsAreStoredWholeOrNotAtAll) {
+  const PlayerId holder = AddPlayer();
+  const PlayerId other = AddPlayer(R("1k"));
+  auto historic = [&](const char* number, const char* grade, PlayerId p) {
+    Certificate c;
+    c.number = *CertificateNumber::Parse(number);
+    c.year = 2023;
+    c.player_id = p;
+    c.grade = R(grade);
+    c.issue_date = Date{2023, 5, 1};
+    c.basis = Basis::kTournament;
+    c.basis_reference = "2023 provincial championship";
+    c.issued_by = "agency:110/token:2";
+    c.issued_unix = kNow;
+    c.rank_applied = true;
+    return c;
+  };
+  certificates::ImportPlan plan;
+  plan.items = {{historic("110230005", "2d", holder), 2},
+                {historic("110230007", "3d", holder), 3}};
+  plan.items[1].certificate.rank_before = R("2d");
+  plan.file_name = "old.csv";
+  plan.file_sha256 = std::string(64, 'a');
+  plan.imported_unix = kNow;
+  plan.rank_changes = {
+      History(holder, std::nullopt, R("2d"), Date{2023, 5, 1},
+              RankChangeReason::kCertificate, "certificate 110230005"),
+      History(holder, R("2d"), R("3d"), Date{2023, 5, 1},
+              RankChangeReason::kCertificate, "certificate 110230007")};
+  plan.last_serials = {{{"110", 2023}, 7}};
+  plan.audit = Change("certificate.import");
+  const int64_t audit = AuditRows();
+  ASSERT_TRUE(repo_->StoreImport(plan).ok());
+  EXPECT_EQ(AuditRows(), audit + 1);
+  auto got = repo_->GetCertificate(*CertificateNumber::Parse("110230007"));
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_TRUE(got->imported);
+  EXPECT_EQ(got->grade, R("3d"));
+  EXPECT_EQ(got->rank_before, R("2d"));
+  EXPECT_EQ(got->issue_date, (Date{2023, 5, 1}));
+  EXPECT_EQ(RankOf(holder), R("3d"));
+  EXPECT_EQ(registry_->ListRankHistory(holder)->size(), 2u);
+  EXPECT_EQ(*repo_->CountIssued("110", 2023), 0);  // no stock used
+  EXPECT_EQ(Serials("110", 2023), (std::vector<int>{5, 7}));
+
+  // Issuance goes on after the highest imported serial; a later import
+  // with a lower one leaves the counter where it is.
+  IssuePlan next = Plan(other, "1d");
+  next.draft.number.yy = 23;
+  next.draft.year = 2023;
+  EXPECT_EQ(MustIssue(next).number.ToString(), "110230008");
+  EXPECT_FALSE(
+      repo_->GetCertificate(*CertificateNumber::Parse("110230008"))->imported);
+  certificates::ImportPlan low;
+  low.items = {{historic("110230002", "1d", other), 2}};
+  low.file_name = "older.csv";
+  low.file_sha256 = std::string(64, 'b');
+  low.last_serials = {{{"110", 2023}, 2}};
+  low.audit = Change("certificate.import");
+  ASSERT_TRUE(repo_->StoreImport(low).ok());
+  EXPECT_EQ(MustIssue(next).number.serial, 9);
+
+  // A number stored meanwhile, or a rank changed meanwhile: nothing at all.
+  const int64_t before = AuditRows();
+  certificates::ImportPlan taken;
+  taken.items = {{historic("110230003", "1d", other), 2},
+                 {historic("110230005", "1d", other), 3}};
+  taken.last_serials = {{{"110", 2023}, 20}};
+  taken.audit = Change("certificate.import");
+  absl::Status refused = repo_->StoreImport(taken);
+  EXPECT_EQ(refused.code(), StatusCode::kAborted) << refused;
+  certificates::ImportPlan stale;
+  stale.items = {{historic("110230004", "2d", other), 2}};
+  stale.rank_changes = {History(other, R("2k"), R("2d"), Date{2023, 5, 1},
+                                RankChangeReason::kCertificate, "stale")};
+  stale.audit = Change("certificate.import");
+  refused = repo_->StoreImport(stale);
+  EXPECT_EQ(refused.code(), StatusCode::kAborted) << refused;
+  EXPECT_EQ(AuditRows(), before);
+  EXPECT_EQ(Serials("110", 2023), (std::vector<int>{2, 5, 7, 8, 9}));
+  EXPECT_EQ(RankOf(other), R("1k"));
+  EXPECT_EQ(MustIssue(next).number.serial, 10);
+
+  certificates::ImportLookupQuery q;
+  q.numbers = {"110230005", "110230006"};
+  q.player_ids = {other, PlayerId{999}};
+  auto lookup = repo_->LookupForImport(q);
+  ASSERT_TRUE(lookup.ok()) << lookup.status();
+  ASSERT_EQ(lookup->certificates.size(), 1u);
+  EXPECT_EQ(lookup->certificates.at("110230005").player_id, holder);
+  EXPECT_TRUE(lookup->certificates.at("110230005").imported);
+  EXPECT_EQ(lookup->players.size(), 2u);  // the holder and `other`
+  EXPECT_EQ(lookup->players.at(holder.value).rank, R("3d"));
+  EXPECT_EQ(lookup->players.count(999), 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Repositories, CertificateRepositoryContract,
