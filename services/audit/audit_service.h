@@ -8,7 +8,7 @@
 #include "gorank/v1/audit.grpc.pb.h"
 #include "services/audit/annual_report.h"
 #include "services/audit/audit_trail.h"
-#include "services/common/call_gate.h"
+#include "services/auth/call_gate.h"
 #include "services/common/rpc_method.h"
 
 namespace gorank::audit {

@@ -5,7 +5,7 @@
 
 #include "gorank/v1/certificates.grpc.pb.h"
 #include "services/certificates/certification.h"
-#include "services/common/call_gate.h"
+#include "services/auth/call_gate.h"
 #include "services/common/rpc_method.h"
 
 namespace gorank::certificates {

@@ -6,7 +6,7 @@
 #define GORANK_SERVICES_ELIGIBILITY_ELIGIBILITY_SERVICE_H_
 
 #include "gorank/v1/eligibility.grpc.pb.h"
-#include "services/common/call_gate.h"
+#include "services/auth/call_gate.h"
 #include "services/common/rpc_method.h"
 #include "services/eligibility/grade_desk.h"
 

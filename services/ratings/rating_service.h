@@ -8,7 +8,7 @@
 #define GORANK_SERVICES_RATINGS_RATING_SERVICE_H_
 
 #include "gorank/v1/ratings.grpc.pb.h"
-#include "services/common/call_gate.h"
+#include "services/auth/call_gate.h"
 #include "services/common/rpc_method.h"
 #include "services/ratings/promotion_desk.h"
 #include "services/ratings/rating_ledger.h"

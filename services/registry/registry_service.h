@@ -7,7 +7,7 @@
 
 #include "gorank/v1/registry.grpc.pb.h"
 #include "services/auth/token_manager.h"
-#include "services/common/call_gate.h"
+#include "services/auth/call_gate.h"
 #include "services/registry/player_registry.h"
 
 namespace gorank::registry {

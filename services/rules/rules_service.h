@@ -34,7 +34,7 @@
 #define GORANK_SERVICES_RULES_RULES_SERVICE_H_
 
 #include "gorank/v1/rules.grpc.pb.h"
-#include "services/common/call_gate.h"
+#include "services/auth/call_gate.h"
 
 namespace gorank::rules {
 

@@ -20,7 +20,7 @@
 #include "services/auth/token_manager.h"
 #include "services/certificates/certificate_service.h"
 #include "services/certificates/certification.h"
-#include "services/common/call_gate.h"
+#include "services/auth/call_gate.h"
 #include "services/common/file_text.h"
 #include "services/common/metrics.h"
 #include "services/common/parse_error_interceptor.h"

@@ -11,7 +11,7 @@
 #include "gorank/v1/certificates.grpc.pb.h"
 #include "grpcpp/client_context.h"
 #include "nlohmann/json.hpp"
-#include "services/common/call_gate.h"
+#include "services/auth/call_gate.h"
 #include "services/web/form_guard.h"
 #include "services/web/html.h"
 #include "services/web/http_status.h"

@@ -1,6 +1,6 @@
 // The request limits table (services/common/request_limits.h) on the real
 // request messages, the error-message cut (grpc_status.h), input excerpts
-// (excerpt.h) and the client-certificate names of mutual TLS (call_gate.h).
+// (excerpt.h) and the client-certificate names of mutual TLS (services/auth/call_gate.h).
 #include "services/common/request_limits.h"
 
 #include <climits>
@@ -21,7 +21,7 @@
 #include "google/protobuf/descriptor_database.h"
 #include "google/protobuf/dynamic_message.h"
 #include "gtest/gtest.h"
-#include "services/common/call_gate.h"
+#include "services/auth/call_gate.h"
 #include "services/common/excerpt.h"
 #include "services/common/grpc_status.h"
 

@@ -23,7 +23,7 @@
 #include "grpcpp/server_builder.h"
 #include "gtest/gtest.h"
 #include "services/auth/token_manager.h"
-#include "services/common/call_gate.h"
+#include "services/auth/call_gate.h"
 #include "services/server/rankd_server.h"
 #include "spdlog/spdlog.h"
 #include "tests/testing/in_memory_token_repository.h"

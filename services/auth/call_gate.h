@@ -5,8 +5,8 @@
 // and log one line (method, caller, peer, status, duration).
 // Token checks live here, not in an AuthMetadataProcessor, because that
 // processor cannot be installed on plaintext ports (it aborts the server).
-#ifndef GORANK_SERVICES_COMMON_CALL_GATE_H_
-#define GORANK_SERVICES_COMMON_CALL_GATE_H_
+#ifndef GORANK_SERVICES_AUTH_CALL_GATE_H_
+#define GORANK_SERVICES_AUTH_CALL_GATE_H_
 
 #include <functional>
 #include <optional>
@@ -112,4 +112,4 @@ inline std::string MethodName(const char* service_full_name, const char* method)
 
 }  // namespace gorank
 
-#endif  // GORANK_SERVICES_COMMON_CALL_GATE_H_
+#endif  // GORANK_SERVICES_AUTH_CALL_GATE_H_

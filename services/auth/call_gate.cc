@@ -1,4 +1,4 @@
-#include "services/common/call_gate.h"
+#include "services/auth/call_gate.h"
 
 #include <chrono>
 #include <string_view>
