@@ -130,11 +130,8 @@ void PrintTokens(const google::protobuf::RepeatedPtrField<v1::TokenInfo>& tokens
   PrintTable(rows);
 }
 
-void AddPlayerCommands(CLI::App& app, CliContext& ctx, Action& action) {
-  auto* player = app.add_subcommand("player", "register, read and search players");
-  player->require_subcommand(1);
-
-  auto* reg = player->add_subcommand("register", "register a new player");
+void AddPlayerRegister(CLI::App& player, CliContext& ctx, Action& action) {
+  auto* reg = player.add_subcommand("register", "register a new player");
   auto r = std::make_shared<v1::RegisterPlayerRequest>();
   auto gender = std::make_shared<std::string>();
   auto birth = std::make_shared<std::string>();
@@ -164,8 +161,10 @@ void AddPlayerCommands(CLI::App& app, CliContext& ctx, Action& action) {
           [](const auto& resp) { PrintPlayer(resp.player()); });
     };
   });
+}
 
-  auto* get = player->add_subcommand("get", "show one player");
+void AddPlayerGet(CLI::App& player, CliContext& ctx, Action& action) {
+  auto* get = player.add_subcommand("get", "show one player");
   auto id = std::make_shared<int64_t>(0);
   get->add_option("id", *id, "player id")->required();
   get->callback([&, id] {
@@ -177,8 +176,10 @@ void AddPlayerCommands(CLI::App& app, CliContext& ctx, Action& action) {
           [](const auto& resp) { PrintPlayer(resp.player()); });
     };
   });
+}
 
-  auto* upd = player->add_subcommand("update", "change a player's record");
+void AddPlayerUpdate(CLI::App& player, CliContext& ctx, Action& action) {
+  auto* upd = player.add_subcommand("update", "change a player's record");
   auto u = std::make_shared<v1::UpdatePlayerRequest>();
   auto ugender = std::make_shared<std::string>();
   auto ubirth = std::make_shared<std::string>();
@@ -204,8 +205,10 @@ void AddPlayerCommands(CLI::App& app, CliContext& ctx, Action& action) {
           [](const auto& resp) { PrintPlayer(resp.player()); });
     };
   });
+}
 
-  auto* search = player->add_subcommand("search", "find players");
+void AddPlayerSearch(CLI::App& player, CliContext& ctx, Action& action) {
+  auto* search = player.add_subcommand("search", "find players");
   auto s = std::make_shared<v1::SearchPlayersRequest>();
   auto min_rank = std::make_shared<std::string>();
   auto max_rank = std::make_shared<std::string>();
@@ -231,8 +234,10 @@ void AddPlayerCommands(CLI::App& app, CliContext& ctx, Action& action) {
           });
     };
   });
+}
 
-  auto* hist = player->add_subcommand("history", "a player's rank history");
+void AddPlayerHistory(CLI::App& player, CliContext& ctx, Action& action) {
+  auto* hist = player.add_subcommand("history", "a player's rank history");
   auto hid = std::make_shared<int64_t>(0);
   hist->add_option("id", *hid, "player id")->required();
   hist->callback([&, hid] {
@@ -258,8 +263,10 @@ void AddPlayerCommands(CLI::App& app, CliContext& ctx, Action& action) {
           });
     };
   });
+}
 
-  auto* chg = player->add_subcommand("set-rank", "record a correction or a tournament award");
+void AddPlayerSetRank(CLI::App& player, CliContext& ctx, Action& action) {
+  auto* chg = player.add_subcommand("set-rank", "record a correction or a tournament award");
   auto c = std::make_shared<v1::ChangeRankRequest>();
   auto cid = std::make_shared<int64_t>(0);
   auto crank = std::make_shared<std::string>();
@@ -301,10 +308,20 @@ void AddPlayerCommands(CLI::App& app, CliContext& ctx, Action& action) {
   });
 }
 
-void AddAgencyCommands(CLI::App& app, CliContext& ctx, Action& action) {
-  auto* agency = app.add_subcommand("agency", "list and manage certifying agencies");
-  agency->require_subcommand(1);
-  agency->add_subcommand("list", "every agency with its prefix and status")->callback([&] {
+void AddPlayerCommands(CLI::App& app, CliContext& ctx, Action& action) {
+  auto* player = app.add_subcommand("player", "register, read and search players");
+  player->require_subcommand(1);
+
+  AddPlayerRegister(*player, ctx, action);
+  AddPlayerGet(*player, ctx, action);
+  AddPlayerUpdate(*player, ctx, action);
+  AddPlayerSearch(*player, ctx, action);
+  AddPlayerHistory(*player, ctx, action);
+  AddPlayerSetRank(*player, ctx, action);
+}
+
+void AddAgencyList(CLI::App& agency, CliContext& ctx, Action& action) {
+  agency.add_subcommand("list", "every agency with its prefix and status")->callback([&] {
     action = [&]() -> int {
       v1::ListAgenciesRequest req;
       return Unary<v1::AgencyService, v1::ListAgenciesResponse>(
@@ -312,7 +329,10 @@ void AddAgencyCommands(CLI::App& app, CliContext& ctx, Action& action) {
           [](const auto& resp) { PrintAgencies(resp.agencies()); });
     };
   });
-  auto* create = agency->add_subcommand("create", "create an agency (national admin)");
+}
+
+void AddAgencyCreate(CLI::App& agency, CliContext& ctx, Action& action) {
+  auto* create = agency.add_subcommand("create", "create an agency (national admin)");
   auto cr = std::make_shared<v1::CreateAgencyRequest>();
   create->add_option("--prefix", *cr->mutable_prefix(), "three-digit prefix")->required();
   create->add_option("--name", *cr->mutable_name(), "name")->required();
@@ -324,7 +344,10 @@ void AddAgencyCommands(CLI::App& app, CliContext& ctx, Action& action) {
           [](const auto& resp) { std::cout << "created agency " << resp.agency().prefix() << "\n"; });
     };
   });
-  auto* suspend = agency->add_subcommand("suspend", "suspend an agency (national admin)");
+}
+
+void AddAgencySuspend(CLI::App& agency, CliContext& ctx, Action& action) {
+  auto* suspend = agency.add_subcommand("suspend", "suspend an agency (national admin)");
   auto sr = std::make_shared<v1::SuspendAgencyRequest>();
   suspend->add_option("prefix", *sr->mutable_prefix(), "agency prefix")->required();
   suspend->add_option("--reason", *sr->mutable_reason(), "why")->required();
@@ -335,7 +358,10 @@ void AddAgencyCommands(CLI::App& app, CliContext& ctx, Action& action) {
           [](const auto& resp) { std::cout << "suspended agency " << resp.agency().prefix() << "\n"; });
     };
   });
-  auto* reinstate = agency->add_subcommand("reinstate", "reinstate a suspended agency");
+}
+
+void AddAgencyReinstate(CLI::App& agency, CliContext& ctx, Action& action) {
+  auto* reinstate = agency.add_subcommand("reinstate", "reinstate a suspended agency");
   auto rr = std::make_shared<v1::ReinstateAgencyRequest>();
   reinstate->add_option("prefix", *rr->mutable_prefix(), "agency prefix")->required();
   reinstate->add_option("--reason", *rr->mutable_reason(), "why");
@@ -346,6 +372,15 @@ void AddAgencyCommands(CLI::App& app, CliContext& ctx, Action& action) {
           [](const auto& resp) { std::cout << "reinstated agency " << resp.agency().prefix() << "\n"; });
     };
   });
+}
+
+void AddAgencyCommands(CLI::App& app, CliContext& ctx, Action& action) {
+  auto* agency = app.add_subcommand("agency", "list and manage certifying agencies");
+  agency->require_subcommand(1);
+  AddAgencyList(*agency, ctx, action);
+  AddAgencyCreate(*agency, ctx, action);
+  AddAgencySuspend(*agency, ctx, action);
+  AddAgencyReinstate(*agency, ctx, action);
 }
 
 // `token create --out FILE`: the file is created (mode 0600, never over an
@@ -399,10 +434,8 @@ int CreateTokenToFile(CliContext& ctx, const v1::CreateTokenRequest& req,
   });
 }
 
-void AddTokenCommands(CLI::App& app, CliContext& ctx, Action& action) {
-  auto* token = app.add_subcommand("token", "access tokens (national admin)");
-  token->require_subcommand(1);
-  auto* create = token->add_subcommand("create", "create a token; its secret is shown once");
+void AddTokenCreate(CLI::App& token, CliContext& ctx, Action& action) {
+  auto* create = token.add_subcommand("create", "create a token; its secret is shown once");
   auto role = std::make_shared<std::string>();
   auto cr = std::make_shared<v1::CreateTokenRequest>();
   create->add_option("--role", *role, "national_admin|agency_operator|auditor")->required();
@@ -426,7 +459,10 @@ void AddTokenCommands(CLI::App& app, CliContext& ctx, Action& action) {
           });
     };
   });
-  auto* revoke = token->add_subcommand("revoke", "revoke a token");
+}
+
+void AddTokenRevoke(CLI::App& token, CliContext& ctx, Action& action) {
+  auto* revoke = token.add_subcommand("revoke", "revoke a token");
   auto tid = std::make_shared<int64_t>(0);
   revoke->add_option("id", *tid, "token id")->required();
   revoke->callback([&, tid] {
@@ -438,7 +474,10 @@ void AddTokenCommands(CLI::App& app, CliContext& ctx, Action& action) {
           [](const auto& resp) { std::cout << "revoked token " << resp.token().id() << "\n"; });
     };
   });
-  token->add_subcommand("list", "every token (never its secret)")->callback([&] {
+}
+
+void AddTokenList(CLI::App& token, CliContext& ctx, Action& action) {
+  token.add_subcommand("list", "every token (never its secret)")->callback([&] {
     action = [&]() -> int {
       v1::ListTokensRequest req;
       return Unary<v1::TokenService, v1::ListTokensResponse>(
@@ -446,7 +485,10 @@ void AddTokenCommands(CLI::App& app, CliContext& ctx, Action& action) {
           [](const auto& resp) { PrintTokens(resp.tokens()); });
     };
   });
-  token->add_subcommand("whoami", "the role of the token in use")->callback([&] {
+}
+
+void AddTokenWhoAmI(CLI::App& token, CliContext& ctx, Action& action) {
+  token.add_subcommand("whoami", "the role of the token in use")->callback([&] {
     action = [&]() -> int {
       v1::WhoAmIRequest req;
       return Unary<v1::TokenService, v1::WhoAmIResponse>(
@@ -460,10 +502,17 @@ void AddTokenCommands(CLI::App& app, CliContext& ctx, Action& action) {
   });
 }
 
-void AddRankCommands(CLI::App& app, CliContext& ctx, Action& action) {
-  auto* rank = app.add_subcommand("rank", "rank notation");
-  rank->require_subcommand(1);
-  auto* parse = rank->add_subcommand("parse", "parse a rank in any accepted notation");
+void AddTokenCommands(CLI::App& app, CliContext& ctx, Action& action) {
+  auto* token = app.add_subcommand("token", "access tokens (national admin)");
+  token->require_subcommand(1);
+  AddTokenCreate(*token, ctx, action);
+  AddTokenRevoke(*token, ctx, action);
+  AddTokenList(*token, ctx, action);
+  AddTokenWhoAmI(*token, ctx, action);
+}
+
+void AddRankParse(CLI::App& rank, CliContext& ctx, Action& action) {
+  auto* parse = rank.add_subcommand("parse", "parse a rank in any accepted notation");
   auto text = std::make_shared<std::string>();
   auto pdisc = std::make_shared<std::string>("go");
   parse->add_option("text", *text, "e.g. 5k, 业余3段, 职业九段")->required();
@@ -485,6 +534,12 @@ void AddRankCommands(CLI::App& app, CliContext& ctx, Action& action) {
           });
     };
   });
+}
+
+void AddRankCommands(CLI::App& app, CliContext& ctx, Action& action) {
+  auto* rank = app.add_subcommand("rank", "rank notation");
+  rank->require_subcommand(1);
+  AddRankParse(*rank, ctx, action);
 }
 
 }  // namespace
