@@ -1,11 +1,12 @@
 #include "services/certificates/certificate_proto_convert.h"
 
 #include "services/certificates/certificate_rules.h"
-#include "services/registry/registry_proto_convert.h"
+#include "services/common/common_proto_convert.h"
+#include "services/registry/common_proto_convert.h"
 
 namespace gorank::certificates {
 
-using registry::DateToProto;
+using gorank::DateToProto;
 using registry::DisciplineToProto;
 using registry::RankToProto;
 

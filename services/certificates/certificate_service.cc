@@ -3,7 +3,8 @@
 #include "services/certificates/certificate_proto_convert.h"
 #include "services/common/request_limits.h"
 #include "services/common/status_macros.h"
-#include "services/registry/registry_proto_convert.h"
+#include "services/common/common_proto_convert.h"
+#include "services/registry/common_proto_convert.h"
 
 namespace gorank::certificates {
 namespace {
@@ -15,7 +16,7 @@ std::string M(const char* method) {
 }  // namespace
 
 using auth::Caller;
-using registry::DateFromProto;
+using gorank::DateFromProto;
 using registry::RankFromProto;
 
 grpc::Status CertificateServiceImpl::IssueCertificate(grpc::ServerContext* ctx,

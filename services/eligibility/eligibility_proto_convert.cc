@@ -1,7 +1,8 @@
 #include "services/eligibility/eligibility_proto_convert.h"
 
 #include "services/common/status_macros.h"
-#include "services/registry/registry_proto_convert.h"
+#include "services/common/common_proto_convert.h"
+#include "services/registry/common_proto_convert.h"
 #include "services/tournaments/tournament_proto_convert.h"
 
 namespace gorank::eligibility {
@@ -18,7 +19,7 @@ void PlacingToProto(const EventPlacing& p, v1::EventPlacing* out) {
   out->set_group(p.group);
   out->set_highest_group(p.highest_group);
   out->set_sub_event(tournaments::SubEventToProto(p.sub_event));
-  if (p.end.IsValid()) registry::DateToProto(p.end, out->mutable_end());
+  if (p.end.IsValid()) gorank::DateToProto(p.end, out->mutable_end());
   out->set_place(p.place);
   out->set_shared(p.shared);
   out->set_pending(p.pending);
@@ -62,7 +63,7 @@ absl::StatusOr<EventPlacing> PlacingFromProto(const v1::EventPlacing& p) {
   }
   out.sub_event = static_cast<tournaments::SubEvent>(p.sub_event());
   GORANK_ASSIGN_OR_RETURN(
-      auto end, registry::DateFromProto(p.end(), "extra_placings.end"));
+      auto end, gorank::DateFromProto(p.end(), "extra_placings.end"));
   out.end = end.value_or(Date{});
   if (p.place() < 1)
     return absl::InvalidArgumentError("extra_placings.place must be 1 or more");

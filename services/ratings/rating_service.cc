@@ -5,7 +5,8 @@
 
 #include "services/common/request_limits.h"
 #include "services/common/status_macros.h"
-#include "services/registry/registry_proto_convert.h"
+#include "services/common/common_proto_convert.h"
+#include "services/registry/common_proto_convert.h"
 
 namespace gorank::ratings {
 namespace {
@@ -46,7 +47,7 @@ absl::StatusOr<int64_t> PageToken(const std::string& token) {
 
 absl::StatusOr<std::optional<Date>> OptionalDate(const v1::Date& d,
                                                  const std::string& field) {
-  return registry::DateFromProto(d, field);
+  return gorank::DateFromProto(d, field);
 }
 
 void RatingToProto(const PlayerRating& r, v1::PlayerRating* out) {
@@ -61,7 +62,7 @@ void RatingToProto(const PlayerRating& r, v1::PlayerRating* out) {
 
 void ChangeToProto(const RatingChange& c, v1::RatingChange* out) {
   out->set_event_id(c.event.event_id);
-  registry::DateToProto(c.event.date, out->mutable_event_date());
+  gorank::DateToProto(c.event.date, out->mutable_event_date());
   out->set_event_order(c.event.order);
   out->set_gor_before(c.gor_before);
   out->set_gor_after(c.gor_after);
@@ -98,7 +99,7 @@ void ProposalToProto(const StoredProposal& s, v1::PromotionProposal* out) {
   EvidenceToProto(p.evidence, out->mutable_evidence());
   out->set_explanation(p.explanation);
   out->set_state(static_cast<v1::ProposalState>(static_cast<int>(s.state)));
-  registry::DateToProto(s.as_of, out->mutable_as_of());
+  gorank::DateToProto(s.as_of, out->mutable_as_of());
   out->set_decided_by(s.decided_by);
   out->set_decision_reason(s.decision_reason);
   out->set_certificate_number(s.certificate_number);

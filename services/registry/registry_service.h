@@ -1,12 +1,11 @@
-// gRPC handlers of registry.proto: PlayerRegistry, AgencyService,
-// TokenService and RankService. Each handler converts the request, makes one
+// gRPC handlers of registry.proto: PlayerRegistry, AgencyService and
+// RankService (TokenService is auth's: services/auth/token_service.h). Each handler converts the request, makes one
 // domain call through the CallGate (authentication, access table, logging,
 // status mapping) and converts the answer.
 #ifndef GORANK_SERVICES_REGISTRY_REGISTRY_SERVICE_H_
 #define GORANK_SERVICES_REGISTRY_REGISTRY_SERVICE_H_
 
 #include "gorank/v1/registry.grpc.pb.h"
-#include "services/auth/token_manager.h"
 #include "services/auth/call_gate.h"
 #include "services/registry/player_registry.h"
 
@@ -67,28 +66,6 @@ class AgencyServiceImpl final : public v1::AgencyService::Service {
  private:
   CallGate* gate_;
   PlayerRegistry* registry_;
-};
-
-class TokenServiceImpl final : public v1::TokenService::Service {
- public:
-  TokenServiceImpl(CallGate* gate, auth::TokenManager* tokens)
-      : gate_(gate), tokens_(tokens) {}
-
-  grpc::Status CreateToken(grpc::ServerContext* ctx,
-                           const v1::CreateTokenRequest* req,
-                           v1::CreateTokenResponse* resp) override;
-  grpc::Status RevokeToken(grpc::ServerContext* ctx,
-                           const v1::RevokeTokenRequest* req,
-                           v1::RevokeTokenResponse* resp) override;
-  grpc::Status ListTokens(grpc::ServerContext* ctx,
-                          const v1::ListTokensRequest* req,
-                          v1::ListTokensResponse* resp) override;
-  grpc::Status WhoAmI(grpc::ServerContext* ctx, const v1::WhoAmIRequest* req,
-                      v1::WhoAmIResponse* resp) override;
-
- private:
-  CallGate* gate_;
-  auth::TokenManager* tokens_;
 };
 
 class RankServiceImpl final : public v1::RankService::Service {

@@ -18,6 +18,7 @@
 #include "services/audit/keyed_digest.h"
 #include "services/audit/signing_key.h"
 #include "services/auth/token_manager.h"
+#include "services/auth/token_service.h"
 #include "services/certificates/certificate_service.h"
 #include "services/certificates/certification.h"
 #include "services/auth/call_gate.h"
@@ -68,7 +69,7 @@ struct RankdServer::Parts {
   std::unique_ptr<CallGate> gate;
   std::unique_ptr<registry::PlayerRegistryService> player_service;
   std::unique_ptr<registry::AgencyServiceImpl> agency_service;
-  std::unique_ptr<registry::TokenServiceImpl> token_service;
+  std::unique_ptr<auth::TokenServiceImpl> token_service;
   std::unique_ptr<registry::RankServiceImpl> rank_service;
   std::unique_ptr<certificates::CertificateServiceImpl> certificate_service;
   std::unique_ptr<audit::AuditServiceImpl> audit_service;
@@ -282,7 +283,7 @@ CallGateOptions WireGateAndHandlers(const ServerConfig& config, const Clock* clo
   p.agency_service =
       std::make_unique<registry::AgencyServiceImpl>(p.gate.get(), p.registry.get());
   p.token_service =
-      std::make_unique<registry::TokenServiceImpl>(p.gate.get(), p.tokens.get());
+      std::make_unique<auth::TokenServiceImpl>(p.gate.get(), p.tokens.get());
   p.rank_service = std::make_unique<registry::RankServiceImpl>(p.gate.get());
   p.certificate_service = std::make_unique<certificates::CertificateServiceImpl>(
       p.gate.get(), p.certification.get(), clock);

@@ -1,13 +1,14 @@
 #include "services/tournaments/tournament_proto_convert.h"
 
+#include "services/common/common_proto_convert.h"
 #include "services/common/status_macros.h"
-#include "services/registry/registry_proto_convert.h"
+#include "services/registry/common_proto_convert.h"
 
 namespace gorank::tournaments {
 namespace {
 
-using registry::DateFromProto;
-using registry::DateToProto;
+using gorank::DateFromProto;
+using gorank::DateToProto;
 using registry::RankFromProto;
 using registry::RankToProto;
 
