@@ -55,6 +55,7 @@ const std::map<std::string, std::string>& ExpectedRoles() {
       {"/gorank.v1.CertificateService/VerifyCertificate", "PNAU"},
       {"/gorank.v1.CertificateService/LookupRank", "PNAU"},
       {"/gorank.v1.CertificateService/ExportHolders", "NAU"},
+      {"/gorank.v1.CertificateService/ImportCertificates", "NA"},
       {"/gorank.v1.RulesService/CheckGameRecord", "PNAU"},
       {"/gorank.v1.RulesService/CheckGameRecords", "PNAU"},
       {"/gorank.v1.RulesService/CheckGomokuRecord", "PNAU"},
