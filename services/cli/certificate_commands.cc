@@ -83,11 +83,8 @@ Sheet HolderSheet(const v1::ExportHoldersResponse& resp) {
   return sheet;
 }
 
-void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
-  auto* cert = app.add_subcommand("cert", "issue, verify and manage rank certificates");
-  cert->require_subcommand(1);
-
-  auto* issue = cert->add_subcommand("issue", "issue a certificate");
+void AddCertIssue(CLI::App& cert, CliContext& ctx, Action& action) {
+  auto* issue = cert.add_subcommand("issue", "issue a certificate");
   auto r = std::make_shared<v1::IssueCertificateRequest>();
   auto grade = std::make_shared<std::string>();
   auto date = std::make_shared<std::string>();
@@ -130,8 +127,10 @@ void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
           [](const auto& resp) { PrintCertificate(resp.certificate()); });
     };
   });
+}
 
-  auto* get = cert->add_subcommand("get", "show a certificate");
+void AddCertGet(CLI::App& cert, CliContext& ctx, Action& action) {
+  auto* get = cert.add_subcommand("get", "show a certificate");
   auto number = std::make_shared<std::string>();
   get->add_option("number", *number, "nine-digit number")->required();
   get->callback([&, number] {
@@ -143,8 +142,10 @@ void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
           [](const auto& resp) { PrintCertificate(resp.certificate()); });
     };
   });
+}
 
-  auto* list = cert->add_subcommand("list", "list certificates");
+void AddCertList(CLI::App& cert, CliContext& ctx, Action& action) {
+  auto* list = cert.add_subcommand("list", "list certificates");
   auto lr = std::make_shared<v1::ListCertificatesRequest>();
   list->add_option("--agency", *lr->mutable_agency_prefix(), "agency prefix");
   list->add_option_function<int32_t>(
@@ -158,8 +159,10 @@ void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
           [](const auto& resp) { PrintCertificates(resp.certificates()); });
     };
   });
+}
 
-  auto* revoke = cert->add_subcommand("revoke", "revoke a certificate");
+void AddCertRevoke(CLI::App& cert, CliContext& ctx, Action& action) {
+  auto* revoke = cert.add_subcommand("revoke", "revoke a certificate");
   auto rv = std::make_shared<v1::RevokeCertificateRequest>();
   revoke->add_option("number", *rv->mutable_number(), "nine-digit number")->required();
   revoke->add_option("--reason", *rv->mutable_reason(), "why")->required();
@@ -170,8 +173,10 @@ void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
           [](const auto& resp) { PrintCertificate(resp.certificate()); });
     };
   });
+}
 
-  auto* verify = cert->add_subcommand("verify", "check a certificate number against a name (public)");
+void AddCertVerify(CLI::App& cert, CliContext& ctx, Action& action) {
+  auto* verify = cert.add_subcommand("verify", "check a certificate number against a name (public)");
   auto vr = std::make_shared<v1::VerifyCertificateRequest>();
   verify->add_option("number", *vr->mutable_number(), "nine-digit number")->required();
   verify->add_option("--name", *vr->mutable_holder_name(), "holder's name")->required();
@@ -206,8 +211,10 @@ void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
                  : rc;
     };
   });
+}
 
-  auto* lookup = cert->add_subcommand("lookup", "public rank lookup by exact name");
+void AddCertLookup(CLI::App& cert, CliContext& ctx, Action& action) {
+  auto* lookup = cert.add_subcommand("lookup", "public rank lookup by exact name");
   auto name = std::make_shared<std::string>();
   lookup->add_option("name", *name, "name or Latin name")->required();
   lookup->callback([&, name] {
@@ -235,8 +242,10 @@ void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
           });
     };
   });
+}
 
-  cert->add_subcommand("notices", "certificates under public notice (public)")->callback([&] {
+void AddCertNotices(CLI::App& cert, CliContext& ctx, Action& action) {
+  cert.add_subcommand("notices", "certificates under public notice (public)")->callback([&] {
     action = [&]() -> int {
       v1::ListNoticesRequest req;
       return Unary<v1::CertificateService, v1::ListNoticesResponse>(
@@ -258,8 +267,10 @@ void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
           });
     };
   });
+}
 
-  auto* object = cert->add_subcommand("object", "lodge an objection to a posted certificate");
+void AddCertObject(CLI::App& cert, CliContext& ctx, Action& action) {
+  auto* object = cert.add_subcommand("object", "lodge an objection to a posted certificate");
   auto ob = std::make_shared<v1::LodgeObjectionRequest>();
   object->add_option("number", *ob->mutable_number(), "nine-digit number")->required();
   object->add_option("--text", *ob->mutable_text(), "the objection")->required();
@@ -273,8 +284,10 @@ void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
           });
     };
   });
+}
 
-  auto* objections = cert->add_subcommand(
+void AddCertObjections(CLI::App& cert, CliContext& ctx, Action& action) {
+  auto* objections = cert.add_subcommand(
       "objections", "objections with their text and state (national admin, auditor, holder's agency)");
   auto lo = std::make_shared<v1::ListObjectionsRequest>();
   auto ostate = std::make_shared<std::string>();
@@ -310,8 +323,10 @@ void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
           });
     };
   });
+}
 
-  auto* decide = cert->add_subcommand("decide-objection", "uphold or dismiss an objection");
+void AddCertDecideObjection(CLI::App& cert, CliContext& ctx, Action& action) {
+  auto* decide = cert.add_subcommand("decide-objection", "uphold or dismiss an objection");
   auto dr = std::make_shared<v1::DecideObjectionRequest>();
   auto verdict = std::make_shared<std::string>();
   decide
@@ -336,10 +351,10 @@ void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
           });
     };
   });
+}
 
-  AddCertPrintCommand(*cert, ctx, action);
-
-  auto* exp = cert->add_subcommand(
+void AddCertExport(CLI::App& cert, CliContext& ctx, Action& action) {
+  auto* exp = cert.add_subcommand(
       "export", "an agency's certificates and holders: CSV (UTF-8 with BOM) or --out FILE.xlsx");
   auto er = std::make_shared<v1::ExportHoldersRequest>();
   auto out = std::make_shared<std::string>();
@@ -371,10 +386,26 @@ void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
   });
 }
 
-void AddAppraisalCommands(CLI::App& app, CliContext& ctx, Action& action) {
-  auto* ap = app.add_subcommand("appraisal", "appraisal (鉴定) recommendations and decisions");
-  ap->require_subcommand(1);
-  auto* rec = ap->add_subcommand("recommend", "recommend a player for an appraisal grade");
+void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
+  auto* cert = app.add_subcommand("cert", "issue, verify and manage rank certificates");
+  cert->require_subcommand(1);
+
+  AddCertIssue(*cert, ctx, action);
+  AddCertGet(*cert, ctx, action);
+  AddCertList(*cert, ctx, action);
+  AddCertRevoke(*cert, ctx, action);
+  AddCertVerify(*cert, ctx, action);
+  AddCertLookup(*cert, ctx, action);
+  AddCertNotices(*cert, ctx, action);
+  AddCertObject(*cert, ctx, action);
+  AddCertObjections(*cert, ctx, action);
+  AddCertDecideObjection(*cert, ctx, action);
+  AddCertPrintCommand(*cert, ctx, action);
+  AddCertExport(*cert, ctx, action);
+}
+
+void AddAppraisalRecommend(CLI::App& ap, CliContext& ctx, Action& action) {
+  auto* rec = ap.add_subcommand("recommend", "recommend a player for an appraisal grade");
   auto rr = std::make_shared<v1::RecommendAppraisalRequest>();
   auto grade = std::make_shared<std::string>();
   rec->add_option_function<int64_t>(
@@ -392,7 +423,10 @@ void AddAppraisalCommands(CLI::App& app, CliContext& ctx, Action& action) {
           });
     };
   });
-  auto* dec = ap->add_subcommand("decide", "approve or reject (national admin)");
+}
+
+void AddAppraisalDecide(CLI::App& ap, CliContext& ctx, Action& action) {
+  auto* dec = ap.add_subcommand("decide", "approve or reject (national admin)");
   auto dr = std::make_shared<v1::DecideAppraisalRequest>();
   auto verdict = std::make_shared<std::string>();
   dec->add_option_function<int64_t>(
@@ -419,7 +453,10 @@ void AddAppraisalCommands(CLI::App& app, CliContext& ctx, Action& action) {
           });
     };
   });
-  auto* list = ap->add_subcommand("list", "appraisals");
+}
+
+void AddAppraisalList(CLI::App& ap, CliContext& ctx, Action& action) {
+  auto* list = ap.add_subcommand("list", "appraisals");
   auto lr = std::make_shared<v1::ListAppraisalsRequest>();
   list->add_option("--agency", *lr->mutable_agency_prefix(), "agency prefix");
   list->add_flag("--pending", [lr](int64_t) { lr->set_pending_only(true); }, "pending only");
@@ -440,6 +477,14 @@ void AddAppraisalCommands(CLI::App& app, CliContext& ctx, Action& action) {
           });
     };
   });
+}
+
+void AddAppraisalCommands(CLI::App& app, CliContext& ctx, Action& action) {
+  auto* ap = app.add_subcommand("appraisal", "appraisal (鉴定) recommendations and decisions");
+  ap->require_subcommand(1);
+  AddAppraisalRecommend(*ap, ctx, action);
+  AddAppraisalDecide(*ap, ctx, action);
+  AddAppraisalList(*ap, ctx, action);
 }
 
 void PrintStock(const v1::StockOrder& s) {
