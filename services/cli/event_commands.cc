@@ -397,7 +397,7 @@ CLI::App* WithEventId(CLI::App* parent, const char* name, const char* help,
   return cmd;
 }
 
-void AddReads(CLI::App* event, CliContext& ctx, Action& action) {
+void AddCompetitions(CLI::App* event, CliContext& ctx, Action& action) {
   auto* comps = event->add_subcommand("competitions", "the competition catalogue (public)");
   comps->callback([&] {
     action = [&]() -> int {
@@ -416,7 +416,9 @@ void AddReads(CLI::App* event, CliContext& ctx, Action& action) {
           });
     };
   });
+}
 
+void AddGet(CLI::App* event, CliContext& ctx, Action& action) {
   auto gid = std::make_shared<int64_t>(0);
   WithEventId(event, "get", "show an event (public)", gid)->callback([&, gid] {
     action = [&, gid]() -> int {
@@ -427,7 +429,9 @@ void AddReads(CLI::App* event, CliContext& ctx, Action& action) {
           [](const auto& resp) { PrintEvent(resp.event()); });
     };
   });
+}
 
+void AddList(CLI::App* event, CliContext& ctx, Action& action) {
   auto* list = event->add_subcommand("list", "list events (public)");
   auto lr = std::make_shared<v1::ListEventsRequest>();
   auto from = std::make_shared<std::string>(), to = std::make_shared<std::string>();
@@ -444,7 +448,9 @@ void AddReads(CLI::App* event, CliContext& ctx, Action& action) {
           [](const auto& resp) { PrintEvents(resp.events()); });
     };
   });
+}
 
+void AddStandings(CLI::App* event, CliContext& ctx, Action& action) {
   auto sid = std::make_shared<int64_t>(0);
   auto sout = std::make_shared<std::string>();
   auto* standings = WithEventId(event, "standings", "standings with every criterion (public)", sid);
@@ -469,7 +475,9 @@ void AddReads(CLI::App* event, CliContext& ctx, Action& action) {
           });
     };
   });
+}
 
+void AddExport(CLI::App* event, CliContext& ctx, Action& action) {
   auto eid = std::make_shared<int64_t>(0);
   auto efmt = std::make_shared<std::string>("egf");
   auto* exp = WithEventId(event, "export", "write the results as an EGF or CSV file (public)",
@@ -492,6 +500,14 @@ void AddReads(CLI::App* event, CliContext& ctx, Action& action) {
           });
     };
   });
+}
+
+void AddReads(CLI::App* event, CliContext& ctx, Action& action) {
+  AddCompetitions(event, ctx, action);
+  AddGet(event, ctx, action);
+  AddList(event, ctx, action);
+  AddStandings(event, ctx, action);
+  AddExport(event, ctx, action);
 }
 
 // "3=12" -> {3, 12}; false when not ROW=PLAYER_ID with both positive.
@@ -748,7 +764,7 @@ void AddResult(CLI::App* event, CliContext& ctx, Action& action) {
   });
 }
 
-void AddEntries(CLI::App* event, CliContext& ctx, Action& action) {
+void AddEnter(CLI::App* event, CliContext& ctx, Action& action) {
   auto* enter = event->add_subcommand(
       "enter", "enter registered players (by player id) or guests into an event");
   auto er = std::make_shared<v1::EditResultsRequest>();
@@ -780,7 +796,9 @@ void AddEntries(CLI::App* event, CliContext& ctx, Action& action) {
       return Edit(ctx, *er);
     };
   });
+}
 
+void AddTeam(CLI::App* event, CliContext& ctx, Action& action) {
   auto* team = event->add_subcommand(
       "team", "add a team (or replace the team of --id) with its board order, players by id");
   auto tr = std::make_shared<v1::EditResultsRequest>();
@@ -802,7 +820,9 @@ void AddEntries(CLI::App* event, CliContext& ctx, Action& action) {
       return Edit(ctx, *tr);
     };
   });
+}
 
+void AddWithdraw(CLI::App* event, CliContext& ctx, Action& action) {
   auto* wd = event->add_subcommand(
       "withdraw", "record that an entrant (or team) withdrew after round N (--undo cancels)");
   auto wr = std::make_shared<v1::EditResultsRequest>();
@@ -830,7 +850,9 @@ void AddEntries(CLI::App* event, CliContext& ctx, Action& action) {
       return Edit(ctx, *wr);
     };
   });
+}
 
+void AddDecide(CLI::App* event, CliContext& ctx, Action& action) {
   auto* decide = event->add_subcommand(
       "decide", "record the outcome of a play-off or a drawing of lots among tied entrants "
                 "(or teams), best first");
@@ -891,6 +913,13 @@ void AddEntries(CLI::App* event, CliContext& ctx, Action& action) {
               });
         };
       });
+}
+
+void AddEntries(CLI::App* event, CliContext& ctx, Action& action) {
+  AddEnter(event, ctx, action);
+  AddTeam(event, ctx, action);
+  AddWithdraw(event, ctx, action);
+  AddDecide(event, ctx, action);
 }
 
 void AddWrites(CLI::App* event, CliContext& ctx, Action& action) {
