@@ -48,6 +48,7 @@
 #include "google/protobuf/util/json_util.h"
 #include "gorank/v1/rules.grpc.pb.h"
 #include "services/cli/commands.h"
+#include "services/cli/integer_args.h"
 
 namespace gorank::cli {
 namespace {
@@ -125,7 +126,9 @@ bool BuildOptions(const CheckArgs& a, v1::CheckOptions* o) {
           "line)");
       return false;
     }
-    o->add_variation(std::stoi(v));
+    int branch = 0;
+    ParseDecimal(v, &branch);  // at most six digits: always fits
+    o->add_variation(branch);
   }
   if (!a.dead.empty()) {
     o->set_dead_stones_given(true);
