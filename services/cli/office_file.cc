@@ -45,7 +45,8 @@ Cell Cell::Date(int year, int month, int day) {
 }
 
 std::string CsvField(std::string_view text) {
-  if (text.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(text);
+  if (text.find_first_of(",\"\n\r") == std::string_view::npos)
+    return std::string(text);
   std::string out = "\"";
   for (char c : text) {
     if (c == '"') out += '"';
@@ -67,9 +68,16 @@ bool IsNumber(const std::string& s) {
 bool LooksLikeFormula(const std::string& s) {
   if (s.empty()) return false;
   switch (s[0]) {
-    case '=': case '+': case '@': case '\t': case '\r': return true;
-    case '-': return s.size() > 1 && !IsNumber(s);
-    default: return false;
+    case '=':
+    case '+':
+    case '@':
+    case '\t':
+    case '\r':
+      return true;
+    case '-':
+      return s.size() > 1 && !IsNumber(s);
+    default:
+      return false;
   }
 }
 
@@ -79,7 +87,10 @@ size_t DisplayWidth(const std::string& s) {
   for (size_t i = 0; i < s.size();) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     const size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-    uint32_t cp = len == 1 ? c : len == 2 ? c & 0x1F : len == 3 ? c & 0x0F : c & 0x07;
+    uint32_t cp = len == 1   ? c
+                  : len == 2 ? c & 0x1F
+                  : len == 3 ? c & 0x0F
+                             : c & 0x07;
     for (size_t k = 1; k < len && i + k < s.size(); ++k) {
       cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
     }
@@ -93,7 +104,8 @@ size_t DisplayWidth(const std::string& s) {
 std::string SheetName(const std::string& name, size_t index) {
   std::string out;
   for (char c : name) {
-    if (std::string_view("[]:*?/\\").find(c) == std::string_view::npos) out += c;
+    if (std::string_view("[]:*?/\\").find(c) == std::string_view::npos)
+      out += c;
   }
   if (out.size() > 31) out.resize(31);
   return out.empty() ? "Sheet" + std::to_string(index + 1) : out;
@@ -101,7 +113,8 @@ std::string SheetName(const std::string& name, size_t index) {
 
 class Workbook {
  public:
-  explicit Workbook(const std::string& path) : path_(path), wb_(workbook_new(path.c_str())) {
+  explicit Workbook(const std::string& path)
+      : path_(path), wb_(workbook_new(path.c_str())) {
     if (wb_ == nullptr) return;
     bold_ = workbook_add_format(wb_);
     format_set_bold(bold_);
@@ -122,42 +135,48 @@ class Workbook {
 
   void Add(const Sheet& sheet, size_t index) {
     if (wb_ == nullptr || !error_.empty()) return;
-    lxw_worksheet* ws = workbook_add_worksheet(wb_, SheetName(sheet.name, index).c_str());
+    lxw_worksheet* ws =
+        workbook_add_worksheet(wb_, SheetName(sheet.name, index).c_str());
     if (ws == nullptr) {
       error_ = "cannot add the worksheet '" + sheet.name + "'";
       return;
     }
     std::vector<size_t> widths(sheet.header.size(), 0);
     for (size_t c = 0; c < sheet.header.size(); ++c) {
-      Check(worksheet_write_string(ws, 0, static_cast<lxw_col_t>(c), sheet.header[c].c_str(),
-                                   bold_));
+      Check(worksheet_write_string(ws, 0, static_cast<lxw_col_t>(c),
+                                   sheet.header[c].c_str(), bold_));
       widths[c] = DisplayWidth(sheet.header[c]);
     }
     for (size_t r = 0; r < sheet.rows.size(); ++r) {
       const auto& row = sheet.rows[r];
       if (row.size() > widths.size()) widths.resize(row.size(), 0);
       for (size_t c = 0; c < row.size(); ++c) {
-        WriteCell(ws, static_cast<lxw_row_t>(r + 1), static_cast<lxw_col_t>(c), row[c]);
+        WriteCell(ws, static_cast<lxw_row_t>(r + 1), static_cast<lxw_col_t>(c),
+                  row[c]);
         widths[c] = std::max(widths[c], DisplayWidth(row[c].text));
       }
     }
     for (size_t c = 0; c < widths.size(); ++c) {
-      const double width = static_cast<double>(std::clamp<size_t>(widths[c] + 2, 8, 60));
-      Check(worksheet_set_column(ws, static_cast<lxw_col_t>(c), static_cast<lxw_col_t>(c),
-                                 width, nullptr));
+      const double width =
+          static_cast<double>(std::clamp<size_t>(widths[c] + 2, 8, 60));
+      Check(worksheet_set_column(ws, static_cast<lxw_col_t>(c),
+                                 static_cast<lxw_col_t>(c), width, nullptr));
     }
     worksheet_freeze_panes(ws, 1, 0);
     if (!widths.empty()) {
-      Check(worksheet_autofilter(ws, 0, 0, static_cast<lxw_row_t>(sheet.rows.size()),
+      Check(worksheet_autofilter(ws, 0, 0,
+                                 static_cast<lxw_row_t>(sheet.rows.size()),
                                  static_cast<lxw_col_t>(widths.size() - 1)));
     }
   }
 
  private:
-  void WriteCell(lxw_worksheet* ws, lxw_row_t r, lxw_col_t c, const Cell& cell) {
+  void WriteCell(lxw_worksheet* ws, lxw_row_t r, lxw_col_t c,
+                 const Cell& cell) {
     switch (cell.kind) {
       case Cell::Kind::kNumber:
-        Check(worksheet_write_number(ws, r, c, cell.number, NumberFormat(cell.number_format)));
+        Check(worksheet_write_number(ws, r, c, cell.number,
+                                     NumberFormat(cell.number_format)));
         return;
       case Cell::Kind::kDate: {
         lxw_datetime dt = {cell.year, cell.month, cell.day, 0, 0, 0};
@@ -165,7 +184,8 @@ class Workbook {
         return;
       }
       case Cell::Kind::kText:
-        if (!cell.text.empty()) Check(worksheet_write_string(ws, r, c, cell.text.c_str(), nullptr));
+        if (!cell.text.empty())
+          Check(worksheet_write_string(ws, r, c, cell.text.c_str(), nullptr));
         return;
     }
   }
@@ -182,7 +202,8 @@ class Workbook {
   }
 
   void Check(lxw_error e) {
-    if (e != LXW_NO_ERROR && error_.empty()) error_ = path_ + ": " + lxw_strerror(e);
+    if (e != LXW_NO_ERROR && error_.empty())
+      error_ = path_ + ": " + lxw_strerror(e);
   }
 
   std::string path_;
@@ -217,12 +238,14 @@ std::string CsvText(const Sheet& sheet) {
 bool IsXlsxPath(const std::string& path) {
   if (path.size() < 5) return false;
   std::string ext = path.substr(path.size() - 5);
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) {
+    return static_cast<char>(std::tolower(c));
+  });
   return ext == ".xlsx";
 }
 
-std::string WriteXlsx(const std::string& path, const std::vector<Sheet>& sheets) {
+std::string WriteXlsx(const std::string& path,
+                      const std::vector<Sheet>& sheets) {
   // libxlsxwriter would say so on stderr itself, after the work.
   if (!std::ofstream(path, std::ios::binary | std::ios::app)) {
     return "cannot create " + path + ": " + std::strerror(errno);
@@ -232,7 +255,8 @@ std::string WriteXlsx(const std::string& path, const std::vector<Sheet>& sheets)
   return wb.Finish();
 }
 
-std::string WriteOfficeFile(const std::string& path, const std::vector<Sheet>& sheets) {
+std::string WriteOfficeFile(const std::string& path,
+                            const std::vector<Sheet>& sheets) {
   if (IsXlsxPath(path)) return WriteXlsx(path, sheets);
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) return "cannot create " + path;

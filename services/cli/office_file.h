@@ -37,13 +37,15 @@ struct Cell {
   static Cell Text(std::string text);
   static Cell Int(int64_t value);
   // `shown` is the CSV text ("14.5", "2 1/3").
-  static Cell Number(double value, std::string shown, std::string number_format = "");
+  static Cell Number(double value, std::string shown,
+                     std::string number_format = "");
   // An empty text cell when year is 0 (no date).
   static Cell Date(int year, int month, int day);
 };
 
 struct Sheet {
-  std::string name;  // the worksheet's name: at most 31 characters, none of []:*?/\ .
+  // The worksheet's name: at most 31 characters, none of []:*?/\ .
+  std::string name;
   std::vector<std::string> header;
   std::vector<std::vector<Cell>> rows;
 };
@@ -63,12 +65,14 @@ bool IsXlsxPath(const std::string& path);
 // Writes every sheet into one workbook at `path` (replacing a file there).
 // "" when written, else what went wrong (the file cannot be created, a
 // string too long for a cell, ...).
-std::string WriteXlsx(const std::string& path, const std::vector<Sheet>& sheets);
+std::string WriteXlsx(const std::string& path,
+                      const std::vector<Sheet>& sheets);
 
 // `--out FILE`: an .xlsx workbook of every sheet when IsXlsxPath(path), else
 // sheets[0] as CSV (CsvText). "" or the error, as WriteXlsx.
 // REQUIRES: !sheets.empty().
-std::string WriteOfficeFile(const std::string& path, const std::vector<Sheet>& sheets);
+std::string WriteOfficeFile(const std::string& path,
+                            const std::vector<Sheet>& sheets);
 
 }  // namespace gorank::cli
 

@@ -41,8 +41,8 @@ class OfficeExportE2eTest : public RankdCliTest {
   void SetUp() override {
     // rankctl reads no config file of the machine's user.
     setenv("HOME", dir_.path().c_str(), 1);
-    for (const char* v : {"XDG_CONFIG_HOME", "RANKCTL_SERVER", "RANKCTL_TOKEN_FILE",
-                          "RANKCTL_CA_FILE"}) {
+    for (const char* v : {"XDG_CONFIG_HOME", "RANKCTL_SERVER",
+                          "RANKCTL_TOKEN_FILE", "RANKCTL_CA_FILE"}) {
       unsetenv(v);
     }
     RankdCliTest::SetUp();
@@ -62,23 +62,28 @@ class OfficeExportE2eTest : public RankdCliTest {
     year_ = std::to_string(ShanghaiYear());
     yy_ = year_.substr(2);
     const std::string op = dir_.File("bj.token");
-    ASSERT_EQ(Ctl({"token", "create", "--role", "agency_operator", "--agency", "110",
-                   "--label", "bj", "--out", op})
+    ASSERT_EQ(Ctl({"token", "create", "--role", "agency_operator", "--agency",
+                   "110", "--label", "bj", "--out", op})
                   .exit_code,
               0);
-    RunResult r = Ctl({"player", "register", "--name", "张三", "--latin-name", "Zhang San",
-                       "--gender", "male", "--birth-date", "2008-01-10", "--resident-id",
-                       "44030520080110005X", "--agency", "110", "--rank", "1k"});
+    RunResult r = Ctl({"player", "register", "--name", "张三", "--latin-name",
+                       "Zhang San", "--gender", "male", "--birth-date",
+                       "2008-01-10", "--resident-id", "44030520080110005X",
+                       "--agency", "110", "--rank", "1k"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    r = Ctl({"player", "register", "--name", "李四", "--latin-name", "Li Si", "--gender",
-             "female", "--birth-date", "1998-07-09", "--agency", "110", "--rank", "3d"});
+    r = Ctl({"player", "register", "--name", "李四", "--latin-name", "Li Si",
+             "--gender", "female", "--birth-date", "1998-07-09", "--agency",
+             "110", "--rank", "3d"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    ASSERT_EQ(Ctl({"stock", "order", "--agency", "110", "--year", year_, "--quantity", "10"})
+    ASSERT_EQ(Ctl({"stock", "order", "--agency", "110", "--year", year_,
+                   "--quantity", "10"})
                   .exit_code,
               0);
-    ASSERT_EQ(Ctl({"stock", "release", "--agency", "110", "--year", year_}).exit_code, 0);
-    r = Ctl({"--token-file", op, "cert", "issue", "--player", "1", "--grade", "1d",
-             "--reference", "=1+2 club league, 2nd"},
+    ASSERT_EQ(
+        Ctl({"stock", "release", "--agency", "110", "--year", year_}).exit_code,
+        0);
+    r = Ctl({"--token-file", op, "cert", "issue", "--player", "1", "--grade",
+             "1d", "--reference", "=1+2 club league, 2nd"},
             false);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     r = Ctl({"cert", "issue", "--player", "2", "--grade", "4d", "--reference",
@@ -87,10 +92,11 @@ class OfficeExportE2eTest : public RankdCliTest {
   }
 
   std::string CreateSwiss() {
-    RunResult r = Ctl({"event", "create", "--name", "Office Swiss", "--organiser", "110",
-                       "--start", "2025-05-01", "--competition", "club_event", "--level",
-                       "club", "--sub-event", "open_individual", "--format", "swiss",
-                       "--rounds", "3", "--json"});
+    RunResult r =
+        Ctl({"event", "create", "--name", "Office Swiss", "--organiser", "110",
+             "--start", "2025-05-01", "--competition", "club_event", "--level",
+             "club", "--sub-event", "open_individual", "--format", "swiss",
+             "--rounds", "3", "--json"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     const auto created = nlohmann::json::parse(r.out, nullptr, false);
     if (created.is_discarded()) return "";
@@ -106,23 +112,29 @@ TEST_F(OfficeExportE2eTest, HolderListAsCsvWithBomAndAsXlsx) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   ASSERT_TRUE(StartsWithBom(r.out)) << r.out;
   EXPECT_EQ(r.out.substr(3, r.out.find('\n') - 3),
-            "number,grade,issue_date,basis,basis_reference,state,name,latin_name,gender,"
+            "number,grade,issue_date,basis,basis_reference,state,name,latin_"
+            "name,gender,"
             "birth_date,home_agency,resident_id");
   const std::string row = "110" + yy_ + "0001,1d,";
   EXPECT_TRUE(Has(r.out, "\n" + row)) << r.out;
-  EXPECT_TRUE(Has(r.out, ",\"'=1+2 club league, 2nd\",effective,张三,Zhang San,male,2008-01-10,"
-                         "110,44030520080110005X\n"))
+  EXPECT_TRUE(Has(
+      r.out,
+      ",\"'=1+2 club league, 2nd\",effective,张三,Zhang San,male,2008-01-10,"
+      "110,44030520080110005X\n"))
       << r.out;  // a formula-looking cell is shown as text
 
   // --out FILE.csv writes the same bytes.
   const std::string csv = dir_.File("holders.csv");
-  RunResult w = Ctl({"cert", "export", "--agency", "110", "--year", year_, "--out", csv});
+  RunResult w =
+      Ctl({"cert", "export", "--agency", "110", "--year", year_, "--out", csv});
   ASSERT_EQ(w.exit_code, 0) << w.err;
   EXPECT_TRUE(Has(w.out, "wrote 1 certificate(s) to " + csv)) << w.out;
   EXPECT_EQ(ReadFile(csv), r.out);
 
-  const std::string xlsx = dir_.File("holders.XLSX");  // the extension in any case
-  w = Ctl({"cert", "export", "--agency", "000", "--year", year_, "--out", xlsx});
+  const std::string xlsx =
+      dir_.File("holders.XLSX");  // the extension in any case
+  w = Ctl(
+      {"cert", "export", "--agency", "000", "--year", year_, "--out", xlsx});
   ASSERT_EQ(w.exit_code, 0) << w.err;
   Xlsx book;
   ASSERT_EQ(book.Open(xlsx), "");
@@ -131,7 +143,8 @@ TEST_F(OfficeExportE2eTest, HolderListAsCsvWithBomAndAsXlsx) {
   EXPECT_EQ(cells["A1"].value, "number");
   EXPECT_TRUE(book.Bold(cells["A1"].style));
   EXPECT_EQ(cells["L1"].value, "resident_id");
-  EXPECT_EQ(cells["A2"].type, "s");  // text: the national prefix keeps its zeros
+  EXPECT_EQ(cells["A2"].type,
+            "s");  // text: the national prefix keeps its zeros
   EXPECT_EQ(cells["A2"].value, "000" + yy_ + "0001");
   EXPECT_FALSE(book.Bold(cells["A2"].style));
   EXPECT_EQ(cells["B2"].value, "4d");
@@ -143,12 +156,14 @@ TEST_F(OfficeExportE2eTest, HolderListAsCsvWithBomAndAsXlsx) {
   EXPECT_EQ(book.NumberFormat(cells["C2"].style), "yyyy-mm-dd");
   EXPECT_EQ(cells.count("A3"), 0u);
   const std::string& sheet = book.entries().at("xl/worksheets/sheet1.xml");
-  EXPECT_TRUE(Has(sheet, "<col min=\"5\" max=\"5\" width=\"")) << sheet;  // widths set
+  EXPECT_TRUE(Has(sheet, "<col min=\"5\" max=\"5\" width=\""))
+      << sheet;  // widths set
   EXPECT_TRUE(Has(sheet, "state=\"frozen\"")) << sheet;
 
   // Agency 110's list: the resident ID stays 18 characters of text and the
   // formula-looking basis is a plain string.
-  w = Ctl({"cert", "export", "--agency", "110", "--year", year_, "--out", xlsx});
+  w = Ctl(
+      {"cert", "export", "--agency", "110", "--year", year_, "--out", xlsx});
   ASSERT_EQ(w.exit_code, 0) << w.err;
   Xlsx again;
   ASSERT_EQ(again.Open(xlsx), "");
@@ -169,17 +184,21 @@ TEST_F(OfficeExportE2eTest, HolderListAsCsvWithBomAndAsXlsx) {
 
 TEST_F(OfficeExportE2eTest, AnnualReportAsCsvWithBomAndAsXlsx) {
   ASSERT_NO_FATAL_FAILURE(IssueTwo());
-  RunResult r = Ctl({"audit", "report", "--agency", "110", "--year", year_, "--csv"});
+  RunResult r =
+      Ctl({"audit", "report", "--agency", "110", "--year", year_, "--csv"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   ASSERT_TRUE(StartsWithBom(r.out)) << r.out;
-  EXPECT_EQ(r.out.substr(3, r.out.find('\n') - 3), "section,number,grade,detail");
+  EXPECT_EQ(r.out.substr(3, r.out.find('\n') - 3),
+            "section,number,grade,detail");
   EXPECT_TRUE(Has(r.out, "\nby_grade,,1d,1\n")) << r.out;
   EXPECT_TRUE(Has(r.out, "\nstock,,,ordered=10 released=1 used=1\n")) << r.out;
 
   const std::string xlsx = dir_.File("report.xlsx");
-  r = Ctl({"audit", "report", "--agency", "110", "--year", year_, "--out", xlsx});
+  r = Ctl(
+      {"audit", "report", "--agency", "110", "--year", year_, "--out", xlsx});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(Has(r.out, "wrote the report of 110 " + year_ + " to " + xlsx)) << r.out;
+  EXPECT_TRUE(Has(r.out, "wrote the report of 110 " + year_ + " to " + xlsx))
+      << r.out;
   EXPECT_TRUE(Has(r.out, "checkpoint: {")) << r.out;
   Xlsx book;
   ASSERT_EQ(book.Open(xlsx), "");
@@ -192,7 +211,8 @@ TEST_F(OfficeExportE2eTest, AnnualReportAsCsvWithBomAndAsXlsx) {
   EXPECT_EQ(cells["D2"].value, "1");
 
   const std::string csv = dir_.File("report.csv");
-  r = Ctl({"audit", "report", "--agency", "110", "--year", year_, "--out", csv});
+  r = Ctl(
+      {"audit", "report", "--agency", "110", "--year", year_, "--out", csv});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string file = ReadFile(csv);
   EXPECT_TRUE(StartsWithBom(file));
@@ -203,9 +223,10 @@ TEST_F(OfficeExportE2eTest, StandingsAndResultsFiles) {
   const std::string id = CreateSwiss();
   ASSERT_NE(id, "");
   const std::string egf = dir_.File("swiss.h9");
-  std::ofstream(egf, std::ios::binary) << kBom << kSwiss;  // saved "UTF-8 with BOM"
-  RunResult r = Ctl({"event", "import", egf, "--event", id, "--allow-guests", "--withdrawn",
-                     "5=2"});
+  std::ofstream(egf, std::ios::binary)
+      << kBom << kSwiss;  // saved "UTF-8 with BOM"
+  RunResult r = Ctl({"event", "import", egf, "--event", id, "--allow-guests",
+                     "--withdrawn", "5=2"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(Has(r.out, "5 players, 5 games")) << r.out;
 
@@ -218,7 +239,8 @@ TEST_F(OfficeExportE2eTest, StandingsAndResultsFiles) {
   EXPECT_TRUE(Has(r.out, "wrote the standings to " + csv)) << r.out;
   std::string file = ReadFile(csv);
   ASSERT_TRUE(StartsWithBom(file)) << file;
-  EXPECT_EQ(file.substr(3, file.find('\n') - 3), "place,id,name,points,SOS,total,warnings,note");
+  EXPECT_EQ(file.substr(3, file.find('\n') - 3),
+            "place,id,name,points,SOS,total,warnings,note");
   EXPECT_TRUE(Has(file, "\n1,1,王小明,6,9,6,0,\n")) << file;
   EXPECT_TRUE(Has(file, "\n2,2,Li Wei,4,11,4 2/3,0,\n")) << file;
 
@@ -238,7 +260,8 @@ TEST_F(OfficeExportE2eTest, StandingsAndResultsFiles) {
   EXPECT_EQ(cells["F3"].type, "");     // 4 2/3 as a number shown as a fraction
   EXPECT_EQ(cells["F3"].value.substr(0, 6), "4.6666");
   EXPECT_EQ(book.NumberFormat(cells["F3"].style), "# ?/?");
-  EXPECT_TRUE(Has(cells["H6"].value, "withdrew after round 2")) << cells["H6"].value;
+  EXPECT_TRUE(Has(cells["H6"].value, "withdrew after round 2"))
+      << cells["H6"].value;
 
   // The results CSV starts with a BOM and imports again (dry run, and into
   // a second event); EGF goes out without one.
@@ -252,7 +275,8 @@ TEST_F(OfficeExportE2eTest, StandingsAndResultsFiles) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(Has(r.out, "5 players, 5 games")) << r.out;
   const std::string second = CreateSwiss();
-  r = Ctl({"event", "import", results, "--format", "csv", "--event", second, "--allow-guests"});
+  r = Ctl({"event", "import", results, "--format", "csv", "--event", second,
+           "--allow-guests"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(Ctl({"event", "standings", second}, false).out,
             Ctl({"event", "standings", id}, false).out);

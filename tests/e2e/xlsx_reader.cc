@@ -12,7 +12,8 @@ namespace {
 
 uint32_t Le(const std::string& b, size_t at, int bytes) {
   uint32_t v = 0;
-  for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(b[at + i]);
+  for (int i = bytes - 1; i >= 0; --i)
+    v = (v << 8) | static_cast<unsigned char>(b[at + i]);
   return v;
 }
 
@@ -38,12 +39,18 @@ std::string Unescape(const std::string& s) {
     }
     const size_t semi = s.find(';', i);
     const std::string name = s.substr(i + 1, semi - i - 1);
-    if (name == "amp") out += '&';
-    else if (name == "lt") out += '<';
-    else if (name == "gt") out += '>';
-    else if (name == "quot") out += '"';
-    else if (name == "apos") out += '\'';
-    else out += "&" + name + ";";
+    if (name == "amp")
+      out += '&';
+    else if (name == "lt")
+      out += '<';
+    else if (name == "gt")
+      out += '>';
+    else if (name == "quot")
+      out += '"';
+    else if (name == "apos")
+      out += '\'';
+    else
+      out += "&" + name + ";";
     i = semi;
   }
   return out;
@@ -60,11 +67,12 @@ std::string Attr(const std::string& tag, const std::string& name) {
 
 // The text between <open ...> and </close> of every element named `name`
 // inside `xml`, with its opening tag.
-std::vector<std::pair<std::string, std::string>> Elements(const std::string& xml,
-                                                          const std::string& name) {
+std::vector<std::pair<std::string, std::string>> Elements(
+    const std::string& xml, const std::string& name) {
   std::vector<std::pair<std::string, std::string>> out;
   const std::string open = "<" + name;
-  for (size_t at = xml.find(open); at != std::string::npos; at = xml.find(open, at + 1)) {
+  for (size_t at = xml.find(open); at != std::string::npos;
+       at = xml.find(open, at + 1)) {
     const char next = xml[at + open.size()];
     if (next != ' ' && next != '>' && next != '/') continue;
     const size_t tag_end = xml.find('>', at);
@@ -83,7 +91,8 @@ std::string Section(const std::string& xml, const std::string& name) {
   const size_t begin = xml.find("<" + name);
   if (begin == std::string::npos) return "";
   const size_t end = xml.find("</" + name + ">", begin);
-  return xml.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+  return xml.substr(begin,
+                    end == std::string::npos ? std::string::npos : end - begin);
 }
 
 // All <t> texts of an element, concatenated (plain or rich-text runs).
@@ -110,7 +119,8 @@ std::string Xlsx::Open(const std::string& path) {
   const uint32_t count = Le(b, eocd + 10, 2);
   size_t at = Le(b, eocd + 16, 4);
   for (uint32_t i = 0; i < count; ++i) {
-    if (at + 46 > b.size() || Le(b, at, 4) != 0x02014b50) return "bad central directory entry";
+    if (at + 46 > b.size() || Le(b, at, 4) != 0x02014b50)
+      return "bad central directory entry";
     const uint32_t method = Le(b, at + 10, 2);
     const uint32_t crc = Le(b, at + 16, 4);
     const uint32_t compressed = Le(b, at + 20, 4);
@@ -121,8 +131,10 @@ std::string Xlsx::Open(const std::string& path) {
     const uint32_t local = Le(b, at + 42, 4);
     const std::string name = b.substr(at + 46, name_len);
     at += 46 + name_len + extra_len + comment_len;
-    if (local + 30 > b.size() || Le(b, local, 4) != 0x04034b50) return name + ": bad local header";
-    const size_t data = local + 30 + Le(b, local + 26, 2) + Le(b, local + 28, 2);
+    if (local + 30 > b.size() || Le(b, local, 4) != 0x04034b50)
+      return name + ": bad local header";
+    const size_t data =
+        local + 30 + Le(b, local + 26, 2) + Le(b, local + 28, 2);
     if (data + compressed > b.size()) return name + ": truncated";
     const std::string raw = b.substr(data, compressed);
     std::string content;
@@ -137,17 +149,21 @@ std::string Xlsx::Open(const std::string& path) {
     }
     entries_[name] = std::move(content);
   }
-  if (!entries_.count("[Content_Types].xml")) return path + ": no [Content_Types].xml";
+  if (!entries_.count("[Content_Types].xml"))
+    return path + ": no [Content_Types].xml";
   return "";
 }
 
 std::map<std::string, XlsxCell> Xlsx::Sheet(int n) const {
   std::map<std::string, XlsxCell> cells;
-  const auto it = entries_.find("xl/worksheets/sheet" + std::to_string(n) + ".xml");
+  const auto it =
+      entries_.find("xl/worksheets/sheet" + std::to_string(n) + ".xml");
   if (it == entries_.end()) return cells;
   std::vector<std::string> shared;
-  if (const auto ss = entries_.find("xl/sharedStrings.xml"); ss != entries_.end()) {
-    for (const auto& [tag, body] : Elements(ss->second, "si")) shared.push_back(Texts(body));
+  if (const auto ss = entries_.find("xl/sharedStrings.xml");
+      ss != entries_.end()) {
+    for (const auto& [tag, body] : Elements(ss->second, "si"))
+      shared.push_back(Texts(body));
   }
   for (const auto& [tag, body] : Elements(it->second, "c")) {
     XlsxCell cell;
@@ -196,7 +212,8 @@ std::string Xlsx::NumberFormat(int style) const {
   const auto xfs = Elements(Section(it->second, "cellXfs"), "xf");
   if (style < 0 || style >= static_cast<int>(xfs.size())) return "";
   const std::string id = Attr(xfs[style].first, "numFmtId");
-  for (const auto& [tag, body] : Elements(Section(it->second, "numFmts"), "numFmt")) {
+  for (const auto& [tag, body] :
+       Elements(Section(it->second, "numFmts"), "numFmt")) {
     if (Attr(tag, "numFmtId") == id) {
       std::string code;
       for (char c : Attr(tag, "formatCode")) {

@@ -12,9 +12,10 @@
 namespace gorank::e2e {
 
 struct XlsxCell {
-  std::string type;   // the t attribute: "s" (shared string), "" (number), ...
-  std::string value;  // the text (shared strings resolved) or the number as written
-  int style = 0;      // index into cellXfs
+  std::string type;  // the t attribute: "s" (shared string), "" (number), ...
+  std::string
+      value;      // the text (shared strings resolved) or the number as written
+  int style = 0;  // index into cellXfs
 };
 
 class Xlsx {
