@@ -166,5 +166,42 @@ TEST_F(RatingImportE2eTest, ImportShowGetAndRateAnEventFromTheStart) {
       << r.out;
 }
 
+// The other two encodings Excel writes: plain UTF-8 and GB18030 (a player
+// named by a Chinese external id of agency 110); an agency operator may not
+// import ratings at all.
+TEST_F(RatingImportE2eTest, PlainUtf8AndGb18030FilesAndOperatorRefused) {
+  RunResult r = Ctl({"--json", "player", "register", "--name", "Zhang", "--agency", "110",
+                     "--rank", "1d", "--external-id", "张三"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string zhang = nlohmann::json::parse(r.out)["player"]["id"].get<std::string>();
+  const std::string li = Register("Li", "2k");
+
+  // 110:张三 in GB18030 (张 D5C5, 三 C8FD).
+  const std::string gb = Write("gb.csv", "player,gor\r\n110:\xD5\xC5\xC8\xFD,2120\r\n");
+  r = Ctl({"rating", "import", gb});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(Has(r.out, "(gb18030, 1 rows")) << r.out;
+  EXPECT_TRUE(Has(r.out, "added 1, matched 0, refused 0: stored")) << r.out;
+  nlohmann::json rating = Rating(zhang);
+  ASSERT_FALSE(rating.is_null());
+  EXPECT_DOUBLE_EQ(rating["gor"].get<double>(), 2120.0);
+
+  const std::string plain = Write("plain.csv", "player,gor\n" + li + ",1850.5\n");
+  r = Ctl({"token", "create", "--role", "agency_operator", "--agency", "110", "--label", "bj",
+           "--out", dir_.File("op110.token")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = Ctl({"--token-file", dir_.File("op110.token"), "rating", "import", plain}, false);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_TRUE(Has(r.err, "PERMISSION_DENIED")) << r.err;
+  EXPECT_TRUE(Rating(li).is_null());
+
+  r = Ctl({"rating", "import", plain});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(Has(r.out, "(utf-8, 1 rows")) << r.out;
+  rating = Rating(li);
+  ASSERT_FALSE(rating.is_null());
+  EXPECT_DOUBLE_EQ(rating["gor"].get<double>(), 1850.5);
+}
+
 }  // namespace
 }  // namespace gorank::e2e
