@@ -329,6 +329,59 @@ void ImportProgress::Finish(const std::string& what) {
   std::fflush(out_);
 }
 
+void AddImportArgs(CLI::App& cmd, ImportArgs& a) {
+  cmd.add_option("FILE", a.file, "the CSV file (UTF-8, UTF-8 with BOM or GB18030)")->required();
+  cmd.add_flag("--dry-run", a.dry_run, "check every row and report; store nothing");
+  cmd.add_option("--encoding", a.encoding, "auto|utf-8|gb18030")->capture_default_str();
+  a.skip_bad = cmd.add_option("--skip-bad", a.refused_out,
+                              "store the good rows even when some are refused, and write "
+                              "the refused ones to OUT (default FILE.refused.csv; give OUT "
+                              "as --skip-bad=OUT)")
+                   ->expected(0, 1);
+}
+
+namespace {
+
+// FILE without ".csv", then ".refused.csv".
+std::string DefaultRefusedPath(const std::string& file) {
+  std::string base = file;
+  if (base.size() > 4 && Lower(base.substr(base.size() - 4)) == ".csv") {
+    base.resize(base.size() - 4);
+  }
+  return base + ".refused.csv";
+}
+
+}  // namespace
+
+std::optional<OpenedImport> OpenImport(const ImportArgs& a, const std::vector<std::string>& known,
+                                       const std::vector<std::string>& required,
+                                       const std::string& rows, int* exit_status) {
+  const auto usage = [&](const std::string& message) -> std::optional<OpenedImport> {
+    std::fprintf(stderr, "rankctl: %s\n", message.c_str());  // as CliContext::Usage
+    *exit_status = kExitUsage;
+    return std::nullopt;
+  };
+  FileEncoding encoding;
+  if (!ParseFileEncoding(a.encoding, &encoding)) {
+    return usage("--encoding must be auto, utf-8 or gb18030");
+  }
+  absl::StatusOr<CsvFile> file = ReadCsvFile(a.file, encoding);
+  if (!file.ok()) return usage(std::string(file.status().message()));
+  absl::StatusOr<std::map<std::string, int>> columns = MapColumns(*file, known, required);
+  if (!columns.ok()) return usage(std::string(columns.status().message()));
+  if (file->records.empty()) return usage(a.file + ": no " + rows + " rows after the header");
+  OpenedImport out;
+  out.file = *std::move(file);
+  out.columns = *std::move(columns);
+  out.skip_bad = a.skip_bad != nullptr && a.skip_bad->count() > 0;
+  if (out.skip_bad) {
+    out.refused_out = a.refused_out.empty() ? DefaultRefusedPath(a.file) : a.refused_out;
+  }
+  const size_t slash = a.file.find_last_of('/');
+  out.file_name = slash == std::string::npos ? a.file : a.file.substr(slash + 1);
+  return out;
+}
+
 int ReportImport(const std::string& what, const CsvFile& file, const v1::ImportSummary& summary,
                  bool json, bool dry_run, const std::string& refused_out) {
   if (!refused_out.empty() && summary.refused() > 0) {

@@ -15,10 +15,12 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "CLI/CLI.hpp"
 #include "absl/status/statusor.h"
 #include "gorank/v1/common.pb.h"
 #include "grpcpp/support/sync_stream.h"
@@ -89,6 +91,33 @@ class ImportProgress {
   std::FILE* out_;
   bool tty_;
 };
+
+// What every import command takes: FILE, --dry-run, --encoding
+// auto|utf-8|gb18030, --skip-bad[=OUT].
+struct ImportArgs {
+  std::string file;
+  bool dry_run = false;
+  std::string encoding = "auto";
+  std::string refused_out;  // OUT of --skip-bad=OUT
+  CLI::Option* skip_bad = nullptr;
+};
+// Adds those arguments to `cmd` (bound to `a`, which must outlive parsing).
+void AddImportArgs(CLI::App& cmd, ImportArgs& a);
+
+// An import file read and its header checked.
+struct OpenedImport {
+  CsvFile file;
+  std::map<std::string, int> columns;
+  bool skip_bad = false;
+  std::string refused_out;  // where refused rows go: "" without --skip-bad
+  std::string file_name;    // the name sent to the server: no folders
+};
+// Reads a.file, maps its header to `known` (`required` must be there) and
+// checks it has rows (`rows`: "player", "certificate", ...). On any problem
+// prints the usage error, sets *exit_status and returns nullopt.
+std::optional<OpenedImport> OpenImport(const ImportArgs& a, const std::vector<std::string>& known,
+                                       const std::vector<std::string>& required,
+                                       const std::string& rows, int* exit_status);
 
 // The rows of one message of an import stream.
 inline constexpr int kImportRowsPerMessage = 1000;
