@@ -25,22 +25,8 @@ std::string ResidentId(const std::string& birth, int seq) {
   return first17 + "10X98765432"[sum % 11];
 }
 
-class PlayerImportE2eTest : public RankdCliTest {
+class PlayerImportE2eTest : public IsolatedRankdCliTest {
  protected:
-  void SetUp() override {
-    setenv("HOME", dir_.path().c_str(), 1);
-    for (const char* v : {"XDG_CONFIG_HOME", "RANKCTL_SERVER", "RANKCTL_TOKEN_FILE",
-                          "RANKCTL_CA_FILE"}) {
-      unsetenv(v);
-    }
-    RankdCliTest::SetUp();
-  }
-
-  std::string Write(const std::string& name, const std::string& bytes) {
-    const std::string path = dir_.File(name);
-    std::ofstream(path, std::ios::binary) << bytes;
-    return path;
-  }
 
   // `rankctl player get ID --json` as JSON (null when the call fails).
   nlohmann::json Player(int id) {

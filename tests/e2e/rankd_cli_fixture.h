@@ -7,6 +7,8 @@
 #ifndef GORANK_TESTS_E2E_RANKD_CLI_FIXTURE_H_
 #define GORANK_TESTS_E2E_RANKD_CLI_FIXTURE_H_
 
+#include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -51,6 +53,28 @@ class RankdCliTest : public ::testing::Test {
   bool started_ = false;
   std::string server_;
   int calls_ = 0;
+};
+
+// RankdCliTest with rankctl's HOME in the temp folder and its connection
+// variables unset, so a developer's ~/.config/rankctl (or RANKCTL_*) cannot
+// interfere; Write puts a file there.
+class IsolatedRankdCliTest : public RankdCliTest {
+ protected:
+  void SetUp() override {
+    setenv("HOME", dir_.path().c_str(), 1);
+    for (const char* v :
+         {"XDG_CONFIG_HOME", "RANKCTL_SERVER", "RANKCTL_TOKEN_FILE", "RANKCTL_CA_FILE"}) {
+      unsetenv(v);
+    }
+    RankdCliTest::SetUp();
+  }
+
+  // Writes `bytes` to NAME in the temp folder; returns its path.
+  std::string Write(const std::string& name, const std::string& bytes) {
+    const std::string path = dir_.File(name);
+    std::ofstream(path, std::ios::binary) << bytes;
+    return path;
+  }
 };
 
 inline bool Has(const std::string& text, const std::string& part) {

@@ -22,22 +22,8 @@
 namespace gorank::e2e {
 namespace {
 
-class RatingImportE2eTest : public RankdCliTest {
+class RatingImportE2eTest : public IsolatedRankdCliTest {
  protected:
-  void SetUp() override {
-    setenv("HOME", dir_.path().c_str(), 1);
-    for (const char* v : {"XDG_CONFIG_HOME", "RANKCTL_SERVER", "RANKCTL_TOKEN_FILE",
-                          "RANKCTL_CA_FILE"}) {
-      unsetenv(v);
-    }
-    RankdCliTest::SetUp();
-  }
-
-  std::string Write(const std::string& name, const std::string& bytes) {
-    const std::string path = dir_.File(name);
-    std::ofstream(path, std::ios::binary) << bytes;
-    return path;
-  }
 
   std::string Register(const std::string& name, const std::string& rank) {
     RunResult r = Ctl({"--json", "player", "register", "--name", name, "--agency", "110",

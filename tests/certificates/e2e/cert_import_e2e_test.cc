@@ -30,22 +30,8 @@ int ShanghaiYear() {
   return tm.tm_year + 1900;
 }
 
-class CertImportE2eTest : public RankdCliTest {
+class CertImportE2eTest : public IsolatedRankdCliTest {
  protected:
-  void SetUp() override {
-    setenv("HOME", dir_.path().c_str(), 1);
-    for (const char* v : {"XDG_CONFIG_HOME", "RANKCTL_SERVER", "RANKCTL_TOKEN_FILE",
-                          "RANKCTL_CA_FILE"}) {
-      unsetenv(v);
-    }
-    RankdCliTest::SetUp();
-  }
-
-  std::string Write(const std::string& name, const std::string& bytes) {
-    const std::string path = dir_.File(name);
-    std::ofstream(path, std::ios::binary) << bytes;
-    return path;
-  }
   static std::string Read(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     std::stringstream s;
