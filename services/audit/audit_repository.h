@@ -1,6 +1,6 @@
 // Storage interface of the audit module: the append-only log as stored
 // (entries and leaf hashes by 0-based index), signed checkpoints, current row
-// digests, annual reviews and backups. Implemented over SQLite in storage/.
+// digests, annual reviews and backups. Implemented over SQLite and PostgreSQL in storage/.
 #ifndef GORANK_SERVICES_AUDIT_AUDIT_REPOSITORY_H_
 #define GORANK_SERVICES_AUDIT_AUDIT_REPOSITORY_H_
 

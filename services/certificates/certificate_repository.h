@@ -1,5 +1,5 @@
 // Storage interface of the certificate module, owned by the domain and
-// implemented over SQLite in storage/. Each mutating call is one
+// implemented over SQLite and PostgreSQL in storage/. Each mutating call is one
 // transaction that also writes the audit-log entry and, where the call
 // changes a rank, the player's new rank and its history entry. Serials are
 // allocated inside that transaction (BEGIN IMMEDIATE), so a failed issuance

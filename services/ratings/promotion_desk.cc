@@ -11,10 +11,6 @@
 namespace gorank::ratings {
 namespace {
 
-registry::PlayerId RegistryId(PlayerId id) {
-  return registry::PlayerId{id.value};
-}
-
 std::string Id(int64_t v) { return std::to_string(v); }
 
 // The date the current rank was obtained: the latest history entry that
@@ -162,7 +158,7 @@ absl::StatusOr<std::vector<RuleVerdict>> PromotionDesk::Explain(
   }
   GORANK_ASSIGN_OR_RETURN(Date day, AsOf(as_of));
   GORANK_ASSIGN_OR_RETURN(registry::Player p,
-                          registry_->GetPlayer(RegistryId(player)));
+                          registry_->GetPlayer(player));
   GORANK_ASSIGN_OR_RETURN(PlayerRecord record, RecordOf(p));
   return ExplainPlayer(*config_, record, day);
 }
@@ -199,7 +195,7 @@ absl::StatusOr<std::vector<StoredProposal>> PromotionDesk::Evaluate(
                                         Id(id.value));
     }
     GORANK_ASSIGN_OR_RETURN(registry::Player p,
-                            registry_->GetPlayer(RegistryId(id)));
+                            registry_->GetPlayer(id));
     absl::Status scope = CheckScope(caller, p);
     if (!scope.ok()) {
       if (named) return scope;
@@ -317,7 +313,7 @@ absl::StatusOr<StoredProposal> PromotionDesk::Decide(const auth::Caller& caller,
   GORANK_ASSIGN_OR_RETURN(StoredProposal p,
                           ratings_->GetProposal(decision.proposal_id));
   GORANK_ASSIGN_OR_RETURN(registry::Player player,
-                          registry_->GetPlayer(RegistryId(p.proposal.player)));
+                          registry_->GetPlayer(p.proposal.player));
   GORANK_RETURN_IF_ERROR(CheckScope(caller, player));
   if (p.state != ProposalState::kPending) {
     return absl::FailedPreconditionError(

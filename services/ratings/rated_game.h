@@ -21,21 +21,14 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "services/common/date.h"
+#include "services/registry/player.h"
 #include "services/registry/rank.h"
 
 namespace gorank::ratings {
 
-// A registry player id. Valid ids are > 0; 0 means "nobody" (the missing
-// opponent of a bye).
-struct PlayerId {
-  int64_t value = 0;
-
-  friend auto operator<=>(const PlayerId&, const PlayerId&) = default;
-  template <typename H>
-  friend H AbslHashValue(H h, PlayerId id) {
-    return H::combine(std::move(h), id.value);
-  }
-};
+// The registry's player id (services/registry/player.h): 0 is the missing
+// opponent of a bye.
+using PlayerId = registry::PlayerId;
 
 // EGF tournament class, by thinking time (A >= 60 min basic / 75 adjusted,
 // B >= 40/50, C >= 25/30, D internet events of national bodies >= 40/50).

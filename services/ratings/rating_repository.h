@@ -1,6 +1,6 @@
 // RatingRepository: where the served ratings and the promotion proposals
 // are kept. The ratings domain owns this interface; storage/ implements it
-// over SQLite (storage/sqlite_rating_repository.h). The stored rating table
+// over SQLite and PostgreSQL (storage/sql_rating_repository.h). The stored rating table
 // is what the read RPCs answer from; it is written either as a whole (a full
 // recompute) or one event at a time (an event closed), each write in one
 // transaction with its audit-log entry. Every mutating call takes the

@@ -6,15 +6,23 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "services/common/date.h"
 #include "services/registry/rank.h"
 
 namespace gorank::registry {
 
+// A registry player id, the one id type of every module (ratings, events,
+// eligibility). Valid ids are > 0; 0 means "nobody" (the missing opponent of
+// a bye, a guest entrant).
 struct PlayerId {
   int64_t value = 0;
   auto operator<=>(const PlayerId&) const = default;
+  template <typename H>
+  friend H AbslHashValue(H h, PlayerId id) {
+    return H::combine(std::move(h), id.value);
+  }
 };
 
 enum class Gender { kUnspecified = 0, kMale = 1, kFemale = 2 };

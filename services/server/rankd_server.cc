@@ -40,14 +40,14 @@
 #include "services/tournaments/registry_player_directory.h"
 #include "services/tournaments/tournament_service.h"
 #include "services/web/web_server.h"
-#include "storage/sqlite_event_repository.h"
-#include "storage/sqlite_rating_repository.h"
+#include "storage/sql_event_repository.h"
+#include "storage/sql_rating_repository.h"
 #include "spdlog/spdlog.h"
 #include "storage/database.h"
-#include "storage/sqlite_audit_repository.h"
-#include "storage/sqlite_certificate_repository.h"
-#include "storage/sqlite_registry_repository.h"
-#include "storage/sqlite_token_repository.h"
+#include "storage/sql_audit_repository.h"
+#include "storage/sql_certificate_repository.h"
+#include "storage/sql_registry_repository.h"
+#include "storage/sql_token_repository.h"
 
 namespace gorank::server {
 
@@ -55,10 +55,10 @@ namespace gorank::server {
 // handlers before domain objects before repositories before the database).
 struct RankdServer::Parts {
   std::unique_ptr<storage::Database> db;
-  std::unique_ptr<storage::SqliteRegistryRepository> registry_repo;
-  std::unique_ptr<storage::SqliteTokenRepository> token_repo;
-  std::unique_ptr<storage::SqliteCertificateRepository> certificate_repo;
-  std::unique_ptr<storage::SqliteAuditRepository> audit_repo;
+  std::unique_ptr<storage::SqlRegistryRepository> registry_repo;
+  std::unique_ptr<storage::SqlTokenRepository> token_repo;
+  std::unique_ptr<storage::SqlCertificateRepository> certificate_repo;
+  std::unique_ptr<storage::SqlAuditRepository> audit_repo;
   std::unique_ptr<audit::SigningKey> audit_key;
   std::unique_ptr<audit::AuditTrail> audit_trail;
   std::unique_ptr<audit::Reporting> reporting;
@@ -75,7 +75,7 @@ struct RankdServer::Parts {
   std::unique_ptr<audit::AuditServiceImpl> audit_service;
   std::unique_ptr<rules::RulesServiceImpl> rules_service;
   // Tournaments and athlete grades (destroyed before the parts above).
-  std::unique_ptr<storage::SqliteEventRepository> event_repo;
+  std::unique_ptr<storage::SqlEventRepository> event_repo;
   std::unique_ptr<tournaments::EventDesk> event_desk;
   std::unique_ptr<tournaments::RegistryPlayerDirectory> player_directory;
   std::unique_ptr<eligibility::GradeDesk> grade_desk;
@@ -83,7 +83,7 @@ struct RankdServer::Parts {
   std::unique_ptr<eligibility::EligibilityServiceImpl> eligibility_service;
   // Ratings and promotions.
   ratings::RatingsConfig ratings_config;
-  std::unique_ptr<storage::SqliteRatingRepository> rating_repo;
+  std::unique_ptr<storage::SqlRatingRepository> rating_repo;
   std::unique_ptr<ratings::RatingLedger> rating_ledger;
   std::unique_ptr<ratings::PromotionDesk> promotion_desk;
   std::unique_ptr<ratings::RatingServiceImpl> rating_service;
@@ -207,10 +207,10 @@ absl::Status WireStorage(const ServerConfig& config, RankdServer::Parts& p) {
 // Tokens, players and agencies, certificates.
 void WireRegistryAndCertificates(const ServerConfig& config, const Clock* clock,
                                  RankdServer::Parts& p) {
-  p.registry_repo = std::make_unique<storage::SqliteRegistryRepository>(p.db.get());
-  p.token_repo = std::make_unique<storage::SqliteTokenRepository>(p.db.get());
+  p.registry_repo = std::make_unique<storage::SqlRegistryRepository>(p.db.get());
+  p.token_repo = std::make_unique<storage::SqlTokenRepository>(p.db.get());
   p.tokens = std::make_unique<auth::TokenManager>(p.token_repo.get(), clock);
-  p.certificate_repo = std::make_unique<storage::SqliteCertificateRepository>(p.db.get());
+  p.certificate_repo = std::make_unique<storage::SqlCertificateRepository>(p.db.get());
   p.registry = std::make_unique<registry::PlayerRegistry>(p.registry_repo.get(), clock);
   certificates::CertificationOptions cert_options;
   cert_options.notice_days = config.notice_days;
@@ -227,7 +227,7 @@ void WireRegistryAndCertificates(const ServerConfig& config, const Clock* clock,
 // (when it did not, every write is refused until the database is restored).
 absl::StatusOr<bool> WireAudit(const ServerConfig& config, const Clock* clock,
                                RankdServer::Parts& p) {
-  p.audit_repo = std::make_unique<storage::SqliteAuditRepository>(p.db.get());
+  p.audit_repo = std::make_unique<storage::SqlAuditRepository>(p.db.get());
   p.audit_trail =
       std::make_unique<audit::AuditTrail>(p.audit_repo.get(), p.audit_key.get(), clock);
   // The log against the newest checkpoint rankd signed: a log that is
@@ -295,7 +295,7 @@ CallGateOptions WireGateAndHandlers(const ServerConfig& config, const Clock* clo
 
 // Tournaments and athlete grades; the tournament-award basis of the registry.
 void WireTournaments(const Clock* clock, RankdServer::Parts& p) {
-  p.event_repo = std::make_unique<storage::SqliteEventRepository>(p.db.get());
+  p.event_repo = std::make_unique<storage::SqlEventRepository>(p.db.get());
   p.event_desk = std::make_unique<tournaments::EventDesk>(p.event_repo.get(), clock);
   // Entrants are registered players: entered by id, imported rows matched.
   p.player_directory =
@@ -353,7 +353,7 @@ absl::Status WireRatings(const ServerConfig& config, const Clock* clock, bool lo
     p.ratings_config = std::move(*loaded);
     spdlog::info("promotion rules and rating settings from {}", config.ratings_config_file);
   }
-  p.rating_repo = std::make_unique<storage::SqliteRatingRepository>(p.db.get());
+  p.rating_repo = std::make_unique<storage::SqlRatingRepository>(p.db.get());
   p.rating_ledger = std::make_unique<ratings::RatingLedger>(
       p.event_repo.get(), p.rating_repo.get(), clock, p.ratings_config.rating);
   GORANK_ASSIGN_OR_RETURN(ratings::RecomputeReport report,

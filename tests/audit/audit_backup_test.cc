@@ -24,7 +24,7 @@
 #include "services/server/restore.h"
 #include "storage/database.h"
 #include "storage/row_digest.h"
-#include "storage/sqlite_audit_repository.h"
+#include "storage/sql_audit_repository.h"
 #include "storage/sqlite_database.h"
 #include "tests/audit/audit_grpc_fixture.h"
 #include "tests/testing/temp_dir.h"
@@ -197,7 +197,7 @@ TEST_F(AuditBackupTest,
 
   // The restored log verifies under the server's key, extends the checkpoint
   // signed before the backup, and its tables match it.
-  storage::SqliteAuditRepository repo(db->get());
+  storage::SqlAuditRepository repo(db->get());
   auto key = SigningKey::LoadPemFile(s_.dir() + "/audit_ed25519.pem");
   ASSERT_TRUE(key.ok()) << key.status();
   ASSERT_EQ(key->public_key().Raw(), before.public_key());

@@ -14,8 +14,8 @@
 #include "services/common/clock.h"
 #include "services/registry/player_registry.h"
 #include "storage/database.h"
-#include "storage/sqlite_audit_repository.h"
-#include "storage/sqlite_registry_repository.h"
+#include "storage/sql_audit_repository.h"
+#include "storage/sql_registry_repository.h"
 #include "tests/testing/temp_dir.h"
 
 namespace gorank::audit {
@@ -25,7 +25,7 @@ using ::testing::HasSubstr;
 
 // Registers `name` through the registry as the national admin.
 void Register(storage::Database* db, FakeClock* clock, const std::string& name) {
-  storage::SqliteRegistryRepository repo(db);
+  storage::SqlRegistryRepository repo(db);
   registry::PlayerRegistry players(&repo, clock);
   registry::PlayerDraft d;
   d.name = name;
@@ -36,7 +36,7 @@ void Register(storage::Database* db, FakeClock* clock, const std::string& name) 
   ASSERT_TRUE(p.ok()) << p.status();
 }
 
-std::string LastEntry(storage::SqliteAuditRepository& repo) {
+std::string LastEntry(storage::SqlAuditRepository& repo) {
   const int64_t size = repo.LogSize().value();
   return repo.Entries(size - 1, size).value().at(0);
 }
@@ -52,7 +52,7 @@ TEST(KeyedUpgradeTest, AnOldLogVerifiesAndNewEntriesAreKeyedAndLinked) {
     ASSERT_TRUE(db.ok()) << db.status();
     ASSERT_NO_FATAL_FAILURE(Register(db->get(), &clock, "旧一"));
     ASSERT_NO_FATAL_FAILURE(Register(db->get(), &clock, "旧二"));
-    storage::SqliteAuditRepository repo(db->get());
+    storage::SqlAuditRepository repo(db->get());
     EXPECT_FALSE(IsKeyedDigest(AuditEntry::Decode(LastEntry(repo))->rows.begin()->second));
     AuditTrail trail(&repo, &key, &clock);
     ASSERT_TRUE(trail.SignCheckpointNow().ok());
@@ -61,7 +61,7 @@ TEST(KeyedUpgradeTest, AnOldLogVerifiesAndNewEntriesAreKeyedAndLinked) {
   options.row_digest_key = RowDigestKey(key);
   auto db = storage::Database::Open(path, options);
   ASSERT_TRUE(db.ok()) << db.status();
-  storage::SqliteAuditRepository repo(db->get());
+  storage::SqlAuditRepository repo(db->get());
   AuditTrail trail(&repo, &key, &clock);
   auto check = trail.CheckLog();
   ASSERT_TRUE(check.ok()) << check.status();

@@ -24,8 +24,8 @@
 #include "services/server/rankd_server.h"
 #include "spdlog/spdlog.h"
 #include "storage/database.h"
-#include "storage/sqlite_certificate_repository.h"
-#include "storage/sqlite_registry_repository.h"
+#include "storage/sql_certificate_repository.h"
+#include "storage/sql_registry_repository.h"
 #include "tests/testing/temp_dir.h"
 
 namespace gorank::certificates {
@@ -38,8 +38,8 @@ struct DomainEnv {
   DomainEnv() {
     clock.SetDate(Date{2030, 6, 1});
     db = *storage::Database::Open(dir.File("bench.db"));
-    registry_repo = std::make_unique<storage::SqliteRegistryRepository>(db.get());
-    cert_repo = std::make_unique<storage::SqliteCertificateRepository>(db.get());
+    registry_repo = std::make_unique<storage::SqlRegistryRepository>(db.get());
+    cert_repo = std::make_unique<storage::SqlCertificateRepository>(db.get());
     registry = std::make_unique<registry::PlayerRegistry>(registry_repo.get(), &clock);
     office = std::make_unique<Certification>(cert_repo.get(), registry_repo.get(), &clock);
     registry::PlayerDraft d;
@@ -65,8 +65,8 @@ struct DomainEnv {
   testing::TempDir dir;
   FakeClock clock;
   std::unique_ptr<storage::Database> db;
-  std::unique_ptr<storage::SqliteRegistryRepository> registry_repo;
-  std::unique_ptr<storage::SqliteCertificateRepository> cert_repo;
+  std::unique_ptr<storage::SqlRegistryRepository> registry_repo;
+  std::unique_ptr<storage::SqlCertificateRepository> cert_repo;
   std::unique_ptr<registry::PlayerRegistry> registry;
   std::unique_ptr<Certification> office;
   registry::PlayerId player;

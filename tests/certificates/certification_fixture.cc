@@ -12,8 +12,8 @@ CertificationFixture::CertificationFixture() {
     std::abort();
   }
   db_ = std::move(*db);
-  registry_repo_ = std::make_unique<storage::SqliteRegistryRepository>(db_.get());
-  cert_repo_ = std::make_unique<storage::SqliteCertificateRepository>(db_.get());
+  registry_repo_ = std::make_unique<storage::SqlRegistryRepository>(db_.get());
+  cert_repo_ = std::make_unique<storage::SqlCertificateRepository>(db_.get());
   registry_ = std::make_unique<registry::PlayerRegistry>(registry_repo_.get(), &clock_);
   office_ = std::make_unique<Certification>(cert_repo_.get(), registry_repo_.get(), &clock_);
   Certification* office = office_.get();

@@ -19,8 +19,8 @@
 #include "services/common/clock.h"
 #include "services/registry/player_registry.h"
 #include "storage/database.h"
-#include "storage/sqlite_certificate_repository.h"
-#include "storage/sqlite_registry_repository.h"
+#include "storage/sql_certificate_repository.h"
+#include "storage/sql_registry_repository.h"
 #include "tests/testing/temp_dir.h"
 
 namespace gorank::certificates {
@@ -59,8 +59,8 @@ class CertificationFixture : public ::testing::Test {
   testing::TempDir dir_;
   FakeClock clock_;
   std::unique_ptr<storage::Database> db_;
-  std::unique_ptr<storage::SqliteRegistryRepository> registry_repo_;
-  std::unique_ptr<storage::SqliteCertificateRepository> cert_repo_;
+  std::unique_ptr<storage::SqlRegistryRepository> registry_repo_;
+  std::unique_ptr<storage::SqlCertificateRepository> cert_repo_;
   std::unique_ptr<registry::PlayerRegistry> registry_;
   std::unique_ptr<Certification> office_;
 

@@ -17,8 +17,8 @@
 #include "services/registry/player_registry.h"
 #include "storage/database.h"
 #include "storage/database_copy.h"
-#include "storage/sqlite_certificate_repository.h"
-#include "storage/sqlite_registry_repository.h"
+#include "storage/sql_certificate_repository.h"
+#include "storage/sql_registry_repository.h"
 #include "tests/testing/temp_dir.h"
 #include "tests/testing/test_database.h"
 
@@ -40,9 +40,9 @@ struct Office {
     if (!opened.ok()) return;
     db = std::move(*opened);
     registry_repo =
-        std::make_unique<storage::SqliteRegistryRepository>(db.get());
+        std::make_unique<storage::SqlRegistryRepository>(db.get());
     cert_repo =
-        std::make_unique<storage::SqliteCertificateRepository>(db.get());
+        std::make_unique<storage::SqlCertificateRepository>(db.get());
     registry =
         std::make_unique<registry::PlayerRegistry>(registry_repo.get(), &clock);
     office = std::make_unique<Certification>(cert_repo.get(),
@@ -71,8 +71,8 @@ struct Office {
 
   FakeClock clock;
   std::unique_ptr<storage::Database> db;
-  std::unique_ptr<storage::SqliteRegistryRepository> registry_repo;
-  std::unique_ptr<storage::SqliteCertificateRepository> cert_repo;
+  std::unique_ptr<storage::SqlRegistryRepository> registry_repo;
+  std::unique_ptr<storage::SqlCertificateRepository> cert_repo;
   std::unique_ptr<registry::PlayerRegistry> registry;
   std::unique_ptr<Certification> office;
 };

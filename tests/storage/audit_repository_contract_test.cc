@@ -16,7 +16,7 @@
 #include "services/audit/audit_repository.h"
 #include "services/audit/merkle.h"
 #include "storage/database.h"
-#include "storage/sqlite_audit_repository.h"
+#include "storage/sql_audit_repository.h"
 #include "tests/storage/repository_backends.h"
 #include "tests/testing/in_memory_audit_repository.h"
 #include "tests/testing/temp_dir.h"
@@ -50,7 +50,7 @@ class SqlAuditBackend : public AuditBackend {
       std::abort();
     }
     db_ = std::move(*db);
-    repo_ = std::make_unique<storage::SqliteAuditRepository>(db_.get());
+    repo_ = std::make_unique<storage::SqlAuditRepository>(db_.get());
   }
   audit::AuditRepository* repo() override { return repo_.get(); }
   std::optional<absl::Status> TryRewriteEntry(int64_t index) override {
@@ -69,7 +69,7 @@ class SqlAuditBackend : public AuditBackend {
  private:
   testing::TempDir dir_;
   std::unique_ptr<storage::Database> db_;
-  std::unique_ptr<storage::SqliteAuditRepository> repo_;
+  std::unique_ptr<storage::SqlAuditRepository> repo_;
 };
 
 class InMemoryAuditBackend : public AuditBackend {

@@ -20,8 +20,8 @@
 #include "gtest/gtest.h"
 #include "services/certificates/certificate_repository.h"
 #include "storage/database.h"
-#include "storage/sqlite_certificate_repository.h"
-#include "storage/sqlite_registry_repository.h"
+#include "storage/sql_certificate_repository.h"
+#include "storage/sql_registry_repository.h"
 #include "tests/storage/repository_backends.h"
 #include "tests/testing/database_snapshot.h"
 #include "tests/testing/temp_dir.h"
@@ -128,8 +128,8 @@ class CertificateRepositoryContract
     auto db = storage::Database::Open(address_);
     ASSERT_TRUE(db.ok()) << db.status();
     db_ = std::move(*db);
-    registry_ = std::make_unique<storage::SqliteRegistryRepository>(db_.get());
-    repo_ = std::make_unique<storage::SqliteCertificateRepository>(db_.get());
+    registry_ = std::make_unique<storage::SqlRegistryRepository>(db_.get());
+    repo_ = std::make_unique<storage::SqlCertificateRepository>(db_.get());
   }
 
   // A player of agency 110 (the migrations load the agencies), with `rank`
@@ -181,7 +181,7 @@ class CertificateRepositoryContract
   testing::TempDir dir_;
   std::string address_;
   std::unique_ptr<storage::Database> db_;
-  std::unique_ptr<storage::SqliteRegistryRepository> registry_;
+  std::unique_ptr<storage::SqlRegistryRepository> registry_;
   std::unique_ptr<CertificateRepository> repo_;
   int players_ = 0;
 };
@@ -369,7 +369,7 @@ TEST_P(CertificateRepositoryContract, RankRaceHasExactlyOneWinner) {
   const PlayerId p = AddPlayer(R("1k"));
   auto other_db = storage::Database::Open(address_);
   ASSERT_TRUE(other_db.ok()) << other_db.status();
-  storage::SqliteCertificateRepository other(other_db->get());
+  storage::SqlCertificateRepository other(other_db->get());
   CertificateRepository* repos[2] = {repo_.get(), &other};
   const char* grades[2] = {"1d", "2d"};
   const int64_t audit = AuditRows();
@@ -417,7 +417,7 @@ TEST_P(CertificateRepositoryContract, RacingIssuancesShareNoSerial) {
   for (int i = 0; i < 2 * kEach; ++i) players.push_back(AddPlayer());
   auto other_db = storage::Database::Open(address_);
   ASSERT_TRUE(other_db.ok()) << other_db.status();
-  storage::SqliteCertificateRepository other(other_db->get());
+  storage::SqlCertificateRepository other(other_db->get());
   CertificateRepository* repos[2] = {repo_.get(), &other};
   const int64_t audit = AuditRows();
 

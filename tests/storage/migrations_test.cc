@@ -15,7 +15,7 @@
 #include "services/common/status_macros.h"
 #include "storage/database.h"
 #include "storage/sqlite_database.h"
-#include "storage/sqlite_registry_repository.h"
+#include "storage/sql_registry_repository.h"
 #include "tests/testing/database_snapshot.h"
 #include "tests/testing/temp_dir.h"
 
@@ -127,7 +127,7 @@ TEST(MigrationsTest, ReopeningIsANoOp) {
   {
     auto db = Database::Open(path);
     ASSERT_TRUE(db.ok()) << db.status();
-    SqliteRegistryRepository repo(db->get());
+    SqlRegistryRepository repo(db->get());
     registry::Player p;
     p.name = "留存";
     p.agency_prefix = "110";

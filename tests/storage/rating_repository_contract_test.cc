@@ -19,8 +19,8 @@
 #include "gtest/gtest.h"
 #include "services/ratings/rating_repository.h"
 #include "storage/database.h"
-#include "storage/sqlite_rating_repository.h"
-#include "storage/sqlite_registry_repository.h"
+#include "storage/sql_rating_repository.h"
+#include "storage/sql_registry_repository.h"
 #include "tests/storage/repository_backends.h"
 #include "tests/testing/database_snapshot.h"
 #include "tests/testing/temp_dir.h"
@@ -78,8 +78,8 @@ class RatingRepositoryContract : public ::testing::TestWithParam<SqlEngine> {
         EngineAddress(GetParam().engine, dir_, "ratings.db"));
     ASSERT_TRUE(db.ok()) << db.status();
     db_ = std::move(*db);
-    repo_ = std::make_unique<storage::SqliteRatingRepository>(db_.get());
-    registry_ = std::make_unique<storage::SqliteRegistryRepository>(db_.get());
+    repo_ = std::make_unique<storage::SqlRatingRepository>(db_.get());
+    registry_ = std::make_unique<storage::SqlRegistryRepository>(db_.get());
   }
 
   int64_t AuditRows() { return testing::CountAuditRows(db_.get()).value(); }
@@ -126,7 +126,7 @@ class RatingRepositoryContract : public ::testing::TestWithParam<SqlEngine> {
   testing::TempDir dir_;
   std::unique_ptr<storage::Database> db_;
   std::unique_ptr<RatingRepository> repo_;
-  std::unique_ptr<storage::SqliteRegistryRepository> registry_;
+  std::unique_ptr<storage::SqlRegistryRepository> registry_;
 };
 
 // A recompute's history reads back per player in event order, and the next

@@ -4,8 +4,8 @@
 #include <iostream>
 
 #include "storage/database.h"
-#include "storage/sqlite_registry_repository.h"
-#include "storage/sqlite_token_repository.h"
+#include "storage/sql_registry_repository.h"
+#include "storage/sql_token_repository.h"
 #include "tests/testing/database_snapshot.h"
 #include "tests/testing/in_memory_registry_repository.h"
 #include "tests/testing/in_memory_token_repository.h"
@@ -25,8 +25,8 @@ class SqlBackend : public Backend {
       std::abort();
     }
     db_ = std::move(*db);
-    registry_ = std::make_unique<storage::SqliteRegistryRepository>(db_.get());
-    tokens_ = std::make_unique<storage::SqliteTokenRepository>(db_.get());
+    registry_ = std::make_unique<storage::SqlRegistryRepository>(db_.get());
+    tokens_ = std::make_unique<storage::SqlTokenRepository>(db_.get());
     baseline_ = testing::ReadAuditLog(db_.get())->size();
   }
   registry::RegistryRepository* registry() override { return registry_.get(); }
@@ -39,8 +39,8 @@ class SqlBackend : public Backend {
  private:
   testing::TempDir dir_;
   std::unique_ptr<storage::Database> db_;
-  std::unique_ptr<storage::SqliteRegistryRepository> registry_;
-  std::unique_ptr<storage::SqliteTokenRepository> tokens_;
+  std::unique_ptr<storage::SqlRegistryRepository> registry_;
+  std::unique_ptr<storage::SqlTokenRepository> tokens_;
   size_t baseline_ = 0;
 };
 

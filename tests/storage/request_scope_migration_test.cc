@@ -17,7 +17,7 @@
 #include "storage/migrations.h"
 #include "storage/pg_database.h"
 #include "storage/row_digest.h"
-#include "storage/sqlite_certificate_repository.h"
+#include "storage/sql_certificate_repository.h"
 #include "storage/sqlite_database.h"
 #include "tests/testing/temp_dir.h"
 #include "tests/testing/test_database.h"
@@ -114,7 +114,7 @@ TEST(RequestScopeMigrationTest, RewritesStoredKeysByTheIssuersAgency) {
   // Through the repository: each scope finds its own; the other scope is free.
   auto db = Database::Open(url);
   ASSERT_TRUE(db.ok()) << db.status();
-  SqliteCertificateRepository certs(db->get());
+  SqlCertificateRepository certs(db->get());
   auto own = certs.FindByRequestId("110", "promotion-1");
   ASSERT_TRUE(own.ok()) << own.status();
   ASSERT_TRUE(own->has_value());

@@ -1,5 +1,5 @@
 // The EventRepository contract run against the in-memory fake (the SQLite
-// run is in sqlite_event_repository_test.cc).
+// run is in sql_event_repository_test.cc).
 #include "tests/tournaments/event_repository_contract.h"
 #include "tests/tournaments/fake_event_repository.h"
 

@@ -1,11 +1,11 @@
-// EventRepository over SQLite (schema migration 5). An event is one row of
+// EventRepository over the Database wrapper (SQLite or PostgreSQL; schema migration 5). An event is one row of
 // `events`: the columns that filters and sorting need, plus the whole
 // description as JSON (services/tournaments/event_json.h); its results are
 // one JSON document in `event_results`, replaced as a whole; `event_players`
 // indexes which registered players an event's entrants are. Every write
 // runs in one transaction with its audit-log entry.
-#ifndef GORANK_STORAGE_SQLITE_EVENT_REPOSITORY_H_
-#define GORANK_STORAGE_SQLITE_EVENT_REPOSITORY_H_
+#ifndef GORANK_STORAGE_SQL_EVENT_REPOSITORY_H_
+#define GORANK_STORAGE_SQL_EVENT_REPOSITORY_H_
 
 #include "services/tournaments/event_repository.h"
 #include "storage/database.h"
@@ -15,9 +15,9 @@ namespace gorank::storage {
 // Thread-safe. Does not own the database. Beyond the interface's contract,
 // SaveResults returns INVALID_ARGUMENT when an entrant names a player id
 // the registry does not hold (nothing stored).
-class SqliteEventRepository : public tournaments::EventRepository {
+class SqlEventRepository : public tournaments::EventRepository {
  public:
-  explicit SqliteEventRepository(Database* db) : db_(db) {}
+  explicit SqlEventRepository(Database* db) : db_(db) {}
 
   absl::StatusOr<tournaments::Event> CreateEvent(
       const tournaments::Event& event, const ChangeRecord& audit) override;
@@ -41,4 +41,4 @@ class SqliteEventRepository : public tournaments::EventRepository {
 
 }  // namespace gorank::storage
 
-#endif  // GORANK_STORAGE_SQLITE_EVENT_REPOSITORY_H_
+#endif  // GORANK_STORAGE_SQL_EVENT_REPOSITORY_H_

@@ -1,4 +1,4 @@
-#include "storage/sqlite_event_repository.h"
+#include "storage/sql_event_repository.h"
 
 #include "services/common/status_macros.h"
 #include "services/tournaments/event_json.h"
@@ -117,7 +117,7 @@ absl::Status WritePlayerIndex(Connection& c, EventId id,
 
 }  // namespace
 
-absl::StatusOr<Event> SqliteEventRepository::CreateEvent(
+absl::StatusOr<Event> SqlEventRepository::CreateEvent(
     const Event& event, const ChangeRecord& audit) {
   GORANK_RETURN_IF_ERROR(tournaments::ValidateEvent(event));
   Event stored = event;
@@ -134,7 +134,7 @@ absl::StatusOr<Event> SqliteEventRepository::CreateEvent(
   return stored;
 }
 
-absl::StatusOr<Event> SqliteEventRepository::GetEvent(EventId id) const {
+absl::StatusOr<Event> SqlEventRepository::GetEvent(EventId id) const {
   Event e;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(e, LoadEvent(c, id));
@@ -143,7 +143,7 @@ absl::StatusOr<Event> SqliteEventRepository::GetEvent(EventId id) const {
   return e;
 }
 
-absl::Status SqliteEventRepository::UpdateEvent(const Event& event,
+absl::Status SqlEventRepository::UpdateEvent(const Event& event,
                                                 const ChangeRecord& audit) {
   GORANK_RETURN_IF_ERROR(tournaments::ValidateEvent(event));
   return db_->Write([&](Connection& c) -> absl::Status {
@@ -157,7 +157,7 @@ absl::Status SqliteEventRepository::UpdateEvent(const Event& event,
   });
 }
 
-absl::StatusOr<std::vector<Event>> SqliteEventRepository::ListEvents(
+absl::StatusOr<std::vector<Event>> SqlEventRepository::ListEvents(
     const tournaments::EventFilter& f) const {
   std::vector<Event> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
@@ -178,7 +178,7 @@ absl::StatusOr<std::vector<Event>> SqliteEventRepository::ListEvents(
   return out;
 }
 
-absl::StatusOr<EventResults> SqliteEventRepository::GetResults(
+absl::StatusOr<EventResults> SqlEventRepository::GetResults(
     EventId id) const {
   EventResults results;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
@@ -193,7 +193,7 @@ absl::StatusOr<EventResults> SqliteEventRepository::GetResults(
   return results;
 }
 
-absl::Status SqliteEventRepository::SaveResults(EventId id,
+absl::Status SqlEventRepository::SaveResults(EventId id,
                                                 const EventResults& results,
                                                 const ChangeRecord& audit) {
   return db_->Write([&](Connection& c) -> absl::Status {
@@ -222,7 +222,7 @@ absl::Status SqliteEventRepository::SaveResults(EventId id,
   });
 }
 
-absl::StatusOr<std::vector<EventId>> SqliteEventRepository::EventsOfPlayer(
+absl::StatusOr<std::vector<EventId>> SqlEventRepository::EventsOfPlayer(
     int64_t player_id) const {
   std::vector<EventId> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {

@@ -1,8 +1,9 @@
-// CertificateRepository over SQLite. Issuance allocates the serial from
-// certificate_serials inside BEGIN IMMEDIATE together with the certificate
+// CertificateRepository over the Database wrapper (SQLite or PostgreSQL).
+// Issuance allocates the serial from certificate_serials inside one write
+// transaction (BEGIN IMMEDIATE on SQLite, the writer lock on PostgreSQL) together with the certificate
 // row, the rank change, its history entry and the audit entry.
-#ifndef GORANK_STORAGE_SQLITE_CERTIFICATE_REPOSITORY_H_
-#define GORANK_STORAGE_SQLITE_CERTIFICATE_REPOSITORY_H_
+#ifndef GORANK_STORAGE_SQL_CERTIFICATE_REPOSITORY_H_
+#define GORANK_STORAGE_SQL_CERTIFICATE_REPOSITORY_H_
 
 #include "services/certificates/certificate_repository.h"
 #include "storage/database.h"
@@ -10,9 +11,9 @@
 namespace gorank::storage {
 
 // Thread-safe. Does not own the database.
-class SqliteCertificateRepository : public certificates::CertificateRepository {
+class SqlCertificateRepository : public certificates::CertificateRepository {
  public:
-  explicit SqliteCertificateRepository(Database* db) : db_(db) {}
+  explicit SqlCertificateRepository(Database* db) : db_(db) {}
 
   absl::StatusOr<certificates::Certificate> IssueCertificate(
       const certificates::IssuePlan& plan) override;
@@ -64,4 +65,4 @@ class SqliteCertificateRepository : public certificates::CertificateRepository {
 
 }  // namespace gorank::storage
 
-#endif  // GORANK_STORAGE_SQLITE_CERTIFICATE_REPOSITORY_H_
+#endif  // GORANK_STORAGE_SQL_CERTIFICATE_REPOSITORY_H_

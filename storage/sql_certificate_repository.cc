@@ -1,11 +1,11 @@
-#include "storage/sqlite_certificate_repository.h"
+#include "storage/sql_certificate_repository.h"
 
 #include <set>
 
 #include "services/certificates/certificate_rules.h"
 #include "services/common/status_macros.h"
 #include "storage/audit_log.h"
-#include "storage/sqlite_registry_repository.h"
+#include "storage/sql_registry_repository.h"
 
 namespace gorank::storage {
 
@@ -265,7 +265,7 @@ absl::StatusOr<Certificate> InsertNew(Connection& c, const certificates::IssuePl
 
 }  // namespace
 
-absl::StatusOr<Certificate> SqliteCertificateRepository::IssueCertificate(
+absl::StatusOr<Certificate> SqlCertificateRepository::IssueCertificate(
     const certificates::IssuePlan& plan) {
   Certificate out;
   GORANK_RETURN_IF_ERROR(db_->Write([&](Connection& c) -> absl::Status {
@@ -300,7 +300,7 @@ absl::StatusOr<Certificate> SqliteCertificateRepository::IssueCertificate(
   return out;
 }
 
-absl::StatusOr<Certificate> SqliteCertificateRepository::GetCertificate(
+absl::StatusOr<Certificate> SqlCertificateRepository::GetCertificate(
     const CertificateNumber& n) {
   std::optional<Certificate> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
@@ -311,7 +311,7 @@ absl::StatusOr<Certificate> SqliteCertificateRepository::GetCertificate(
   return *out;
 }
 
-absl::StatusOr<std::optional<Certificate>> SqliteCertificateRepository::FindByRequestId(
+absl::StatusOr<std::optional<Certificate>> SqlCertificateRepository::FindByRequestId(
     const std::string& scope, const std::string& request_id) {
   std::optional<Certificate> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
@@ -321,7 +321,7 @@ absl::StatusOr<std::optional<Certificate>> SqliteCertificateRepository::FindByRe
   return out;
 }
 
-absl::StatusOr<std::vector<Certificate>> SqliteCertificateRepository::ListCertificates(
+absl::StatusOr<std::vector<Certificate>> SqlCertificateRepository::ListCertificates(
     const certificates::CertificateFilter& f) {
   std::vector<Certificate> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
@@ -341,7 +341,7 @@ absl::StatusOr<std::vector<Certificate>> SqliteCertificateRepository::ListCertif
   return out;
 }
 
-absl::Status SqliteCertificateRepository::SettleNotice(
+absl::Status SqlCertificateRepository::SettleNotice(
     const CertificateNumber& n, const std::optional<RankHistoryEntry>& change,
     const std::optional<registry::Rank>& rank_before, const ChangeRecord& audit) {
   return db_->Write([&](Connection& c) -> absl::Status {
@@ -358,7 +358,7 @@ absl::Status SqliteCertificateRepository::SettleNotice(
   });
 }
 
-absl::Status SqliteCertificateRepository::Revoke(const CertificateNumber& n,
+absl::Status SqlCertificateRepository::Revoke(const CertificateNumber& n,
                                                  int64_t revoked_unix,
                                                  const std::string& reason,
                                                  const std::optional<RankHistoryEntry>& change,
@@ -377,7 +377,7 @@ absl::Status SqliteCertificateRepository::Revoke(const CertificateNumber& n,
   });
 }
 
-absl::StatusOr<int64_t> SqliteCertificateRepository::InsertObjection(
+absl::StatusOr<int64_t> SqlCertificateRepository::InsertObjection(
     const Objection& o, const ChangeRecord& audit) {
   int64_t id = 0;
   absl::Status s = db_->Write([&](Connection& c) -> absl::Status {
@@ -394,7 +394,7 @@ absl::StatusOr<int64_t> SqliteCertificateRepository::InsertObjection(
   return id;
 }
 
-absl::StatusOr<Objection> SqliteCertificateRepository::GetObjection(int64_t id) {
+absl::StatusOr<Objection> SqlCertificateRepository::GetObjection(int64_t id) {
   std::optional<Objection> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kObjectionColumns));
@@ -407,7 +407,7 @@ absl::StatusOr<Objection> SqliteCertificateRepository::GetObjection(int64_t id) 
   return *out;
 }
 
-absl::StatusOr<std::vector<Objection>> SqliteCertificateRepository::ListObjections(
+absl::StatusOr<std::vector<Objection>> SqlCertificateRepository::ListObjections(
     const CertificateNumber& n) {
   std::vector<Objection> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
@@ -422,7 +422,7 @@ absl::StatusOr<std::vector<Objection>> SqliteCertificateRepository::ListObjectio
   return out;
 }
 
-absl::StatusOr<std::vector<Objection>> SqliteCertificateRepository::FindObjections(
+absl::StatusOr<std::vector<Objection>> SqlCertificateRepository::FindObjections(
     const certificates::ObjectionFilter& f) {
   std::vector<Objection> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
@@ -445,7 +445,7 @@ absl::StatusOr<std::vector<Objection>> SqliteCertificateRepository::FindObjectio
   return out;
 }
 
-absl::Status SqliteCertificateRepository::DecideObjection(int64_t id, ObjectionState state,
+absl::Status SqlCertificateRepository::DecideObjection(int64_t id, ObjectionState state,
                                                           const std::string& note,
                                                           int64_t now_unix,
                                                           const ChangeRecord& audit) {
@@ -473,7 +473,7 @@ absl::Status SqliteCertificateRepository::DecideObjection(int64_t id, ObjectionS
   });
 }
 
-absl::StatusOr<int64_t> SqliteCertificateRepository::InsertAppraisal(
+absl::StatusOr<int64_t> SqlCertificateRepository::InsertAppraisal(
     const Appraisal& a, const ChangeRecord& audit) {
   int64_t id = 0;
   GORANK_RETURN_IF_ERROR(db_->Write([&](Connection& c) -> absl::Status {
@@ -491,7 +491,7 @@ absl::StatusOr<int64_t> SqliteCertificateRepository::InsertAppraisal(
   return id;
 }
 
-absl::StatusOr<Appraisal> SqliteCertificateRepository::GetAppraisal(int64_t id) {
+absl::StatusOr<Appraisal> SqlCertificateRepository::GetAppraisal(int64_t id) {
   std::optional<Appraisal> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kAppraisalById));
@@ -504,7 +504,7 @@ absl::StatusOr<Appraisal> SqliteCertificateRepository::GetAppraisal(int64_t id) 
   return *out;
 }
 
-absl::StatusOr<std::vector<Appraisal>> SqliteCertificateRepository::ListAppraisals(
+absl::StatusOr<std::vector<Appraisal>> SqlCertificateRepository::ListAppraisals(
     const std::string& agency_prefix, bool pending_only) {
   std::vector<Appraisal> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
@@ -519,7 +519,7 @@ absl::StatusOr<std::vector<Appraisal>> SqliteCertificateRepository::ListAppraisa
   return out;
 }
 
-absl::Status SqliteCertificateRepository::RejectAppraisal(int64_t id, const std::string& note,
+absl::Status SqlCertificateRepository::RejectAppraisal(int64_t id, const std::string& note,
                                                           int64_t now_unix,
                                                           const ChangeRecord& audit) {
   return db_->Write([&](Connection& c) -> absl::Status {
@@ -538,7 +538,7 @@ absl::Status SqliteCertificateRepository::RejectAppraisal(int64_t id, const std:
   });
 }
 
-absl::Status SqliteCertificateRepository::PutStockOrder(const StockOrder& o,
+absl::Status SqlCertificateRepository::PutStockOrder(const StockOrder& o,
                                                         const ChangeRecord& audit) {
   return db_->Write([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kPutStock));
@@ -557,7 +557,7 @@ absl::Status SqliteCertificateRepository::PutStockOrder(const StockOrder& o,
   });
 }
 
-absl::Status SqliteCertificateRepository::ReleaseStockOrder(const std::string& prefix,
+absl::Status SqlCertificateRepository::ReleaseStockOrder(const std::string& prefix,
                                                             int year, int64_t now_unix,
                                                             const std::string& by,
                                                             const ChangeRecord& audit) {
@@ -573,7 +573,7 @@ absl::Status SqliteCertificateRepository::ReleaseStockOrder(const std::string& p
   });
 }
 
-absl::StatusOr<StockOrder> SqliteCertificateRepository::GetStockOrder(const std::string& prefix,
+absl::StatusOr<StockOrder> SqlCertificateRepository::GetStockOrder(const std::string& prefix,
                                                                       int year) {
   std::optional<StockOrder> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
@@ -594,7 +594,7 @@ absl::StatusOr<StockOrder> SqliteCertificateRepository::GetStockOrder(const std:
   return *out;
 }
 
-absl::StatusOr<int> SqliteCertificateRepository::CountIssued(const std::string& prefix,
+absl::StatusOr<int> SqlCertificateRepository::CountIssued(const std::string& prefix,
                                                              int year) {
   int64_t n = 0;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
@@ -604,7 +604,7 @@ absl::StatusOr<int> SqliteCertificateRepository::CountIssued(const std::string& 
   return static_cast<int>(n);
 }
 
-absl::StatusOr<certificates::ImportLookup> SqliteCertificateRepository::LookupForImport(
+absl::StatusOr<certificates::ImportLookup> SqlCertificateRepository::LookupForImport(
     const certificates::ImportLookupQuery& q) {
   certificates::ImportLookup out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
@@ -665,7 +665,7 @@ absl::StatusOr<certificates::ImportLookup> SqliteCertificateRepository::LookupFo
   return out;
 }
 
-absl::Status SqliteCertificateRepository::StoreImport(const certificates::ImportPlan& plan) {
+absl::Status SqlCertificateRepository::StoreImport(const certificates::ImportPlan& plan) {
   absl::Status s = db_->Write([&](Connection& c) -> absl::Status {
     for (const auto& item : plan.items) {
       const Certificate& cert = item.certificate;

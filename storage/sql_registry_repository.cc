@@ -1,4 +1,4 @@
-#include "storage/sqlite_registry_repository.h"
+#include "storage/sql_registry_repository.h"
 
 #include "services/common/status_macros.h"
 #include "storage/audit_log.h"
@@ -228,7 +228,7 @@ absl::StatusOr<int64_t> WriteRankChange(Connection& c, const RankHistoryEntry& e
 
 }  // namespace registry_sql
 
-absl::StatusOr<std::vector<Agency>> SqliteRegistryRepository::ListAgencies() {
+absl::StatusOr<std::vector<Agency>> SqlRegistryRepository::ListAgencies() {
   std::vector<Agency> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kListAgencies));
@@ -241,7 +241,7 @@ absl::StatusOr<std::vector<Agency>> SqliteRegistryRepository::ListAgencies() {
   return out;
 }
 
-absl::StatusOr<Agency> SqliteRegistryRepository::GetAgency(const std::string& prefix) {
+absl::StatusOr<Agency> SqlRegistryRepository::GetAgency(const std::string& prefix) {
   Agency a;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kGetAgency));
@@ -254,7 +254,7 @@ absl::StatusOr<Agency> SqliteRegistryRepository::GetAgency(const std::string& pr
   return a;
 }
 
-absl::Status SqliteRegistryRepository::InsertAgency(const Agency& a,
+absl::Status SqlRegistryRepository::InsertAgency(const Agency& a,
                                                     const ChangeRecord& change) {
   absl::Status s = db_->Write([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kInsertAgency));
@@ -274,7 +274,7 @@ absl::Status SqliteRegistryRepository::InsertAgency(const Agency& a,
   return s;
 }
 
-absl::Status SqliteRegistryRepository::SetAgencyStatus(
+absl::Status SqlRegistryRepository::SetAgencyStatus(
     const std::string& prefix, AgencyStatus status, const std::string& reason,
     const ChangeRecord& change) {
   return db_->Write([&](Connection& c) -> absl::Status {
@@ -288,7 +288,7 @@ absl::Status SqliteRegistryRepository::SetAgencyStatus(
   });
 }
 
-absl::StatusOr<PlayerId> SqliteRegistryRepository::InsertPlayer(
+absl::StatusOr<PlayerId> SqlRegistryRepository::InsertPlayer(
     const Player& p, const std::optional<RankHistoryEntry>& initial,
     const ChangeRecord& change) {
   PlayerId id;
@@ -323,7 +323,7 @@ absl::StatusOr<PlayerId> SqliteRegistryRepository::InsertPlayer(
   return id;
 }
 
-absl::StatusOr<Player> SqliteRegistryRepository::GetPlayer(PlayerId id) {
+absl::StatusOr<Player> SqlRegistryRepository::GetPlayer(PlayerId id) {
   Player p;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(p, registry_sql::LoadPlayer(c, id));
@@ -332,7 +332,7 @@ absl::StatusOr<Player> SqliteRegistryRepository::GetPlayer(PlayerId id) {
   return p;
 }
 
-absl::Status SqliteRegistryRepository::UpdatePlayer(const Player& p,
+absl::Status SqlRegistryRepository::UpdatePlayer(const Player& p,
                                                     const ChangeRecord& change) {
   absl::Status s = db_->Write([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kUpdatePlayer));
@@ -348,7 +348,7 @@ absl::Status SqliteRegistryRepository::UpdatePlayer(const Player& p,
   return s.ok() ? s : MapPlayerWriteError(s, p);
 }
 
-absl::StatusOr<std::vector<Player>> SqliteRegistryRepository::SearchPlayers(
+absl::StatusOr<std::vector<Player>> SqlRegistryRepository::SearchPlayers(
     const registry::PlayerQuery& q) {
   std::vector<Player> out;
   // Upper bound of the prefix range: U+10FFFF sorts after every character;
@@ -373,7 +373,7 @@ absl::StatusOr<std::vector<Player>> SqliteRegistryRepository::SearchPlayers(
   return out;
 }
 
-absl::StatusOr<RankHistoryEntry> SqliteRegistryRepository::ApplyRankChange(
+absl::StatusOr<RankHistoryEntry> SqlRegistryRepository::ApplyRankChange(
     const RankHistoryEntry& entry, const ChangeRecord& change) {
   RankHistoryEntry stored = entry;
   GORANK_RETURN_IF_ERROR(db_->Write([&](Connection& c) -> absl::Status {
@@ -384,7 +384,7 @@ absl::StatusOr<RankHistoryEntry> SqliteRegistryRepository::ApplyRankChange(
 }
 
 absl::StatusOr<std::vector<RankHistoryEntry>>
-SqliteRegistryRepository::ListRankHistory(PlayerId id) {
+SqlRegistryRepository::ListRankHistory(PlayerId id) {
   std::vector<RankHistoryEntry> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_RETURN_IF_ERROR(registry_sql::LoadPlayer(c, id).status());
@@ -399,7 +399,7 @@ SqliteRegistryRepository::ListRankHistory(PlayerId id) {
   return out;
 }
 
-absl::StatusOr<std::vector<RankHistoryEntry>> SqliteRegistryRepository::ListRankChanges(
+absl::StatusOr<std::vector<RankHistoryEntry>> SqlRegistryRepository::ListRankChanges(
     const registry::RankChangeQuery& q) {
   std::vector<RankHistoryEntry> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
@@ -417,7 +417,7 @@ absl::StatusOr<std::vector<RankHistoryEntry>> SqliteRegistryRepository::ListRank
   return out;
 }
 
-absl::StatusOr<std::vector<registry::ImportMatch>> SqliteRegistryRepository::FindImportMatches(
+absl::StatusOr<std::vector<registry::ImportMatch>> SqlRegistryRepository::FindImportMatches(
     const std::vector<registry::ImportKey>& keys) {
   std::vector<registry::ImportMatch> out(keys.size());
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
@@ -453,7 +453,7 @@ absl::StatusOr<std::vector<registry::ImportMatch>> SqliteRegistryRepository::Fin
   return out;
 }
 
-absl::StatusOr<std::vector<PlayerId>> SqliteRegistryRepository::StoreImport(
+absl::StatusOr<std::vector<PlayerId>> SqlRegistryRepository::StoreImport(
     const std::vector<registry::ImportedPlayer>& added,
     const std::vector<registry::ExternalIdLink>& links, size_t audit_chunk,
     const registry::ImportAuditFn& audit, const ChangeRecord& link_change) {

@@ -1,8 +1,8 @@
-// AuditRepository over SQLite: reads of the append-only audit_log (log index
+// AuditRepository over the Database wrapper (SQLite or PostgreSQL): reads of the append-only audit_log (log index
 // i is row seq i + 1), signed checkpoints, row digests, annual reviews, and
 // online backups (VACUUM INTO).
-#ifndef GORANK_STORAGE_SQLITE_AUDIT_REPOSITORY_H_
-#define GORANK_STORAGE_SQLITE_AUDIT_REPOSITORY_H_
+#ifndef GORANK_STORAGE_SQL_AUDIT_REPOSITORY_H_
+#define GORANK_STORAGE_SQL_AUDIT_REPOSITORY_H_
 
 #include "services/audit/audit_repository.h"
 #include "storage/database.h"
@@ -10,9 +10,9 @@
 namespace gorank::storage {
 
 // Thread-safe. Does not own the database.
-class SqliteAuditRepository : public audit::AuditRepository {
+class SqlAuditRepository : public audit::AuditRepository {
  public:
-  explicit SqliteAuditRepository(Database* db) : db_(db) {}
+  explicit SqlAuditRepository(Database* db) : db_(db) {}
 
   absl::StatusOr<int64_t> LogSize() override;
   absl::StatusOr<std::vector<std::string>> Entries(int64_t begin, int64_t end) override;
@@ -34,4 +34,4 @@ class SqliteAuditRepository : public audit::AuditRepository {
 
 }  // namespace gorank::storage
 
-#endif  // GORANK_STORAGE_SQLITE_AUDIT_REPOSITORY_H_
+#endif  // GORANK_STORAGE_SQL_AUDIT_REPOSITORY_H_

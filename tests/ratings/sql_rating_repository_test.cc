@@ -1,15 +1,15 @@
-// SqliteRatingRepository on a fresh temp database per test: stored ratings
+// SqlRatingRepository on a fresh temp database per test: stored ratings
 // read back bit for bit and in list order, a stored event is never appended
 // twice, one pending proposal per player and rule, a decision only on a
 // pending proposal, operators' filter by agency, one audit entry per write
 // and none for a refused one.
-#include "storage/sqlite_rating_repository.h"
+#include "storage/sql_rating_repository.h"
 
 #include <cmath>
 #include <memory>
 
 #include "gtest/gtest.h"
-#include "storage/sqlite_registry_repository.h"
+#include "storage/sql_registry_repository.h"
 #include "tests/testing/database_snapshot.h"
 #include "tests/testing/temp_dir.h"
 #include "tests/testing/test_database.h"
@@ -17,15 +17,15 @@
 namespace gorank::ratings {
 namespace {
 
-class SqliteRatingRepositoryTest : public ::testing::Test {
+class SqlRatingRepositoryTest : public ::testing::Test {
  protected:
   void SetUp() override {
     auto db = storage::Database::Open(
         gorank::testing::TestDatabaseUrl(dir_, "ratings.db"));
     ASSERT_TRUE(db.ok()) << db.status();
     db_ = std::move(*db);
-    repo_ = std::make_unique<storage::SqliteRatingRepository>(db_.get());
-    registry_ = std::make_unique<storage::SqliteRegistryRepository>(db_.get());
+    repo_ = std::make_unique<storage::SqlRatingRepository>(db_.get());
+    registry_ = std::make_unique<storage::SqlRegistryRepository>(db_.get());
   }
 
   int64_t AddPlayer(const std::string& agency) {
@@ -77,11 +77,11 @@ class SqliteRatingRepositoryTest : public ::testing::Test {
 
   gorank::testing::TempDir dir_;
   std::unique_ptr<storage::Database> db_;
-  std::unique_ptr<storage::SqliteRatingRepository> repo_;
-  std::unique_ptr<storage::SqliteRegistryRepository> registry_;
+  std::unique_ptr<storage::SqlRatingRepository> repo_;
+  std::unique_ptr<storage::SqlRegistryRepository> registry_;
 };
 
-TEST_F(SqliteRatingRepositoryTest, SnapshotReadsBackExactlyAndInListOrder) {
+TEST_F(SqlRatingRepositoryTest, SnapshotReadsBackExactlyAndInListOrder) {
   const EventKey e1{Date{2024, 7, 1}, 1, "1"};
   RatingSnapshot s;
   s.events = {e1};
@@ -128,7 +128,7 @@ TEST_F(SqliteRatingRepositoryTest, SnapshotReadsBackExactlyAndInListOrder) {
   EXPECT_EQ(state->players, 3);
 }
 
-TEST_F(SqliteRatingRepositoryTest, AnEventIsAppendedOnce) {
+TEST_F(SqlRatingRepositoryTest, AnEventIsAppendedOnce) {
   RatingDelta d;
   d.event = EventKey{Date{2024, 7, 1}, 1, "1"};
   d.players = {Rating(1, 2110.0)};
@@ -150,7 +150,7 @@ TEST_F(SqliteRatingRepositoryTest, AnEventIsAppendedOnce) {
   EXPECT_EQ(repo_->History(PlayerId{1})->size(), 1u);
 }
 
-TEST_F(SqliteRatingRepositoryTest,
+TEST_F(SqlRatingRepositoryTest,
        OnePendingProposalAndDecisionsOnlyOnPending) {
   const int64_t p110 = AddPlayer("110");
   const int64_t p130 = AddPlayer("130");

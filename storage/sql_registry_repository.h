@@ -1,7 +1,7 @@
-// RegistryRepository over SQLite: agencies, players and rank history, each
+// RegistryRepository over the Database wrapper (SQLite or PostgreSQL): agencies, players and rank history, each
 // write in one transaction with its audit-log entry.
-#ifndef GORANK_STORAGE_SQLITE_REGISTRY_REPOSITORY_H_
-#define GORANK_STORAGE_SQLITE_REGISTRY_REPOSITORY_H_
+#ifndef GORANK_STORAGE_SQL_REGISTRY_REPOSITORY_H_
+#define GORANK_STORAGE_SQL_REGISTRY_REPOSITORY_H_
 
 #include "services/registry/registry_repository.h"
 #include "storage/database.h"
@@ -9,9 +9,9 @@
 namespace gorank::storage {
 
 // Thread-safe. Does not own the database.
-class SqliteRegistryRepository : public registry::RegistryRepository {
+class SqlRegistryRepository : public registry::RegistryRepository {
  public:
-  explicit SqliteRegistryRepository(Database* db) : db_(db) {}
+  explicit SqlRegistryRepository(Database* db) : db_(db) {}
 
   absl::StatusOr<std::vector<registry::Agency>> ListAgencies() override;
   absl::StatusOr<registry::Agency> GetAgency(const std::string& prefix) override;
@@ -50,7 +50,7 @@ class SqliteRegistryRepository : public registry::RegistryRepository {
   Database* db_;
 };
 
-// Shared with the other SQLite repositories that change ranks inside their
+// Shared with the other SQL repositories that change ranks inside their
 // own transactions (certificates, promotions).
 namespace registry_sql {
 // Reads a player inside an open transaction; NOT_FOUND when absent.
@@ -65,4 +65,4 @@ std::optional<registry::Rank> RankOf(const std::optional<int64_t>& ordinal);
 
 }  // namespace gorank::storage
 
-#endif  // GORANK_STORAGE_SQLITE_REGISTRY_REPOSITORY_H_
+#endif  // GORANK_STORAGE_SQL_REGISTRY_REPOSITORY_H_

@@ -1,4 +1,4 @@
-#include "storage/sqlite_rating_repository.h"
+#include "storage/sql_rating_repository.h"
 
 #include <bit>
 #include <charconv>
@@ -294,7 +294,7 @@ absl::StatusOr<StoredProposal> LoadProposal(Connection& c, int64_t id) {
 
 }  // namespace
 
-absl::Status SqliteRatingRepository::ReplaceAll(
+absl::Status SqlRatingRepository::ReplaceAll(
     const ratings::RatingSnapshot& snapshot, const ChangeRecord& audit) {
   return db_->Write([&](Connection& c) -> absl::Status {
     for (const char* sql : {kClearHistory, kClearRatings, kClearEvents}) {
@@ -326,7 +326,7 @@ absl::Status SqliteRatingRepository::ReplaceAll(
   });
 }
 
-absl::Status SqliteRatingRepository::AppendEvent(
+absl::Status SqlRatingRepository::AppendEvent(
     const ratings::RatingDelta& delta, const ChangeRecord& audit) {
   return db_->Write([&](Connection& c) -> absl::Status {
     {
@@ -357,7 +357,7 @@ absl::Status SqliteRatingRepository::AppendEvent(
   });
 }
 
-absl::StatusOr<ratings::RatingState> SqliteRatingRepository::State() const {
+absl::StatusOr<ratings::RatingState> SqlRatingRepository::State() const {
   ratings::RatingState state;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kGetState));
@@ -371,7 +371,7 @@ absl::StatusOr<ratings::RatingState> SqliteRatingRepository::State() const {
   return state;
 }
 
-absl::StatusOr<PlayerRating> SqliteRatingRepository::GetRating(
+absl::StatusOr<PlayerRating> SqlRatingRepository::GetRating(
     PlayerId player) const {
   PlayerRating out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
@@ -388,7 +388,7 @@ absl::StatusOr<PlayerRating> SqliteRatingRepository::GetRating(
   return out;
 }
 
-absl::StatusOr<std::vector<RatingChange>> SqliteRatingRepository::History(
+absl::StatusOr<std::vector<RatingChange>> SqlRatingRepository::History(
     PlayerId player) const {
   std::vector<RatingChange> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
@@ -414,7 +414,7 @@ absl::StatusOr<std::vector<RatingChange>> SqliteRatingRepository::History(
   return out;
 }
 
-absl::StatusOr<std::vector<PlayerRating>> SqliteRatingRepository::ListRatings(
+absl::StatusOr<std::vector<PlayerRating>> SqlRatingRepository::ListRatings(
     bool pro_list, int64_t offset, int limit) const {
   std::vector<PlayerRating> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
@@ -432,7 +432,7 @@ absl::StatusOr<std::vector<PlayerRating>> SqliteRatingRepository::ListRatings(
   return out;
 }
 
-absl::StatusOr<std::vector<PlayerId>> SqliteRatingRepository::RatedPlayers()
+absl::StatusOr<std::vector<PlayerId>> SqlRatingRepository::RatedPlayers()
     const {
   std::vector<PlayerId> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
@@ -447,7 +447,7 @@ absl::StatusOr<std::vector<PlayerId>> SqliteRatingRepository::RatedPlayers()
   return out;
 }
 
-absl::Status SqliteRatingRepository::StoreStarts(
+absl::Status SqlRatingRepository::StoreStarts(
     const ratings::StartsDelta& delta, const std::vector<ChangeRecord>& audit) {
   return db_->Write([&](Connection& c) -> absl::Status {
     for (const ratings::RatingStart& s : delta.starts) {
@@ -482,7 +482,7 @@ absl::Status SqliteRatingRepository::StoreStarts(
 }
 
 absl::StatusOr<std::vector<ratings::RatingStart>>
-SqliteRatingRepository::ListStarts() const {
+SqlRatingRepository::ListStarts() const {
   std::vector<ratings::RatingStart> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kListStarts));
@@ -498,7 +498,7 @@ SqliteRatingRepository::ListStarts() const {
 }
 
 absl::StatusOr<std::optional<ratings::RatingStart>>
-SqliteRatingRepository::GetStart(PlayerId player) const {
+SqlRatingRepository::GetStart(PlayerId player) const {
   std::optional<ratings::RatingStart> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kStartColumns));
@@ -512,7 +512,7 @@ SqliteRatingRepository::GetStart(PlayerId player) const {
 }
 
 absl::StatusOr<std::vector<std::vector<ratings::PlayerMatch>>>
-SqliteRatingRepository::FindPlayers(
+SqlRatingRepository::FindPlayers(
     const std::vector<ratings::PlayerLookup>& lookups) const {
   using Kind = ratings::PlayerLookup::Kind;
   std::vector<std::vector<ratings::PlayerMatch>> out(lookups.size());
@@ -552,7 +552,7 @@ SqliteRatingRepository::FindPlayers(
   return out;
 }
 
-absl::StatusOr<StoredProposal> SqliteRatingRepository::AddProposal(
+absl::StatusOr<StoredProposal> SqlRatingRepository::AddProposal(
     const StoredProposal& proposal, const ChangeRecord& audit) {
   StoredProposal out = proposal;
   GORANK_RETURN_IF_ERROR(db_->Write([&](Connection& c) -> absl::Status {
@@ -589,7 +589,7 @@ absl::StatusOr<StoredProposal> SqliteRatingRepository::AddProposal(
   return out;
 }
 
-absl::StatusOr<StoredProposal> SqliteRatingRepository::GetProposal(
+absl::StatusOr<StoredProposal> SqlRatingRepository::GetProposal(
     int64_t id) const {
   StoredProposal out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
@@ -600,7 +600,7 @@ absl::StatusOr<StoredProposal> SqliteRatingRepository::GetProposal(
 }
 
 absl::StatusOr<std::vector<StoredProposal>>
-SqliteRatingRepository::ListProposals(
+SqlRatingRepository::ListProposals(
     const ratings::ProposalFilter& filter) const {
   std::vector<StoredProposal> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
@@ -621,7 +621,7 @@ SqliteRatingRepository::ListProposals(
   return out;
 }
 
-absl::Status SqliteRatingRepository::DecideProposal(
+absl::Status SqlRatingRepository::DecideProposal(
     const StoredProposal& decided, const ChangeRecord& audit) {
   return db_->Write([&](Connection& c) -> absl::Status {
     {

@@ -1,4 +1,4 @@
-// RatingRepository over SQLite (schema migration 6): `rating_events` (the
+// RatingRepository over the Database wrapper (SQLite or PostgreSQL; schema migration 6): `rating_events` (the
 // applied events in order), `ratings` (one row a player), `rating_history`
 // (one row a player and event), `rating_state` (the table digest),
 // `promotion_proposals` and (migration 9) `rating_starts`, the imported
@@ -6,8 +6,8 @@
 // `player_external_ids`. Ratings are stored as shortest round-trip decimal
 // text, so a stored table reads back bit for bit. Every write runs in one
 // transaction with its audit-log entry.
-#ifndef GORANK_STORAGE_SQLITE_RATING_REPOSITORY_H_
-#define GORANK_STORAGE_SQLITE_RATING_REPOSITORY_H_
+#ifndef GORANK_STORAGE_SQL_RATING_REPOSITORY_H_
+#define GORANK_STORAGE_SQL_RATING_REPOSITORY_H_
 
 #include <optional>
 #include <vector>
@@ -18,9 +18,9 @@
 namespace gorank::storage {
 
 // Thread-safe. Does not own the database.
-class SqliteRatingRepository : public ratings::RatingRepository {
+class SqlRatingRepository : public ratings::RatingRepository {
  public:
-  explicit SqliteRatingRepository(Database* db) : db_(db) {}
+  explicit SqlRatingRepository(Database* db) : db_(db) {}
 
   absl::Status ReplaceAll(const ratings::RatingSnapshot& snapshot,
                           const ChangeRecord& audit) override;
@@ -59,4 +59,4 @@ class SqliteRatingRepository : public ratings::RatingRepository {
 
 }  // namespace gorank::storage
 
-#endif  // GORANK_STORAGE_SQLITE_RATING_REPOSITORY_H_
+#endif  // GORANK_STORAGE_SQL_RATING_REPOSITORY_H_

@@ -3,11 +3,11 @@
 // server; the Postgres cases run in the pg. twin and skip elsewhere), plus
 // what only the SQL repository has: the player index checks players against
 // the registry, and a save that fails leaves no row behind.
-#include "storage/sqlite_event_repository.h"
+#include "storage/sql_event_repository.h"
 
 #include <memory>
 
-#include "storage/sqlite_registry_repository.h"
+#include "storage/sql_registry_repository.h"
 #include "tests/testing/database_snapshot.h"
 #include "tests/testing/temp_dir.h"
 #include "tests/testing/test_database.h"
@@ -20,8 +20,8 @@ namespace {
 struct SqliteBackend {
   gorank::testing::TempDir dir;
   std::unique_ptr<storage::Database> db;
-  std::unique_ptr<storage::SqliteEventRepository> events;
-  std::unique_ptr<storage::SqliteRegistryRepository> registry;
+  std::unique_ptr<storage::SqlEventRepository> events;
+  std::unique_ptr<storage::SqlRegistryRepository> registry;
   int64_t audit_baseline = 0;
 };
 
@@ -36,9 +36,9 @@ std::shared_ptr<SqliteBackend> OpenBackend(bool sqlite_file = false) {
     std::abort();
   }
   b->db = std::move(*db);
-  b->events = std::make_unique<storage::SqliteEventRepository>(b->db.get());
+  b->events = std::make_unique<storage::SqlEventRepository>(b->db.get());
   b->registry =
-      std::make_unique<storage::SqliteRegistryRepository>(b->db.get());
+      std::make_unique<storage::SqlRegistryRepository>(b->db.get());
   b->audit_baseline = *gorank::testing::CountAuditRows(b->db.get());
   return b;
 }
@@ -91,7 +91,7 @@ INSTANTIATE_TEST_SUITE_P(Sqlite, EventRepositoryContract,
 INSTANTIATE_TEST_SUITE_P(Postgres, EventRepositoryContract,
                          ::testing::Values(&MakePostgresBackend));
 
-TEST(SqliteEventRepository, UnknownPlayerIsRefusedAndNothingStored) {
+TEST(SqlEventRepository, UnknownPlayerIsRefusedAndNothingStored) {
   auto b = OpenBackend();
   Event e = MakeEvent(FormatKind::kRoundRobin);
   e.organiser_prefix = "110";
@@ -116,7 +116,7 @@ TEST(SqliteEventRepository, UnknownPlayerIsRefusedAndNothingStored) {
   EXPECT_EQ(*gorank::testing::TakeSnapshot(b->db.get()), *before);
 }
 
-TEST(SqliteEventRepository, AuditEntryCarriesTheEventSubject) {
+TEST(SqlEventRepository, AuditEntryCarriesTheEventSubject) {
   auto b = OpenBackend();
   Event e = MakeEvent(FormatKind::kSwiss, 5);
   e.organiser_prefix = "130";

@@ -1,4 +1,4 @@
-#include "storage/sqlite_token_repository.h"
+#include "storage/sql_token_repository.h"
 
 #include "services/common/status_macros.h"
 #include "storage/audit_log.h"
@@ -38,7 +38,7 @@ TokenRecord ReadToken(const Statement& st) {
 
 }  // namespace
 
-absl::StatusOr<int64_t> SqliteTokenRepository::InsertToken(
+absl::StatusOr<int64_t> SqlTokenRepository::InsertToken(
     const TokenRecord& t, const ChangeRecord& change) {
   int64_t id = 0;
   absl::Status s = db_->Write([&](Connection& c) -> absl::Status {
@@ -62,7 +62,7 @@ absl::StatusOr<int64_t> SqliteTokenRepository::InsertToken(
   return id;
 }
 
-absl::StatusOr<std::optional<TokenRecord>> SqliteTokenRepository::FindTokenByHash(
+absl::StatusOr<std::optional<TokenRecord>> SqlTokenRepository::FindTokenByHash(
     const std::string& hash) {
   std::optional<TokenRecord> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
@@ -75,7 +75,7 @@ absl::StatusOr<std::optional<TokenRecord>> SqliteTokenRepository::FindTokenByHas
   return out;
 }
 
-absl::StatusOr<TokenRecord> SqliteTokenRepository::GetToken(int64_t id) {
+absl::StatusOr<TokenRecord> SqlTokenRepository::GetToken(int64_t id) {
   TokenRecord out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kTokenById));
@@ -88,7 +88,7 @@ absl::StatusOr<TokenRecord> SqliteTokenRepository::GetToken(int64_t id) {
   return out;
 }
 
-absl::Status SqliteTokenRepository::RevokeToken(int64_t id, int64_t revoked_unix,
+absl::Status SqlTokenRepository::RevokeToken(int64_t id, int64_t revoked_unix,
                                                 const ChangeRecord& change) {
   return db_->Write([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kRevokeToken));
@@ -101,7 +101,7 @@ absl::Status SqliteTokenRepository::RevokeToken(int64_t id, int64_t revoked_unix
   });
 }
 
-absl::StatusOr<std::vector<TokenRecord>> SqliteTokenRepository::ListTokens() {
+absl::StatusOr<std::vector<TokenRecord>> SqlTokenRepository::ListTokens() {
   std::vector<TokenRecord> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kListTokens));

@@ -1,6 +1,6 @@
-// TokenRepository over SQLite.
-#ifndef GORANK_STORAGE_SQLITE_TOKEN_REPOSITORY_H_
-#define GORANK_STORAGE_SQLITE_TOKEN_REPOSITORY_H_
+// TokenRepository over the Database wrapper (SQLite or PostgreSQL).
+#ifndef GORANK_STORAGE_SQL_TOKEN_REPOSITORY_H_
+#define GORANK_STORAGE_SQL_TOKEN_REPOSITORY_H_
 
 #include "services/auth/token_repository.h"
 #include "storage/database.h"
@@ -8,9 +8,9 @@
 namespace gorank::storage {
 
 // Thread-safe. Does not own the database.
-class SqliteTokenRepository : public auth::TokenRepository {
+class SqlTokenRepository : public auth::TokenRepository {
  public:
-  explicit SqliteTokenRepository(Database* db) : db_(db) {}
+  explicit SqlTokenRepository(Database* db) : db_(db) {}
 
   absl::StatusOr<int64_t> InsertToken(const auth::TokenRecord& token,
                                       const ChangeRecord& change) override;
@@ -27,4 +27,4 @@ class SqliteTokenRepository : public auth::TokenRepository {
 
 }  // namespace gorank::storage
 
-#endif  // GORANK_STORAGE_SQLITE_TOKEN_REPOSITORY_H_
+#endif  // GORANK_STORAGE_SQL_TOKEN_REPOSITORY_H_

@@ -1,4 +1,4 @@
-#include "storage/sqlite_audit_repository.h"
+#include "storage/sql_audit_repository.h"
 
 #include "services/common/status_macros.h"
 #include "storage/audit_log.h"
@@ -31,7 +31,7 @@ constexpr char kListReviews[] =
 
 }  // namespace
 
-absl::StatusOr<int64_t> SqliteAuditRepository::LogSize() {
+absl::StatusOr<int64_t> SqlAuditRepository::LogSize() {
   int64_t n = 0;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kLogSize));
@@ -42,7 +42,7 @@ absl::StatusOr<int64_t> SqliteAuditRepository::LogSize() {
   return n;
 }
 
-absl::StatusOr<std::vector<std::string>> SqliteAuditRepository::Column(const char* sql,
+absl::StatusOr<std::vector<std::string>> SqlAuditRepository::Column(const char* sql,
                                                                        int64_t begin,
                                                                        int64_t end) {
   std::vector<std::string> out;
@@ -62,17 +62,17 @@ absl::StatusOr<std::vector<std::string>> SqliteAuditRepository::Column(const cha
   return out;
 }
 
-absl::StatusOr<std::vector<std::string>> SqliteAuditRepository::Entries(int64_t begin,
+absl::StatusOr<std::vector<std::string>> SqlAuditRepository::Entries(int64_t begin,
                                                                         int64_t end) {
   return Column(kEntries, begin, end);
 }
 
-absl::StatusOr<std::vector<std::string>> SqliteAuditRepository::LeafHashes(int64_t begin,
+absl::StatusOr<std::vector<std::string>> SqlAuditRepository::LeafHashes(int64_t begin,
                                                                            int64_t end) {
   return Column(kLeafHashes, begin, end);
 }
 
-absl::Status SqliteAuditRepository::SaveCheckpoint(const audit::Checkpoint& cp) {
+absl::Status SqlAuditRepository::SaveCheckpoint(const audit::Checkpoint& cp) {
   return db_->Write([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kSaveCheckpoint));
     st->Bind(1, cp.tree_size)
@@ -84,7 +84,7 @@ absl::Status SqliteAuditRepository::SaveCheckpoint(const audit::Checkpoint& cp) 
   });
 }
 
-absl::StatusOr<std::optional<audit::Checkpoint>> SqliteAuditRepository::LatestCheckpoint() {
+absl::StatusOr<std::optional<audit::Checkpoint>> SqlAuditRepository::LatestCheckpoint() {
   std::optional<audit::Checkpoint> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kLatestCheckpoint));
@@ -97,7 +97,7 @@ absl::StatusOr<std::optional<audit::Checkpoint>> SqliteAuditRepository::LatestCh
   return out;
 }
 
-absl::StatusOr<std::map<std::string, std::string>> SqliteAuditRepository::CurrentRowDigests() {
+absl::StatusOr<std::map<std::string, std::string>> SqlAuditRepository::CurrentRowDigests() {
   std::map<std::string, std::string> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(out, DigestAllRows(c));
@@ -106,7 +106,7 @@ absl::StatusOr<std::map<std::string, std::string>> SqliteAuditRepository::Curren
   return out;
 }
 
-absl::StatusOr<int64_t> SqliteAuditRepository::InsertReview(const audit::Review& r,
+absl::StatusOr<int64_t> SqlAuditRepository::InsertReview(const audit::Review& r,
                                                             const ChangeRecord& change) {
   int64_t id = 0;
   absl::Status s = db_->Write([&](Connection& c) -> absl::Status {
@@ -130,7 +130,7 @@ absl::StatusOr<int64_t> SqliteAuditRepository::InsertReview(const audit::Review&
   return id;
 }
 
-absl::StatusOr<std::vector<audit::Review>> SqliteAuditRepository::ListReviews(
+absl::StatusOr<std::vector<audit::Review>> SqlAuditRepository::ListReviews(
     const std::string& prefix, int year) {
   std::vector<audit::Review> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
@@ -147,7 +147,7 @@ absl::StatusOr<std::vector<audit::Review>> SqliteAuditRepository::ListReviews(
   return out;
 }
 
-absl::StatusOr<std::map<std::string, std::string>> SqliteAuditRepository::LegacyRowDigests() {
+absl::StatusOr<std::map<std::string, std::string>> SqlAuditRepository::LegacyRowDigests() {
   std::map<std::string, std::string> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(out, DigestAllRows(c, /*key=*/""));
@@ -156,7 +156,7 @@ absl::StatusOr<std::map<std::string, std::string>> SqliteAuditRepository::Legacy
   return out;
 }
 
-absl::Status SqliteAuditRepository::Backup(const std::string& dest_path,
+absl::Status SqlAuditRepository::Backup(const std::string& dest_path,
                                            bool remove_resident_ids) {
   GORANK_RETURN_IF_ERROR(db_->BackupTo(dest_path));
   if (!remove_resident_ids) return absl::OkStatus();
