@@ -19,7 +19,8 @@ namespace gorank::storage {
 // open write transaction and returns its sequence number (1-based; log index
 // = seq - 1). INVALID_ARGUMENT when the change cannot be encoded (before or
 // after not JSON), which rolls the whole transaction back.
-absl::StatusOr<int64_t> AppendAudit(Connection& conn, const ChangeRecord& change);
+absl::StatusOr<int64_t> AppendAudit(Connection& conn,
+                                    const ChangeRecord& change);
 
 }  // namespace gorank::storage
 

@@ -296,9 +296,10 @@ absl::Status ScopeRequestIds(Connection& c) {
   count.reset();
   if (n == 0) return absl::OkStatus();
   GORANK_RETURN_IF_ERROR(c.Exec(kScopeRequestIds));
-  return AppendAudit(c, ChangeRecord{0, "system", "certificate.scope_request_ids",
-                                     "certificates", "",
-                                     nlohmann::json{{"rows", n}}.dump()})
+  return AppendAudit(c,
+                     ChangeRecord{0, "system", "certificate.scope_request_ids",
+                                  "certificates", "",
+                                  nlohmann::json{{"rows", n}}.dump()})
       .status();
 }
 
@@ -371,28 +372,28 @@ absl::Status ApplyDdl(Connection& conn, const char* sqlite_ddl) {
 }
 
 const std::vector<Migration>& Migrations() {
-  static const std::vector<Migration>* const kMigrations =
-      new std::vector<Migration>{
-          {1, "registry: agencies, players, rank history, tokens, audit log",
-           [](Connection& c) { return ApplyDdl(c, kSchemaV1); }},
-          {2, "load the shipped region table", SeedRegions,
-           /*loads_data=*/true},
-          {3,
-           "certificates: serials, certificates, objections, appraisals, stock",
-           [](Connection& c) { return ApplyDdl(c, kSchemaV3); }},
-          {4, "audit: signed checkpoints, annual reviews",
-           [](Connection& c) { return ApplyDdl(c, kSchemaV4); }},
-          {5, "tournaments: events, results, the player index of events",
-           [](Connection& c) { return ApplyDdl(c, kSchemaV5); }},
-          {6, "ratings: rating table, rating history, promotion proposals",
-           [](Connection& c) { return ApplyDdl(c, kSchemaV6); }},
-          {7, "gomoku: a player's Gomoku rank",
-           [](Connection& c) { return ApplyDdl(c, kSchemaV7); }},
-          {8, "certificates: request ids scoped by the caller's agency",
-           ScopeRequestIds, /*loads_data=*/true},
-          {9, "imports: agency-own player ids, imported certificates, rating starts",
-           [](Connection& c) { return ApplyDdl(c, kSchemaV9); }},
-      };
+  static const std::vector<Migration>* const kMigrations = new std::vector<
+      Migration>{
+      {1, "registry: agencies, players, rank history, tokens, audit log",
+       [](Connection& c) { return ApplyDdl(c, kSchemaV1); }},
+      {2, "load the shipped region table", SeedRegions,
+       /*loads_data=*/true},
+      {3, "certificates: serials, certificates, objections, appraisals, stock",
+       [](Connection& c) { return ApplyDdl(c, kSchemaV3); }},
+      {4, "audit: signed checkpoints, annual reviews",
+       [](Connection& c) { return ApplyDdl(c, kSchemaV4); }},
+      {5, "tournaments: events, results, the player index of events",
+       [](Connection& c) { return ApplyDdl(c, kSchemaV5); }},
+      {6, "ratings: rating table, rating history, promotion proposals",
+       [](Connection& c) { return ApplyDdl(c, kSchemaV6); }},
+      {7, "gomoku: a player's Gomoku rank",
+       [](Connection& c) { return ApplyDdl(c, kSchemaV7); }},
+      {8, "certificates: request ids scoped by the caller's agency",
+       ScopeRequestIds, /*loads_data=*/true},
+      {9,
+       "imports: agency-own player ids, imported certificates, rating starts",
+       [](Connection& c) { return ApplyDdl(c, kSchemaV9); }},
+  };
   return *kMigrations;
 }
 

@@ -72,7 +72,8 @@ std::string DigestColumns(const Statement& st, const std::string& key) {
             std::to_string(value.size()) + ":" + value;
   }
   if (key.empty()) return audit::HexEncode(audit::Sha256(data));
-  return audit::kKeyedDigestPrefix + audit::HexEncode(audit::HmacSha256(key, data));
+  return audit::kKeyedDigestPrefix +
+         audit::HexEncode(audit::HmacSha256(key, data));
 }
 
 absl::StatusOr<std::map<std::string, std::string>> DigestRowsByRowid(
@@ -113,7 +114,8 @@ absl::StatusOr<std::map<std::string, std::string>> DigestRowsByRowid(
     st->Bind(1, row.second);
     GORANK_ASSIGN_OR_RETURN(bool found, st->Step());
     if (found) {
-      out[row.first + ":" + st->Text(0)] = DigestColumns(*st, conn.row_digest_key());
+      out[row.first + ":" + st->Text(0)] =
+          DigestColumns(*st, conn.row_digest_key());
     } else {
       // Deleted within the change: the key can no longer be read, so the
       // rowid names it.
@@ -165,7 +167,8 @@ absl::StatusOr<std::map<std::string, std::string>> DigestRowsByKey(
     for (size_t i = 0; i < row.second.size(); ++i)
       st->Bind(static_cast<int>(i + 1), row.second[i]);
     GORANK_ASSIGN_OR_RETURN(bool found, st->Step());
-    out[row.first + ":" + joined] = found ? DigestColumns(*st, conn.row_digest_key()) : kDeletedRow;
+    out[row.first + ":" + joined] =
+        found ? DigestColumns(*st, conn.row_digest_key()) : kDeletedRow;
   }
   return out;
 }

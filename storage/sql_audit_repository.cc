@@ -1,11 +1,11 @@
 #include "storage/sql_audit_repository.h"
 
+#include <unistd.h>
+
 #include "services/common/status_macros.h"
 #include "storage/audit_log.h"
 #include "storage/row_digest.h"
 #include "storage/sqlite_database.h"
-
-#include <unistd.h>
 
 namespace gorank::storage {
 namespace {
@@ -19,14 +19,19 @@ constexpr char kSaveCheckpoint[] =
     "INSERT INTO audit_checkpoints(tree_size, root_hash, time_unix, signature, "
     "key_id) VALUES(?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING";
 constexpr char kLatestCheckpoint[] =
-    "SELECT tree_size, root_hash, time_unix, signature, key_id FROM audit_checkpoints "
+    "SELECT tree_size, root_hash, time_unix, signature, key_id FROM "
+    "audit_checkpoints "
     "ORDER BY tree_size DESC LIMIT 1";
 constexpr char kInsertReview[] =
-    "INSERT INTO annual_reviews(agency_prefix, year, outcome, findings, checkpoint_size, "
-    "checkpoint_root, reviewer, recorded_unix) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+    "INSERT INTO annual_reviews(agency_prefix, year, outcome, findings, "
+    "checkpoint_size, "
+    "checkpoint_root, reviewer, recorded_unix) VALUES(?1, ?2, ?3, ?4, ?5, ?6, "
+    "?7, ?8)";
 constexpr char kListReviews[] =
-    "SELECT id, agency_prefix, year, outcome, findings, checkpoint_size, checkpoint_root, "
-    "reviewer, recorded_unix FROM annual_reviews WHERE (?1 = '' OR agency_prefix = ?1) "
+    "SELECT id, agency_prefix, year, outcome, findings, checkpoint_size, "
+    "checkpoint_root, "
+    "reviewer, recorded_unix FROM annual_reviews WHERE (?1 = '' OR "
+    "agency_prefix = ?1) "
     "AND (?2 = 0 OR year = ?2) ORDER BY id DESC";
 
 }  // namespace
@@ -42,9 +47,8 @@ absl::StatusOr<int64_t> SqlAuditRepository::LogSize() {
   return n;
 }
 
-absl::StatusOr<std::vector<std::string>> SqlAuditRepository::Column(const char* sql,
-                                                                       int64_t begin,
-                                                                       int64_t end) {
+absl::StatusOr<std::vector<std::string>> SqlAuditRepository::Column(
+    const char* sql, int64_t begin, int64_t end) {
   std::vector<std::string> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(sql));
@@ -56,19 +60,20 @@ absl::StatusOr<std::vector<std::string>> SqlAuditRepository::Column(const char* 
     }
   }));
   if (static_cast<int64_t>(out.size()) != end - begin) {
-    return absl::OutOfRangeError("the audit log has no entries " + std::to_string(begin) +
-                                 ".." + std::to_string(end - 1));
+    return absl::OutOfRangeError("the audit log has no entries " +
+                                 std::to_string(begin) + ".." +
+                                 std::to_string(end - 1));
   }
   return out;
 }
 
-absl::StatusOr<std::vector<std::string>> SqlAuditRepository::Entries(int64_t begin,
-                                                                        int64_t end) {
+absl::StatusOr<std::vector<std::string>> SqlAuditRepository::Entries(
+    int64_t begin, int64_t end) {
   return Column(kEntries, begin, end);
 }
 
-absl::StatusOr<std::vector<std::string>> SqlAuditRepository::LeafHashes(int64_t begin,
-                                                                           int64_t end) {
+absl::StatusOr<std::vector<std::string>> SqlAuditRepository::LeafHashes(
+    int64_t begin, int64_t end) {
   return Column(kLeafHashes, begin, end);
 }
 
@@ -84,20 +89,23 @@ absl::Status SqlAuditRepository::SaveCheckpoint(const audit::Checkpoint& cp) {
   });
 }
 
-absl::StatusOr<std::optional<audit::Checkpoint>> SqlAuditRepository::LatestCheckpoint() {
+absl::StatusOr<std::optional<audit::Checkpoint>>
+SqlAuditRepository::LatestCheckpoint() {
   std::optional<audit::Checkpoint> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kLatestCheckpoint));
     GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
     if (row) {
-      out = audit::Checkpoint{st->Int(0), st->Blob(1), st->Int(2), st->Blob(3), st->Text(4)};
+      out = audit::Checkpoint{st->Int(0), st->Blob(1), st->Int(2), st->Blob(3),
+                              st->Text(4)};
     }
     return absl::OkStatus();
   }));
   return out;
 }
 
-absl::StatusOr<std::map<std::string, std::string>> SqlAuditRepository::CurrentRowDigests() {
+absl::StatusOr<std::map<std::string, std::string>>
+SqlAuditRepository::CurrentRowDigests() {
   std::map<std::string, std::string> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(out, DigestAllRows(c));
@@ -106,8 +114,8 @@ absl::StatusOr<std::map<std::string, std::string>> SqlAuditRepository::CurrentRo
   return out;
 }
 
-absl::StatusOr<int64_t> SqlAuditRepository::InsertReview(const audit::Review& r,
-                                                            const ChangeRecord& change) {
+absl::StatusOr<int64_t> SqlAuditRepository::InsertReview(
+    const audit::Review& r, const ChangeRecord& change) {
   int64_t id = 0;
   absl::Status s = db_->Write([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kInsertReview));
@@ -139,15 +147,17 @@ absl::StatusOr<std::vector<audit::Review>> SqlAuditRepository::ListReviews(
     while (true) {
       GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
       if (!row) return absl::OkStatus();
-      out.push_back(audit::Review{st->Int(0), st->Text(1), static_cast<int>(st->Int(2)),
-                                  static_cast<audit::ReviewOutcome>(st->Int(3)), st->Text(4),
-                                  st->Int(5), st->Blob(6), st->Text(7), st->Int(8)});
+      out.push_back(audit::Review{
+          st->Int(0), st->Text(1), static_cast<int>(st->Int(2)),
+          static_cast<audit::ReviewOutcome>(st->Int(3)), st->Text(4),
+          st->Int(5), st->Blob(6), st->Text(7), st->Int(8)});
     }
   }));
   return out;
 }
 
-absl::StatusOr<std::map<std::string, std::string>> SqlAuditRepository::LegacyRowDigests() {
+absl::StatusOr<std::map<std::string, std::string>>
+SqlAuditRepository::LegacyRowDigests() {
   std::map<std::string, std::string> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(out, DigestAllRows(c, /*key=*/""));
@@ -157,7 +167,7 @@ absl::StatusOr<std::map<std::string, std::string>> SqlAuditRepository::LegacyRow
 }
 
 absl::Status SqlAuditRepository::Backup(const std::string& dest_path,
-                                           bool remove_resident_ids) {
+                                        bool remove_resident_ids) {
   GORANK_RETURN_IF_ERROR(db_->BackupTo(dest_path));
   if (!remove_resident_ids) return absl::OkStatus();
   absl::Status s = RemoveResidentIds(dest_path);

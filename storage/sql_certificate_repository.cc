@@ -20,13 +20,13 @@ using registry::RankHistoryEntry;
 
 namespace {
 
-#define GORANK_CERT_COLUMNS                                                     \
-  "SELECT number, year, player_id, grade_ordinal, issue_date, basis, "          \
-  "basis_reference, issued_by, issued_unix, notice_until_unix, rank_applied, "  \
-  "rank_before_ordinal, revoked_unix, revoke_reason, correction_reason, "       \
-  "request_id, request_hash, EXISTS(SELECT 1 FROM objections o WHERE "          \
-  "o.number = certificates.number AND o.state = 1), EXISTS(SELECT 1 FROM "      \
-  "imported_certificates i WHERE i.number = certificates.number) "              \
+#define GORANK_CERT_COLUMNS                                                    \
+  "SELECT number, year, player_id, grade_ordinal, issue_date, basis, "         \
+  "basis_reference, issued_by, issued_unix, notice_until_unix, rank_applied, " \
+  "rank_before_ordinal, revoked_unix, revoke_reason, correction_reason, "      \
+  "request_id, request_hash, EXISTS(SELECT 1 FROM objections o WHERE "         \
+  "o.number = certificates.number AND o.state = 1), EXISTS(SELECT 1 FROM "     \
+  "imported_certificates i WHERE i.number = certificates.number) "             \
   "FROM certificates "
 
 constexpr char kCertByNumber[] = GORANK_CERT_COLUMNS "WHERE number = ?1";
@@ -34,29 +34,38 @@ constexpr char kCertByRequest[] = GORANK_CERT_COLUMNS "WHERE request_id = ?1";
 constexpr char kListCerts[] = GORANK_CERT_COLUMNS
     "WHERE number > ?1 AND (?2 = '' OR prefix = ?2) AND (?3 = 0 OR year = ?3) "
     "AND (?4 = 0 OR player_id = ?4) "
-    "AND (?5 = 0 OR (rank_applied = 0 AND revoked_unix = 0 AND notice_until_unix > 0)) "
+    "AND (?5 = 0 OR (rank_applied = 0 AND revoked_unix = 0 AND "
+    "notice_until_unix > 0)) "
     "ORDER BY number LIMIT ?6";
 #undef GORANK_CERT_COLUMNS
 
 constexpr char kGetSerial[] =
-    "SELECT last_serial FROM certificate_serials WHERE prefix = ?1 AND year = ?2";
+    "SELECT last_serial FROM certificate_serials WHERE prefix = ?1 AND year = "
+    "?2";
 constexpr char kPutSerial[] =
-    "INSERT INTO certificate_serials(prefix, year, last_serial) VALUES(?1, ?2, ?3) "
-    "ON CONFLICT(prefix, year) DO UPDATE SET last_serial = excluded.last_serial";
+    "INSERT INTO certificate_serials(prefix, year, last_serial) VALUES(?1, ?2, "
+    "?3) "
+    "ON CONFLICT(prefix, year) DO UPDATE SET last_serial = "
+    "excluded.last_serial";
 // Imported certificates used no stock: they are not counted.
 constexpr char kCountIssued[] =
     "SELECT count(*) FROM certificates c WHERE c.prefix = ?1 AND c.year = ?2 "
-    "AND NOT EXISTS(SELECT 1 FROM imported_certificates i WHERE i.number = c.number)";
+    "AND NOT EXISTS(SELECT 1 FROM imported_certificates i WHERE i.number = "
+    "c.number)";
 constexpr char kInsertImported[] =
-    "INSERT INTO imported_certificates(number, file_name, file_sha256, line, imported_unix) "
+    "INSERT INTO imported_certificates(number, file_name, file_sha256, line, "
+    "imported_unix) "
     "VALUES(?1, ?2, ?3, ?4, ?5)";
 // The counter never moves back.
 constexpr char kRaiseSerial[] =
-    "INSERT INTO certificate_serials(prefix, year, last_serial) VALUES(?1, ?2, ?3) "
+    "INSERT INTO certificate_serials(prefix, year, last_serial) VALUES(?1, ?2, "
+    "?3) "
     "ON CONFLICT(prefix, year) DO UPDATE SET last_serial = CASE WHEN "
-    "excluded.last_serial > certificate_serials.last_serial THEN excluded.last_serial "
+    "excluded.last_serial > certificate_serials.last_serial THEN "
+    "excluded.last_serial "
     "ELSE certificate_serials.last_serial END";
-constexpr char kPlayerByResidentId[] = "SELECT id FROM players WHERE resident_id = ?1";
+constexpr char kPlayerByResidentId[] =
+    "SELECT id FROM players WHERE resident_id = ?1";
 constexpr char kExternalIdInAgency[] =
     "SELECT agency_prefix, player_id FROM player_external_ids "
     "WHERE agency_prefix = ?1 AND external_id = ?2";
@@ -82,24 +91,29 @@ constexpr char kInsertObjection[] =
     "INSERT INTO objections(number, text, contact, lodged_unix, state) "
     "VALUES(?1, ?2, ?3, ?4, 1)";
 constexpr char kObjectionColumns[] =
-    "SELECT id, number, text, contact, lodged_unix, state, decided_unix, decision_note "
+    "SELECT id, number, text, contact, lodged_unix, state, decided_unix, "
+    "decision_note "
     "FROM objections WHERE id = ?1";
 constexpr char kObjectionsByNumber[] =
-    "SELECT id, number, text, contact, lodged_unix, state, decided_unix, decision_note "
+    "SELECT id, number, text, contact, lodged_unix, state, decided_unix, "
+    "decision_note "
     "FROM objections WHERE number = ?1 ORDER BY id";
 constexpr char kFindObjections[] =
-    "SELECT o.id, o.number, o.text, o.contact, o.lodged_unix, o.state, o.decided_unix, "
+    "SELECT o.id, o.number, o.text, o.contact, o.lodged_unix, o.state, "
+    "o.decided_unix, "
     "o.decision_note, c.grade_ordinal, p.name, p.agency_prefix "
     "FROM objections o JOIN certificates c ON c.number = o.number "
     "JOIN players p ON p.id = c.player_id "
-    "WHERE o.id > ?1 AND (?2 = 0 OR o.state = ?2) AND (?3 = '' OR o.number = ?3) "
+    "WHERE o.id > ?1 AND (?2 = 0 OR o.state = ?2) AND (?3 = '' OR o.number = "
+    "?3) "
     "AND (?4 = '' OR p.agency_prefix = ?4) ORDER BY o.id LIMIT ?5";
 constexpr char kDecideObjection[] =
     "UPDATE objections SET state = ?2, decided_unix = ?3, decision_note = ?4 "
     "WHERE id = ?1 AND state = 1";
 constexpr char kInsertAppraisal[] =
     "INSERT INTO appraisals(player_id, grade_ordinal, agency_prefix, note, "
-    "recommended_by, recommended_unix, state) VALUES(?1, ?2, ?3, ?4, ?5, ?6, 1)";
+    "recommended_by, recommended_unix, state) VALUES(?1, ?2, ?3, ?4, ?5, ?6, "
+    "1)";
 constexpr char kAppraisalById[] =
     "SELECT id, player_id, grade_ordinal, agency_prefix, note, recommended_by, "
     "recommended_unix, state, decided_unix, decision_note, certificate_number "
@@ -107,13 +121,15 @@ constexpr char kAppraisalById[] =
 constexpr char kListAppraisals[] =
     "SELECT id, player_id, grade_ordinal, agency_prefix, note, recommended_by, "
     "recommended_unix, state, decided_unix, decision_note, certificate_number "
-    "FROM appraisals WHERE (?1 = '' OR agency_prefix = ?1) AND (?2 = 0 OR state = 1) "
+    "FROM appraisals WHERE (?1 = '' OR agency_prefix = ?1) AND (?2 = 0 OR "
+    "state = 1) "
     "ORDER BY id";
 constexpr char kDecideAppraisal[] =
     "UPDATE appraisals SET state = ?2, decided_unix = ?3, decision_note = ?4, "
     "certificate_number = ?5 WHERE id = ?1 AND state = 1";
 constexpr char kPutStock[] =
-    "INSERT INTO stock_orders(agency_prefix, year, quantity, ordered_unix, ordered_by) "
+    "INSERT INTO stock_orders(agency_prefix, year, quantity, ordered_unix, "
+    "ordered_by) "
     "VALUES(?1, ?2, ?3, ?4, ?5) ON CONFLICT(agency_prefix, year) DO UPDATE SET "
     "quantity = excluded.quantity, ordered_unix = excluded.ordered_unix, "
     "ordered_by = excluded.ordered_by WHERE stock_orders.released_unix = 0";
@@ -121,9 +137,12 @@ constexpr char kReleaseStock[] =
     "UPDATE stock_orders SET released_unix = ?3, released_by = ?4 "
     "WHERE agency_prefix = ?1 AND year = ?2 AND released_unix = 0";
 constexpr char kGetStock[] =
-    "SELECT agency_prefix, year, quantity, ordered_unix, ordered_by, released_unix, "
-    "released_by, (SELECT count(*) FROM certificates c WHERE c.prefix = ?1 AND c.year = ?2 "
-    "AND NOT EXISTS(SELECT 1 FROM imported_certificates i WHERE i.number = c.number)) "
+    "SELECT agency_prefix, year, quantity, ordered_unix, ordered_by, "
+    "released_unix, "
+    "released_by, (SELECT count(*) FROM certificates c WHERE c.prefix = ?1 AND "
+    "c.year = ?2 "
+    "AND NOT EXISTS(SELECT 1 FROM imported_certificates i WHERE i.number = "
+    "c.number)) "
     "FROM stock_orders WHERE agency_prefix = ?1 AND year = ?2";
 
 // The request_id column holds "SCOPE:ID" (migration 8): one UNIQUE key per
@@ -189,7 +208,8 @@ Appraisal ReadAppraisal(const Statement& st) {
   return a;
 }
 
-absl::StatusOr<std::optional<Certificate>> FindOne(Connection& c, const char* sql,
+absl::StatusOr<std::optional<Certificate>> FindOne(Connection& c,
+                                                   const char* sql,
                                                    const std::string& key) {
   GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(sql));
   st->Bind(1, key);
@@ -198,8 +218,8 @@ absl::StatusOr<std::optional<Certificate>> FindOne(Connection& c, const char* sq
   return std::optional<Certificate>(ReadCertificate(*st));
 }
 
-absl::StatusOr<int64_t> ScalarInt(Connection& c, const char* sql, const std::string& a,
-                                  int64_t b) {
+absl::StatusOr<int64_t> ScalarInt(Connection& c, const char* sql,
+                                  const std::string& a, int64_t b) {
   GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(sql));
   st->Bind(1, a).Bind(2, b);
   GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
@@ -233,30 +253,38 @@ absl::Status InsertRow(Connection& c, const Certificate& cert) {
 }
 
 // Allocates the next number and stores the certificate row.
-absl::StatusOr<Certificate> InsertNew(Connection& c, const certificates::IssuePlan& plan) {
+absl::StatusOr<Certificate> InsertNew(Connection& c,
+                                      const certificates::IssuePlan& plan) {
   Certificate cert = plan.draft;
   const std::string& prefix = cert.number.prefix;
   if (plan.stock_limit) {
-    GORANK_ASSIGN_OR_RETURN(int64_t used, ScalarInt(c, kCountIssued, prefix, cert.year));
+    GORANK_ASSIGN_OR_RETURN(int64_t used,
+                            ScalarInt(c, kCountIssued, prefix, cert.year));
     if (used >= *plan.stock_limit) {
       return absl::FailedPreconditionError(
           "rule: agency " + prefix + " has issued " + std::to_string(used) +
-          " certificates in " + std::to_string(cert.year) + ", all of its released stock of " +
+          " certificates in " + std::to_string(cert.year) +
+          ", all of its released stock of " +
           std::to_string(*plan.stock_limit));
     }
   }
-  GORANK_ASSIGN_OR_RETURN(int64_t last, ScalarInt(c, kGetSerial, prefix, cert.year));
-  GORANK_ASSIGN_OR_RETURN(cert.number,
-                          certificates::NextNumber(prefix, cert.year, static_cast<int>(last)));
+  GORANK_ASSIGN_OR_RETURN(int64_t last,
+                          ScalarInt(c, kGetSerial, prefix, cert.year));
+  GORANK_ASSIGN_OR_RETURN(
+      cert.number,
+      certificates::NextNumber(prefix, cert.year, static_cast<int>(last)));
   GORANK_ASSIGN_OR_RETURN(auto put, c.Prepare(kPutSerial));
-  put->Bind(1, prefix).Bind(2, int64_t{cert.year}).Bind(3, int64_t{cert.number.serial});
+  put->Bind(1, prefix)
+      .Bind(2, int64_t{cert.year})
+      .Bind(3, int64_t{cert.number.serial});
   GORANK_RETURN_IF_ERROR(put->Run());
   put.reset();
   if (plan.apply_rank_now) {
     cert.rank_applied = true;
     cert.rank_before = plan.expected_rank;
     if (plan.expected_rank != cert.grade) {
-      GORANK_RETURN_IF_ERROR(registry_sql::WriteRankChange(c, plan.history(cert)).status());
+      GORANK_RETURN_IF_ERROR(
+          registry_sql::WriteRankChange(c, plan.history(cert)).status());
     }
   }
   GORANK_RETURN_IF_ERROR(InsertRow(c, cert));
@@ -274,8 +302,9 @@ absl::StatusOr<Certificate> SqlCertificateRepository::IssueCertificate(
           auto prior, FindOne(c, kCertByRequest, StoredRequestKey(plan.draft)));
       if (prior) {
         if (prior->request_hash != plan.draft.request_hash) {
-          return absl::AlreadyExistsError("request id " + plan.draft.request_id +
-                                          " was already used for a different issuance");
+          return absl::AlreadyExistsError(
+              "request id " + plan.draft.request_id +
+              " was already used for a different issuance");
         }
         out = *prior;
         return absl::OkStatus();
@@ -291,8 +320,9 @@ absl::StatusOr<Certificate> SqlCertificateRepository::IssueCertificate(
           .Bind(5, out.number.ToString());
       GORANK_RETURN_IF_ERROR(st->Run());
       if (c.Changes() == 0) {
-        return absl::FailedPreconditionError("appraisal " + std::to_string(*plan.appraisal_id) +
-                                             " is no longer pending");
+        return absl::FailedPreconditionError(
+            "appraisal " + std::to_string(*plan.appraisal_id) +
+            " is no longer pending");
       }
     }
     return AppendAudit(c, plan.audit(out)).status();
@@ -311,17 +341,20 @@ absl::StatusOr<Certificate> SqlCertificateRepository::GetCertificate(
   return *out;
 }
 
-absl::StatusOr<std::optional<Certificate>> SqlCertificateRepository::FindByRequestId(
-    const std::string& scope, const std::string& request_id) {
+absl::StatusOr<std::optional<Certificate>>
+SqlCertificateRepository::FindByRequestId(const std::string& scope,
+                                          const std::string& request_id) {
   std::optional<Certificate> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
-    GORANK_ASSIGN_OR_RETURN(out, FindOne(c, kCertByRequest, scope + ":" + request_id));
+    GORANK_ASSIGN_OR_RETURN(
+        out, FindOne(c, kCertByRequest, scope + ":" + request_id));
     return absl::OkStatus();
   }));
   return out;
 }
 
-absl::StatusOr<std::vector<Certificate>> SqlCertificateRepository::ListCertificates(
+absl::StatusOr<std::vector<Certificate>>
+SqlCertificateRepository::ListCertificates(
     const certificates::CertificateFilter& f) {
   std::vector<Certificate> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
@@ -343,7 +376,8 @@ absl::StatusOr<std::vector<Certificate>> SqlCertificateRepository::ListCertifica
 
 absl::Status SqlCertificateRepository::SettleNotice(
     const CertificateNumber& n, const std::optional<RankHistoryEntry>& change,
-    const std::optional<registry::Rank>& rank_before, const ChangeRecord& audit) {
+    const std::optional<registry::Rank>& rank_before,
+    const ChangeRecord& audit) {
   return db_->Write([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kSettle));
     st->Bind(1, n.ToString()).Bind(2, registry_sql::OrdinalOf(rank_before));
@@ -353,16 +387,16 @@ absl::Status SqlCertificateRepository::SettleNotice(
                                            " is already settled or revoked");
     }
     st.reset();
-    if (change) GORANK_RETURN_IF_ERROR(registry_sql::WriteRankChange(c, *change).status());
+    if (change)
+      GORANK_RETURN_IF_ERROR(
+          registry_sql::WriteRankChange(c, *change).status());
     return AppendAudit(c, audit).status();
   });
 }
 
-absl::Status SqlCertificateRepository::Revoke(const CertificateNumber& n,
-                                                 int64_t revoked_unix,
-                                                 const std::string& reason,
-                                                 const std::optional<RankHistoryEntry>& change,
-                                                 const ChangeRecord& audit) {
+absl::Status SqlCertificateRepository::Revoke(
+    const CertificateNumber& n, int64_t revoked_unix, const std::string& reason,
+    const std::optional<RankHistoryEntry>& change, const ChangeRecord& audit) {
   return db_->Write([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kRevoke));
     st->Bind(1, n.ToString()).Bind(2, revoked_unix).Bind(3, reason);
@@ -372,7 +406,9 @@ absl::Status SqlCertificateRepository::Revoke(const CertificateNumber& n,
                                            " is already revoked");
     }
     st.reset();
-    if (change) GORANK_RETURN_IF_ERROR(registry_sql::WriteRankChange(c, *change).status());
+    if (change)
+      GORANK_RETURN_IF_ERROR(
+          registry_sql::WriteRankChange(c, *change).status());
     return AppendAudit(c, audit).status();
   });
 }
@@ -382,7 +418,10 @@ absl::StatusOr<int64_t> SqlCertificateRepository::InsertObjection(
   int64_t id = 0;
   absl::Status s = db_->Write([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kInsertObjection));
-    st->Bind(1, o.number.ToString()).Bind(2, o.text).Bind(3, o.contact).Bind(4, o.lodged_unix);
+    st->Bind(1, o.number.ToString())
+        .Bind(2, o.text)
+        .Bind(3, o.contact)
+        .Bind(4, o.lodged_unix);
     GORANK_RETURN_IF_ERROR(st->Run());
     id = c.LastInsertRowId();
     return AppendAudit(c, audit).status();
@@ -445,13 +484,15 @@ absl::StatusOr<std::vector<Objection>> SqlCertificateRepository::FindObjections(
   return out;
 }
 
-absl::Status SqlCertificateRepository::DecideObjection(int64_t id, ObjectionState state,
-                                                          const std::string& note,
-                                                          int64_t now_unix,
-                                                          const ChangeRecord& audit) {
+absl::Status SqlCertificateRepository::DecideObjection(
+    int64_t id, ObjectionState state, const std::string& note, int64_t now_unix,
+    const ChangeRecord& audit) {
   return db_->Write([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kDecideObjection));
-    st->Bind(1, id).Bind(2, int64_t{static_cast<int>(state)}).Bind(3, now_unix).Bind(4, note);
+    st->Bind(1, id)
+        .Bind(2, int64_t{static_cast<int>(state)})
+        .Bind(3, now_unix)
+        .Bind(4, note);
     GORANK_RETURN_IF_ERROR(st->Run());
     if (c.Changes() == 0) {
       return absl::FailedPreconditionError("objection " + std::to_string(id) +
@@ -466,7 +507,9 @@ absl::Status SqlCertificateRepository::DecideObjection(int64_t id, ObjectionStat
       const std::string number = get->Text(1);
       get.reset();
       GORANK_ASSIGN_OR_RETURN(auto rev, c.Prepare(kRevoke));
-      rev->Bind(1, number).Bind(2, now_unix).Bind(3, "objection upheld: " + note);
+      rev->Bind(1, number)
+          .Bind(2, now_unix)
+          .Bind(3, "objection upheld: " + note);
       GORANK_RETURN_IF_ERROR(rev->Run());
     }
     return AppendAudit(c, audit).status();
@@ -519,9 +562,9 @@ absl::StatusOr<std::vector<Appraisal>> SqlCertificateRepository::ListAppraisals(
   return out;
 }
 
-absl::Status SqlCertificateRepository::RejectAppraisal(int64_t id, const std::string& note,
-                                                          int64_t now_unix,
-                                                          const ChangeRecord& audit) {
+absl::Status SqlCertificateRepository::RejectAppraisal(
+    int64_t id, const std::string& note, int64_t now_unix,
+    const ChangeRecord& audit) {
   return db_->Write([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kDecideAppraisal));
     st->Bind(1, id)
@@ -538,8 +581,8 @@ absl::Status SqlCertificateRepository::RejectAppraisal(int64_t id, const std::st
   });
 }
 
-absl::Status SqlCertificateRepository::PutStockOrder(const StockOrder& o,
-                                                        const ChangeRecord& audit) {
+absl::Status SqlCertificateRepository::PutStockOrder(
+    const StockOrder& o, const ChangeRecord& audit) {
   return db_->Write([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kPutStock));
     st->Bind(1, o.agency_prefix)
@@ -549,40 +592,45 @@ absl::Status SqlCertificateRepository::PutStockOrder(const StockOrder& o,
         .Bind(5, o.ordered_by);
     GORANK_RETURN_IF_ERROR(st->Run());
     if (c.Changes() == 0) {
-      return absl::FailedPreconditionError("the " + std::to_string(o.year) +
-                                           " stock order of agency " + o.agency_prefix +
-                                           " is already released and cannot be amended");
+      return absl::FailedPreconditionError(
+          "the " + std::to_string(o.year) + " stock order of agency " +
+          o.agency_prefix + " is already released and cannot be amended");
     }
     return AppendAudit(c, audit).status();
   });
 }
 
-absl::Status SqlCertificateRepository::ReleaseStockOrder(const std::string& prefix,
-                                                            int year, int64_t now_unix,
-                                                            const std::string& by,
-                                                            const ChangeRecord& audit) {
+absl::Status SqlCertificateRepository::ReleaseStockOrder(
+    const std::string& prefix, int year, int64_t now_unix,
+    const std::string& by, const ChangeRecord& audit) {
   return db_->Write([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kReleaseStock));
     st->Bind(1, prefix).Bind(2, int64_t{year}).Bind(3, now_unix).Bind(4, by);
     GORANK_RETURN_IF_ERROR(st->Run());
     if (c.Changes() == 0) {
-      return absl::FailedPreconditionError("no unreleased " + std::to_string(year) +
+      return absl::FailedPreconditionError("no unreleased " +
+                                           std::to_string(year) +
                                            " stock order of agency " + prefix);
     }
     return AppendAudit(c, audit).status();
   });
 }
 
-absl::StatusOr<StockOrder> SqlCertificateRepository::GetStockOrder(const std::string& prefix,
-                                                                      int year) {
+absl::StatusOr<StockOrder> SqlCertificateRepository::GetStockOrder(
+    const std::string& prefix, int year) {
   std::optional<StockOrder> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kGetStock));
     st->Bind(1, prefix).Bind(2, int64_t{year});
     GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
     if (row) {
-      out = StockOrder{st->Text(0), static_cast<int>(st->Int(1)), static_cast<int>(st->Int(2)),
-                       st->Int(3), st->Text(4), st->Int(5), st->Text(6),
+      out = StockOrder{st->Text(0),
+                       static_cast<int>(st->Int(1)),
+                       static_cast<int>(st->Int(2)),
+                       st->Int(3),
+                       st->Text(4),
+                       st->Int(5),
+                       st->Text(6),
                        static_cast<int>(st->Int(7))};
     }
     return absl::OkStatus();
@@ -594,8 +642,8 @@ absl::StatusOr<StockOrder> SqlCertificateRepository::GetStockOrder(const std::st
   return *out;
 }
 
-absl::StatusOr<int> SqlCertificateRepository::CountIssued(const std::string& prefix,
-                                                             int year) {
+absl::StatusOr<int> SqlCertificateRepository::CountIssued(
+    const std::string& prefix, int year) {
   int64_t n = 0;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(n, ScalarInt(c, kCountIssued, prefix, year));
@@ -604,7 +652,8 @@ absl::StatusOr<int> SqlCertificateRepository::CountIssued(const std::string& pre
   return static_cast<int>(n);
 }
 
-absl::StatusOr<certificates::ImportLookup> SqlCertificateRepository::LookupForImport(
+absl::StatusOr<certificates::ImportLookup>
+SqlCertificateRepository::LookupForImport(
     const certificates::ImportLookupQuery& q) {
   certificates::ImportLookup out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
@@ -638,7 +687,8 @@ absl::StatusOr<certificates::ImportLookup> SqlCertificateRepository::LookupForIm
       st->Bind(1, agency).Bind(2, ext);
       GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
       if (!row) continue;
-      out.by_external_id[ext].push_back({st->Text(0), registry::PlayerId{st->Int(1)}});
+      out.by_external_id[ext].push_back(
+          {st->Text(0), registry::PlayerId{st->Int(1)}});
       ids.insert(st->Int(1));
     }
     if (!any_agency.empty()) {
@@ -650,7 +700,8 @@ absl::StatusOr<certificates::ImportLookup> SqlCertificateRepository::LookupForIm
         const std::string agency = st->Text(0);
         const std::string ext = st->Text(1);
         if (!any_agency.count(ext) || asked.count({agency, ext})) continue;
-        out.by_external_id[ext].push_back({agency, registry::PlayerId{st->Int(2)}});
+        out.by_external_id[ext].push_back(
+            {agency, registry::PlayerId{st->Int(2)}});
         ids.insert(st->Int(2));
       }
     }
@@ -665,15 +716,17 @@ absl::StatusOr<certificates::ImportLookup> SqlCertificateRepository::LookupForIm
   return out;
 }
 
-absl::Status SqlCertificateRepository::StoreImport(const certificates::ImportPlan& plan) {
+absl::Status SqlCertificateRepository::StoreImport(
+    const certificates::ImportPlan& plan) {
   absl::Status s = db_->Write([&](Connection& c) -> absl::Status {
     for (const auto& item : plan.items) {
       const Certificate& cert = item.certificate;
       absl::Status inserted = InsertRow(c, cert);
       if (absl::IsAlreadyExists(inserted)) {
-        return absl::AbortedError("certificate " + cert.number.ToString() +
-                                  " was stored by another call during the import; nothing "
-                                  "was imported: run the import again");
+        return absl::AbortedError(
+            "certificate " + cert.number.ToString() +
+            " was stored by another call during the import; nothing "
+            "was imported: run the import again");
       }
       GORANK_RETURN_IF_ERROR(inserted);
       GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kInsertImported));
@@ -687,15 +740,18 @@ absl::Status SqlCertificateRepository::StoreImport(const certificates::ImportPla
     for (const RankHistoryEntry& e : plan.rank_changes) {
       absl::StatusOr<int64_t> w = registry_sql::WriteRankChange(c, e);
       if (absl::IsAborted(w.status())) {
-        return absl::AbortedError("the rank of player " + std::to_string(e.player_id.value) +
-                                  " changed during the import; nothing was imported: run the "
-                                  "import again");
+        return absl::AbortedError(
+            "the rank of player " + std::to_string(e.player_id.value) +
+            " changed during the import; nothing was imported: run the "
+            "import again");
       }
       GORANK_RETURN_IF_ERROR(w.status());
     }
     for (const auto& [key, serial] : plan.last_serials) {
       GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kRaiseSerial));
-      st->Bind(1, key.first).Bind(2, int64_t{key.second}).Bind(3, int64_t{serial});
+      st->Bind(1, key.first)
+          .Bind(2, int64_t{key.second})
+          .Bind(3, int64_t{serial});
       GORANK_RETURN_IF_ERROR(st->Run());
     }
     return AppendAudit(c, plan.audit).status();

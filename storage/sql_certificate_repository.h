@@ -1,7 +1,8 @@
 // CertificateRepository over the Database wrapper (SQLite or PostgreSQL).
 // Issuance allocates the serial from certificate_serials inside one write
-// transaction (BEGIN IMMEDIATE on SQLite, the writer lock on PostgreSQL) together with the certificate
-// row, the rank change, its history entry and the audit entry.
+// transaction (BEGIN IMMEDIATE on SQLite, the writer lock on PostgreSQL)
+// together with the certificate row, the rank change, its history entry and the
+// audit entry.
 #ifndef GORANK_STORAGE_SQL_CERTIFICATE_REPOSITORY_H_
 #define GORANK_STORAGE_SQL_CERTIFICATE_REPOSITORY_H_
 
@@ -23,12 +24,13 @@ class SqlCertificateRepository : public certificates::CertificateRepository {
       const std::string& scope, const std::string& request_id) override;
   absl::StatusOr<std::vector<certificates::Certificate>> ListCertificates(
       const certificates::CertificateFilter& filter) override;
-  absl::Status SettleNotice(const certificates::CertificateNumber& n,
-                            const std::optional<registry::RankHistoryEntry>& change,
-                            const std::optional<registry::Rank>& rank_before,
-                            const ChangeRecord& audit) override;
-  absl::Status Revoke(const certificates::CertificateNumber& n, int64_t revoked_unix,
-                      const std::string& reason,
+  absl::Status SettleNotice(
+      const certificates::CertificateNumber& n,
+      const std::optional<registry::RankHistoryEntry>& change,
+      const std::optional<registry::Rank>& rank_before,
+      const ChangeRecord& audit) override;
+  absl::Status Revoke(const certificates::CertificateNumber& n,
+                      int64_t revoked_unix, const std::string& reason,
                       const std::optional<registry::RankHistoryEntry>& change,
                       const ChangeRecord& audit) override;
   absl::StatusOr<int64_t> InsertObjection(const certificates::Objection& o,
@@ -46,14 +48,16 @@ class SqlCertificateRepository : public certificates::CertificateRepository {
   absl::StatusOr<certificates::Appraisal> GetAppraisal(int64_t id) override;
   absl::StatusOr<std::vector<certificates::Appraisal>> ListAppraisals(
       const std::string& agency_prefix, bool pending_only) override;
-  absl::Status RejectAppraisal(int64_t id, const std::string& note, int64_t now_unix,
+  absl::Status RejectAppraisal(int64_t id, const std::string& note,
+                               int64_t now_unix,
                                const ChangeRecord& audit) override;
   absl::Status PutStockOrder(const certificates::StockOrder& order,
                              const ChangeRecord& audit) override;
-  absl::Status ReleaseStockOrder(const std::string& prefix, int year, int64_t now_unix,
-                                 const std::string& by, const ChangeRecord& audit) override;
-  absl::StatusOr<certificates::StockOrder> GetStockOrder(const std::string& prefix,
-                                                         int year) override;
+  absl::Status ReleaseStockOrder(const std::string& prefix, int year,
+                                 int64_t now_unix, const std::string& by,
+                                 const ChangeRecord& audit) override;
+  absl::StatusOr<certificates::StockOrder> GetStockOrder(
+      const std::string& prefix, int year) override;
   absl::StatusOr<int> CountIssued(const std::string& prefix, int year) override;
   absl::StatusOr<certificates::ImportLookup> LookupForImport(
       const certificates::ImportLookupQuery& query) override;

@@ -144,7 +144,7 @@ absl::StatusOr<Event> SqlEventRepository::GetEvent(EventId id) const {
 }
 
 absl::Status SqlEventRepository::UpdateEvent(const Event& event,
-                                                const ChangeRecord& audit) {
+                                             const ChangeRecord& audit) {
   GORANK_RETURN_IF_ERROR(tournaments::ValidateEvent(event));
   return db_->Write([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(Event stored, LoadEvent(c, event.id));
@@ -178,8 +178,7 @@ absl::StatusOr<std::vector<Event>> SqlEventRepository::ListEvents(
   return out;
 }
 
-absl::StatusOr<EventResults> SqlEventRepository::GetResults(
-    EventId id) const {
+absl::StatusOr<EventResults> SqlEventRepository::GetResults(EventId id) const {
   EventResults results;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kResultsOf));
@@ -194,8 +193,8 @@ absl::StatusOr<EventResults> SqlEventRepository::GetResults(
 }
 
 absl::Status SqlEventRepository::SaveResults(EventId id,
-                                                const EventResults& results,
-                                                const ChangeRecord& audit) {
+                                             const EventResults& results,
+                                             const ChangeRecord& audit) {
   return db_->Write([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(Event event, LoadEvent(c, id));
     GORANK_RETURN_IF_ERROR(tournaments::ValidateResults(event, results));

@@ -1,9 +1,10 @@
-// EventRepository over the Database wrapper (SQLite or PostgreSQL; schema migration 5). An event is one row of
-// `events`: the columns that filters and sorting need, plus the whole
-// description as JSON (services/tournaments/event_json.h); its results are
-// one JSON document in `event_results`, replaced as a whole; `event_players`
-// indexes which registered players an event's entrants are. Every write
-// runs in one transaction with its audit-log entry.
+// EventRepository over the Database wrapper (SQLite or PostgreSQL; schema
+// migration 5). An event is one row of `events`: the columns that filters and
+// sorting need, plus the whole description as JSON
+// (services/tournaments/event_json.h); its results are one JSON document in
+// `event_results`, replaced as a whole; `event_players` indexes which
+// registered players an event's entrants are. Every write runs in one
+// transaction with its audit-log entry.
 #ifndef GORANK_STORAGE_SQL_EVENT_REPOSITORY_H_
 #define GORANK_STORAGE_SQL_EVENT_REPOSITORY_H_
 

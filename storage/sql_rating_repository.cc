@@ -326,8 +326,8 @@ absl::Status SqlRatingRepository::ReplaceAll(
   });
 }
 
-absl::Status SqlRatingRepository::AppendEvent(
-    const ratings::RatingDelta& delta, const ChangeRecord& audit) {
+absl::Status SqlRatingRepository::AppendEvent(const ratings::RatingDelta& delta,
+                                              const ChangeRecord& audit) {
   return db_->Write([&](Connection& c) -> absl::Status {
     {
       GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kEventExists));
@@ -519,14 +519,14 @@ SqlRatingRepository::FindPlayers(
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     for (size_t i = 0; i < lookups.size(); ++i) {
       const ratings::PlayerLookup& l = lookups[i];
-      const char* sql = l.kind == Kind::kId            ? kPlayerById
+      const char* sql = l.kind == Kind::kId           ? kPlayerById
                         : l.kind == Kind::kResidentId ? kPlayerByResidentId
                                                       : kPlayerByExternalId;
       GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(sql));
       if (l.kind == Kind::kId) {
         int64_t id = 0;
-        auto [end, ec] = std::from_chars(
-            l.value.data(), l.value.data() + l.value.size(), id);
+        auto [end, ec] = std::from_chars(l.value.data(),
+                                         l.value.data() + l.value.size(), id);
         if (ec != std::errc() || end != l.value.data() + l.value.size()) {
           continue;  // not an id: finds nobody
         }
@@ -599,8 +599,7 @@ absl::StatusOr<StoredProposal> SqlRatingRepository::GetProposal(
   return out;
 }
 
-absl::StatusOr<std::vector<StoredProposal>>
-SqlRatingRepository::ListProposals(
+absl::StatusOr<std::vector<StoredProposal>> SqlRatingRepository::ListProposals(
     const ratings::ProposalFilter& filter) const {
   std::vector<StoredProposal> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
@@ -621,8 +620,8 @@ SqlRatingRepository::ListProposals(
   return out;
 }
 
-absl::Status SqlRatingRepository::DecideProposal(
-    const StoredProposal& decided, const ChangeRecord& audit) {
+absl::Status SqlRatingRepository::DecideProposal(const StoredProposal& decided,
+                                                 const ChangeRecord& audit) {
   return db_->Write([&](Connection& c) -> absl::Status {
     {
       GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kProposalState));

@@ -1,8 +1,8 @@
-// RatingRepository over the Database wrapper (SQLite or PostgreSQL; schema migration 6): `rating_events` (the
-// applied events in order), `ratings` (one row a player), `rating_history`
-// (one row a player and event), `rating_state` (the table digest),
-// `promotion_proposals` and (migration 9) `rating_starts`, the imported
-// starting ratings; players are looked up in `players` and
+// RatingRepository over the Database wrapper (SQLite or PostgreSQL; schema
+// migration 6): `rating_events` (the applied events in order), `ratings` (one
+// row a player), `rating_history` (one row a player and event), `rating_state`
+// (the table digest), `promotion_proposals` and (migration 9) `rating_starts`,
+// the imported starting ratings; players are looked up in `players` and
 // `player_external_ids`. Ratings are stored as shortest round-trip decimal
 // text, so a stored table reads back bit for bit. Every write runs in one
 // transaction with its audit-log entry.
@@ -36,8 +36,7 @@ class SqlRatingRepository : public ratings::RatingRepository {
   absl::StatusOr<std::vector<ratings::PlayerId>> RatedPlayers() const override;
   absl::Status StoreStarts(const ratings::StartsDelta& delta,
                            const std::vector<ChangeRecord>& audit) override;
-  absl::StatusOr<std::vector<ratings::RatingStart>> ListStarts()
-      const override;
+  absl::StatusOr<std::vector<ratings::RatingStart>> ListStarts() const override;
   absl::StatusOr<std::optional<ratings::RatingStart>> GetStart(
       ratings::PlayerId player) const override;
   absl::StatusOr<std::vector<std::vector<ratings::PlayerMatch>>> FindPlayers(

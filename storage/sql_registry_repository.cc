@@ -16,8 +16,9 @@ using registry::RankHistoryEntry;
 namespace {
 
 // The player's external id (column 11 of the player reads).
-#define PLAYER_EXTERNAL_ID \
-  "(SELECT x.external_id FROM player_external_ids x WHERE x.player_id = players.id)"
+#define PLAYER_EXTERNAL_ID                                                \
+  "(SELECT x.external_id FROM player_external_ids x WHERE x.player_id = " \
+  "players.id)"
 
 constexpr char kListAgencies[] =
     "SELECT prefix, name, name_en, level, status, status_reason FROM agencies "
@@ -33,7 +34,8 @@ constexpr char kSetAgencyStatus[] =
 constexpr char kGetPlayer[] =
     "SELECT id, name, latin_name, gender, birth_date, agency_prefix, "
     "resident_id, rank_ordinal, created_unix, updated_unix, "
-    "gomoku_rank_ordinal, " PLAYER_EXTERNAL_ID " "
+    "gomoku_rank_ordinal, " PLAYER_EXTERNAL_ID
+    " "
     "FROM players WHERE id = ?1";
 constexpr char kInsertPlayer[] =
     "INSERT INTO players(name, latin_name, gender, birth_date, agency_prefix, "
@@ -46,7 +48,8 @@ constexpr char kUpdatePlayer[] =
 constexpr char kSearchPlayers[] =
     "SELECT id, name, latin_name, gender, birth_date, agency_prefix, "
     "resident_id, rank_ordinal, created_unix, updated_unix, "
-    "gomoku_rank_ordinal, " PLAYER_EXTERNAL_ID " "
+    "gomoku_rank_ordinal, " PLAYER_EXTERNAL_ID
+    " "
     "FROM players WHERE id > ?1 "
     "AND (?2 = '' OR (name >= ?2 AND name < ?3) "
     "     OR (latin_name >= ?2 AND latin_name < ?3)) "
@@ -70,7 +73,8 @@ constexpr char kListHistory[] =
     "WHERE player_id = ?1 ORDER BY id";
 constexpr char kListRankChanges[] =
     "SELECT h.id, h.player_id, h.from_ordinal, h.to_ordinal, h.effective_date, "
-    "h.reason, h.basis, h.actor, h.recorded_unix, h.discipline FROM rank_history h "
+    "h.reason, h.basis, h.actor, h.recorded_unix, h.discipline FROM "
+    "rank_history h "
     "JOIN players p ON p.id = h.player_id WHERE h.reason = ?1 "
     "AND (?2 = '' OR p.agency_prefix = ?2) AND h.effective_date >= ?3 "
     "AND h.effective_date <= ?4 ORDER BY h.effective_date, h.id";
@@ -86,12 +90,14 @@ constexpr char kAnyPlayer[] = "SELECT id FROM players LIMIT 1";
 constexpr char kPlayerByResidentId[] =
     "SELECT id, name, latin_name, gender, birth_date, agency_prefix, "
     "resident_id, rank_ordinal, created_unix, updated_unix, "
-    "gomoku_rank_ordinal, " PLAYER_EXTERNAL_ID " "
+    "gomoku_rank_ordinal, " PLAYER_EXTERNAL_ID
+    " "
     "FROM players WHERE resident_id = ?1";
 constexpr char kPlayerByExternalId[] =
     "SELECT id, name, latin_name, gender, birth_date, agency_prefix, "
     "resident_id, rank_ordinal, created_unix, updated_unix, "
-    "gomoku_rank_ordinal, " PLAYER_EXTERNAL_ID " "
+    "gomoku_rank_ordinal, " PLAYER_EXTERNAL_ID
+    " "
     "FROM players WHERE id = (SELECT player_id FROM player_external_ids "
     "WHERE agency_prefix = ?1 AND external_id = ?2)";
 constexpr char kSameNameAndBirth[] =
@@ -154,9 +160,9 @@ void BindPlayerFields(Statement& st, const Player& p, int first) {
   st.Bind(first, p.name)
       .Bind(first + 1, p.latin_name)
       .Bind(first + 2, int64_t{static_cast<int>(p.gender)})
-      .Bind(first + 3, p.birth_date ? std::optional<std::string>(
-                                          p.birth_date->ToString())
-                                    : std::nullopt)
+      .Bind(first + 3,
+            p.birth_date ? std::optional<std::string>(p.birth_date->ToString())
+                         : std::nullopt)
       .Bind(first + 4, p.agency_prefix)
       .Bind(first + 5, p.resident_id.empty()
                            ? std::nullopt
@@ -200,7 +206,8 @@ absl::StatusOr<Player> LoadPlayer(Connection& c, PlayerId id) {
   return ReadPlayer(*st);
 }
 
-absl::StatusOr<int64_t> WriteRankChange(Connection& c, const RankHistoryEntry& e) {
+absl::StatusOr<int64_t> WriteRankChange(Connection& c,
+                                        const RankHistoryEntry& e) {
   GORANK_ASSIGN_OR_RETURN(Player p, LoadPlayer(c, e.player_id));
   if (p.RankIn(e.discipline) != e.from_rank) {
     return absl::AbortedError("the player's rank changed meanwhile; retry");
@@ -209,7 +216,9 @@ absl::StatusOr<int64_t> WriteRankChange(Connection& c, const RankHistoryEntry& e
       auto set,
       c.Prepare(e.discipline == registry::Discipline::kGomoku ? kSetGomokuRank
                                                               : kSetRank));
-  set->Bind(1, e.player_id.value).Bind(2, OrdinalOf(e.to_rank)).Bind(3, e.recorded_unix);
+  set->Bind(1, e.player_id.value)
+      .Bind(2, OrdinalOf(e.to_rank))
+      .Bind(3, e.recorded_unix);
   GORANK_RETURN_IF_ERROR(set->Run());
   set.reset();
   GORANK_ASSIGN_OR_RETURN(auto ins, c.Prepare(kInsertHistory));
@@ -241,7 +250,8 @@ absl::StatusOr<std::vector<Agency>> SqlRegistryRepository::ListAgencies() {
   return out;
 }
 
-absl::StatusOr<Agency> SqlRegistryRepository::GetAgency(const std::string& prefix) {
+absl::StatusOr<Agency> SqlRegistryRepository::GetAgency(
+    const std::string& prefix) {
   Agency a;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kGetAgency));
@@ -255,7 +265,7 @@ absl::StatusOr<Agency> SqlRegistryRepository::GetAgency(const std::string& prefi
 }
 
 absl::Status SqlRegistryRepository::InsertAgency(const Agency& a,
-                                                    const ChangeRecord& change) {
+                                                 const ChangeRecord& change) {
   absl::Status s = db_->Write([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kInsertAgency));
     st->Bind(1, a.prefix)
@@ -279,7 +289,9 @@ absl::Status SqlRegistryRepository::SetAgencyStatus(
     const ChangeRecord& change) {
   return db_->Write([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kSetAgencyStatus));
-    st->Bind(1, prefix).Bind(2, int64_t{static_cast<int>(status)}).Bind(3, reason);
+    st->Bind(1, prefix)
+        .Bind(2, int64_t{static_cast<int>(status)})
+        .Bind(3, reason);
     GORANK_RETURN_IF_ERROR(st->Run());
     if (c.Changes() == 0) {
       return absl::NotFoundError("no agency with prefix " + prefix);
@@ -304,8 +316,9 @@ absl::StatusOr<PlayerId> SqlRegistryRepository::InsertPlayer(
       x->Bind(1, p.agency_prefix).Bind(2, p.external_id).Bind(3, id.value);
       absl::Status xs = x->Run();
       if (absl::IsAlreadyExists(xs)) {
-        return absl::AlreadyExistsError("external_id " + p.external_id + " of agency " +
-                                        p.agency_prefix + " is another player's");
+        return absl::AlreadyExistsError("external_id " + p.external_id +
+                                        " of agency " + p.agency_prefix +
+                                        " is another player's");
       }
       GORANK_RETURN_IF_ERROR(xs);
     }
@@ -318,7 +331,8 @@ absl::StatusOr<PlayerId> SqlRegistryRepository::InsertPlayer(
     audited.subject = "player:" + std::to_string(id.value);
     return AppendAudit(c, audited).status();
   });
-  if (absl::IsAlreadyExists(s) && s.message().find("external_id") == 0) return s;
+  if (absl::IsAlreadyExists(s) && s.message().find("external_id") == 0)
+    return s;
   if (!s.ok()) return MapPlayerWriteError(s, p);
   return id;
 }
@@ -333,7 +347,7 @@ absl::StatusOr<Player> SqlRegistryRepository::GetPlayer(PlayerId id) {
 }
 
 absl::Status SqlRegistryRepository::UpdatePlayer(const Player& p,
-                                                    const ChangeRecord& change) {
+                                                 const ChangeRecord& change) {
   absl::Status s = db_->Write([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kUpdatePlayer));
     st->Bind(1, p.id.value);
@@ -341,7 +355,8 @@ absl::Status SqlRegistryRepository::UpdatePlayer(const Player& p,
     st->Bind(8, p.updated_unix);
     GORANK_RETURN_IF_ERROR(st->Run());
     if (c.Changes() == 0) {
-      return absl::NotFoundError("no player with id " + std::to_string(p.id.value));
+      return absl::NotFoundError("no player with id " +
+                                 std::to_string(p.id.value));
     }
     return AppendAudit(c, change).status();
   });
@@ -354,15 +369,18 @@ absl::StatusOr<std::vector<Player>> SqlRegistryRepository::SearchPlayers(
   // Upper bound of the prefix range: U+10FFFF sorts after every character;
   // for a whole name U+0001, below every character a name may hold (names
   // have no control characters), so the range holds the name alone.
-  const std::string upper = q.name_prefix + (q.exact_name ? "\x01" : "\xF4\x8F\xBF\xBF");
+  const std::string upper =
+      q.name_prefix + (q.exact_name ? "\x01" : "\xF4\x8F\xBF\xBF");
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kSearchPlayers));
     st->Bind(1, q.after_id)
         .Bind(2, q.name_prefix)
         .Bind(3, upper)
         .Bind(4, q.agency_prefix)
-        .Bind(5, q.min_ordinal ? std::optional<int64_t>(*q.min_ordinal) : std::nullopt)
-        .Bind(6, q.max_ordinal ? std::optional<int64_t>(*q.max_ordinal) : std::nullopt)
+        .Bind(5, q.min_ordinal ? std::optional<int64_t>(*q.min_ordinal)
+                               : std::nullopt)
+        .Bind(6, q.max_ordinal ? std::optional<int64_t>(*q.max_ordinal)
+                               : std::nullopt)
         .Bind(7, int64_t{q.limit});
     while (true) {
       GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
@@ -399,8 +417,8 @@ SqlRegistryRepository::ListRankHistory(PlayerId id) {
   return out;
 }
 
-absl::StatusOr<std::vector<RankHistoryEntry>> SqlRegistryRepository::ListRankChanges(
-    const registry::RankChangeQuery& q) {
+absl::StatusOr<std::vector<RankHistoryEntry>>
+SqlRegistryRepository::ListRankChanges(const registry::RankChangeQuery& q) {
   std::vector<RankHistoryEntry> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kListRankChanges));
@@ -417,7 +435,8 @@ absl::StatusOr<std::vector<RankHistoryEntry>> SqlRegistryRepository::ListRankCha
   return out;
 }
 
-absl::StatusOr<std::vector<registry::ImportMatch>> SqlRegistryRepository::FindImportMatches(
+absl::StatusOr<std::vector<registry::ImportMatch>>
+SqlRegistryRepository::FindImportMatches(
     const std::vector<registry::ImportKey>& keys) {
   std::vector<registry::ImportMatch> out(keys.size());
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
@@ -459,9 +478,10 @@ absl::StatusOr<std::vector<PlayerId>> SqlRegistryRepository::StoreImport(
     const registry::ImportAuditFn& audit, const ChangeRecord& link_change) {
   std::vector<PlayerId> ids;
   auto taken = [](const std::string& what) {
-    return absl::AbortedError(what +
-                              " was registered for another player while the file was "
-                              "checked; nothing was stored: run the import again");
+    return absl::AbortedError(
+        what +
+        " was registered for another player while the file was "
+        "checked; nothing was stored: run the import again");
   };
   absl::Status s = db_->Write([&](Connection& c) -> absl::Status {
     ids.clear();
@@ -486,9 +506,11 @@ absl::StatusOr<std::vector<PlayerId>> SqlRegistryRepository::StoreImport(
             .Bind(8, p.created_unix)
             .Bind(9, p.updated_unix);
         absl::StatusOr<bool> row = st->Step();
-        if (absl::IsAlreadyExists(row.status())) return taken("a resident ID of the file");
+        if (absl::IsAlreadyExists(row.status()))
+          return taken("a resident ID of the file");
         if (absl::IsFailedPrecondition(row.status())) {
-          return absl::NotFoundError("agency " + p.agency_prefix + " does not exist");
+          return absl::NotFoundError("agency " + p.agency_prefix +
+                                     " does not exist");
         }
         GORANK_RETURN_IF_ERROR(row.status());
         if (!*row) return absl::InternalError("INSERT .. RETURNING gave no id");
@@ -496,9 +518,12 @@ absl::StatusOr<std::vector<PlayerId>> SqlRegistryRepository::StoreImport(
       }
       if (!p.external_id.empty()) {
         GORANK_ASSIGN_OR_RETURN(auto x, c.Prepare(kInsertExternalId));
-        x->Bind(1, p.agency_prefix).Bind(2, p.external_id).Bind(3, ids.back().value);
+        x->Bind(1, p.agency_prefix)
+            .Bind(2, p.external_id)
+            .Bind(3, ids.back().value);
         absl::Status xs = x->Run();
-        if (absl::IsAlreadyExists(xs)) return taken("external_id " + p.external_id);
+        if (absl::IsAlreadyExists(xs))
+          return taken("external_id " + p.external_id);
         GORANK_RETURN_IF_ERROR(xs);
       }
       if (added[i].entry) {
@@ -516,19 +541,25 @@ absl::StatusOr<std::vector<PlayerId>> SqlRegistryRepository::StoreImport(
         GORANK_RETURN_IF_ERROR(h->Run());
       }
       if (i + 1 - begin == audit_chunk || i + 1 == added.size()) {
-        const std::vector<PlayerId> chunk(ids.begin() + static_cast<long>(begin), ids.end());
-        GORANK_RETURN_IF_ERROR(AppendAudit(c, audit(begin, i + 1, chunk)).status());
+        const std::vector<PlayerId> chunk(
+            ids.begin() + static_cast<long>(begin), ids.end());
+        GORANK_RETURN_IF_ERROR(
+            AppendAudit(c, audit(begin, i + 1, chunk)).status());
         begin = i + 1;
       }
     }
     for (const registry::ExternalIdLink& l : links) {
       GORANK_ASSIGN_OR_RETURN(auto x, c.Prepare(kInsertExternalId));
-      x->Bind(1, l.agency_prefix).Bind(2, l.external_id).Bind(3, l.player_id.value);
+      x->Bind(1, l.agency_prefix)
+          .Bind(2, l.external_id)
+          .Bind(3, l.player_id.value);
       absl::Status xs = x->Run();
-      if (absl::IsAlreadyExists(xs)) return taken("external_id " + l.external_id);
+      if (absl::IsAlreadyExists(xs))
+        return taken("external_id " + l.external_id);
       GORANK_RETURN_IF_ERROR(xs);
     }
-    if (!links.empty()) GORANK_RETURN_IF_ERROR(AppendAudit(c, link_change).status());
+    if (!links.empty())
+      GORANK_RETURN_IF_ERROR(AppendAudit(c, link_change).status());
     return absl::OkStatus();
   });
   if (!s.ok()) return s;

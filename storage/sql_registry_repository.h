@@ -1,5 +1,6 @@
-// RegistryRepository over the Database wrapper (SQLite or PostgreSQL): agencies, players and rank history, each
-// write in one transaction with its audit-log entry.
+// RegistryRepository over the Database wrapper (SQLite or PostgreSQL):
+// agencies, players and rank history, each write in one transaction with its
+// audit-log entry.
 #ifndef GORANK_STORAGE_SQL_REGISTRY_REPOSITORY_H_
 #define GORANK_STORAGE_SQL_REGISTRY_REPOSITORY_H_
 
@@ -14,7 +15,8 @@ class SqlRegistryRepository : public registry::RegistryRepository {
   explicit SqlRegistryRepository(Database* db) : db_(db) {}
 
   absl::StatusOr<std::vector<registry::Agency>> ListAgencies() override;
-  absl::StatusOr<registry::Agency> GetAgency(const std::string& prefix) override;
+  absl::StatusOr<registry::Agency> GetAgency(
+      const std::string& prefix) override;
   absl::Status InsertAgency(const registry::Agency& agency,
                             const ChangeRecord& change) override;
   absl::Status SetAgencyStatus(const std::string& prefix,
@@ -44,7 +46,8 @@ class SqlRegistryRepository : public registry::RegistryRepository {
   absl::StatusOr<std::vector<registry::PlayerId>> StoreImport(
       const std::vector<registry::ImportedPlayer>& added,
       const std::vector<registry::ExternalIdLink>& links, size_t audit_chunk,
-      const registry::ImportAuditFn& audit, const ChangeRecord& link_change) override;
+      const registry::ImportAuditFn& audit,
+      const ChangeRecord& link_change) override;
 
  private:
   Database* db_;
@@ -54,11 +57,12 @@ class SqlRegistryRepository : public registry::RegistryRepository {
 // own transactions (certificates, promotions).
 namespace registry_sql {
 // Reads a player inside an open transaction; NOT_FOUND when absent.
-absl::StatusOr<registry::Player> LoadPlayer(Connection& c, registry::PlayerId id);
+absl::StatusOr<registry::Player> LoadPlayer(Connection& c,
+                                            registry::PlayerId id);
 // Checks the stored rank equals entry.from_rank (ABORTED otherwise), sets it
 // to entry.to_rank and appends the history row; returns the row id.
-absl::StatusOr<int64_t> WriteRankChange(Connection& c,
-                                        const registry::RankHistoryEntry& entry);
+absl::StatusOr<int64_t> WriteRankChange(
+    Connection& c, const registry::RankHistoryEntry& entry);
 std::optional<int64_t> OrdinalOf(const std::optional<registry::Rank>& r);
 std::optional<registry::Rank> RankOf(const std::optional<int64_t>& ordinal);
 }  // namespace registry_sql

@@ -45,8 +45,9 @@ absl::StatusOr<int64_t> SqlTokenRepository::InsertToken(
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kInsertToken));
     st->Bind(1, t.hash)
         .Bind(2, int64_t{static_cast<int>(t.role)})
-        .Bind(3, t.agency_prefix.empty() ? std::nullopt
-                                         : std::optional<std::string>(t.agency_prefix))
+        .Bind(3, t.agency_prefix.empty()
+                     ? std::nullopt
+                     : std::optional<std::string>(t.agency_prefix))
         .Bind(4, t.label)
         .Bind(5, t.created_unix);
     GORANK_RETURN_IF_ERROR(st->Run());
@@ -81,7 +82,8 @@ absl::StatusOr<TokenRecord> SqlTokenRepository::GetToken(int64_t id) {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kTokenById));
     st->Bind(1, id);
     GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
-    if (!row) return absl::NotFoundError("no token with id " + std::to_string(id));
+    if (!row)
+      return absl::NotFoundError("no token with id " + std::to_string(id));
     out = ReadToken(*st);
     return absl::OkStatus();
   }));
@@ -89,13 +91,14 @@ absl::StatusOr<TokenRecord> SqlTokenRepository::GetToken(int64_t id) {
 }
 
 absl::Status SqlTokenRepository::RevokeToken(int64_t id, int64_t revoked_unix,
-                                                const ChangeRecord& change) {
+                                             const ChangeRecord& change) {
   return db_->Write([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kRevokeToken));
     st->Bind(1, id).Bind(2, revoked_unix);
     GORANK_RETURN_IF_ERROR(st->Run());
     if (c.Changes() == 0) {
-      return absl::NotFoundError("no valid token with id " + std::to_string(id));
+      return absl::NotFoundError("no valid token with id " +
+                                 std::to_string(id));
     }
     return AppendAudit(c, change).status();
   });

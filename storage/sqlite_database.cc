@@ -2,8 +2,8 @@
 
 // Debian builds SQLite with the pre-update hook; its declarations need this.
 #define SQLITE_ENABLE_PREUPDATE_HOOK 1
-#include <sqlite3.h>
 #include <fcntl.h>
+#include <sqlite3.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -436,8 +436,7 @@ absl::Status ExecOnFile(const std::string& path, const char* sql,
                         int64_t* first_int = nullptr) {
   sqlite3* db = nullptr;
   const int flags = first_int ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
-  if (sqlite3_open_v2(path.c_str(), &db, flags, nullptr) !=
-      SQLITE_OK) {
+  if (sqlite3_open_v2(path.c_str(), &db, flags, nullptr) != SQLITE_OK) {
     const std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
     sqlite3_close_v2(db);
     return absl::UnavailableError("cannot open " + path + ": " + msg);
@@ -476,8 +475,7 @@ absl::Status RemoveResidentIds(const std::string& backup_path) {
 
 absl::StatusOr<bool> HasResidentIdsRemoved(const std::string& sqlite_path) {
   int64_t id = 0;
-  GORANK_RETURN_IF_ERROR(
-      ExecOnFile(sqlite_path, "PRAGMA application_id", &id));
+  GORANK_RETURN_IF_ERROR(ExecOnFile(sqlite_path, "PRAGMA application_id", &id));
   return id == kRedactedApplicationId;
 }
 

@@ -11,7 +11,9 @@ namespace gorank::audit {
 using certificates::Certificate;
 using certificates::CertificateState;
 
-int AnnualReport::AnomalyCount() const { return static_cast<int>(anomalies.size()); }
+int AnnualReport::AnomalyCount() const {
+  return static_cast<int>(anomalies.size());
+}
 
 namespace {
 
@@ -37,7 +39,8 @@ void ListAnomalies(const ReportInputs& in, AnnualReport& r) {
   for (int s : r.missing_serials) {
     r.anomalies.push_back({SerialNumber(in.prefix, in.year, s), "",
                            "serial missing: no certificate with this number "
-                           "(serials run 1.." + std::to_string(r.max_serial) + ")"});
+                           "(serials run 1.." +
+                               std::to_string(r.max_serial) + ")"});
   }
   for (int s : r.duplicate_serials) {
     r.anomalies.push_back({SerialNumber(in.prefix, in.year, s), "",
@@ -45,17 +48,20 @@ void ListAnomalies(const ReportInputs& in, AnnualReport& r) {
   }
   if (r.stock_exceeded) {
     r.anomalies.push_back(
-        {"", "", "stock exceeded: " + std::to_string(r.stock_used) + " issued, " +
-                     (r.stock_released ? std::to_string(r.stock_ordered.value_or(0)) +
-                                             " released"
-                                       : std::string("no stock released"))});
+        {"", "",
+         "stock exceeded: " + std::to_string(r.stock_used) + " issued, " +
+             (r.stock_released
+                  ? std::to_string(r.stock_ordered.value_or(0)) + " released"
+                  : std::string("no stock released"))});
   }
   for (const CertificateNote& n : r.incomplete_holders) {
-    r.anomalies.push_back({n.number, n.grade, "holder record incomplete: " + n.detail});
+    r.anomalies.push_back(
+        {n.number, n.grade, "holder record incomplete: " + n.detail});
   }
   for (const CertificateNote& n : r.appraisals) {
     if (n.detail.find("(UNDER 18)") != std::string::npos) {
-      r.anomalies.push_back({n.number, n.grade, "appraisal for a holder under 18: " + n.detail});
+      r.anomalies.push_back(
+          {n.number, n.grade, "appraisal for a holder under 18: " + n.detail});
     }
   }
   for (const CertificateNote& n : r.revocations) {
@@ -64,7 +70,8 @@ void ListAnomalies(const ReportInputs& in, AnnualReport& r) {
   for (int m : r.inactive_months) {
     char month[16];
     std::snprintf(month, sizeof month, "%04d-%02d", in.year, m);
-    r.anomalies.push_back({"", "", std::string("no certificate issued in ") + month});
+    r.anomalies.push_back(
+        {"", "", std::string("no certificate issued in ") + month});
   }
 }
 
@@ -76,15 +83,18 @@ void CountSerials(const ReportInputs& in, AnnualReport& r) {
   }
   for (int s = 1; s <= r.max_serial; ++s) {
     auto it = seen.find(s);
-    if (it == seen.end()) r.missing_serials.push_back(s);
-    else if (it->second > 1) r.duplicate_serials.push_back(s);
+    if (it == seen.end())
+      r.missing_serials.push_back(s);
+    else if (it->second > 1)
+      r.duplicate_serials.push_back(s);
   }
 }
 
 std::string NoticeOutcome(const Certificate& c, int64_t now) {
   switch (certificates::StateAt(c, now)) {
     case CertificateState::kUnderNotice:
-      return c.has_open_objection ? "under notice, objection open" : "under notice";
+      return c.has_open_objection ? "under notice, objection open"
+                                  : "under notice";
     case CertificateState::kEffective:
       if (c.notice_until_unix == 0) {
         return c.basis == certificates::Basis::kHonoraryAward
@@ -104,17 +114,21 @@ void NoteCertificates(const ReportInputs& in, AnnualReport& r) {
     ++r.by_basis[certificates::BasisName(c.basis)];
     const std::string number = c.number.ToString();
     if (IsHighGrade(c.grade)) {
-      r.high_grades.push_back({number, GradeName(c.grade), NoticeOutcome(c, in.now_unix)});
+      r.high_grades.push_back(
+          {number, GradeName(c.grade), NoticeOutcome(c, in.now_unix)});
     }
     auto holder = in.holders.find(c.player_id.value);
     if (holder != in.holders.end()) {
       std::string missing;
-      for (const auto& f : certificates::MissingHolderFields(holder->second, c.grade)) {
+      for (const auto& f :
+           certificates::MissingHolderFields(holder->second, c.grade)) {
         missing += (missing.empty() ? "missing " : ", ") + f;
       }
-      if (!missing.empty()) r.incomplete_holders.push_back({number, GradeName(c.grade), missing});
+      if (!missing.empty())
+        r.incomplete_holders.push_back({number, GradeName(c.grade), missing});
     } else if (c.grade >= registry::Rank::FromString("1d")) {
-      r.incomplete_holders.push_back({number, GradeName(c.grade), "holder record missing"});
+      r.incomplete_holders.push_back(
+          {number, GradeName(c.grade), "holder record missing"});
     }
     if (c.revoked_unix != 0) {
       r.revocations.push_back({number, GradeName(c.grade), c.revoke_reason});
@@ -160,31 +174,40 @@ AnnualReport BuildAnnualReport(const ReportInputs& in) {
     r.stock_released = in.stock->released_unix != 0;
   }
   r.stock_used = r.issued - r.imported;
-  r.stock_exceeded = in.prefix != registry::kNationalPrefix &&
-                     r.stock_used > (in.stock && r.stock_released ? *r.stock_ordered : 0);
+  r.stock_exceeded =
+      in.prefix != registry::kNationalPrefix &&
+      r.stock_used > (in.stock && r.stock_released ? *r.stock_ordered : 0);
   const Date today = ShanghaiDate(in.now_unix);
-  const int last_month = today.year > in.year ? 12 : today.year == in.year ? today.month : 0;
+  const int last_month = today.year > in.year    ? 12
+                         : today.year == in.year ? today.month
+                                                 : 0;
   std::set<int> active;
-  for (const Certificate& c : in.certificates) active.insert(c.issue_date.month);
+  for (const Certificate& c : in.certificates)
+    active.insert(c.issue_date.month);
   for (int m = 1; m <= last_month; ++m) {
     if (!active.count(m)) r.inactive_months.push_back(m);
   }
   ListAnomalies(in, r);
   for (const registry::RankHistoryEntry& e : in.awards) {
     auto holder = in.holders.find(e.player_id.value);
-    const std::string who = "player " + std::to_string(e.player_id.value) +
-                            (holder != in.holders.end() ? " " + holder->second.name : "");
-    const std::string game = e.discipline == registry::Discipline::kGomoku ? "gomoku " : "";
+    const std::string who =
+        "player " + std::to_string(e.player_id.value) +
+        (holder != in.holders.end() ? " " + holder->second.name : "");
+    const std::string game =
+        e.discipline == registry::Discipline::kGomoku ? "gomoku " : "";
     r.awards.push_back(CertificateNote{
         "", e.to_rank ? game + e.to_rank->ToString() : "-",
-        who + ": " + (e.from_rank ? game + e.from_rank->ToString() : "unranked") + " -> " +
-            (e.to_rank ? game + e.to_rank->ToString() : "-") + " on " +
-            e.effective_date.ToString() + ", " + e.basis + " (by " + e.actor + ")"});
+        who + ": " +
+            (e.from_rank ? game + e.from_rank->ToString() : "unranked") +
+            " -> " + (e.to_rank ? game + e.to_rank->ToString() : "-") + " on " +
+            e.effective_date.ToString() + ", " + e.basis + " (by " + e.actor +
+            ")"});
   }
   return r;
 }
 
-absl::StatusOr<AnnualReport> Reporting::Build(const registry::Agency& agency, int year) {
+absl::StatusOr<AnnualReport> Reporting::Build(const registry::Agency& agency,
+                                              int year) {
   ReportInputs in;
   in.prefix = agency.prefix;
   in.agency_name = agency.name;
@@ -195,7 +218,8 @@ absl::StatusOr<AnnualReport> Reporting::Build(const registry::Agency& agency, in
   f.year = year;
   f.limit = certificates::kMaxSerial + 1;
   GORANK_ASSIGN_OR_RETURN(in.certificates, certs_->ListCertificates(f));
-  GORANK_ASSIGN_OR_RETURN(in.appraisals, certs_->ListAppraisals(agency.prefix, false));
+  GORANK_ASSIGN_OR_RETURN(in.appraisals,
+                          certs_->ListAppraisals(agency.prefix, false));
   for (const Certificate& c : in.certificates) {
     if (in.holders.count(c.player_id.value)) continue;
     auto p = registry_->GetPlayer(c.player_id);
@@ -217,28 +241,36 @@ absl::StatusOr<AnnualReport> Reporting::Build(const registry::Agency& agency, in
     if (p.ok()) in.holders[e.player_id.value] = *p;
   }
   auto stock = certs_->GetStockOrder(agency.prefix, year);
-  if (stock.ok()) in.stock = *stock;
-  else if (!absl::IsNotFound(stock.status())) return stock.status();
+  if (stock.ok())
+    in.stock = *stock;
+  else if (!absl::IsNotFound(stock.status()))
+    return stock.status();
   return BuildAnnualReport(in);
 }
 
 absl::StatusOr<std::pair<AnnualReport, Checkpoint>> Reporting::Report(
     const auth::Caller& caller, const std::string& prefix, int year) {
-  if (year < 2000 || year > 2099) return absl::InvalidArgumentError("year must be 2000..2099");
-  if (caller.role == auth::Role::kAgencyOperator && caller.agency_prefix != prefix) {
-    return absl::PermissionDeniedError("an agency sees only its own annual report");
+  if (year < 2000 || year > 2099)
+    return absl::InvalidArgumentError("year must be 2000..2099");
+  if (caller.role == auth::Role::kAgencyOperator &&
+      caller.agency_prefix != prefix) {
+    return absl::PermissionDeniedError(
+        "an agency sees only its own annual report");
   }
-  GORANK_ASSIGN_OR_RETURN(registry::Agency agency, registry_->GetAgency(prefix));
+  GORANK_ASSIGN_OR_RETURN(registry::Agency agency,
+                          registry_->GetAgency(prefix));
   GORANK_ASSIGN_OR_RETURN(Checkpoint cp, trail_->SignCheckpointNow());
   GORANK_ASSIGN_OR_RETURN(AnnualReport report, Build(agency, year));
   return std::make_pair(std::move(report), std::move(cp));
 }
 
-absl::StatusOr<std::pair<std::vector<AnnualReport>, Checkpoint>> Reporting::NationalSummary(
-    int year) {
-  if (year < 2000 || year > 2099) return absl::InvalidArgumentError("year must be 2000..2099");
+absl::StatusOr<std::pair<std::vector<AnnualReport>, Checkpoint>>
+Reporting::NationalSummary(int year) {
+  if (year < 2000 || year > 2099)
+    return absl::InvalidArgumentError("year must be 2000..2099");
   GORANK_ASSIGN_OR_RETURN(Checkpoint cp, trail_->SignCheckpointNow());
-  GORANK_ASSIGN_OR_RETURN(std::vector<registry::Agency> agencies, registry_->ListAgencies());
+  GORANK_ASSIGN_OR_RETURN(std::vector<registry::Agency> agencies,
+                          registry_->ListAgencies());
   std::vector<AnnualReport> out;
   for (const registry::Agency& a : agencies) {
     GORANK_ASSIGN_OR_RETURN(AnnualReport r, Build(a, year));

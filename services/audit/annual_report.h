@@ -25,10 +25,11 @@ struct ReportInputs {
   std::string prefix;
   std::string agency_name;
   int year = 0;
-  std::vector<certificates::Certificate> certificates;  // issued under prefix in year
-  std::map<int64_t, registry::Player> holders;           // by player id
+  std::vector<certificates::Certificate>
+      certificates;                             // issued under prefix in year
+  std::map<int64_t, registry::Player> holders;  // by player id
   std::optional<certificates::StockOrder> stock;
-  std::vector<certificates::Appraisal> appraisals;       // of the agency
+  std::vector<certificates::Appraisal> appraisals;  // of the agency
   // TOURNAMENT_AWARD rank changes of the agency's players in the year (their
   // players are in `holders` too).
   std::vector<registry::RankHistoryEntry> awards;
@@ -52,7 +53,7 @@ struct AnnualReport {
   std::map<std::string, int> by_grade;  // "3d" -> count; Gomoku "gomoku 3d"
   std::map<std::string, int> by_basis;  // "tournament" -> count
   int max_serial = 0;
-  std::vector<int> missing_serials;     // gaps in 1..max_serial
+  std::vector<int> missing_serials;  // gaps in 1..max_serial
   std::vector<int> duplicate_serials;
   std::optional<int> stock_ordered;
   bool stock_released = false;
@@ -60,11 +61,13 @@ struct AnnualReport {
   bool stock_exceeded = false;
   // Go 4d+ and Gomoku 4d+ ("gomoku 5d"): notice outcome, or why none.
   std::vector<CertificateNote> high_grades;
-  std::vector<CertificateNote> incomplete_holders;   // 1d+ holder record incomplete
-  std::vector<CertificateNote> appraisals;           // with the holder's age
+  std::vector<CertificateNote>
+      incomplete_holders;                   // 1d+ holder record incomplete
+  std::vector<CertificateNote> appraisals;  // with the holder's age
   int appraisals_under_18 = 0;
   std::vector<CertificateNote> revocations;
-  std::vector<int> inactive_months;  // 1..12 (up to the current month this year)
+  std::vector<int>
+      inactive_months;  // 1..12 (up to the current month this year)
   // Ranks raised or lowered by a tournament award, without a certificate:
   // number "", grade the awarded rank, detail player, change, date, basis
   // and actor. Listed for review, not counted as anomalies.
@@ -82,17 +85,18 @@ AnnualReport BuildAnnualReport(const ReportInputs& in);
 // Thread-safe. Does not own its arguments.
 class Reporting {
  public:
-  Reporting(certificates::CertificateRepository* certs, registry::RegistryRepository* registry,
-            AuditTrail* trail, const Clock* clock)
+  Reporting(certificates::CertificateRepository* certs,
+            registry::RegistryRepository* registry, AuditTrail* trail,
+            const Clock* clock)
       : certs_(certs), registry_(registry), trail_(trail), clock_(clock) {}
 
   // The report with the signed checkpoint taken when it was made. An
   // operator only for its own agency. NOT_FOUND for an unknown agency.
-  absl::StatusOr<std::pair<AnnualReport, Checkpoint>> Report(const auth::Caller& caller,
-                                                             const std::string& prefix,
-                                                             int year);
+  absl::StatusOr<std::pair<AnnualReport, Checkpoint>> Report(
+      const auth::Caller& caller, const std::string& prefix, int year);
   // Every agency's report of `year` (national admin and auditor).
-  absl::StatusOr<std::pair<std::vector<AnnualReport>, Checkpoint>> NationalSummary(int year);
+  absl::StatusOr<std::pair<std::vector<AnnualReport>, Checkpoint>>
+  NationalSummary(int year);
 
  private:
   absl::StatusOr<AnnualReport> Build(const registry::Agency& agency, int year);

@@ -44,8 +44,13 @@ absl::StatusOr<std::string> StringField(const json& object, const char* key) {
 }  // namespace
 
 AuditEntry AuditEntry::FromChange(const ChangeRecord& change) {
-  return AuditEntry{change.time_unix, change.actor,  change.action,
-                    change.subject,   change.before, change.after, {}};
+  return AuditEntry{change.time_unix,
+                    change.actor,
+                    change.action,
+                    change.subject,
+                    change.before,
+                    change.after,
+                    {}};
 }
 
 absl::StatusOr<std::string> AuditEntry::Encode() const {
@@ -111,7 +116,8 @@ absl::StatusOr<AuditEntry> AuditEntry::Decode(const std::string& bytes) {
     }
     for (const auto& [key, value] : object["rows"].items()) {
       if (!value.is_string()) {
-        return absl::InvalidArgumentError("audit entry row digest is not a string");
+        return absl::InvalidArgumentError(
+            "audit entry row digest is not a string");
       }
       entry.rows[key] = value.get<std::string>();
     }

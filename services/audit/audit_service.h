@@ -19,7 +19,10 @@ class AuditServiceImpl final : public v1::AuditService::Service {
  public:
   AuditServiceImpl(CallGate* gate, AuditTrail* trail, Reporting* reporting,
                    std::string scratch_dir)
-      : gate_(gate), trail_(trail), reporting_(reporting), scratch_dir_(std::move(scratch_dir)) {}
+      : gate_(gate),
+        trail_(trail),
+        reporting_(reporting),
+        scratch_dir_(std::move(scratch_dir)) {}
 
   GORANK_RPC(GetCheckpoint);
   GORANK_RPC(GetEntries);

@@ -70,10 +70,11 @@ class AuditTrail {
   // At most 1000 entries [begin, end); INVALID_ARGUMENT for a bad range.
   absl::StatusOr<std::vector<std::string>> Entries(int64_t begin, int64_t end);
   // The stored leaf hashes of the same range (same limits).
-  absl::StatusOr<std::vector<std::string>> LeafHashes(int64_t begin, int64_t end);
+  absl::StatusOr<std::vector<std::string>> LeafHashes(int64_t begin,
+                                                      int64_t end);
   // The leaf hash of `index` and its audit path in the tree of `size`.
-  absl::StatusOr<std::pair<std::string, std::vector<std::string>>> InclusionProof(
-      int64_t index, int64_t size);
+  absl::StatusOr<std::pair<std::string, std::vector<std::string>>>
+  InclusionProof(int64_t index, int64_t size);
   absl::StatusOr<std::vector<std::string>> ConsistencyProof(int64_t old_size,
                                                             int64_t new_size);
   // Replays the row digests of every entry and compares them with the rows
@@ -86,8 +87,10 @@ class AuditTrail {
   // Annual review (年审), recorded by an auditor against a checkpoint.
   // INVALID_ARGUMENT for a bad year or empty findings; FAILED_PRECONDITION
   // when checkpoint_size is not a checkpoint of this log.
-  absl::StatusOr<Review> RecordReview(const auth::Caller& caller, Review review);
-  absl::StatusOr<std::vector<Review>> ListReviews(const std::string& prefix, int year);
+  absl::StatusOr<Review> RecordReview(const auth::Caller& caller,
+                                      Review review);
+  absl::StatusOr<std::vector<Review>> ListReviews(const std::string& prefix,
+                                                  int year);
   // OK when the latest review of `prefix` for `year` passed (with or
   // without conditions); FAILED_PRECONDITION naming the rule otherwise.
   absl::Status CheckReviewPassed(const std::string& prefix, int year);

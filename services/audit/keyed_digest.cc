@@ -33,8 +33,8 @@ std::string ChainRowName(int64_t previous_seq) {
 std::string ChainLink(const std::string& key, int64_t previous_seq,
                       const std::string& previous_leaf_hash) {
   return kKeyedDigestPrefix +
-         HexEncode(HmacSha256(key, ChainRowName(previous_seq) + ":" +
-                                       previous_leaf_hash));
+         HexEncode(HmacSha256(
+             key, ChainRowName(previous_seq) + ":" + previous_leaf_hash));
 }
 
 }  // namespace gorank::audit

@@ -23,7 +23,8 @@ struct Link {
 // subject stands after ':'.
 std::optional<Link> FindLink(const std::string& bytes) {
   static const std::string kKey = "\"audit_log:";
-  for (size_t at = bytes.find(kKey); at != std::string::npos; at = bytes.find(kKey, at + 1)) {
+  for (size_t at = bytes.find(kKey); at != std::string::npos;
+       at = bytes.find(kKey, at + 1)) {
     if (at == 0 || (bytes[at - 1] != '{' && bytes[at - 1] != ',')) continue;
     size_t p = at + kKey.size();
     const size_t digits = p;
@@ -75,17 +76,20 @@ void StoredLogChecker::Add(const std::string& bytes,
   }
   // (Whether each entry decodes is the auditor's verifier's check, which
   // reads every entry anyway; here only the link is read.)
-  const std::optional<Link> link = key_.empty() ? std::nullopt : FindLink(bytes);
+  const std::optional<Link> link =
+      key_.empty() ? std::nullopt : FindLink(bytes);
   if (link && link->seq != index) {
     Record(index, Name(index) + ": its keyed link names entry " +
                       std::to_string(link->seq - 1) + ", not entry " +
                       std::to_string(index - 1) +
                       " (entries were removed, inserted or reordered)");
-  } else if (link && index > 0 && link->digest != ChainLink(key_, link->seq, previous_leaf_)) {
-    Record(index - 1, Name(index - 1) +
-                          ": altered after it was logged: the keyed link to it in entry " +
-                          std::to_string(index) +
-                          " no longer matches (its leaf hash was recomputed)");
+  } else if (link && index > 0 &&
+             link->digest != ChainLink(key_, link->seq, previous_leaf_)) {
+    Record(index - 1,
+           Name(index - 1) +
+               ": altered after it was logged: the keyed link to it in entry " +
+               std::to_string(index) +
+               " no longer matches (its leaf hash was recomputed)");
   } else if (link && index > 0) {
     vouched_[static_cast<size_t>(index - 1)] = true;
   }
@@ -116,8 +120,8 @@ LogCheck StoredLogChecker::Finish(const VerifyingKey& key) const {
     if (cp.key_id != key.KeyId()) {
       // The keyed links and row digests were made with that key's secret.
       check.ok = false;
-      check.reason = DescribeCheckpoint(cp) + " was signed by key " + cp.key_id +
-                     " but this rankd holds key " + key.KeyId() +
+      check.reason = DescribeCheckpoint(cp) + " was signed by key " +
+                     cp.key_id + " but this rankd holds key " + key.KeyId() +
                      ": start it with the audit key file this registry was "
                      "written with (--audit-key-file)";
       return check;
@@ -132,8 +136,8 @@ LogCheck StoredLogChecker::Finish(const VerifyingKey& key) const {
     Defect root;
     if (range_.size() < cp.tree_size) {
       root = {range_.size(),
-              "the log has " + std::to_string(range_.size()) +
-                  " entries but " + DescribeCheckpoint(cp) + " covers " +
+              "the log has " + std::to_string(range_.size()) + " entries but " +
+                  DescribeCheckpoint(cp) + " covers " +
                   std::to_string(cp.tree_size) + ": " + Name(range_.size()) +
                   (cp.tree_size - range_.size() > 1
                        ? ".." + std::to_string(cp.tree_size - 1) + " are"
@@ -146,14 +150,14 @@ LogCheck StoredLogChecker::Finish(const VerifyingKey& key) const {
       for (int64_t i = 0; i < cp.tree_size; ++i) {
         if (!vouched_[static_cast<size_t>(i)]) suspects.push_back(i);
       }
-      const std::string mismatch =
-          "the first " + std::to_string(cp.tree_size) +
-          " entries no longer hash to the root of " + DescribeCheckpoint(cp);
+      const std::string mismatch = "the first " + std::to_string(cp.tree_size) +
+                                   " entries no longer hash to the root of " +
+                                   DescribeCheckpoint(cp);
       if (suspects.size() == 1) {
-        root = {suspects[0],
-                Name(suspects[0]) + ": altered after it was logged: " +
-                    mismatch + ", and every other entry it covers is vouched "
-                    "for by the keyed link in the entry after it"};
+        root = {suspects[0], Name(suspects[0]) +
+                                 ": altered after it was logged: " + mismatch +
+                                 ", and every other entry it covers is vouched "
+                                 "for by the keyed link in the entry after it"};
       } else if (!suspects.empty()) {
         root = {suspects[0],
                 mismatch + ": one of the " + std::to_string(suspects.size()) +
@@ -163,8 +167,9 @@ LogCheck StoredLogChecker::Finish(const VerifyingKey& key) const {
                     "existed) was changed; the first is named"};
       } else {
         root = {cp.tree_size - 1,
-                mismatch + ": every entry's link matches, so the stored "
-                           "leaf hashes were rewritten together"};
+                mismatch +
+                    ": every entry's link matches, so the stored "
+                    "leaf hashes were rewritten together"};
       }
     }
     if (root.index >= 0 && (!blame || root.index < blame->index)) {

@@ -114,8 +114,9 @@ const std::vector<MethodPolicy>& AccessTable() {
 
 absl::Status CheckAccess(const Caller& caller, const std::string& method) {
   const auto& table = AccessTable();
-  auto it = std::find_if(table.begin(), table.end(),
-                         [&](const MethodPolicy& p) { return p.method == method; });
+  auto it =
+      std::find_if(table.begin(), table.end(),
+                   [&](const MethodPolicy& p) { return p.method == method; });
   if (it == table.end()) {
     return absl::InternalError("no access policy for " + method);
   }
@@ -127,9 +128,8 @@ absl::Status CheckAccess(const Caller& caller, const std::string& method) {
     return absl::UnauthenticatedError(
         method + " needs a token: send 'authorization: Bearer <token>'");
   }
-  return absl::PermissionDeniedError(std::string("role ") +
-                                     RoleName(caller.role) +
-                                     " may not call " + method);
+  return absl::PermissionDeniedError(
+      std::string("role ") + RoleName(caller.role) + " may not call " + method);
 }
 
 }  // namespace gorank::auth

@@ -4,10 +4,14 @@ namespace gorank::auth {
 
 Role RoleFromProto(v1::Role r) {
   switch (r) {
-    case v1::ROLE_NATIONAL_ADMIN: return Role::kNationalAdmin;
-    case v1::ROLE_AGENCY_OPERATOR: return Role::kAgencyOperator;
-    case v1::ROLE_AUDITOR: return Role::kAuditor;
-    default: return Role::kPublic;
+    case v1::ROLE_NATIONAL_ADMIN:
+      return Role::kNationalAdmin;
+    case v1::ROLE_AGENCY_OPERATOR:
+      return Role::kAgencyOperator;
+    case v1::ROLE_AUDITOR:
+      return Role::kAuditor;
+    default:
+      return Role::kPublic;
   }
 }
 

@@ -27,7 +27,8 @@ bool SameKey(std::string_view given, std::string_view key) {
 // alternative names.
 std::vector<std::string> CertificateIdentities(const grpc::AuthContext& auth) {
   std::vector<std::string> out;
-  for (const char* property : {"x509_common_name", "x509_subject_alternative_name"}) {
+  for (const char* property :
+       {"x509_common_name", "x509_subject_alternative_name"}) {
     for (const grpc::string_ref& v : auth.FindPropertyValues(property)) {
       out.emplace_back(v.data(), v.size());
     }
@@ -60,7 +61,8 @@ std::string ExpectedCertificateName(const auth::Caller& caller) {
   return "";
 }
 
-bool CertificateMatches(const auth::Caller& caller, const std::string& identity) {
+bool CertificateMatches(const auth::Caller& caller,
+                        const std::string& identity) {
   if (caller.role == auth::Role::kAuditor) {
     return identity == "auditor" || identity.rfind("auditor-", 0) == 0;
   }
@@ -79,35 +81,44 @@ absl::StatusOr<auth::Caller> CallGate::Authenticate(grpc::ServerContext* ctx) {
     return absl::UnauthenticatedError(
         "the authorization header must read 'Bearer <token>'");
   }
-  absl::StatusOr<auth::Caller> caller = tokens_->Authenticate(value.substr(sizeof kBearer - 1));
+  absl::StatusOr<auth::Caller> caller =
+      tokens_->Authenticate(value.substr(sizeof kBearer - 1));
   if (caller.ok() && options_.client_cert_required) {
     auto auth_context = ctx->auth_context();
-    if (!auth_context || auth_context->FindPropertyValues("x509_pem_cert").empty()) {
+    if (!auth_context ||
+        auth_context->FindPropertyValues("x509_pem_cert").empty()) {
       return absl::UnauthenticatedError(
-          "this server requires a client certificate (mutual TLS) with a token; "
+          "this server requires a client certificate (mutual TLS) with a "
+          "token; "
           "only public calls work without one");
     }
     const std::vector<std::string> names = CertificateIdentities(*auth_context);
     bool bound = false;
-    for (const std::string& n : names) bound = bound || CertificateMatches(*caller, n);
+    for (const std::string& n : names)
+      bound = bound || CertificateMatches(*caller, n);
     if (!bound) {
       return absl::PermissionDeniedError(
-          "the client certificate (" + Quoted(names) + ") does not belong to this token (" +
-          auth::RoleName(caller->role) +
-          (caller->agency_prefix.empty() ? "" : " of agency " + caller->agency_prefix) +
-          "), which needs a certificate named '" + ExpectedCertificateName(*caller) + "'");
+          "the client certificate (" + Quoted(names) +
+          ") does not belong to this token (" + auth::RoleName(caller->role) +
+          (caller->agency_prefix.empty()
+               ? ""
+               : " of agency " + caller->agency_prefix) +
+          "), which needs a certificate named '" +
+          ExpectedCertificateName(*caller) + "'");
     }
   }
   return caller;
 }
 
-int64_t CallGate::Throttle(grpc::ServerContext* ctx, const auth::Caller& caller) {
+int64_t CallGate::Throttle(grpc::ServerContext* ctx,
+                           const auth::Caller& caller) {
   if (caller.role == auth::Role::kPublic) {
     const auto& md = ctx->client_metadata();
     const auto key = md.find(kRelayKeyMetadata);
     const auto visitor = md.find(kRelayedClientMetadata);
     if (!options_.relay_key.empty() && key != md.end() && visitor != md.end() &&
-        SameKey(std::string_view(key->second.data(), key->second.size()), options_.relay_key)) {
+        SameKey(std::string_view(key->second.data(), key->second.size()),
+                options_.relay_key)) {
       return public_limiter_.Acquire(
           "web:" + std::string(visitor->second.data(), visitor->second.size()));
     }
@@ -116,31 +127,36 @@ int64_t CallGate::Throttle(grpc::ServerContext* ctx, const auth::Caller& caller)
   return token_limiter_.Acquire("token:" + std::to_string(caller.token_id));
 }
 
-grpc::Status CallGate::Run(grpc::ServerContext* ctx, const std::string& method,
-                           const google::protobuf::Message& request,
-                           const std::function<absl::Status(const auth::Caller&)>& fn) {
+grpc::Status CallGate::Run(
+    grpc::ServerContext* ctx, const std::string& method,
+    const google::protobuf::Message& request,
+    const std::function<absl::Status(const auth::Caller&)>& fn) {
   return Gate(ctx, method, &request, fn);
 }
 
-grpc::Status CallGate::RunStream(grpc::ServerContext* ctx, const std::string& method,
-                                 const std::function<absl::Status(const auth::Caller&)>& fn) {
+grpc::Status CallGate::RunStream(
+    grpc::ServerContext* ctx, const std::string& method,
+    const std::function<absl::Status(const auth::Caller&)>& fn) {
   return Gate(ctx, method, nullptr, fn);
 }
 
-grpc::Status CallGate::Gate(grpc::ServerContext* ctx, const std::string& method,
-                            const google::protobuf::Message* request,
-                            const std::function<absl::Status(const auth::Caller&)>& fn) {
+grpc::Status CallGate::Gate(
+    grpc::ServerContext* ctx, const std::string& method,
+    const google::protobuf::Message* request,
+    const std::function<absl::Status(const auth::Caller&)>& fn) {
   const auto start = std::chrono::steady_clock::now();
   absl::StatusOr<auth::Caller> caller = Authenticate(ctx);
   absl::Status status = caller.status();
   // A caller with a bad token is throttled like the public, per address, so
   // guessing tokens is as slow as any public flood.
-  const int64_t wait_ms = status.ok() ? Throttle(ctx, *caller)
-                                      : public_limiter_.Acquire(ClientAddress(ctx->peer()));
+  const int64_t wait_ms =
+      status.ok() ? Throttle(ctx, *caller)
+                  : public_limiter_.Acquire(ClientAddress(ctx->peer()));
   if (wait_ms > 0) {
     ctx->AddTrailingMetadata("retry-after-ms", std::to_string(wait_ms));
-    status = absl::ResourceExhaustedError("rate limit exceeded for this client; retry after " +
-                                          std::to_string(wait_ms) + " ms");
+    status = absl::ResourceExhaustedError(
+        "rate limit exceeded for this client; retry after " +
+        std::to_string(wait_ms) + " ms");
   }
   if (status.ok() && request != nullptr) status = CheckRequestLimits(*request);
   if (status.ok()) status = auth::CheckAccess(*caller, method);

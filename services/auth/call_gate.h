@@ -29,8 +29,8 @@ struct CallGateOptions {
   // Calls with a token, per token.
   RateLimit token_limit{1000, 5000};
   // Callers with a token must also present a verified client certificate
-  // (mutual TLS) whose identity matches the token (see ExpectedCertificateName):
-  // set when the server runs TLS with a client CA.
+  // (mutual TLS) whose identity matches the token (see
+  // ExpectedCertificateName): set when the server runs TLS with a client CA.
   bool client_cert_required = false;
   // Secret of rankd's own public web page: a public call whose metadata
   // carries it (kRelayKeyMetadata) is limited per the visitor address it names
@@ -65,8 +65,9 @@ class CallGate {
   // Run for a handler whose requests arrive on a stream: the same, without a
   // request to check before `fn`; `fn` must pass every message it reads
   // through CheckRequestLimits itself.
-  grpc::Status RunStream(grpc::ServerContext* ctx, const std::string& method,
-                         const std::function<absl::Status(const auth::Caller&)>& fn);
+  grpc::Status RunStream(
+      grpc::ServerContext* ctx, const std::string& method,
+      const std::function<absl::Status(const auth::Caller&)>& fn);
 
   // The caller behind the request's metadata (public without a token);
   // UNAUTHENTICATED for a malformed header or an unknown/revoked token, and
@@ -103,10 +104,12 @@ inline constexpr char kRelayKeyMetadata[] = "x-gorank-relay-key";
 // Returns the expected name ("auditor-*" for auditors), empty for the public.
 std::string ExpectedCertificateName(const auth::Caller& caller);
 // True when `identity` satisfies ExpectedCertificateName(caller).
-bool CertificateMatches(const auth::Caller& caller, const std::string& identity);
+bool CertificateMatches(const auth::Caller& caller,
+                        const std::string& identity);
 
 // "/<service full name>/<method>".
-inline std::string MethodName(const char* service_full_name, const char* method) {
+inline std::string MethodName(const char* service_full_name,
+                              const char* method) {
   return std::string("/") + service_full_name + "/" + method;
 }
 

@@ -9,7 +9,12 @@
 
 namespace gorank::auth {
 
-enum class Role { kPublic = 1, kNationalAdmin = 2, kAgencyOperator = 3, kAuditor = 4 };
+enum class Role {
+  kPublic = 1,
+  kNationalAdmin = 2,
+  kAgencyOperator = 3,
+  kAuditor = 4
+};
 
 // "public", "national_admin", "agency_operator", "auditor".
 const char* RoleName(Role role);

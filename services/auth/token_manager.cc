@@ -86,9 +86,11 @@ absl::StatusOr<NewToken> TokenManager::Create(const Caller& by, Role role,
   out.record.agency_prefix = agency_prefix;
   out.record.label = label;
   out.record.created_unix = clock_->NowSeconds();
-  ChangeRecord change{out.record.created_unix, by.Describe(), "token.create",
-                      "", "", TokenJson(out.record)};
-  GORANK_ASSIGN_OR_RETURN(out.record.id, repo_->InsertToken(out.record, change));
+  ChangeRecord change{
+      out.record.created_unix, by.Describe(), "token.create", "", "",
+      TokenJson(out.record)};
+  GORANK_ASSIGN_OR_RETURN(out.record.id,
+                          repo_->InsertToken(out.record, change));
   return out;
 }
 
@@ -105,10 +107,14 @@ absl::StatusOr<TokenRecord> TokenManager::Revoke(const Caller& by,
   }
   const std::string before = TokenJson(token);
   token.revoked_unix = clock_->NowSeconds();
-  ChangeRecord change{token.revoked_unix, by.Describe(), "token.revoke",
-                      "token:" + std::to_string(token_id), before,
+  ChangeRecord change{token.revoked_unix,
+                      by.Describe(),
+                      "token.revoke",
+                      "token:" + std::to_string(token_id),
+                      before,
                       TokenJson(token)};
-  GORANK_RETURN_IF_ERROR(repo_->RevokeToken(token_id, token.revoked_unix, change));
+  GORANK_RETURN_IF_ERROR(
+      repo_->RevokeToken(token_id, token.revoked_unix, change));
   return token;
 }
 
@@ -121,9 +127,9 @@ absl::StatusOr<std::optional<std::string>> TokenManager::BootstrapIfEmpty() {
   if (!tokens.empty()) return std::optional<std::string>();
   Caller system;
   system.role = Role::kNationalAdmin;
-  GORANK_ASSIGN_OR_RETURN(NewToken token,
-                          Create(system, Role::kNationalAdmin, "",
-                                 "bootstrap national admin"));
+  GORANK_ASSIGN_OR_RETURN(
+      NewToken token,
+      Create(system, Role::kNationalAdmin, "", "bootstrap national admin"));
   return std::optional<std::string>(token.secret);
 }
 

@@ -33,8 +33,8 @@ struct CertificateNumber {
 };
 
 enum class Basis {
-  kTournament = 1,     // a tournament result (reference: event and place)
-  kAppraisal = 2,      // 鉴定, approved by the national body
+  kTournament = 1,  // a tournament result (reference: event and place)
+  kAppraisal = 2,   // 鉴定, approved by the national body
   kRatingPromotion = 3,
   kHonoraryAward = 4,  // 8d honorary
 };

@@ -12,10 +12,14 @@ using registry::RankToProto;
 
 absl::StatusOr<Basis> BasisFromProto(v1::CertificateBasis b) {
   switch (b) {
-    case v1::CERTIFICATE_BASIS_TOURNAMENT: return Basis::kTournament;
-    case v1::CERTIFICATE_BASIS_APPRAISAL: return Basis::kAppraisal;
-    case v1::CERTIFICATE_BASIS_RATING_PROMOTION: return Basis::kRatingPromotion;
-    case v1::CERTIFICATE_BASIS_HONORARY_AWARD: return Basis::kHonoraryAward;
+    case v1::CERTIFICATE_BASIS_TOURNAMENT:
+      return Basis::kTournament;
+    case v1::CERTIFICATE_BASIS_APPRAISAL:
+      return Basis::kAppraisal;
+    case v1::CERTIFICATE_BASIS_RATING_PROMOTION:
+      return Basis::kRatingPromotion;
+    case v1::CERTIFICATE_BASIS_HONORARY_AWARD:
+      return Basis::kHonoraryAward;
     default:
       return absl::InvalidArgumentError(
           "basis is required: TOURNAMENT, RATING_PROMOTION or HONORARY_AWARD "
@@ -23,7 +27,8 @@ absl::StatusOr<Basis> BasisFromProto(v1::CertificateBasis b) {
   }
 }
 
-void CertificateToProto(const Certificate& c, CertificateState state, v1::Certificate* out) {
+void CertificateToProto(const Certificate& c, CertificateState state,
+                        v1::Certificate* out) {
   out->set_number(c.number.ToString());
   out->set_player_id(c.player_id.value);
   RankToProto(c.grade, out->mutable_grade());
@@ -43,7 +48,8 @@ void CertificateToProto(const Certificate& c, CertificateState state, v1::Certif
   out->set_imported(c.imported);
 }
 
-void ObjectionToProto(const auth::Caller& caller, const Objection& o, v1::Objection* out) {
+void ObjectionToProto(const auth::Caller& caller, const Objection& o,
+                      v1::Objection* out) {
   out->set_id(o.id);
   out->set_number(o.number.ToString());
   out->set_text(o.text);
@@ -83,9 +89,15 @@ void VerifyToProto(const VerifyResult& r, v1::VerifyCertificateResponse* out) {
     case VerifyOutcome::kNotValid:
       out->set_outcome(v1::VERIFY_OUTCOME_NOT_VALID);
       return;
-    case VerifyOutcome::kValid: out->set_outcome(v1::VERIFY_OUTCOME_VALID); break;
-    case VerifyOutcome::kUnderNotice: out->set_outcome(v1::VERIFY_OUTCOME_UNDER_NOTICE); break;
-    case VerifyOutcome::kRevoked: out->set_outcome(v1::VERIFY_OUTCOME_REVOKED); break;
+    case VerifyOutcome::kValid:
+      out->set_outcome(v1::VERIFY_OUTCOME_VALID);
+      break;
+    case VerifyOutcome::kUnderNotice:
+      out->set_outcome(v1::VERIFY_OUTCOME_UNDER_NOTICE);
+      break;
+    case VerifyOutcome::kRevoked:
+      out->set_outcome(v1::VERIFY_OUTCOME_REVOKED);
+      break;
   }
   out->set_number(r.number);
   if (r.grade) RankToProto(*r.grade, out->mutable_grade());
@@ -97,7 +109,8 @@ void VerifyToProto(const VerifyResult& r, v1::VerifyCertificateResponse* out) {
   if (r.grade) out->set_discipline(DisciplineToProto(r.grade->discipline()));
 }
 
-void PublicEntryToProto(const PublicRankEntry& e, int64_t now, v1::PublicRankEntry* out) {
+void PublicEntryToProto(const PublicRankEntry& e, int64_t now,
+                        v1::PublicRankEntry* out) {
   out->set_name(e.name);
   out->set_latin_name(e.latin_name);
   out->set_agency_prefix(e.agency_prefix);
@@ -107,10 +120,12 @@ void PublicEntryToProto(const PublicRankEntry& e, int64_t now, v1::PublicRankEnt
   for (const auto* list : {&e.effective, &e.under_notice}) {
     for (const Certificate& c : *list) {
       auto* pc = out->add_certificates();
-      pc->set_number(e.numbers_masked ? MaskNumber(c.number) : c.number.ToString());
+      pc->set_number(e.numbers_masked ? MaskNumber(c.number)
+                                      : c.number.ToString());
       RankToProto(c.grade, pc->mutable_grade());
       DateToProto(c.issue_date, pc->mutable_issue_date());
-      pc->set_state(static_cast<v1::CertificateState>(static_cast<int>(StateAt(c, now))));
+      pc->set_state(
+          static_cast<v1::CertificateState>(static_cast<int>(StateAt(c, now))));
       pc->set_notice_until_unix(c.notice_until_unix);
       pc->set_discipline(DisciplineToProto(c.grade.discipline()));
     }
@@ -122,7 +137,8 @@ void HolderToProto(const HolderRow& row, v1::HolderRecord* out) {
   out->set_name(row.holder.name);
   out->set_latin_name(row.holder.latin_name);
   out->set_gender(static_cast<v1::Gender>(static_cast<int>(row.holder.gender)));
-  if (row.holder.birth_date) DateToProto(*row.holder.birth_date, out->mutable_birth_date());
+  if (row.holder.birth_date)
+    DateToProto(*row.holder.birth_date, out->mutable_birth_date());
   out->set_home_agency_prefix(row.holder.agency_prefix);
   out->set_resident_id(row.holder.resident_id);
 }

@@ -11,12 +11,15 @@
 namespace gorank::certificates {
 
 absl::StatusOr<Basis> BasisFromProto(v1::CertificateBasis b);
-void CertificateToProto(const Certificate& c, CertificateState state, v1::Certificate* out);
-void ObjectionToProto(const auth::Caller& caller, const Objection& o, v1::Objection* out);
+void CertificateToProto(const Certificate& c, CertificateState state,
+                        v1::Certificate* out);
+void ObjectionToProto(const auth::Caller& caller, const Objection& o,
+                      v1::Objection* out);
 void AppraisalToProto(const Appraisal& a, v1::Appraisal* out);
 void StockToProto(const StockOrder& s, v1::StockOrder* out);
 void VerifyToProto(const VerifyResult& r, v1::VerifyCertificateResponse* out);
-void PublicEntryToProto(const PublicRankEntry& e, int64_t now, v1::PublicRankEntry* out);
+void PublicEntryToProto(const PublicRankEntry& e, int64_t now,
+                        v1::PublicRankEntry* out);
 void HolderToProto(const HolderRow& row, v1::HolderRecord* out);
 
 }  // namespace gorank::certificates

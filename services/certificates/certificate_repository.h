@@ -49,7 +49,7 @@ struct CertificateFilter {
 };
 
 struct ObjectionFilter {
-  std::optional<ObjectionState> state;    // nullopt = any
+  std::optional<ObjectionState> state;      // nullopt = any
   std::optional<CertificateNumber> number;  // nullopt = any
   std::string holder_agency;  // "" = any; else the holder's (current) agency
   int64_t after_id = 0;       // pagination: ids strictly greater
@@ -111,9 +111,11 @@ class CertificateRepository {
   // conflict.
   // RESOURCE_EXHAUSTED after serial 9999; FAILED_PRECONDITION when the stock
   // is used up; ABORTED when the player's rank changed meanwhile.
-  virtual absl::StatusOr<Certificate> IssueCertificate(const IssuePlan& plan) = 0;
+  virtual absl::StatusOr<Certificate> IssueCertificate(
+      const IssuePlan& plan) = 0;
   // NOT_FOUND for an unknown number.
-  virtual absl::StatusOr<Certificate> GetCertificate(const CertificateNumber& n) = 0;
+  virtual absl::StatusOr<Certificate> GetCertificate(
+      const CertificateNumber& n) = 0;
   // The certificate issued under this idempotency key in `scope` (see
   // Certificate::request_scope); nullopt when none.
   virtual absl::StatusOr<std::optional<Certificate>> FindByRequestId(
@@ -132,14 +134,15 @@ class CertificateRepository {
       const ChangeRecord& audit) = 0;
   // Revokes (FAILED_PRECONDITION when already revoked) and, when `change` is
   // set, sets the player's rank back (ABORTED on a stale from_rank).
-  virtual absl::Status Revoke(const CertificateNumber& n, int64_t revoked_unix,
-                              const std::string& reason,
-                              const std::optional<registry::RankHistoryEntry>& change,
-                              const ChangeRecord& audit) = 0;
+  virtual absl::Status Revoke(
+      const CertificateNumber& n, int64_t revoked_unix,
+      const std::string& reason,
+      const std::optional<registry::RankHistoryEntry>& change,
+      const ChangeRecord& audit) = 0;
 
   // Objections. InsertObjection: NOT_FOUND for an unknown certificate.
-  virtual absl::StatusOr<int64_t> InsertObjection(const Objection& o,
-                                                  const ChangeRecord& audit) = 0;
+  virtual absl::StatusOr<int64_t> InsertObjection(
+      const Objection& o, const ChangeRecord& audit) = 0;
   virtual absl::StatusOr<Objection> GetObjection(int64_t id) = 0;
   virtual absl::StatusOr<std::vector<Objection>> ListObjections(
       const CertificateNumber& n) = 0;
@@ -151,18 +154,20 @@ class CertificateRepository {
   // already decided); an upheld one revokes the certificate in the same
   // transaction.
   virtual absl::Status DecideObjection(int64_t id, ObjectionState state,
-                                       const std::string& note, int64_t now_unix,
+                                       const std::string& note,
+                                       int64_t now_unix,
                                        const ChangeRecord& audit) = 0;
 
   // Appraisals.
-  virtual absl::StatusOr<int64_t> InsertAppraisal(const Appraisal& a,
-                                                  const ChangeRecord& audit) = 0;
+  virtual absl::StatusOr<int64_t> InsertAppraisal(
+      const Appraisal& a, const ChangeRecord& audit) = 0;
   virtual absl::StatusOr<Appraisal> GetAppraisal(int64_t id) = 0;
   virtual absl::StatusOr<std::vector<Appraisal>> ListAppraisals(
       const std::string& agency_prefix, bool pending_only) = 0;
   // Rejects a pending appraisal (FAILED_PRECONDITION when decided already).
   virtual absl::Status RejectAppraisal(int64_t id, const std::string& note,
-                                       int64_t now_unix, const ChangeRecord& audit) = 0;
+                                       int64_t now_unix,
+                                       const ChangeRecord& audit) = 0;
 
   // Stock. PutStockOrder creates or amends (FAILED_PRECONDITION once
   // released). ReleaseStockOrder: NOT_FOUND without an order,
@@ -170,17 +175,20 @@ class CertificateRepository {
   virtual absl::Status PutStockOrder(const StockOrder& order,
                                      const ChangeRecord& audit) = 0;
   virtual absl::Status ReleaseStockOrder(const std::string& prefix, int year,
-                                         int64_t now_unix, const std::string& by,
+                                         int64_t now_unix,
+                                         const std::string& by,
                                          const ChangeRecord& audit) = 0;
   // The order with `used` filled; NOT_FOUND when none.
   virtual absl::StatusOr<StockOrder> GetStockOrder(const std::string& prefix,
                                                    int year) = 0;
   // Certificates issued under `prefix` in `year` (revoked ones included,
   // imported ones not: they used no stock).
-  virtual absl::StatusOr<int> CountIssued(const std::string& prefix, int year) = 0;
+  virtual absl::StatusOr<int> CountIssued(const std::string& prefix,
+                                          int year) = 0;
 
   // Imports. LookupForImport reads what `query` names in one snapshot.
-  virtual absl::StatusOr<ImportLookup> LookupForImport(const ImportLookupQuery& query) = 0;
+  virtual absl::StatusOr<ImportLookup> LookupForImport(
+      const ImportLookupQuery& query) = 0;
   // Stores `plan` in one transaction: every certificate with its
   // imported_certificates row (file name, sha256, line), the rank changes,
   // the serial counters and the one audit entry. ABORTED, storing nothing,

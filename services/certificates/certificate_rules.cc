@@ -15,7 +15,8 @@ std::string CertificateNumber::ToString() const {
   return buf;
 }
 
-absl::StatusOr<CertificateNumber> CertificateNumber::Parse(const std::string& text) {
+absl::StatusOr<CertificateNumber> CertificateNumber::Parse(
+    const std::string& text) {
   std::string digits;
   for (char c : text) {
     if (c >= '0' && c <= '9') {
@@ -27,7 +28,8 @@ absl::StatusOr<CertificateNumber> CertificateNumber::Parse(const std::string& te
   }
   if (digits.size() != 9 || digits.substr(5) == "0000") {
     return absl::InvalidArgumentError(
-        "a certificate number has nine digits PPPYYSSSS with serial 0001..9999");
+        "a certificate number has nine digits PPPYYSSSS with serial "
+        "0001..9999");
   }
   return CertificateNumber{digits.substr(0, 3), std::stoi(digits.substr(3, 2)),
                            std::stoi(digits.substr(5))};
@@ -35,29 +37,37 @@ absl::StatusOr<CertificateNumber> CertificateNumber::Parse(const std::string& te
 
 const char* BasisName(Basis b) {
   switch (b) {
-    case Basis::kTournament: return "tournament";
-    case Basis::kAppraisal: return "appraisal";
-    case Basis::kRatingPromotion: return "rating_promotion";
-    case Basis::kHonoraryAward: return "honorary_award";
+    case Basis::kTournament:
+      return "tournament";
+    case Basis::kAppraisal:
+      return "appraisal";
+    case Basis::kRatingPromotion:
+      return "rating_promotion";
+    case Basis::kHonoraryAward:
+      return "honorary_award";
   }
   return "unknown";
 }
 
 const char* StateName(CertificateState s) {
   switch (s) {
-    case CertificateState::kUnderNotice: return "under_notice";
-    case CertificateState::kEffective: return "effective";
-    case CertificateState::kRevoked: return "revoked";
+    case CertificateState::kUnderNotice:
+      return "under_notice";
+    case CertificateState::kEffective:
+      return "effective";
+    case CertificateState::kRevoked:
+      return "revoked";
   }
   return "unknown";
 }
 
-absl::StatusOr<CertificateNumber> NextNumber(const std::string& prefix, int year,
-                                             int last_serial) {
+absl::StatusOr<CertificateNumber> NextNumber(const std::string& prefix,
+                                             int year, int last_serial) {
   if (last_serial >= kMaxSerial) {
     return absl::ResourceExhaustedError(
         "prefix " + prefix + " has used all 9999 certificate numbers of " +
-        std::to_string(year) + "; no further certificate can be issued under it this year");
+        std::to_string(year) +
+        "; no further certificate can be issued under it this year");
   }
   return CertificateNumber{prefix, year % 100, last_serial + 1};
 }
@@ -75,8 +85,8 @@ bool NeedsPublicNotice(const Rank& grade) {
   return grade.IsAmateurDan() && grade.level() >= 4 && grade.level() <= 7;
 }
 
-int64_t NoticeUntil(const Rank& grade, const Date& issue_date, const Date& today,
-                    int64_t now_unix, int notice_days) {
+int64_t NoticeUntil(const Rank& grade, const Date& issue_date,
+                    const Date& today, int64_t now_unix, int notice_days) {
   if (!NeedsPublicNotice(grade)) return 0;
   const int64_t days_since_issue = today.ToDays() - issue_date.ToDays();
   return now_unix + (int64_t{notice_days} - days_since_issue) * 86400;
@@ -109,13 +119,14 @@ absl::Status CheckGomokuGrade(const Rank& grade, Basis basis) {
 }  // namespace
 
 absl::Status CheckIssueAuthority(const auth::Caller& caller,
-                                 const registry::Agency& agency, const Rank& grade,
-                                 Basis basis) {
+                                 const registry::Agency& agency,
+                                 const Rank& grade, Basis basis) {
   if (grade.IsGomoku()) {
     if (absl::Status s = CheckGomokuGrade(grade, basis); !s.ok()) return s;
   } else if (!IsCertifiableGrade(grade)) {
     return absl::InvalidArgumentError(
-        "certificates are issued for 10k..1k and 1d..7d (8d honorary); not for " +
+        "certificates are issued for 10k..1k and 1d..7d (8d honorary); not "
+        "for " +
         grade.ToString());
   }
   const bool honorary = grade == Rank::FromString("8d");
@@ -130,8 +141,8 @@ absl::Status CheckIssueAuthority(const auth::Caller& caller,
   }
   if (!caller.ActsFor(agency.prefix)) {
     return absl::PermissionDeniedError(
-        "rule: an agency issues only under its own prefix (" + caller.agency_prefix +
-        "), not under " + agency.prefix);
+        "rule: an agency issues only under its own prefix (" +
+        caller.agency_prefix + "), not under " + agency.prefix);
   }
   if (NeedsNationalBody(grade) &&
       (agency.prefix != registry::kNationalPrefix || !caller.IsNational())) {
@@ -143,8 +154,9 @@ absl::Status CheckIssueAuthority(const auth::Caller& caller,
                            "national body (prefix 000) only");
   }
   if (agency.status == registry::AgencyStatus::kSuspended) {
-    return absl::FailedPreconditionError("rule: a suspended agency issues nothing (agency " +
-                                         agency.prefix + ": " + agency.status_reason + ")");
+    return absl::FailedPreconditionError(
+        "rule: a suspended agency issues nothing (agency " + agency.prefix +
+        ": " + agency.status_reason + ")");
   }
   return absl::OkStatus();
 }
@@ -165,10 +177,12 @@ absl::Status CheckStockWindow(int year, const Date& today) {
       "-12-31; today is " + today.ToString());
 }
 
-absl::Status CheckAppraisalAge(const std::optional<Date>& birth, const Date& on) {
+absl::Status CheckAppraisalAge(const std::optional<Date>& birth,
+                               const Date& on) {
   if (!birth) {
     return absl::FailedPreconditionError(
-        "appraisal needs the player's birth date (the holder must be 18 or older)");
+        "appraisal needs the player's birth date (the holder must be 18 or "
+        "older)");
   }
   const int age = AgeOn(*birth, on);
   if (age < 18) {
@@ -179,7 +193,8 @@ absl::Status CheckAppraisalAge(const std::optional<Date>& birth, const Date& on)
   return absl::OkStatus();
 }
 
-std::vector<std::string> MissingHolderFields(const registry::Player& p, const Rank& grade) {
+std::vector<std::string> MissingHolderFields(const registry::Player& p,
+                                             const Rank& grade) {
   std::vector<std::string> missing;
   if (grade.IsGomoku() ? !grade.IsGomokuDan()
                        : grade < Rank::FromString("1d")) {
@@ -192,10 +207,10 @@ std::vector<std::string> MissingHolderFields(const registry::Player& p, const Ra
   return missing;
 }
 
-std::optional<Rank> FallbackRank(const Certificate& revoked,
-                                 const std::optional<Rank>& current,
-                                 const std::vector<Rank>& other_effective_grades,
-                                 const std::vector<Certificate>& revoked_before) {
+std::optional<Rank> FallbackRank(
+    const Certificate& revoked, const std::optional<Rank>& current,
+    const std::vector<Rank>& other_effective_grades,
+    const std::vector<Certificate>& revoked_before) {
   if (!revoked.rank_applied || current != revoked.grade) return current;
   std::optional<Rank> best = revoked.rank_before;
   // Walk back past earlier ranks that rested on certificates since revoked

@@ -20,8 +20,8 @@ namespace gorank::certificates {
 
 // The number of the next certificate of `prefix` in `year` after
 // `last_serial` (0 when none yet). RESOURCE_EXHAUSTED after 9999.
-absl::StatusOr<CertificateNumber> NextNumber(const std::string& prefix, int year,
-                                             int last_serial);
+absl::StatusOr<CertificateNumber> NextNumber(const std::string& prefix,
+                                             int year, int last_serial);
 
 // True for the grades certificates are issued for: Go 10k..1k and 1d..8d;
 // Gomoku 10k..1k and 1d..6d (the highest Gomoku dan awarded for now).
@@ -39,8 +39,8 @@ bool NeedsNationalBody(const registry::Rank& grade);
 // issued today is under notice until now + notice_days). A result at or
 // before `now_unix` means the notice is over: the certificate is effective
 // at once. REQUIRES: issue_date <= today, today = ShanghaiDate(now_unix).
-int64_t NoticeUntil(const registry::Rank& grade, const Date& issue_date, const Date& today,
-                    int64_t now_unix, int notice_days);
+int64_t NoticeUntil(const registry::Rank& grade, const Date& issue_date,
+                    const Date& today, int64_t now_unix, int notice_days);
 
 // Whether `caller` may issue `grade` under `agency` (whose status is given)
 // with `basis`. The rule broken is named in the message:
@@ -65,7 +65,8 @@ absl::Status CheckStockWindow(int year, const Date& today);
 
 // OK when a holder born on `birth` is at least 18 on `on`;
 // FAILED_PRECONDITION with the age otherwise (or when birth is unknown).
-absl::Status CheckAppraisalAge(const std::optional<Date>& birth, const Date& on);
+absl::Status CheckAppraisalAge(const std::optional<Date>& birth,
+                               const Date& on);
 
 // The holder fields missing for a certificate of `grade` (1d and above, Go
 // or Gomoku, need name, gender, birth date and agency). Empty when complete.

@@ -4,8 +4,8 @@
 #define GORANK_SERVICES_CERTIFICATES_CERTIFICATE_SERVICE_H_
 
 #include "gorank/v1/certificates.grpc.pb.h"
-#include "services/certificates/certification.h"
 #include "services/auth/call_gate.h"
+#include "services/certificates/certification.h"
 #include "services/common/rpc_method.h"
 
 namespace gorank::certificates {
@@ -13,7 +13,8 @@ namespace gorank::certificates {
 // Does not own its collaborators.
 class CertificateServiceImpl final : public v1::CertificateService::Service {
  public:
-  CertificateServiceImpl(CallGate* gate, Certification* office, const Clock* clock)
+  CertificateServiceImpl(CallGate* gate, Certification* office,
+                         const Clock* clock)
       : gate_(gate), office_(office), clock_(clock) {}
 
   GORANK_RPC(IssueCertificate);
@@ -36,9 +37,10 @@ class CertificateServiceImpl final : public v1::CertificateService::Service {
   // The file's rows in messages of at most 1,000 (options in the first
   // message only: INVALID_ARGUMENT in a later one); each message passes the
   // request limits; more than 200,000 rows is RESOURCE_EXHAUSTED.
-  grpc::Status ImportCertificates(grpc::ServerContext* ctx,
-                                  grpc::ServerReader<v1::ImportCertificatesRequest>* reader,
-                                  v1::ImportCertificatesResponse* resp) override;
+  grpc::Status ImportCertificates(
+      grpc::ServerContext* ctx,
+      grpc::ServerReader<v1::ImportCertificatesRequest>* reader,
+      v1::ImportCertificatesResponse* resp) override;
 
  private:
   CallGate* gate_;

@@ -18,8 +18,10 @@ namespace {
 
 constexpr size_t kMaxTextBytes = 500;
 
-absl::Status CheckText(const std::string& field, const std::string& text, bool required) {
-  if (required && text.empty()) return absl::InvalidArgumentError(field + " is required");
+absl::Status CheckText(const std::string& field, const std::string& text,
+                       bool required) {
+  if (required && text.empty())
+    return absl::InvalidArgumentError(field + " is required");
   if (text.size() > kMaxTextBytes) {
     return absl::InvalidArgumentError(field + " is longer than 500 bytes");
   }
@@ -28,7 +30,8 @@ absl::Status CheckText(const std::string& field, const std::string& text, bool r
 
 // The canonical form of an issuance request, compared on idempotent retries.
 // Gomoku requests are marked (Go ones keep the form stored before Gomoku).
-std::string Fingerprint(const IssueRequest& r, const std::string& prefix, const Date& date) {
+std::string Fingerprint(const IssueRequest& r, const std::string& prefix,
+                        const Date& date) {
   return std::to_string(r.player_id.value) + "|" + r.grade->ToString() + "|" +
          date.ToString() + "|" + BasisName(r.basis) + "|" + r.basis_reference +
          "|" + prefix + "|" + (r.correction ? "c:" + r.correction_reason : "") +
@@ -40,14 +43,16 @@ std::string Game(const Rank& r) { return r.IsGomoku() ? "Gomoku " : ""; }
 
 }  // namespace
 
-absl::StatusOr<std::optional<int>> Certification::StockLimit(const std::string& prefix,
-                                                             int year) {
+absl::StatusOr<std::optional<int>> Certification::StockLimit(
+    const std::string& prefix, int year) {
   if (prefix == registry::kNationalPrefix) return std::optional<int>();
   auto order = certs_->GetStockOrder(prefix, year);
-  if (absl::IsNotFound(order.status()) || (order.ok() && order->released_unix == 0)) {
+  if (absl::IsNotFound(order.status()) ||
+      (order.ok() && order->released_unix == 0)) {
     return absl::FailedPreconditionError(
         "rule: agency " + prefix + " has no released certificate stock for " +
-        std::to_string(year) + " (order it 1-31 December, then the national body releases it)");
+        std::to_string(year) +
+        " (order it 1-31 December, then the national body releases it)");
   }
   if (!order.ok()) return order.status();
   return std::optional<int>(order->quantity);
@@ -59,32 +64,36 @@ absl::StatusOr<Certificate> Certification::Issue(const auth::Caller& caller,
 }
 
 absl::StatusOr<Certificate> Certification::IssueWithPlan(
-    const auth::Caller& caller, const IssueRequest& r, std::optional<int64_t> appraisal_id,
-    const std::string& appraisal_note) {
+    const auth::Caller& caller, const IssueRequest& r,
+    std::optional<int64_t> appraisal_id, const std::string& appraisal_note) {
   if (!r.grade) return absl::InvalidArgumentError("grade is required");
   if (r.request_id.size() > 128) {
     return absl::InvalidArgumentError("request_id is longer than 128 bytes");
   }
   GORANK_RETURN_IF_ERROR(CheckText("basis_reference", r.basis_reference, true));
-  GORANK_RETURN_IF_ERROR(CheckText("correction_reason", r.correction_reason, r.correction));
+  GORANK_RETURN_IF_ERROR(
+      CheckText("correction_reason", r.correction_reason, r.correction));
   const std::string default_prefix =
       !r.agency_prefix.empty() ? r.agency_prefix
       : caller.IsNational()    ? std::string(registry::kNationalPrefix)
                                : caller.agency_prefix;
   // Request ids are the caller's agency's own namespace ("000": the
   // national admin's), so nobody can occupy another agency's ids.
-  const std::string scope = caller.IsNational() ? std::string(registry::kNationalPrefix)
-                                                : caller.agency_prefix;
+  const std::string scope = caller.IsNational()
+                                ? std::string(registry::kNationalPrefix)
+                                : caller.agency_prefix;
   // A retry is answered before any rule is applied again: the rank, stock or
   // agency may have changed since the first attempt succeeded.
   if (!r.request_id.empty()) {
     GORANK_ASSIGN_OR_RETURN(std::optional<Certificate> prior,
                             certs_->FindByRequestId(scope, r.request_id));
     if (prior) {
-      if (Fingerprint(r, default_prefix, r.issue_date.value_or(prior->issue_date)) !=
+      if (Fingerprint(r, default_prefix,
+                      r.issue_date.value_or(prior->issue_date)) !=
           prior->request_hash) {
-        return absl::AlreadyExistsError("request id " + r.request_id +
-                                        " was already used for a different issuance");
+        return absl::AlreadyExistsError(
+            "request id " + r.request_id +
+            " was already used for a different issuance");
       }
       return *prior;
     }
@@ -92,21 +101,29 @@ absl::StatusOr<Certificate> Certification::IssueWithPlan(
   const Date today = clock_->Today();
   const Date date = r.issue_date.value_or(today);
   if (!date.IsValid() || date > today || date.year < 2000) {
-    return absl::InvalidArgumentError("issue_date must be a date from 2000 up to today");
+    return absl::InvalidArgumentError(
+        "issue_date must be a date from 2000 up to today");
   }
   const std::string& prefix = default_prefix;
-  GORANK_ASSIGN_OR_RETURN(registry::Agency agency, registry_->GetAgency(prefix));
-  GORANK_RETURN_IF_ERROR(CheckIssueAuthority(caller, agency, *r.grade, r.basis));
-  GORANK_ASSIGN_OR_RETURN(registry::Player player, registry_->GetPlayer(r.player_id));
+  GORANK_ASSIGN_OR_RETURN(registry::Agency agency,
+                          registry_->GetAgency(prefix));
+  GORANK_RETURN_IF_ERROR(
+      CheckIssueAuthority(caller, agency, *r.grade, r.basis));
+  GORANK_ASSIGN_OR_RETURN(registry::Player player,
+                          registry_->GetPlayer(r.player_id));
   if (!caller.ActsFor(player.agency_prefix)) {
-    return absl::PermissionDeniedError("an agency issues certificates to its own players only");
+    return absl::PermissionDeniedError(
+        "an agency issues certificates to its own players only");
   }
-  const std::vector<std::string> missing = MissingHolderFields(player, *r.grade);
+  const std::vector<std::string> missing =
+      MissingHolderFields(player, *r.grade);
   if (!missing.empty()) {
     std::string list;
     for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
     return absl::FailedPreconditionError(
-        "rule: a certificate of 1d and above needs a complete holder record; missing: " + list);
+        "rule: a certificate of 1d and above needs a complete holder record; "
+        "missing: " +
+        list);
   }
   // A certificate changes the rank of its own discipline only.
   const registry::Discipline discipline = r.grade->discipline();
@@ -117,7 +134,8 @@ absl::StatusOr<Certificate> Certification::IssueWithPlan(
         " below the player's current " + Game(*r.grade) + "rank " +
         held->ToString() + " needs the correction flag and a reason");
   }
-  GORANK_ASSIGN_OR_RETURN(std::optional<int> limit, StockLimit(prefix, date.year));
+  GORANK_ASSIGN_OR_RETURN(std::optional<int> limit,
+                          StockLimit(prefix, date.year));
 
   const int64_t now = clock_->NowSeconds();
   IssuePlan plan;
@@ -138,7 +156,8 @@ absl::StatusOr<Certificate> Certification::IssueWithPlan(
   // The notice runs from the issue date: a back-dated certificate whose
   // notice period is already over is effective at once (its notice_until
   // records when the notice ended).
-  c.notice_until_unix = NoticeUntil(*r.grade, date, today, now, options_.notice_days);
+  c.notice_until_unix =
+      NoticeUntil(*r.grade, date, today, now, options_.notice_days);
   if (c.notice_until_unix <= now) {
     plan.apply_rank_now = true;
     plan.expected_rank = held;
@@ -146,8 +165,9 @@ absl::StatusOr<Certificate> Certification::IssueWithPlan(
   plan.stock_limit = limit;
   plan.appraisal_id = appraisal_id;
   plan.appraisal_note = appraisal_note;
-  const auto reason = r.basis == Basis::kAppraisal ? RankChangeReason::kAppraisal
-                                                   : RankChangeReason::kCertificate;
+  const auto reason = r.basis == Basis::kAppraisal
+                          ? RankChangeReason::kAppraisal
+                          : RankChangeReason::kCertificate;
   plan.history = [&, reason, discipline](const Certificate& issued) {
     return RankHistoryEntry{0,
                             player.id,
@@ -163,39 +183,49 @@ absl::StatusOr<Certificate> Certification::IssueWithPlan(
                             discipline};
   };
   plan.audit = [&](const Certificate& issued) {
-    return ChangeRecord{now, caller.Describe(), "certificate.issue",
-                        "certificate:" + issued.number.ToString(), "", CertificateJson(issued)};
+    return ChangeRecord{now,
+                        caller.Describe(),
+                        "certificate.issue",
+                        "certificate:" + issued.number.ToString(),
+                        "",
+                        CertificateJson(issued)};
   };
   GORANK_ASSIGN_OR_RETURN(Certificate issued, certs_->IssueCertificate(plan));
-  if (issued.notice_until_unix > now) NoteNoticeChange(issued.notice_until_unix);
+  if (issued.notice_until_unix > now)
+    NoteNoticeChange(issued.notice_until_unix);
   return issued;
 }
 
 absl::StatusOr<Certificate> Certification::Get(const auth::Caller& caller,
                                                const std::string& number) {
-  GORANK_ASSIGN_OR_RETURN(CertificateNumber n, CertificateNumber::Parse(number));
+  GORANK_ASSIGN_OR_RETURN(CertificateNumber n,
+                          CertificateNumber::Parse(number));
   GORANK_RETURN_IF_ERROR(SettleDueNotices());
   // Another agency's certificate is answered exactly as an unknown number,
   // so an operator cannot tell which of another prefix's numbers exist.
   const absl::Status unknown = absl::NotFoundError(
-      "no certificate " + n.ToString() + " that this caller may read (an agency reads "
+      "no certificate " + n.ToString() +
+      " that this caller may read (an agency reads "
       "its own prefix's certificates and those of its own players)");
   auto c = certs_->GetCertificate(n);
   if (absl::IsNotFound(c.status())) return unknown;
   if (!c.ok()) return c.status();
-  if (caller.role == auth::Role::kAgencyOperator && caller.agency_prefix != n.prefix) {
-    GORANK_ASSIGN_OR_RETURN(registry::Player p, registry_->GetPlayer(c->player_id));
+  if (caller.role == auth::Role::kAgencyOperator &&
+      caller.agency_prefix != n.prefix) {
+    GORANK_ASSIGN_OR_RETURN(registry::Player p,
+                            registry_->GetPlayer(c->player_id));
     if (p.agency_prefix != caller.agency_prefix) return unknown;
   }
   return *c;
 }
 
-absl::StatusOr<std::vector<Certificate>> Certification::List(const auth::Caller& caller,
-                                                             const CertificateFilter& filter) {
+absl::StatusOr<std::vector<Certificate>> Certification::List(
+    const auth::Caller& caller, const CertificateFilter& filter) {
   CertificateFilter f = filter;
   if (caller.role == auth::Role::kAgencyOperator) {
     if (!f.agency_prefix.empty() && f.agency_prefix != caller.agency_prefix) {
-      return absl::PermissionDeniedError("an agency lists only its own certificates");
+      return absl::PermissionDeniedError(
+          "an agency lists only its own certificates");
     }
     f.agency_prefix = caller.agency_prefix;
   }
@@ -207,24 +237,29 @@ absl::StatusOr<std::vector<Certificate>> Certification::List(const auth::Caller&
 absl::StatusOr<Certificate> Certification::Revoke(const auth::Caller& caller,
                                                   const std::string& number,
                                                   const std::string& reason) {
-  GORANK_ASSIGN_OR_RETURN(CertificateNumber n, CertificateNumber::Parse(number));
+  GORANK_ASSIGN_OR_RETURN(CertificateNumber n,
+                          CertificateNumber::Parse(number));
   GORANK_RETURN_IF_ERROR(CheckText("reason", reason, true));
   // Decided from the number alone, before any read: the answer for another
   // prefix is the same whether the number exists or not.
   if (!caller.IsNational() && caller.agency_prefix != n.prefix) {
     return absl::PermissionDeniedError(
-        "rule: an agency revokes only certificates issued under its own prefix");
+        "rule: an agency revokes only certificates issued under its own "
+        "prefix");
   }
   GORANK_RETURN_IF_ERROR(SettleDueNotices());
   GORANK_ASSIGN_OR_RETURN(Certificate c, certs_->GetCertificate(n));
   if (c.revoked_unix != 0) {
-    return absl::FailedPreconditionError("certificate " + number + " is already revoked");
+    return absl::FailedPreconditionError("certificate " + number +
+                                         " is already revoked");
   }
   const int64_t now = clock_->NowSeconds();
-  GORANK_ASSIGN_OR_RETURN(registry::Player player, registry_->GetPlayer(c.player_id));
+  GORANK_ASSIGN_OR_RETURN(registry::Player player,
+                          registry_->GetPlayer(c.player_id));
   CertificateFilter by_player;
   by_player.player_id = c.player_id;
-  GORANK_ASSIGN_OR_RETURN(std::vector<Certificate> others, certs_->ListCertificates(by_player));
+  GORANK_ASSIGN_OR_RETURN(std::vector<Certificate> others,
+                          certs_->ListCertificates(by_player));
   // Fallback within the revoked certificate's discipline only.
   const registry::Discipline discipline = c.grade.discipline();
   const std::optional<Rank> held = player.RankIn(discipline);
@@ -233,7 +268,8 @@ absl::StatusOr<Certificate> Certification::Revoke(const auth::Caller& caller,
   for (const Certificate& o : others) {
     if (o.number == c.number || !o.rank_applied) continue;
     if (o.grade.discipline() != discipline) continue;
-    if (StateAt(o, now) == CertificateState::kEffective) effective.push_back(o.grade);
+    if (StateAt(o, now) == CertificateState::kEffective)
+      effective.push_back(o.grade);
     if (o.revoked_unix != 0) revoked_before.push_back(o);
   }
   const std::optional<Rank> fallback =
@@ -256,14 +292,15 @@ absl::StatusOr<Certificate> Certification::Revoke(const auth::Caller& caller,
   c.revoke_reason = reason;
   GORANK_RETURN_IF_ERROR(certs_->Revoke(
       n, now, reason, change,
-      ChangeRecord{now, caller.Describe(), "certificate.revoke", "certificate:" + number,
-                   before, CertificateJson(c)}));
+      ChangeRecord{now, caller.Describe(), "certificate.revoke",
+                   "certificate:" + number, before, CertificateJson(c)}));
   return c;
 }
 
 absl::Status Certification::SettleOne(const Certificate& c) {
   const int64_t now = clock_->NowSeconds();
-  GORANK_ASSIGN_OR_RETURN(registry::Player player, registry_->GetPlayer(c.player_id));
+  GORANK_ASSIGN_OR_RETURN(registry::Player player,
+                          registry_->GetPlayer(c.player_id));
   const std::optional<Rank> held = player.RankIn(c.grade.discipline());
   std::optional<RankHistoryEntry> change;
   if (!held || *held < c.grade) {
@@ -300,7 +337,8 @@ void Certification::NoteNoticeChange(int64_t until) {
 absl::Status Certification::SettleDueNotices() {
   const int64_t now = clock_->NowSeconds();
   const int64_t due = next_due_unix_.load();
-  if (!options_.shared_database && due != 0 && now < due) return absl::OkStatus();
+  if (!options_.shared_database && due != 0 && now < due)
+    return absl::OkStatus();
   int64_t changes_before = 0;
   {
     std::lock_guard<std::mutex> lock(due_mu_);
@@ -308,14 +346,16 @@ absl::Status Certification::SettleDueNotices() {
   }
   CertificateFilter f;
   f.only_pending_notice = true;
-  GORANK_ASSIGN_OR_RETURN(std::vector<Certificate> pending, certs_->ListCertificates(f));
+  GORANK_ASSIGN_OR_RETURN(std::vector<Certificate> pending,
+                          certs_->ListCertificates(f));
   int64_t next = std::numeric_limits<int64_t>::max();
   for (const Certificate& c : pending) {
     if (StateAt(c, now) == CertificateState::kEffective) {
       absl::Status s = SettleOne(c);
       // Another thread may have settled it, or the rank moved: both fine,
       // the next pass sees the new state.
-      if (!s.ok() && !absl::IsFailedPrecondition(s) && !absl::IsAborted(s)) return s;
+      if (!s.ok() && !absl::IsFailedPrecondition(s) && !absl::IsAborted(s))
+        return s;
       if (absl::IsAborted(s)) next = 0;
     } else if (!c.has_open_objection) {
       next = std::min(next, c.notice_until_unix);
@@ -330,14 +370,15 @@ absl::Status Certification::SettleDueNotices() {
 
 absl::StatusOr<std::string> Certification::AwardCertificateBasis(
     const registry::Player& holder, const std::string& number) {
-  GORANK_ASSIGN_OR_RETURN(CertificateNumber n, CertificateNumber::Parse(number));
+  GORANK_ASSIGN_OR_RETURN(CertificateNumber n,
+                          CertificateNumber::Parse(number));
   GORANK_RETURN_IF_ERROR(SettleDueNotices());
   GORANK_ASSIGN_OR_RETURN(Certificate c, certs_->GetCertificate(n));
   if (c.player_id != holder.id) {
-    return absl::FailedPreconditionError("certificate " + n.ToString() +
-                                         " is not held by player " +
-                                         std::to_string(holder.id.value) +
-                                         "; an award rests on the player's own certificate");
+    return absl::FailedPreconditionError(
+        "certificate " + n.ToString() + " is not held by player " +
+        std::to_string(holder.id.value) +
+        "; an award rests on the player's own certificate");
   }
   const CertificateState state = StateAt(c, clock_->NowSeconds());
   if (state != CertificateState::kEffective) {
@@ -345,28 +386,35 @@ absl::StatusOr<std::string> Certification::AwardCertificateBasis(
         "certificate " + n.ToString() + " is " + StateName(state) +
         "; an award rests on a certificate in force");
   }
-  return "certificate " + n.ToString() + " (" + Game(c.grade) + c.grade.ToString() + ")";
+  return "certificate " + n.ToString() + " (" + Game(c.grade) +
+         c.grade.ToString() + ")";
 }
 
 absl::StatusOr<std::vector<HolderRow>> Certification::ExportHolders(
     const auth::Caller& caller, const std::string& prefix, int year) {
-  if (caller.role == auth::Role::kAgencyOperator && caller.agency_prefix != prefix) {
-    return absl::PermissionDeniedError("an agency exports only its own records");
+  if (caller.role == auth::Role::kAgencyOperator &&
+      caller.agency_prefix != prefix) {
+    return absl::PermissionDeniedError(
+        "an agency exports only its own records");
   }
-  if (year < 2000 || year > 2099) return absl::InvalidArgumentError("year must be 2000..2099");
+  if (year < 2000 || year > 2099)
+    return absl::InvalidArgumentError("year must be 2000..2099");
   GORANK_RETURN_IF_ERROR(registry_->GetAgency(prefix).status());
   GORANK_RETURN_IF_ERROR(SettleDueNotices());
   CertificateFilter f;
   f.agency_prefix = prefix;
   f.year = year;
   f.limit = kMaxSerial;
-  GORANK_ASSIGN_OR_RETURN(std::vector<Certificate> certs, certs_->ListCertificates(f));
+  GORANK_ASSIGN_OR_RETURN(std::vector<Certificate> certs,
+                          certs_->ListCertificates(f));
   std::vector<HolderRow> rows;
   const int64_t now = clock_->NowSeconds();
   for (Certificate& c : certs) {
-    GORANK_ASSIGN_OR_RETURN(registry::Player p, registry_->GetPlayer(c.player_id));
+    GORANK_ASSIGN_OR_RETURN(registry::Player p,
+                            registry_->GetPlayer(c.player_id));
     const CertificateState state = StateAt(c, now);
-    rows.push_back(HolderRow{std::move(c), state, registry::PlayerRegistry::Redact(caller, p)});
+    rows.push_back(HolderRow{std::move(c), state,
+                             registry::PlayerRegistry::Redact(caller, p)});
   }
   return rows;
 }

@@ -46,7 +46,12 @@ struct IssueRequest {
   std::string correction_reason;
 };
 
-enum class VerifyOutcome { kNotValid = 0, kValid = 1, kUnderNotice = 2, kRevoked = 3 };
+enum class VerifyOutcome {
+  kNotValid = 0,
+  kValid = 1,
+  kUnderNotice = 2,
+  kRevoked = 3
+};
 
 // The public answer of Verify. For kNotValid every other field is empty.
 struct VerifyResult {
@@ -102,8 +107,9 @@ struct HolderRow {
 // the numbers), and the repositories' errors. A failed call changes nothing.
 class Certification {
  public:
-  Certification(CertificateRepository* certs, registry::RegistryRepository* registry,
-                const Clock* clock, CertificationOptions options = {})
+  Certification(CertificateRepository* certs,
+                registry::RegistryRepository* registry, const Clock* clock,
+                CertificationOptions options = {})
       : certs_(certs), registry_(registry), clock_(clock), options_(options) {}
 
   // Checked when the national admin releases stock of `year` for an agency
@@ -113,16 +119,19 @@ class Certification {
     release_precondition_ = std::move(check);
   }
 
-  absl::StatusOr<Certificate> Issue(const auth::Caller& caller, const IssueRequest& request);
+  absl::StatusOr<Certificate> Issue(const auth::Caller& caller,
+                                    const IssueRequest& request);
   // National admin and auditor: any; an operator: its own prefix or its
   // own players' certificates. Another agency's certificate is the same
   // NOT_FOUND as an unknown number (nothing tells which numbers exist).
-  absl::StatusOr<Certificate> Get(const auth::Caller& caller, const std::string& number);
-  absl::StatusOr<std::vector<Certificate>> List(const auth::Caller& caller,
-                                                const CertificateFilter& filter);
+  absl::StatusOr<Certificate> Get(const auth::Caller& caller,
+                                  const std::string& number);
+  absl::StatusOr<std::vector<Certificate>> List(
+      const auth::Caller& caller, const CertificateFilter& filter);
   // National admin, or the issuing agency for its own certificates
   // (PERMISSION_DENIED for another prefix, decided before any read).
-  absl::StatusOr<Certificate> Revoke(const auth::Caller& caller, const std::string& number,
+  absl::StatusOr<Certificate> Revoke(const auth::Caller& caller,
+                                     const std::string& number,
                                      const std::string& reason);
   CertificateState StateOf(const Certificate& c) const {
     return StateAt(c, clock_->NowSeconds());
@@ -135,20 +144,21 @@ class Certification {
                                            const std::string& number,
                                            const std::string& text,
                                            const std::string& contact);
-  absl::StatusOr<Objection> DecideObjection(const auth::Caller& caller, int64_t id,
-                                            bool uphold, const std::string& note);
+  absl::StatusOr<Objection> DecideObjection(const auth::Caller& caller,
+                                            int64_t id, bool uphold,
+                                            const std::string& note);
   // Public: the certificates under notice, with holder, basis and the
   // holder's agency (see NoticeEntry for what the public does not get).
-  absl::StatusOr<std::vector<NoticeEntry>> ListNotices(const auth::Caller& caller);
+  absl::StatusOr<std::vector<NoticeEntry>> ListNotices(
+      const auth::Caller& caller);
   // The national admin and auditors: every objection; an agency operator:
   // objections to certificates whose holder is its player (another
   // certificate's number gives an empty page, as an unknown one). Page size
   // 0 = 100, at most 500 (INVALID_ARGUMENT beyond, or for a page token this
   // server did not give).
-  absl::StatusOr<ObjectionPage> ListObjections(const auth::Caller& caller,
-                                               std::optional<ObjectionState> state,
-                                               const std::string& number,
-                                               const std::string& page_token, int page_size);
+  absl::StatusOr<ObjectionPage> ListObjections(
+      const auth::Caller& caller, std::optional<ObjectionState> state,
+      const std::string& number, const std::string& page_token, int page_size);
 
   // Appraisal (鉴定): recommended by an agency, decided by the national body.
   absl::StatusOr<Appraisal> RecommendAppraisal(const auth::Caller& caller,
@@ -157,16 +167,18 @@ class Certification {
                                                const std::string& note);
   // Approval issues the certificate (basis APPRAISAL) in the same
   // transaction; the holder must be 18 or older on the approval date.
-  absl::StatusOr<Appraisal> DecideAppraisal(const auth::Caller& caller, int64_t id,
-                                            bool approve, const std::string& note);
-  absl::StatusOr<std::vector<Appraisal>> ListAppraisals(const auth::Caller& caller,
-                                                        const std::string& agency_prefix,
-                                                        bool pending_only);
+  absl::StatusOr<Appraisal> DecideAppraisal(const auth::Caller& caller,
+                                            int64_t id, bool approve,
+                                            const std::string& note);
+  absl::StatusOr<std::vector<Appraisal>> ListAppraisals(
+      const auth::Caller& caller, const std::string& agency_prefix,
+      bool pending_only);
 
   // Stock: ordered 1..31 December for the next year (the national admin may
   // record an order at any time), released by the national admin.
   absl::StatusOr<StockOrder> OrderStock(const auth::Caller& caller,
-                                        const std::string& prefix, int year, int quantity);
+                                        const std::string& prefix, int year,
+                                        int quantity);
   absl::StatusOr<StockOrder> ReleaseStock(const auth::Caller& caller,
                                           const std::string& prefix, int year);
   absl::StatusOr<StockOrder> GetStock(const auth::Caller& caller,
@@ -178,21 +190,21 @@ class Certification {
                                       const std::string& holder_name);
   // Players whose name or Latin name is exactly `name` (at most 20). For the
   // public, certificate numbers are masked (numbers_masked).
-  absl::StatusOr<std::vector<PublicRankEntry>> LookupRank(const auth::Caller& caller,
-                                                          const std::string& name);
+  absl::StatusOr<std::vector<PublicRankEntry>> LookupRank(
+      const auth::Caller& caller, const std::string& name);
 
   // The national backup: every certificate of `prefix` issued in `year`
   // with its holder's record. National admin, auditor, or that agency.
-  absl::StatusOr<std::vector<HolderRow>> ExportHolders(const auth::Caller& caller,
-                                                       const std::string& prefix, int year);
+  absl::StatusOr<std::vector<HolderRow>> ExportHolders(
+      const auth::Caller& caller, const std::string& prefix, int year);
 
   // The basis check of a tournament award resting on certificate `number`
   // (PlayerRegistry::SetAwardBasisCheck): "certificate N (grade)". NOT_FOUND
   // for an unknown number; FAILED_PRECONDITION when `holder` does not hold
   // it or it is revoked or still under notice; INVALID_ARGUMENT when
   // malformed.
-  absl::StatusOr<std::string> AwardCertificateBasis(const registry::Player& holder,
-                                                    const std::string& number);
+  absl::StatusOr<std::string> AwardCertificateBasis(
+      const registry::Player& holder, const std::string& number);
 
   // Historic certificates under their original numbers (`rankctl cert
   // import`; the rules are README "cert import" and certification_import.cc).
@@ -217,7 +229,8 @@ class Certification {
                                             const IssueRequest& request,
                                             std::optional<int64_t> appraisal_id,
                                             const std::string& appraisal_note);
-  absl::StatusOr<std::optional<int>> StockLimit(const std::string& prefix, int year);
+  absl::StatusOr<std::optional<int>> StockLimit(const std::string& prefix,
+                                                int year);
   absl::Status SettleOne(const Certificate& c);
   // Records that a notice starts (`until`: its end) or may have been
   // released (`until` == 0, e.g. an objection decided), so that a settle

@@ -8,24 +8,29 @@ namespace gorank::certificates {
 
 using registry::Rank;
 
-absl::StatusOr<Appraisal> Certification::RecommendAppraisal(const auth::Caller& caller,
-                                                            registry::PlayerId player_id,
-                                                            const Rank& grade,
-                                                            const std::string& note) {
+absl::StatusOr<Appraisal> Certification::RecommendAppraisal(
+    const auth::Caller& caller, registry::PlayerId player_id, const Rank& grade,
+    const std::string& note) {
   if (!grade.IsAmateurDan() || grade.level() > 7) {
     return absl::InvalidArgumentError("appraisal grades are amateur 1d..7d");
   }
-  if (note.size() > 2000) return absl::InvalidArgumentError("note is longer than 2000 bytes");
-  GORANK_ASSIGN_OR_RETURN(registry::Player player, registry_->GetPlayer(player_id));
+  if (note.size() > 2000)
+    return absl::InvalidArgumentError("note is longer than 2000 bytes");
+  GORANK_ASSIGN_OR_RETURN(registry::Player player,
+                          registry_->GetPlayer(player_id));
   if (!caller.ActsFor(player.agency_prefix)) {
-    return absl::PermissionDeniedError("an agency recommends only its own players");
+    return absl::PermissionDeniedError(
+        "an agency recommends only its own players");
   }
-  GORANK_ASSIGN_OR_RETURN(registry::Agency agency, registry_->GetAgency(player.agency_prefix));
+  GORANK_ASSIGN_OR_RETURN(registry::Agency agency,
+                          registry_->GetAgency(player.agency_prefix));
   if (agency.status == registry::AgencyStatus::kSuspended) {
-    return absl::FailedPreconditionError("agency " + agency.prefix + " is suspended");
+    return absl::FailedPreconditionError("agency " + agency.prefix +
+                                         " is suspended");
   }
   if (player.rank && *player.rank >= grade) {
-    return absl::FailedPreconditionError("the player already holds " + player.rank->ToString());
+    return absl::FailedPreconditionError("the player already holds " +
+                                         player.rank->ToString());
   }
   GORANK_ASSIGN_OR_RETURN(std::vector<Appraisal> pending,
                           certs_->ListAppraisals(player.agency_prefix, true));
@@ -44,17 +49,18 @@ absl::StatusOr<Appraisal> Certification::RecommendAppraisal(const auth::Caller& 
   a.recommended_by = caller.Describe();
   a.recommended_unix = now;
   GORANK_ASSIGN_OR_RETURN(
-      a.id, certs_->InsertAppraisal(a, ChangeRecord{now, caller.Describe(),
-                                                    "appraisal.recommend",
-                                                    "player:" + std::to_string(player_id.value),
-                                                    "", AppraisalJson(a)}));
+      a.id, certs_->InsertAppraisal(
+                a, ChangeRecord{now, caller.Describe(), "appraisal.recommend",
+                                "player:" + std::to_string(player_id.value), "",
+                                AppraisalJson(a)}));
   return a;
 }
 
-absl::StatusOr<Appraisal> Certification::DecideAppraisal(const auth::Caller& caller,
-                                                         int64_t id, bool approve,
-                                                         const std::string& note) {
-  if (note.size() > 2000) return absl::InvalidArgumentError("note is longer than 2000 bytes");
+absl::StatusOr<Appraisal> Certification::DecideAppraisal(
+    const auth::Caller& caller, int64_t id, bool approve,
+    const std::string& note) {
+  if (note.size() > 2000)
+    return absl::InvalidArgumentError("note is longer than 2000 bytes");
   GORANK_ASSIGN_OR_RETURN(Appraisal a, certs_->GetAppraisal(id));
   if (a.state != AppraisalState::kPending) {
     return absl::FailedPreconditionError("appraisal " + std::to_string(id) +
@@ -72,14 +78,16 @@ absl::StatusOr<Appraisal> Certification::DecideAppraisal(const auth::Caller& cal
                      AppraisalJson(after)}));
     return after;
   }
-  GORANK_ASSIGN_OR_RETURN(registry::Player player, registry_->GetPlayer(a.player_id));
+  GORANK_ASSIGN_OR_RETURN(registry::Player player,
+                          registry_->GetPlayer(a.player_id));
   GORANK_RETURN_IF_ERROR(CheckAppraisalAge(player.birth_date, clock_->Today()));
   IssueRequest r;
   r.player_id = a.player_id;
   r.grade = a.grade;
   r.basis = Basis::kAppraisal;
   r.basis_reference = "appraisal " + std::to_string(id);
-  r.agency_prefix = NeedsPublicNotice(a.grade) ? registry::kNationalPrefix : a.agency_prefix;
+  r.agency_prefix =
+      NeedsPublicNotice(a.grade) ? registry::kNationalPrefix : a.agency_prefix;
   GORANK_ASSIGN_OR_RETURN(Certificate c, IssueWithPlan(caller, r, id, note));
   a.state = AppraisalState::kApproved;
   a.decided_unix = now;
@@ -89,31 +97,39 @@ absl::StatusOr<Appraisal> Certification::DecideAppraisal(const auth::Caller& cal
 }
 
 absl::StatusOr<std::vector<Appraisal>> Certification::ListAppraisals(
-    const auth::Caller& caller, const std::string& agency_prefix, bool pending_only) {
-  if (caller.role == auth::Role::kAgencyOperator && agency_prefix != caller.agency_prefix) {
-    return absl::PermissionDeniedError("an agency lists only its own appraisals");
+    const auth::Caller& caller, const std::string& agency_prefix,
+    bool pending_only) {
+  if (caller.role == auth::Role::kAgencyOperator &&
+      agency_prefix != caller.agency_prefix) {
+    return absl::PermissionDeniedError(
+        "an agency lists only its own appraisals");
   }
   return certs_->ListAppraisals(agency_prefix, pending_only);
 }
 
 absl::StatusOr<StockOrder> Certification::OrderStock(const auth::Caller& caller,
-                                                     const std::string& prefix, int year,
-                                                     int quantity) {
+                                                     const std::string& prefix,
+                                                     int year, int quantity) {
   if (quantity < 1 || quantity > kMaxSerial) {
     return absl::InvalidArgumentError("quantity must be 1..9999");
   }
-  if (year < 2000 || year > 2099) return absl::InvalidArgumentError("year must be 2000..2099");
+  if (year < 2000 || year > 2099)
+    return absl::InvalidArgumentError("year must be 2000..2099");
   if (!caller.ActsFor(prefix)) {
-    return absl::PermissionDeniedError("an agency orders stock only for itself");
+    return absl::PermissionDeniedError(
+        "an agency orders stock only for itself");
   }
   if (prefix == registry::kNationalPrefix) {
-    return absl::FailedPreconditionError("the national body is exempt from stock ordering");
+    return absl::FailedPreconditionError(
+        "the national body is exempt from stock ordering");
   }
-  GORANK_ASSIGN_OR_RETURN(registry::Agency agency, registry_->GetAgency(prefix));
+  GORANK_ASSIGN_OR_RETURN(registry::Agency agency,
+                          registry_->GetAgency(prefix));
   if (!caller.IsNational()) {
     GORANK_RETURN_IF_ERROR(CheckStockWindow(year, clock_->Today()));
     if (agency.status == registry::AgencyStatus::kSuspended) {
-      return absl::FailedPreconditionError("agency " + prefix + " is suspended");
+      return absl::FailedPreconditionError("agency " + prefix +
+                                           " is suspended");
     }
   }
   const int64_t now = clock_->NowSeconds();
@@ -123,33 +139,38 @@ absl::StatusOr<StockOrder> Certification::OrderStock(const auth::Caller& caller,
   GORANK_RETURN_IF_ERROR(certs_->PutStockOrder(
       order, ChangeRecord{now, caller.Describe(),
                           existing.ok() ? "stock.amend" : "stock.order",
-                          "stock:" + prefix + ":" + std::to_string(year), before,
-                          StockOrderJson(order)}));
+                          "stock:" + prefix + ":" + std::to_string(year),
+                          before, StockOrderJson(order)}));
   return certs_->GetStockOrder(prefix, year);
 }
 
-absl::StatusOr<StockOrder> Certification::ReleaseStock(const auth::Caller& caller,
-                                                       const std::string& prefix, int year) {
-  GORANK_ASSIGN_OR_RETURN(StockOrder order, certs_->GetStockOrder(prefix, year));
+absl::StatusOr<StockOrder> Certification::ReleaseStock(
+    const auth::Caller& caller, const std::string& prefix, int year) {
+  GORANK_ASSIGN_OR_RETURN(StockOrder order,
+                          certs_->GetStockOrder(prefix, year));
   if (order.released_unix != 0) {
-    return absl::FailedPreconditionError("the " + std::to_string(year) + " stock of agency " +
-                                         prefix + " is already released");
+    return absl::FailedPreconditionError("the " + std::to_string(year) +
+                                         " stock of agency " + prefix +
+                                         " is already released");
   }
-  if (release_precondition_) GORANK_RETURN_IF_ERROR(release_precondition_(prefix, year));
+  if (release_precondition_)
+    GORANK_RETURN_IF_ERROR(release_precondition_(prefix, year));
   const int64_t now = clock_->NowSeconds();
   StockOrder after = order;
   after.released_unix = now;
   GORANK_RETURN_IF_ERROR(certs_->ReleaseStockOrder(
       prefix, year, now, caller.Describe(),
       ChangeRecord{now, caller.Describe(), "stock.release",
-                   "stock:" + prefix + ":" + std::to_string(year), StockOrderJson(order),
-                   StockOrderJson(after)}));
+                   "stock:" + prefix + ":" + std::to_string(year),
+                   StockOrderJson(order), StockOrderJson(after)}));
   return certs_->GetStockOrder(prefix, year);
 }
 
 absl::StatusOr<StockOrder> Certification::GetStock(const auth::Caller& caller,
-                                                   const std::string& prefix, int year) {
-  if (caller.role == auth::Role::kAgencyOperator && prefix != caller.agency_prefix) {
+                                                   const std::string& prefix,
+                                                   int year) {
+  if (caller.role == auth::Role::kAgencyOperator &&
+      prefix != caller.agency_prefix) {
     return absl::PermissionDeniedError("an agency sees only its own stock");
   }
   return certs_->GetStockOrder(prefix, year);

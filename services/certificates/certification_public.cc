@@ -29,21 +29,23 @@ Digest NameDigest(const std::string& name) {
 bool SameName(const std::string& given, const std::string& stored) {
   const Digest a = NameDigest(given);
   const Digest b = NameDigest(stored);
-  return CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0 && !Trim(stored).empty();
+  return CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0 &&
+         !Trim(stored).empty();
 }
 
 }  // namespace
 
-absl::StatusOr<Objection> Certification::LodgeObjection(const auth::Caller& caller,
-                                                        const std::string& number,
-                                                        const std::string& text,
-                                                        const std::string& contact) {
-  GORANK_ASSIGN_OR_RETURN(CertificateNumber n, CertificateNumber::Parse(number));
+absl::StatusOr<Objection> Certification::LodgeObjection(
+    const auth::Caller& caller, const std::string& number,
+    const std::string& text, const std::string& contact) {
+  GORANK_ASSIGN_OR_RETURN(CertificateNumber n,
+                          CertificateNumber::Parse(number));
   if (text.empty() || text.size() > 4000) {
     return absl::InvalidArgumentError("text is required (at most 4000 bytes)");
   }
   if (contact.empty() || contact.size() > 200) {
-    return absl::InvalidArgumentError("contact is required (at most 200 bytes)");
+    return absl::InvalidArgumentError(
+        "contact is required (at most 200 bytes)");
   }
   GORANK_RETURN_IF_ERROR(SettleDueNotices());
   // One answer for an unknown number and for a certificate not under notice:
@@ -53,10 +55,11 @@ absl::StatusOr<Objection> Certification::LodgeObjection(const auth::Caller& call
   const int64_t now = clock_->NowSeconds();
   if (!found.ok() || found->notice_until_unix == 0 || found->rank_applied ||
       now >= found->notice_until_unix || found->revoked_unix != 0) {
-    return absl::NotFoundError("no certificate " + n.ToString() +
-                               " is under public notice; objections are lodged "
-                               "against the certificates of the notice list, during "
-                               "their notice period");
+    return absl::NotFoundError(
+        "no certificate " + n.ToString() +
+        " is under public notice; objections are lodged "
+        "against the certificates of the notice list, during "
+        "their notice period");
   }
   Objection o;
   o.number = n;
@@ -64,18 +67,19 @@ absl::StatusOr<Objection> Certification::LodgeObjection(const auth::Caller& call
   o.contact = contact;
   o.lodged_unix = now;
   GORANK_ASSIGN_OR_RETURN(
-      o.id, certs_->InsertObjection(o, ChangeRecord{now, caller.Describe(),
-                                                    "certificate.objection",
-                                                    "certificate:" + number, "",
-                                                    ObjectionJson(o)}));
+      o.id,
+      certs_->InsertObjection(
+          o, ChangeRecord{now, caller.Describe(), "certificate.objection",
+                          "certificate:" + number, "", ObjectionJson(o)}));
   return o;
 }
 
-absl::StatusOr<Objection> Certification::DecideObjection(const auth::Caller& caller,
-                                                         int64_t id, bool uphold,
-                                                         const std::string& note) {
+absl::StatusOr<Objection> Certification::DecideObjection(
+    const auth::Caller& caller, int64_t id, bool uphold,
+    const std::string& note) {
   if (note.empty() || note.size() > 2000) {
-    return absl::InvalidArgumentError("note (the reasons of the decision) is required");
+    return absl::InvalidArgumentError(
+        "note (the reasons of the decision) is required");
   }
   GORANK_ASSIGN_OR_RETURN(Objection o, certs_->GetObjection(id));
   if (o.state != ObjectionState::kOpen) {
@@ -90,8 +94,10 @@ absl::StatusOr<Objection> Certification::DecideObjection(const auth::Caller& cal
   GORANK_RETURN_IF_ERROR(certs_->DecideObjection(
       id, o.state, note, now,
       ChangeRecord{now, caller.Describe(),
-                   uphold ? "certificate.objection_upheld" : "certificate.objection_dismissed",
-                   "certificate:" + o.number.ToString(), before, ObjectionJson(o)}));
+                   uphold ? "certificate.objection_upheld"
+                          : "certificate.objection_dismissed",
+                   "certificate:" + o.number.ToString(), before,
+                   ObjectionJson(o)}));
   NoteNoticeChange(0);  // a certificate held by this objection may be due
   return o;
 }
@@ -101,12 +107,16 @@ absl::StatusOr<std::vector<NoticeEntry>> Certification::ListNotices(
   GORANK_RETURN_IF_ERROR(SettleDueNotices());
   CertificateFilter f;
   f.only_pending_notice = true;
-  GORANK_ASSIGN_OR_RETURN(std::vector<Certificate> pending, certs_->ListCertificates(f));
+  GORANK_ASSIGN_OR_RETURN(std::vector<Certificate> pending,
+                          certs_->ListCertificates(f));
   std::vector<NoticeEntry> out;
   for (Certificate& c : pending) {
-    GORANK_ASSIGN_OR_RETURN(registry::Player p, registry_->GetPlayer(c.player_id));
-    GORANK_ASSIGN_OR_RETURN(registry::Agency a, registry_->GetAgency(c.number.prefix));
-    GORANK_ASSIGN_OR_RETURN(registry::Agency home, registry_->GetAgency(p.agency_prefix));
+    GORANK_ASSIGN_OR_RETURN(registry::Player p,
+                            registry_->GetPlayer(c.player_id));
+    GORANK_ASSIGN_OR_RETURN(registry::Agency a,
+                            registry_->GetAgency(c.number.prefix));
+    GORANK_ASSIGN_OR_RETURN(registry::Agency home,
+                            registry_->GetAgency(p.agency_prefix));
     GORANK_ASSIGN_OR_RETURN(std::vector<Objection> objections,
                             certs_->ListObjections(c.number));
     int open = 0;
@@ -117,7 +127,8 @@ absl::StatusOr<std::vector<NoticeEntry>> Certification::ListNotices(
       c.request_id.clear();
       c.request_scope.clear();
     }
-    out.push_back(NoticeEntry{std::move(c), p.name, a.name, open, home.prefix, home.name});
+    out.push_back(NoticeEntry{std::move(c), p.name, a.name, open, home.prefix,
+                              home.name});
   }
   return out;
 }
@@ -134,8 +145,10 @@ absl::StatusOr<ObjectionPage> Certification::ListObjections(
     GORANK_ASSIGN_OR_RETURN(f.number, CertificateNumber::Parse(number));
   }
   if (!page_token.empty()) {
-    if (page_token.size() > 18 || page_token.find_first_not_of("0123456789") != std::string::npos) {
-      return absl::InvalidArgumentError("page_token is not one this server gave");
+    if (page_token.size() > 18 ||
+        page_token.find_first_not_of("0123456789") != std::string::npos) {
+      return absl::InvalidArgumentError(
+          "page_token is not one this server gave");
     }
     f.after_id = std::stoll(page_token);
   }
@@ -145,11 +158,13 @@ absl::StatusOr<ObjectionPage> Certification::ListObjections(
     f.holder_agency = caller.agency_prefix;
   } else {
     return absl::PermissionDeniedError(
-        "objections are read by the national admin, auditors and the holder's agency");
+        "objections are read by the national admin, auditors and the holder's "
+        "agency");
   }
   const int size = page_size == 0 ? 100 : page_size;
   f.limit = size + 1;
-  GORANK_ASSIGN_OR_RETURN(std::vector<Objection> found, certs_->FindObjections(f));
+  GORANK_ASSIGN_OR_RETURN(std::vector<Objection> found,
+                          certs_->FindObjections(f));
   ObjectionPage page;
   if (static_cast<int>(found.size()) > size) {
     found.resize(size);
@@ -159,29 +174,40 @@ absl::StatusOr<ObjectionPage> Certification::ListObjections(
   return page;
 }
 
-absl::StatusOr<VerifyResult> Certification::Verify(const std::string& number,
-                                                   const std::string& holder_name) {
-  GORANK_ASSIGN_OR_RETURN(CertificateNumber n, CertificateNumber::Parse(number));
-  if (holder_name.size() > 200) return absl::InvalidArgumentError("holder name is too long");
+absl::StatusOr<VerifyResult> Certification::Verify(
+    const std::string& number, const std::string& holder_name) {
+  GORANK_ASSIGN_OR_RETURN(CertificateNumber n,
+                          CertificateNumber::Parse(number));
+  if (holder_name.size() > 200)
+    return absl::InvalidArgumentError("holder name is too long");
   GORANK_RETURN_IF_ERROR(SettleDueNotices());
   // The same work on every path: one certificate read, one player read, two
   // digest comparisons.
   auto cert = certs_->GetCertificate(n);
   if (!cert.ok() && !absl::IsNotFound(cert.status())) return cert.status();
-  const registry::PlayerId holder_id = cert.ok() ? cert->player_id : registry::PlayerId{0};
+  const registry::PlayerId holder_id =
+      cert.ok() ? cert->player_id : registry::PlayerId{0};
   auto player = registry_->GetPlayer(holder_id);
-  if (!player.ok() && !absl::IsNotFound(player.status())) return player.status();
+  if (!player.ok() && !absl::IsNotFound(player.status()))
+    return player.status();
   const std::string stored = player.ok() ? player->name : std::string();
-  const std::string stored_latin = player.ok() ? player->latin_name : std::string();
+  const std::string stored_latin =
+      player.ok() ? player->latin_name : std::string();
   const bool by_name = SameName(holder_name, stored);
   const bool by_latin = SameName(holder_name, stored_latin);
   VerifyResult result;
   if (!cert.ok() || !player.ok() || !(by_name || by_latin)) return result;
   auto agency = registry_->GetAgency(n.prefix);
   switch (StateAt(*cert, clock_->NowSeconds())) {
-    case CertificateState::kEffective: result.outcome = VerifyOutcome::kValid; break;
-    case CertificateState::kUnderNotice: result.outcome = VerifyOutcome::kUnderNotice; break;
-    case CertificateState::kRevoked: result.outcome = VerifyOutcome::kRevoked; break;
+    case CertificateState::kEffective:
+      result.outcome = VerifyOutcome::kValid;
+      break;
+    case CertificateState::kUnderNotice:
+      result.outcome = VerifyOutcome::kUnderNotice;
+      break;
+    case CertificateState::kRevoked:
+      result.outcome = VerifyOutcome::kRevoked;
+      break;
   }
   result.number = n.ToString();
   result.grade = cert->grade;
@@ -204,23 +230,29 @@ absl::StatusOr<std::vector<PublicRankEntry>> Certification::LookupRank(
   q.name_prefix = wanted;
   q.exact_name = true;
   q.limit = 21;
-  GORANK_ASSIGN_OR_RETURN(std::vector<registry::Player> found, registry_->SearchPlayers(q));
+  GORANK_ASSIGN_OR_RETURN(std::vector<registry::Player> found,
+                          registry_->SearchPlayers(q));
   std::vector<PublicRankEntry> out;
   const int64_t now = clock_->NowSeconds();
   for (const registry::Player& p : found) {
     if (p.name != wanted && p.latin_name != wanted) continue;
     if (out.size() == 20) break;
-    PublicRankEntry e{p.name, p.latin_name, p.agency_prefix, "", p.rank,
-                      {},     {},           p.gomoku_rank, caller.role == auth::Role::kPublic};
+    PublicRankEntry e{
+        p.name, p.latin_name,  p.agency_prefix,
+        "",     p.rank,        {},
+        {},     p.gomoku_rank, caller.role == auth::Role::kPublic};
     auto agency = registry_->GetAgency(p.agency_prefix);
     if (agency.ok()) e.region = agency->name;
     CertificateFilter f;
     f.player_id = p.id;
-    GORANK_ASSIGN_OR_RETURN(std::vector<Certificate> certs, certs_->ListCertificates(f));
+    GORANK_ASSIGN_OR_RETURN(std::vector<Certificate> certs,
+                            certs_->ListCertificates(f));
     for (Certificate& c : certs) {
       const CertificateState s = StateAt(c, now);
-      if (s == CertificateState::kEffective) e.effective.push_back(std::move(c));
-      else if (s == CertificateState::kUnderNotice) e.under_notice.push_back(std::move(c));
+      if (s == CertificateState::kEffective)
+        e.effective.push_back(std::move(c));
+      else if (s == CertificateState::kUnderNotice)
+        e.under_notice.push_back(std::move(c));
     }
     out.push_back(std::move(e));
   }

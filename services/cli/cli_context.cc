@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
-#include <iterator>
 #include <iostream>
+#include <iterator>
 #include <sstream>
 
 #include "google/protobuf/util/json_util.h"
@@ -19,7 +19,8 @@ namespace gorank::cli {
 
 namespace {
 
-bool ReadPem(const std::string& what, const std::string& path, std::string* out) {
+bool ReadPem(const std::string& what, const std::string& path,
+             std::string* out) {
   absl::StatusOr<std::string> text = ReadTextFile(what, path);
   if (!text.ok()) {
     std::cerr << "rankctl: " << text.status().message() << "\n";
@@ -31,10 +32,12 @@ bool ReadPem(const std::string& what, const std::string& path, std::string* out)
 
 // A file name from the config file at `config_path`: a relative one is
 // taken from the config file's folder.
-std::string FromConfigFolder(const std::string& config_path, const std::string& name) {
+std::string FromConfigFolder(const std::string& config_path,
+                             const std::string& name) {
   if (name.empty() || name[0] == '/') return name;
   const size_t slash = config_path.rfind('/');
-  return slash == std::string::npos ? name : config_path.substr(0, slash + 1) + name;
+  return slash == std::string::npos ? name
+                                    : config_path.substr(0, slash + 1) + name;
 }
 
 std::string Env(const char* name) {
@@ -52,7 +55,8 @@ std::string DefaultConfigPath() {
   return home.empty() ? "" : home + "/.config/rankctl/config.toml";
 }
 
-std::string CliContext::ApplySettings(const std::string& config_flag, const FlagsGiven& given) {
+std::string CliContext::ApplySettings(const std::string& config_flag,
+                                      const FlagsGiven& given) {
   std::string path = config_flag;
   if (path.empty()) {
     path = DefaultConfigPath();
@@ -85,14 +89,16 @@ std::string CliContext::ApplySettings(const std::string& config_flag, const Flag
   if (path.empty()) return "";
   absl::StatusOr<std::string> text = ReadTextFile("config file", path);
   if (!text.ok()) {
-    return (config_flag.empty() ? "" : "--config: ") + std::string(text.status().message());
+    return (config_flag.empty() ? "" : "--config: ") +
+           std::string(text.status().message());
   }
   toml::table table;
   try {  // Debian's toml++ is built with exceptions: a syntax error throws.
     table = toml::parse(*text);
   } catch (const toml::parse_error& err) {
     std::ostringstream msg;
-    msg << path << " line " << err.source().begin.line << ": " << err.description();
+    msg << path << " line " << err.source().begin.line << ": "
+        << err.description();
     return msg.str();
   }
   for (const auto& [key, node] : table) {
@@ -101,7 +107,8 @@ std::string CliContext::ApplySettings(const std::string& config_flag, const Flag
     while (i < std::size(settings) && k != settings[i].key) ++i;
     if (i == std::size(settings)) {
       return path + ": unknown key '" + k +
-             "' (rankctl reads server, token_file, ca_file, cert_file, key_file, time_zone)";
+             "' (rankctl reads server, token_file, ca_file, cert_file, "
+             "key_file, time_zone)";
     }
     if (!node.is_string()) return path + ": key '" + k + "' must be a string";
     const Setting& s = settings[i];
@@ -115,7 +122,8 @@ std::string CliContext::ApplySettings(const std::string& config_flag, const Flag
 std::shared_ptr<grpc::Channel> CliContext::Channel() {
   if (channel_) return channel_;
   if (ca_file.empty()) {
-    if (!cert_file.empty()) std::cerr << "rankctl: --cert-file needs --ca-file (TLS)\n";
+    if (!cert_file.empty())
+      std::cerr << "rankctl: --cert-file needs --ca-file (TLS)\n";
     channel_ = grpc::CreateChannel(server, grpc::InsecureChannelCredentials());
     return channel_;
   }
@@ -142,7 +150,8 @@ std::unique_ptr<grpc::ClientContext> CliContext::NewCall() {
       std::cerr << "rankctl: cannot read token file " << token_file << "\n";
       return nullptr;
     }
-    while (!token.empty() && (token.back() == '\r' || token.back() == ' ')) token.pop_back();
+    while (!token.empty() && (token.back() == '\r' || token.back() == ' '))
+      token.pop_back();
     ctx->AddMetadata("authorization", "Bearer " + token);
   }
   return ctx;
@@ -171,12 +180,14 @@ std::string& ZoneName() {
 }  // namespace
 
 std::string CliContext::ApplyTimeZone() const {
-  const bool plain = !time_zone.empty() && time_zone.find("..") == std::string::npos &&
+  const bool plain = !time_zone.empty() &&
+                     time_zone.find("..") == std::string::npos &&
                      time_zone[0] != '/';
   if (!plain || (time_zone != "UTC" &&
                  !std::ifstream("/usr/share/zoneinfo/" + time_zone).good())) {
     return "--time-zone '" + time_zone +
-           "': not a time zone of this system (an IANA name such as Asia/Shanghai or UTC)";
+           "': not a time zone of this system (an IANA name such as "
+           "Asia/Shanghai or UTC)";
   }
   setenv("TZ", time_zone.c_str(), 1);
   tzset();
@@ -194,7 +205,8 @@ std::string TimeText(int64_t unix_seconds) {
   return std::string(buf) + " " + ZoneName();
 }
 
-std::string EnumWords(const std::string& value_name, const std::string& prefix) {
+std::string EnumWords(const std::string& value_name,
+                      const std::string& prefix) {
   std::string name = value_name;
   if (name.rfind(prefix, 0) == 0) name = name.substr(prefix.size());
   for (char& c : name) c = c == '_' ? ' ' : static_cast<char>(std::tolower(c));
@@ -202,11 +214,23 @@ std::string EnumWords(const std::string& value_name, const std::string& prefix) 
 }
 
 std::string CodeName(grpc::StatusCode code) {
-  static const char* const kNames[] = {
-      "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED",
-      "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED",
-      "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED",
-      "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"};
+  static const char* const kNames[] = {"OK",
+                                       "CANCELLED",
+                                       "UNKNOWN",
+                                       "INVALID_ARGUMENT",
+                                       "DEADLINE_EXCEEDED",
+                                       "NOT_FOUND",
+                                       "ALREADY_EXISTS",
+                                       "PERMISSION_DENIED",
+                                       "RESOURCE_EXHAUSTED",
+                                       "FAILED_PRECONDITION",
+                                       "ABORTED",
+                                       "OUT_OF_RANGE",
+                                       "UNIMPLEMENTED",
+                                       "INTERNAL",
+                                       "UNAVAILABLE",
+                                       "DATA_LOSS",
+                                       "UNAUTHENTICATED"};
   const int i = static_cast<int>(code);
   return i >= 0 && i <= 16 ? kNames[i] : "CODE_" + std::to_string(i);
 }
@@ -216,7 +240,8 @@ int CliContext::Fail(const grpc::Status& status) const {
   if (status.error_code() == grpc::StatusCode::UNAVAILABLE) {
     msg += " (is rankd running at " + server + "?)";
   }
-  std::cerr << "rankctl: " << CodeName(status.error_code()) << ": " << msg << "\n";
+  std::cerr << "rankctl: " << CodeName(status.error_code()) << ": " << msg
+            << "\n";
   return kExitCallFailed;
 }
 
@@ -240,13 +265,15 @@ void PrintTable(const std::vector<std::vector<std::string>>& rows) {
   std::vector<size_t> widths;
   for (const auto& row : rows) {
     if (widths.size() < row.size()) widths.resize(row.size());
-    for (size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], width(row[i]));
+    for (size_t i = 0; i < row.size(); ++i)
+      widths[i] = std::max(widths[i], width(row[i]));
   }
   for (const auto& row : rows) {
     std::string line;
     for (size_t i = 0; i < row.size(); ++i) {
       line += row[i];
-      if (i + 1 < row.size()) line += std::string(widths[i] - width(row[i]) + 2, ' ');
+      if (i + 1 < row.size())
+        line += std::string(widths[i] - width(row[i]) + 2, ' ');
     }
     std::cout << line << "\n";
   }

@@ -18,8 +18,8 @@ namespace gorank::cli {
 
 // Exit statuses of rankctl (a contract for scripts).
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitCallFailed = 1;  // the server refused or failed
-inline constexpr int kExitUsage = 2;       // bad flags or arguments
+inline constexpr int kExitCallFailed = 1;   // the server refused or failed
+inline constexpr int kExitUsage = 2;        // bad flags or arguments
 inline constexpr int kExitCheckFailed = 3;  // `check`: a record failed;
                                             // `cert verify`: NOT_VALID
 
@@ -63,7 +63,8 @@ class CliContext {
   // config file's folder. "" when all is well, else the usage error (a file
   // that cannot be read, a TOML error with its line, an unknown key, a value
   // that is not a string).
-  std::string ApplySettings(const std::string& config_flag, const FlagsGiven& given);
+  std::string ApplySettings(const std::string& config_flag,
+                            const FlagsGiven& given);
 
   // Makes `time_zone` the zone of TimeText. "" when it is usable, else the
   // usage error (an unknown zone is never silently UTC).

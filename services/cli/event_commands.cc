@@ -23,33 +23,43 @@ template <typename E>
 bool ParseCode(const std::string& code, const std::string& prefix,
                bool (*parse)(const std::string&, E*), E* out) {
   std::string name = prefix;
-  for (char c : code) name.push_back(c == '-' ? '_' : static_cast<char>(std::toupper(c)));
+  for (char c : code)
+    name.push_back(c == '-' ? '_' : static_cast<char>(std::toupper(c)));
   return parse(name, out) && static_cast<int>(*out) != 0;
 }
 
 // FORMAT_KIND_SWISS -> "swiss".
 std::string CodeText(const std::string& name, size_t prefix_len) {
   std::string out;
-  for (char c : name.substr(prefix_len)) out.push_back(static_cast<char>(std::tolower(c)));
+  for (char c : name.substr(prefix_len))
+    out.push_back(static_cast<char>(std::tolower(c)));
   return out == "unspecified" ? "-" : out;
 }
 
-std::string Level(v1::EventLevel l) { return CodeText(v1::EventLevel_Name(l), 12); }
-std::string SubEvent(v1::SubEvent s) { return CodeText(v1::SubEvent_Name(s), 10); }
-std::string Kind(v1::FormatKind k) { return CodeText(v1::FormatKind_Name(k), 12); }
+std::string Level(v1::EventLevel l) {
+  return CodeText(v1::EventLevel_Name(l), 12);
+}
+std::string SubEvent(v1::SubEvent s) {
+  return CodeText(v1::SubEvent_Name(s), 10);
+}
+std::string Kind(v1::FormatKind k) {
+  return CodeText(v1::FormatKind_Name(k), 12);
+}
 
 // "family given", without the space for Chinese names ("张三"), as the
 // server writes standings names.
 std::string EntrantName(const std::string& family, const std::string& given) {
   if (given.empty()) return family;
-  const bool cjk = !family.empty() && static_cast<unsigned char>(family.back()) >= 0x80 &&
+  const bool cjk = !family.empty() &&
+                   static_cast<unsigned char>(family.back()) >= 0x80 &&
                    static_cast<unsigned char>(given.front()) >= 0x80;
   return family + (cjk ? "" : " ") + given;
 }
 
 std::string KomiText(int komi_x2) {
   std::string s = std::to_string(komi_x2 / 2);
-  if (komi_x2 % 2 != 0) s = (komi_x2 < 0 && komi_x2 / 2 == 0 ? "-" : "") + s + ".5";
+  if (komi_x2 % 2 != 0)
+    s = (komi_x2 < 0 && komi_x2 / 2 == 0 ? "-" : "") + s + ".5";
   return s;
 }
 
@@ -58,27 +68,31 @@ void PrintEvent(const v1::Event& e) {
   std::string format = Kind(f.kind());
   if (f.rounds() > 0) format += ", " + std::to_string(f.rounds()) + " rounds";
   if (f.boards() > 0) format += ", " + std::to_string(f.boards()) + " boards";
-  PrintTable({{"id", std::to_string(e.id())},
-              {"name", e.name()},
-              {"dates", DateText(e.start()) + " .. " + DateText(e.end())},
-              {"organiser", e.organiser_prefix()},
-              {"place", e.city() + (e.country().empty() ? "" : ", " + e.country())},
-              {"competition", e.competition() + (e.group().empty() ? "" : " / " + e.group()) +
-                                  (e.highest_group() ? "" : " (not the highest group)")},
-              {"level", Level(e.level())},
-              {"sub-event", SubEvent(e.sub_event())},
-              {"format", format},
-              {"komi", KomiText(e.rules().komi_x2())},
-              {"shared places", e.shared_places_allowed() ? "allowed" : "no (play-off/lots)"},
-              {"state", e.closed() ? "closed" : "open"}});
+  PrintTable(
+      {{"id", std::to_string(e.id())},
+       {"name", e.name()},
+       {"dates", DateText(e.start()) + " .. " + DateText(e.end())},
+       {"organiser", e.organiser_prefix()},
+       {"place", e.city() + (e.country().empty() ? "" : ", " + e.country())},
+       {"competition",
+        e.competition() + (e.group().empty() ? "" : " / " + e.group()) +
+            (e.highest_group() ? "" : " (not the highest group)")},
+       {"level", Level(e.level())},
+       {"sub-event", SubEvent(e.sub_event())},
+       {"format", format},
+       {"komi", KomiText(e.rules().komi_x2())},
+       {"shared places",
+        e.shared_places_allowed() ? "allowed" : "no (play-off/lots)"},
+       {"state", e.closed() ? "closed" : "open"}});
 }
 
 void PrintEvents(const google::protobuf::RepeatedPtrField<v1::Event>& events) {
   std::vector<std::vector<std::string>> rows = {
       {"ID", "START", "ORGANISER", "COMPETITION", "FORMAT", "STATE", "NAME"}};
   for (const auto& e : events) {
-    rows.push_back({std::to_string(e.id()), DateText(e.start()), e.organiser_prefix(),
-                    e.competition(), Kind(e.format().kind()), e.closed() ? "closed" : "open",
+    rows.push_back({std::to_string(e.id()), DateText(e.start()),
+                    e.organiser_prefix(), e.competition(),
+                    Kind(e.format().kind()), e.closed() ? "closed" : "open",
                     e.name()});
   }
   PrintTable(rows);
@@ -91,12 +105,13 @@ void PrintTeamDetails(const v1::Standings& s) {
     std::vector<std::vector<std::string>> rows = {
         {"ROUND", "TEAMS", "BOARD POINTS", "MATCH POINTS"}};
     for (const auto& m : s.matches()) {
-      rows.push_back({m.round() >= 1 ? std::to_string(m.round()) : "forfeit",
-                      std::to_string(m.team_a()) + " v " + std::to_string(m.team_b()),
-                      std::to_string(m.board_points_a()) + "-" +
-                          std::to_string(m.board_points_b()),
-                      std::to_string(m.match_points_a()) + "-" +
-                          std::to_string(m.match_points_b())});
+      rows.push_back(
+          {m.round() >= 1 ? std::to_string(m.round()) : "forfeit",
+           std::to_string(m.team_a()) + " v " + std::to_string(m.team_b()),
+           std::to_string(m.board_points_a()) + "-" +
+               std::to_string(m.board_points_b()),
+           std::to_string(m.match_points_a()) + "-" +
+               std::to_string(m.match_points_b())});
     }
     std::cout << "matches:\n";
     PrintTable(rows);
@@ -105,11 +120,13 @@ void PrintTeamDetails(const v1::Standings& s) {
     std::vector<std::vector<std::string>> rows = {
         {"TEAM", "ID", "NAME", "GAMES WON", "PLAYED", "STATUS"}};
     for (const auto& p : s.relay_players()) {
-      rows.push_back({std::to_string(p.team_id()), std::to_string(p.entrant_id()), p.name(),
-                      std::to_string(p.games_won()), std::to_string(p.games_played()),
-                      p.left_after_game() > 0
-                          ? "left after game " + std::to_string(p.left_after_game())
-                          : "still in"});
+      rows.push_back(
+          {std::to_string(p.team_id()), std::to_string(p.entrant_id()),
+           p.name(), std::to_string(p.games_won()),
+           std::to_string(p.games_played()),
+           p.left_after_game() > 0
+               ? "left after game " + std::to_string(p.left_after_game())
+               : "still in"});
     }
     std::cout << "relay players:\n";
     PrintTable(rows);
@@ -122,12 +139,14 @@ void PrintStandings(const v1::Standings& s) {
     PrintTeamDetails(s);
     return;
   }
-  std::vector<std::string> header = {"PLACE", s.teams() ? "TEAM" : "ID", "NAME"};
+  std::vector<std::string> header = {"PLACE", s.teams() ? "TEAM" : "ID",
+                                     "NAME"};
   for (const auto& n : s.criteria_names()) header.push_back(n);
   header.push_back("NOTE");
   std::vector<std::vector<std::string>> rows = {header};
   for (const auto& r : s.rows()) {
-    std::vector<std::string> row = {r.place_label(), std::to_string(r.id()), r.name()};
+    std::vector<std::string> row = {r.place_label(), std::to_string(r.id()),
+                                    r.name()};
     for (const auto& c : r.criteria()) row.push_back(c.display());
     row.push_back(r.note());
     rows.push_back(row);
@@ -144,8 +163,10 @@ void PrintStandings(const v1::Standings& s) {
 // over thirds) as a fraction Excel shows like the display ("2 1/3").
 Cell CriterionCell(const v1::CriterionValue& v) {
   if (v.denominator() == 0) return Cell::Text(v.display());
-  const double value = static_cast<double>(v.numerator()) / static_cast<double>(v.denominator());
-  const bool decimal = v.denominator() == 1 || v.denominator() == 2 || v.denominator() == 4;
+  const double value =
+      static_cast<double>(v.numerator()) / static_cast<double>(v.denominator());
+  const bool decimal =
+      v.denominator() == 1 || v.denominator() == 2 || v.denominator() == 4;
   return Cell::Number(value, v.display(), decimal ? "" : "# ?/?");
 }
 
@@ -162,7 +183,8 @@ std::vector<Sheet> StandingsSheets(const v1::Standings& s) {
   for (const auto& n : s.criteria_names()) table.header.push_back(n);
   table.header.push_back("note");
   for (const auto& r : s.rows()) {
-    std::vector<Cell> row = {CountCell(r.place_label()), Cell::Int(r.id()), Cell::Text(r.name())};
+    std::vector<Cell> row = {CountCell(r.place_label()), Cell::Int(r.id()),
+                             Cell::Text(r.name())};
     for (const auto& c : r.criteria()) row.push_back(CriterionCell(c));
     row.push_back(Cell::Text(r.note()));
     table.rows.push_back(std::move(row));
@@ -170,24 +192,27 @@ std::vector<Sheet> StandingsSheets(const v1::Standings& s) {
   std::vector<Sheet> sheets = {std::move(table)};
   if (s.matches_size() > 0) {
     Sheet m{"matches",
-            {"round", "team_a", "team_b", "board_points_a", "board_points_b", "match_points_a",
-             "match_points_b"},
+            {"round", "team_a", "team_b", "board_points_a", "board_points_b",
+             "match_points_a", "match_points_b"},
             {}};
     for (const auto& x : s.matches()) {
-      m.rows.push_back({x.round() >= 1 ? Cell::Int(x.round()) : Cell::Text("forfeit"),
-                        Cell::Int(x.team_a()), Cell::Int(x.team_b()),
-                        Cell::Int(x.board_points_a()), Cell::Int(x.board_points_b()),
-                        Cell::Int(x.match_points_a()), Cell::Int(x.match_points_b())});
+      m.rows.push_back(
+          {x.round() >= 1 ? Cell::Int(x.round()) : Cell::Text("forfeit"),
+           Cell::Int(x.team_a()), Cell::Int(x.team_b()),
+           Cell::Int(x.board_points_a()), Cell::Int(x.board_points_b()),
+           Cell::Int(x.match_points_a()), Cell::Int(x.match_points_b())});
     }
     sheets.push_back(std::move(m));
   }
   if (s.relay_players_size() > 0) {
-    Sheet p{"relay players",
-            {"team", "id", "name", "games_won", "games_played", "left_after_game"},
-            {}};
+    Sheet p{
+        "relay players",
+        {"team", "id", "name", "games_won", "games_played", "left_after_game"},
+        {}};
     for (const auto& x : s.relay_players()) {
-      p.rows.push_back({Cell::Int(x.team_id()), Cell::Int(x.entrant_id()), Cell::Text(x.name()),
-                        Cell::Int(x.games_won()), Cell::Int(x.games_played()),
+      p.rows.push_back({Cell::Int(x.team_id()), Cell::Int(x.entrant_id()),
+                        Cell::Text(x.name()), Cell::Int(x.games_won()),
+                        Cell::Int(x.games_played()),
                         x.left_after_game() > 0 ? Cell::Int(x.left_after_game())
                                                 : Cell::Text("")});
     }
@@ -206,9 +231,12 @@ bool ReadWholeFile(const std::string& path, std::string* out) {
 }
 
 bool SetFileFormat(const std::string& text, v1::ResultFileFormat* out) {
-  if (text == "egf") *out = v1::RESULT_FILE_FORMAT_EGF;
-  else if (text == "csv") *out = v1::RESULT_FILE_FORMAT_CSV;
-  else return false;
+  if (text == "egf")
+    *out = v1::RESULT_FILE_FORMAT_EGF;
+  else if (text == "csv")
+    *out = v1::RESULT_FILE_FORMAT_CSV;
+  else
+    return false;
   return true;
 }
 
@@ -230,16 +258,17 @@ bool KomiX2(const std::string& text, int* out) {
 // wins), w, d (draw), x (both lose) or ? (unknown), in either case; '!'
 // marks a forfeit. With `white_first` the pair reads WHITE-BLACK (score
 // sheets that list white first); the result letters keep their colours.
-bool ParseGame(const std::string& spec, int round, v1::Game* g, std::string* error,
-               bool white_first = false) {
+bool ParseGame(const std::string& spec, int round, v1::Game* g,
+               std::string* error, bool white_first = false) {
   std::vector<std::string> parts;
   std::stringstream ss(spec);
   for (std::string p; std::getline(ss, p, ',');) parts.push_back(p);
   int black = 0, white = 0;
   char result = 0;
   char bang = 0;
-  const int n = parts.empty() ? 0 : std::sscanf(parts[0].c_str(), "%d-%d:%c%c", &black, &white,
-                                                &result, &bang);
+  const int n = parts.empty() ? 0
+                              : std::sscanf(parts[0].c_str(), "%d-%d:%c%c",
+                                            &black, &white, &result, &bang);
   if (n < 3 || (n == 4 && bang != '!')) {
     *error = "--game '" + spec + "': expected BLACK-WHITE:b|w|d|x|?[!]";
     return false;
@@ -252,13 +281,24 @@ bool ParseGame(const std::string& spec, int round, v1::Game* g, std::string* err
   g->set_kind(v1::GAME_KIND_REGULAR);
   g->set_forfeit(n == 4);
   switch (std::tolower(static_cast<unsigned char>(result))) {
-    case 'b': g->set_outcome(v1::GAME_OUTCOME_BLACK_WINS); break;
-    case 'w': g->set_outcome(v1::GAME_OUTCOME_WHITE_WINS); break;
-    case 'd': g->set_outcome(v1::GAME_OUTCOME_DRAW); break;
-    case 'x': g->set_outcome(v1::GAME_OUTCOME_BOTH_LOSE); break;
-    case '?': g->set_outcome(v1::GAME_OUTCOME_UNSPECIFIED); break;
+    case 'b':
+      g->set_outcome(v1::GAME_OUTCOME_BLACK_WINS);
+      break;
+    case 'w':
+      g->set_outcome(v1::GAME_OUTCOME_WHITE_WINS);
+      break;
+    case 'd':
+      g->set_outcome(v1::GAME_OUTCOME_DRAW);
+      break;
+    case 'x':
+      g->set_outcome(v1::GAME_OUTCOME_BOTH_LOSE);
+      break;
+    case '?':
+      g->set_outcome(v1::GAME_OUTCOME_UNSPECIFIED);
+      break;
     default:
-      *error = "--game '" + spec + "': result must be b (black wins), w (white wins), d, x or ?";
+      *error = "--game '" + spec +
+               "': result must be b (black wins), w (white wins), d, x or ?";
       return false;
   }
   for (size_t i = 1; i < parts.size(); ++i) {
@@ -278,7 +318,8 @@ bool ParseGame(const std::string& spec, int round, v1::Game* g, std::string* err
       g->set_has_komi(true);
       g->set_komi_x2(komi);
     } else {
-      *error = "--game '" + spec + "': unknown part '" + p + "' (hN, kKOMI, wbN, wwN)";
+      *error = "--game '" + spec + "': unknown part '" + p +
+               "' (hN, kKOMI, wbN, wwN)";
       return false;
     }
   }
@@ -296,34 +337,43 @@ struct CreateArgs {
 std::string BuildEvent(CreateArgs& a) {
   v1::Event& e = a.event;
   if (!SetDate(a.start, e.mutable_start())) return "--start must be YYYY-MM-DD";
-  if (!a.end.empty() && !SetDate(a.end, e.mutable_end())) return "--end must be YYYY-MM-DD";
+  if (!a.end.empty() && !SetDate(a.end, e.mutable_end()))
+    return "--end must be YYYY-MM-DD";
   if (a.end.empty()) *e.mutable_end() = e.start();
   v1::EventLevel level;
   if (!ParseCode(a.level, "EVENT_LEVEL_", &v1::EventLevel_Parse, &level)) {
-    return "--level must be world, continental, national, provincial, city or club";
+    return "--level must be world, continental, national, provincial, city or "
+           "club";
   }
   e.set_level(level);
   v1::SubEvent sub;
   if (!ParseCode(a.sub_event, "SUB_EVENT_", &v1::SubEvent_Parse, &sub)) {
-    return "--sub-event must be men_individual, women_individual, open_individual, men_team, "
+    return "--sub-event must be men_individual, women_individual, "
+           "open_individual, men_team, "
            "women_team, open_team, mixed_pairs, mixed_team or other";
   }
   e.set_sub_event(sub);
   v1::FormatKind kind;
   if (!ParseCode(a.kind, "FORMAT_KIND_", &v1::FormatKind_Parse, &kind)) {
-    return "--format must be round_robin, swiss, knockout, team_round_robin, team_swiss, "
+    return "--format must be round_robin, swiss, knockout, team_round_robin, "
+           "team_swiss, "
            "relay or match";
   }
   e.mutable_format()->set_kind(kind);
-  if (a.points_first) e.mutable_format()->set_swiss_ranking(v1::SWISS_RANKING_POINTS_FIRST);
+  if (a.points_first)
+    e.mutable_format()->set_swiss_ranking(v1::SWISS_RANKING_POINTS_FIRST);
   int komi = 0;
-  if (!KomiX2(a.komi, &komi)) return "--komi must be a multiple of 0.5 (7.5, 0.5, 6.5)";
+  if (!KomiX2(a.komi, &komi))
+    return "--komi must be a multiple of 0.5 (7.5, 0.5, 6.5)";
   e.mutable_rules()->set_komi_x2(komi);
   e.mutable_rules()->set_handicap_policy(v1::HANDICAP_POLICY_EVEN);
   e.mutable_rules()->set_handicap_reduction(9);
-  if (a.rules == "chinese") e.mutable_rules()->set_rule_set(v1::RULE_SET_CHINESE);
-  else if (a.rules == "japanese") e.mutable_rules()->set_rule_set(v1::RULE_SET_JAPANESE_KOREAN);
-  else return "--rules must be chinese or japanese";
+  if (a.rules == "chinese")
+    e.mutable_rules()->set_rule_set(v1::RULE_SET_CHINESE);
+  else if (a.rules == "japanese")
+    e.mutable_rules()->set_rule_set(v1::RULE_SET_JAPANESE_KOREAN);
+  else
+    return "--rules must be chinese or japanese";
   if (!a.time_class.empty()) {
     v1::TimeClass tc;
     if (!ParseCode(a.time_class, "TIME_CLASS_", &v1::TimeClass_Parse, &tc)) {
@@ -337,40 +387,57 @@ std::string BuildEvent(CreateArgs& a) {
 }
 
 void AddCreate(CLI::App* event, CliContext& ctx, Action& action) {
-  auto* create = event->add_subcommand("create", "create an event (national admin or "
-                                                 "an operator of the organising agency)");
+  auto* create = event->add_subcommand("create",
+                                       "create an event (national admin or "
+                                       "an operator of the organising agency)");
   auto a = std::make_shared<CreateArgs>();
   v1::Event& e = a->event;
   v1::Format* f = e.mutable_format();
   create->add_option("--name", *e.mutable_name(), "event name")->required();
-  create->add_option("--organiser", *e.mutable_organiser_prefix(),
-                     "organising agency's prefix (000 national)")->required();
+  create
+      ->add_option("--organiser", *e.mutable_organiser_prefix(),
+                   "organising agency's prefix (000 national)")
+      ->required();
   create->add_option("--start", a->start, "first day YYYY-MM-DD")->required();
   create->add_option("--end", a->end, "last day (default: --start)");
   create->add_option("--competition", *e.mutable_competition(),
                      "catalogue code (rankctl event competitions)");
-  create->add_option("--group", *e.mutable_group(), "catalogue group code (pro_a, amateur, ...)");
+  create->add_option("--group", *e.mutable_group(),
+                     "catalogue group code (pro_a, amateur, ...)");
   create->add_flag("--lower-group", a->lower_group,
                    "this is not the highest group of a multi-group event");
-  create->add_option("--level", a->level, "world|continental|national|provincial|city|club")
+  create
+      ->add_option("--level", a->level,
+                   "world|continental|national|provincial|city|club")
       ->required();
-  create->add_option("--sub-event", a->sub_event, "men_individual, open_team, mixed_pairs, ...")
+  create
+      ->add_option("--sub-event", a->sub_event,
+                   "men_individual, open_team, mixed_pairs, ...")
       ->required();
-  create->add_option("--format", a->kind, "round_robin|swiss|knockout|team_round_robin|"
-                                          "team_swiss|relay|match")->capture_default_str();
+  create
+      ->add_option("--format", a->kind,
+                   "round_robin|swiss|knockout|team_round_robin|"
+                   "team_swiss|relay|match")
+      ->capture_default_str();
   const auto int_flag = [&](const char* flag, void (v1::Format::*set)(int32_t),
                             const char* help) {
     create->add_option_function<int32_t>(
         flag, [f, set](int32_t v) { (f->*set)(v); }, help);
   };
   int_flag("--rounds", &v1::Format::set_rounds, "Swiss rounds R");
-  int_flag("--cycles", &v1::Format::set_cycles, "round robin: 1 single, 2 double");
-  int_flag("--lives", &v1::Format::set_lives, "knockout: losses that eliminate");
-  int_flag("--boards", &v1::Format::set_boards, "team formats: boards per match");
+  int_flag("--cycles", &v1::Format::set_cycles,
+           "round robin: 1 single, 2 double");
+  int_flag("--lives", &v1::Format::set_lives,
+           "knockout: losses that eliminate");
+  int_flag("--boards", &v1::Format::set_boards,
+           "team formats: boards per match");
   int_flag("--best-of", &v1::Format::set_best_of, "match: games scheduled");
-  create->add_flag("--points-first", a->points_first, "Swiss: points first, total as tiebreak");
-  create->add_option("--komi", a->komi, "komi in points")->capture_default_str();
-  create->add_option("--rules", a->rules, "chinese|japanese")->capture_default_str();
+  create->add_flag("--points-first", a->points_first,
+                   "Swiss: points first, total as tiebreak");
+  create->add_option("--komi", a->komi, "komi in points")
+      ->capture_default_str();
+  create->add_option("--rules", a->rules, "chinese|japanese")
+      ->capture_default_str();
   create->add_option("--time-class", a->time_class, "EGF time class A|B|C|D|X");
   create->add_flag("--no-shared-places", a->no_shared,
                    "equal players are separated by play-off or lots");
@@ -383,7 +450,10 @@ void AddCreate(CLI::App* event, CliContext& ctx, Action& action) {
       v1::CreateEventRequest req;
       *req.mutable_event() = a->event;
       return Unary<v1::TournamentService, v1::CreateEventResponse>(
-          ctx, [&](auto& s, auto* c, auto* resp) { return s.CreateEvent(c, req, resp); },
+          ctx,
+          [&](auto& s, auto* c, auto* resp) {
+            return s.CreateEvent(c, req, resp);
+          },
           [](const auto& resp) { PrintEvent(resp.event()); });
     };
   });
@@ -398,18 +468,25 @@ CLI::App* WithEventId(CLI::App* parent, const char* name, const char* help,
 }
 
 void AddCompetitions(CLI::App* event, CliContext& ctx, Action& action) {
-  auto* comps = event->add_subcommand("competitions", "the competition catalogue (public)");
+  auto* comps = event->add_subcommand("competitions",
+                                      "the competition catalogue (public)");
   comps->callback([&] {
     action = [&]() -> int {
       v1::ListCompetitionsRequest req;
       return Unary<v1::TournamentService, v1::ListCompetitionsResponse>(
-          ctx, [&](auto& s, auto* c, auto* resp) { return s.ListCompetitions(c, req, resp); },
+          ctx,
+          [&](auto& s, auto* c, auto* resp) {
+            return s.ListCompetitions(c, req, resp);
+          },
           [](const auto& resp) {
-            std::vector<std::vector<std::string>> rows = {{"CODE", "LEVEL", "GROUPS", "NAME"}};
+            std::vector<std::vector<std::string>> rows = {
+                {"CODE", "LEVEL", "GROUPS", "NAME"}};
             for (const auto& c : resp.competitions()) {
               std::string groups;
-              for (const auto& g : c.groups()) groups += (groups.empty() ? "" : ",") + g;
-              rows.push_back({c.code(), Level(c.level()), groups.empty() ? "-" : groups,
+              for (const auto& g : c.groups())
+                groups += (groups.empty() ? "" : ",") + g;
+              rows.push_back({c.code(), Level(c.level()),
+                              groups.empty() ? "-" : groups,
                               c.name_en() + " " + c.name_zh()});
             }
             PrintTable(rows);
@@ -425,7 +502,10 @@ void AddGet(CLI::App* event, CliContext& ctx, Action& action) {
       v1::GetEventRequest req;
       req.set_event_id(*gid);
       return Unary<v1::TournamentService, v1::GetEventResponse>(
-          ctx, [&](auto& s, auto* c, auto* resp) { return s.GetEvent(c, req, resp); },
+          ctx,
+          [&](auto& s, auto* c, auto* resp) {
+            return s.GetEvent(c, req, resp);
+          },
           [](const auto& resp) { PrintEvent(resp.event()); });
     };
   });
@@ -434,17 +514,25 @@ void AddGet(CLI::App* event, CliContext& ctx, Action& action) {
 void AddList(CLI::App* event, CliContext& ctx, Action& action) {
   auto* list = event->add_subcommand("list", "list events (public)");
   auto lr = std::make_shared<v1::ListEventsRequest>();
-  auto from = std::make_shared<std::string>(), to = std::make_shared<std::string>();
-  list->add_option("--organiser", *lr->mutable_organiser_prefix(), "organising agency prefix");
-  list->add_option("--competition", *lr->mutable_competition(), "catalogue code");
+  auto from = std::make_shared<std::string>(),
+       to = std::make_shared<std::string>();
+  list->add_option("--organiser", *lr->mutable_organiser_prefix(),
+                   "organising agency prefix");
+  list->add_option("--competition", *lr->mutable_competition(),
+                   "catalogue code");
   list->add_option("--from", *from, "starting on or after YYYY-MM-DD");
   list->add_option("--to", *to, "starting on or before YYYY-MM-DD");
   list->callback([&, lr, from, to] {
     action = [&, lr, from, to]() -> int {
-      if (!from->empty() && !SetDate(*from, lr->mutable_starts_on_or_after())) return kExitUsage;
-      if (!to->empty() && !SetDate(*to, lr->mutable_starts_on_or_before())) return kExitUsage;
+      if (!from->empty() && !SetDate(*from, lr->mutable_starts_on_or_after()))
+        return kExitUsage;
+      if (!to->empty() && !SetDate(*to, lr->mutable_starts_on_or_before()))
+        return kExitUsage;
       return Unary<v1::TournamentService, v1::ListEventsResponse>(
-          ctx, [&](auto& s, auto* c, auto* resp) { return s.ListEvents(c, *lr, resp); },
+          ctx,
+          [&](auto& s, auto* c, auto* resp) {
+            return s.ListEvents(c, *lr, resp);
+          },
           [](const auto& resp) { PrintEvents(resp.events()); });
     };
   });
@@ -453,25 +541,32 @@ void AddList(CLI::App* event, CliContext& ctx, Action& action) {
 void AddStandings(CLI::App* event, CliContext& ctx, Action& action) {
   auto sid = std::make_shared<int64_t>(0);
   auto sout = std::make_shared<std::string>();
-  auto* standings = WithEventId(event, "standings", "standings with every criterion (public)", sid);
-  standings->add_option("--out", *sout,
-                        "also write them to FILE: an Excel workbook when it ends in .xlsx "
-                        "(team formats: the matches and relay players on sheets of their own), "
-                        "else CSV (UTF-8 with BOM)");
+  auto* standings = WithEventId(event, "standings",
+                                "standings with every criterion (public)", sid);
+  standings->add_option(
+      "--out", *sout,
+      "also write them to FILE: an Excel workbook when it ends in .xlsx "
+      "(team formats: the matches and relay players on sheets of their own), "
+      "else CSV (UTF-8 with BOM)");
   standings->callback([&, sid, sout] {
     action = [&, sid, sout]() -> int {
       v1::GetStandingsRequest req;
       req.set_event_id(*sid);
       return UnaryFirst<v1::TournamentService, v1::GetStandingsResponse>(
-          ctx, [&](auto& s, auto* c, auto* resp) { return s.GetStandings(c, req, resp); },
+          ctx,
+          [&](auto& s, auto* c, auto* resp) {
+            return s.GetStandings(c, req, resp);
+          },
           [&](const auto& resp) {
             if (sout->empty()) return kExitOk;
-            const std::string error = WriteOfficeFile(*sout, StandingsSheets(resp.standings()));
+            const std::string error =
+                WriteOfficeFile(*sout, StandingsSheets(resp.standings()));
             return error.empty() ? kExitOk : CliContext::Usage(error);
           },
           [&](const auto& resp) {
             PrintStandings(resp.standings());
-            if (!sout->empty()) std::cout << "wrote the standings to " << *sout << "\n";
+            if (!sout->empty())
+              std::cout << "wrote the standings to " << *sout << "\n";
           });
     };
   });
@@ -480,18 +575,22 @@ void AddStandings(CLI::App* event, CliContext& ctx, Action& action) {
 void AddExport(CLI::App* event, CliContext& ctx, Action& action) {
   auto eid = std::make_shared<int64_t>(0);
   auto efmt = std::make_shared<std::string>("egf");
-  auto* exp = WithEventId(event, "export", "write the results as an EGF or CSV file (public)",
-                          eid);
+  auto* exp = WithEventId(
+      event, "export", "write the results as an EGF or CSV file (public)", eid);
   exp->add_option("--format", *efmt, "egf|csv")->capture_default_str();
   exp->callback([&, eid, efmt] {
     action = [&, eid, efmt]() -> int {
       v1::ExportResultsRequest req;
       req.set_event_id(*eid);
       v1::ResultFileFormat f;
-      if (!SetFileFormat(*efmt, &f)) return CliContext::Usage("--format must be egf or csv");
+      if (!SetFileFormat(*efmt, &f))
+        return CliContext::Usage("--format must be egf or csv");
       req.set_format(f);
       return Unary<v1::TournamentService, v1::ExportResultsResponse>(
-          ctx, [&](auto& s, auto* c, auto* resp) { return s.ExportResults(c, req, resp); },
+          ctx,
+          [&](auto& s, auto* c, auto* resp) {
+            return s.ExportResults(c, req, resp);
+          },
           [&](const auto& resp) {
             // The CSV is for Excel as much as for `event import` (which takes
             // the BOM); an EGF file goes to programs as written.
@@ -514,19 +613,26 @@ void AddReads(CLI::App* event, CliContext& ctx, Action& action) {
 bool RowAndId(const std::string& spec, int32_t* row, int64_t* id) {
   const size_t eq = spec.find('=');
   const std::string_view text(spec);
-  return eq != std::string::npos && ParseDecimal(text.substr(0, eq), row) && *row > 0 &&
-         ParseDecimal(text.substr(eq + 1), id) && *id > 0;
+  return eq != std::string::npos && ParseDecimal(text.substr(0, eq), row) &&
+         *row > 0 && ParseDecimal(text.substr(eq + 1), id) && *id > 0;
 }
 
 std::string MatchState(v1::RowMatchState s) {
   switch (s) {
-    case v1::ROW_MATCH_STATE_FILE_ID: return "player id in the file";
-    case v1::ROW_MATCH_STATE_MATCHED: return "matched";
-    case v1::ROW_MATCH_STATE_LINKED: return "linked (--link)";
-    case v1::ROW_MATCH_STATE_GUEST: return "guest";
-    case v1::ROW_MATCH_STATE_AMBIGUOUS: return "AMBIGUOUS";
-    case v1::ROW_MATCH_STATE_UNKNOWN: return "UNKNOWN";
-    default: return "-";
+    case v1::ROW_MATCH_STATE_FILE_ID:
+      return "player id in the file";
+    case v1::ROW_MATCH_STATE_MATCHED:
+      return "matched";
+    case v1::ROW_MATCH_STATE_LINKED:
+      return "linked (--link)";
+    case v1::ROW_MATCH_STATE_GUEST:
+      return "guest";
+    case v1::ROW_MATCH_STATE_AMBIGUOUS:
+      return "AMBIGUOUS";
+    case v1::ROW_MATCH_STATE_UNKNOWN:
+      return "UNKNOWN";
+    default:
+      return "-";
   }
 }
 
@@ -537,46 +643,51 @@ void PrintMatches(const v1::ImportResultsResponse& resp) {
       {"ROW", "LINE", "NAME", "RANK", "CLUB", "MATCH", "PLAYER"}};
   for (const auto& m : resp.matches()) {
     rows.push_back({std::to_string(m.row()), std::to_string(m.line()), m.name(),
-                    m.has_rank() ? RankText(m.rank()) : "-", m.club().empty() ? "-" : m.club(),
-                    MatchState(m.state()),
+                    m.has_rank() ? RankText(m.rank()) : "-",
+                    m.club().empty() ? "-" : m.club(), MatchState(m.state()),
                     m.player_id() > 0 ? std::to_string(m.player_id()) : "-"});
   }
   PrintTable(rows);
   for (const auto& m : resp.matches()) {
-    if (m.state() == v1::ROW_MATCH_STATE_FILE_ID || m.state() == v1::ROW_MATCH_STATE_LINKED) {
+    if (m.state() == v1::ROW_MATCH_STATE_FILE_ID ||
+        m.state() == v1::ROW_MATCH_STATE_LINKED) {
       // Linked by id although the row says otherwise: shown, for a check.
       for (const auto& c : m.candidates()) {
         if (!c.differs().empty()) {
-          std::cout << "row " << m.row() << " " << m.name() << ": player " << c.player_id()
-                    << " " << c.differs() << "\n";
+          std::cout << "row " << m.row() << " " << m.name() << ": player "
+                    << c.player_id() << " " << c.differs() << "\n";
         }
       }
     }
-    if (m.state() != v1::ROW_MATCH_STATE_AMBIGUOUS && m.state() != v1::ROW_MATCH_STATE_UNKNOWN) {
+    if (m.state() != v1::ROW_MATCH_STATE_AMBIGUOUS &&
+        m.state() != v1::ROW_MATCH_STATE_UNKNOWN) {
       continue;
     }
     std::cout << "row " << m.row() << " " << m.name() << ":";
-    if (m.candidates().empty()) std::cout << " no registered player of that name";
+    if (m.candidates().empty())
+      std::cout << " no registered player of that name";
     for (const auto& c : m.candidates()) {
       std::cout << "\n  player " << c.player_id() << " " << c.name()
-                << (c.latin_name().empty() ? "" : " / " + c.latin_name()) << ", agency "
-                << c.agency_prefix() << (c.has_rank() ? ", " + RankText(c.rank()) : "")
+                << (c.latin_name().empty() ? "" : " / " + c.latin_name())
+                << ", agency " << c.agency_prefix()
+                << (c.has_rank() ? ", " + RankText(c.rank()) : "")
                 << (c.differs().empty() ? "" : " (" + c.differs() + ")");
     }
     std::cout << "\n";
   }
   if (resp.unresolved() > 0) {
     std::cout << resp.unresolved()
-              << " row(s) unresolved: --link ROW=PLAYER_ID or --guest ROW for each, or "
+              << " row(s) unresolved: --link ROW=PLAYER_ID or --guest ROW for "
+                 "each, or "
                  "--allow-guests\n";
   }
 }
 
 void AddImport(CLI::App* event, CliContext& ctx, Action& action) {
-  auto* imp = event->add_subcommand(
-      "import",
-      "replace an event's results with an EGF or CSV file, its rows linked to registered "
-      "players (checked whole first)");
+  auto* imp = event->add_subcommand("import",
+                                    "replace an event's results with an EGF or "
+                                    "CSV file, its rows linked to registered "
+                                    "players (checked whole first)");
   auto file = std::make_shared<std::string>();
   auto ifmt = std::make_shared<std::string>("egf");
   auto iid = std::make_shared<int64_t>(0);
@@ -589,71 +700,88 @@ void AddImport(CLI::App* event, CliContext& ctx, Action& action) {
   imp->add_option("--format", *ifmt, "egf|csv")->capture_default_str();
   imp->add_option("--event", *iid, "event id to import into");
   imp->add_flag("--dry-run", *dry,
-                "check the file and print how its rows match the registry; store nothing");
+                "check the file and print how its rows match the registry; "
+                "store nothing");
   imp->add_option("--link", *links,
-                  "ROW=PLAYER_ID: row ROW of the file (as --dry-run numbers them, 1 = the first "
+                  "ROW=PLAYER_ID: row ROW of the file (as --dry-run numbers "
+                  "them, 1 = the first "
                   "player row) is that registered player");
-  imp->add_option("--guest", *guests, "ROW: store that row as a guest (no registered player)");
+  imp->add_option("--guest", *guests,
+                  "ROW: store that row as a guest (no registered player)");
   imp->add_flag("--allow-guests", *allow_guests,
                 "store every row the registry cannot settle as a guest");
-  imp->add_option("--withdrawn", *withdrawn,
-                  "ROW=ROUND: row ROW withdrew after ROUND rounds (0 = before the start); "
-                  "an EGF file cannot say so (CSV: the withdrawn_after column)");
-  imp->callback([&, file, ifmt, iid, dry, links, guests, allow_guests, withdrawn] {
-    action = [&, file, ifmt, iid, dry, links, guests, allow_guests, withdrawn]() -> int {
-      if (*iid == 0 && !*dry) return CliContext::Usage("give --event ID or --dry-run");
-      v1::ImportResultsRequest req;
-      req.set_event_id(*iid);
-      req.set_dry_run(*dry);
-      req.set_allow_guests(*allow_guests);
-      v1::ResultFileFormat f;
-      if (!SetFileFormat(*ifmt, &f)) return CliContext::Usage("--format must be egf or csv");
-      req.set_format(f);
-      for (const std::string& spec : *links) {
-        int32_t row = 0;
-        int64_t id = 0;
-        if (!RowAndId(spec, &row, &id)) {
-          return CliContext::Usage("--link '" + spec + "': expected ROW=PLAYER_ID");
-        }
-        v1::RowResolution* r = req.add_resolutions();
-        r->set_row(row);
-        r->set_player_id(id);
-      }
-      for (int32_t row : *guests) {
-        v1::RowResolution* r = req.add_resolutions();
-        r->set_row(row);
-        r->set_guest(true);
-      }
-      for (const std::string& spec : *withdrawn) {
-        const size_t eq = spec.find('=');
-        const std::string_view text(spec);
-        int32_t row = 0, after = 0;
-        if (eq == std::string::npos || !ParseDecimal(text.substr(0, eq), &row) || row < 1 ||
-            !ParseDecimal(text.substr(eq + 1), &after) || after < 0) {
-          return CliContext::Usage("--withdrawn '" + spec + "': expected ROW=ROUND, e.g. 5=3");
-        }
-        v1::Withdrawal* w = req.add_withdrawals();
-        w->set_entrant_id(row);
-        w->set_after_round(after);
-      }
-      if (!ReadWholeFile(*file, req.mutable_content())) {
-        return CliContext::Usage("cannot read " + *file);
-      }
-      return Unary<v1::TournamentService, v1::ImportResultsResponse>(
-          ctx, [&](auto& s, auto* c, auto* resp) { return s.ImportResults(c, req, resp); },
-          [&](const auto& resp) {
-            std::cout << (resp.event().name().empty() ? "(no name)" : resp.event().name())
-                      << ": " << resp.results().entrants_size() << " players, "
-                      << resp.results().games_size() << " games, "
-                      << resp.results().byes_size() << " byes"
-                      << (req.dry_run() || req.event_id() == 0 ? " (dry run: nothing stored)"
-                                                               : " stored")
-                      << "\n";
-            PrintMatches(resp);
-            for (const auto& w : resp.warnings()) std::cout << "warning: " << w << "\n";
-          });
-    };
-  });
+  imp->add_option(
+      "--withdrawn", *withdrawn,
+      "ROW=ROUND: row ROW withdrew after ROUND rounds (0 = before the start); "
+      "an EGF file cannot say so (CSV: the withdrawn_after column)");
+  imp->callback(
+      [&, file, ifmt, iid, dry, links, guests, allow_guests, withdrawn] {
+        action = [&, file, ifmt, iid, dry, links, guests, allow_guests,
+                  withdrawn]() -> int {
+          if (*iid == 0 && !*dry)
+            return CliContext::Usage("give --event ID or --dry-run");
+          v1::ImportResultsRequest req;
+          req.set_event_id(*iid);
+          req.set_dry_run(*dry);
+          req.set_allow_guests(*allow_guests);
+          v1::ResultFileFormat f;
+          if (!SetFileFormat(*ifmt, &f))
+            return CliContext::Usage("--format must be egf or csv");
+          req.set_format(f);
+          for (const std::string& spec : *links) {
+            int32_t row = 0;
+            int64_t id = 0;
+            if (!RowAndId(spec, &row, &id)) {
+              return CliContext::Usage("--link '" + spec +
+                                       "': expected ROW=PLAYER_ID");
+            }
+            v1::RowResolution* r = req.add_resolutions();
+            r->set_row(row);
+            r->set_player_id(id);
+          }
+          for (int32_t row : *guests) {
+            v1::RowResolution* r = req.add_resolutions();
+            r->set_row(row);
+            r->set_guest(true);
+          }
+          for (const std::string& spec : *withdrawn) {
+            const size_t eq = spec.find('=');
+            const std::string_view text(spec);
+            int32_t row = 0, after = 0;
+            if (eq == std::string::npos ||
+                !ParseDecimal(text.substr(0, eq), &row) || row < 1 ||
+                !ParseDecimal(text.substr(eq + 1), &after) || after < 0) {
+              return CliContext::Usage("--withdrawn '" + spec +
+                                       "': expected ROW=ROUND, e.g. 5=3");
+            }
+            v1::Withdrawal* w = req.add_withdrawals();
+            w->set_entrant_id(row);
+            w->set_after_round(after);
+          }
+          if (!ReadWholeFile(*file, req.mutable_content())) {
+            return CliContext::Usage("cannot read " + *file);
+          }
+          return Unary<v1::TournamentService, v1::ImportResultsResponse>(
+              ctx,
+              [&](auto& s, auto* c, auto* resp) {
+                return s.ImportResults(c, req, resp);
+              },
+              [&](const auto& resp) {
+                std::cout << (resp.event().name().empty() ? "(no name)"
+                                                          : resp.event().name())
+                          << ": " << resp.results().entrants_size()
+                          << " players, " << resp.results().games_size()
+                          << " games, " << resp.results().byes_size() << " byes"
+                          << (req.dry_run() || req.event_id() == 0
+                                  ? " (dry run: nothing stored)"
+                                  : " stored")
+                          << "\n";
+                PrintMatches(resp);
+                for (const auto& w : resp.warnings())
+                  std::cout << "warning: " << w << "\n";
+              });
+        };
+      });
 }
 
 // "3-7" -> {3, 7}.
@@ -672,15 +800,18 @@ void PrintEdit(const v1::EditResultsResponse& resp) {
 
 int Edit(CliContext& ctx, const v1::EditResultsRequest& req) {
   return Unary<v1::TournamentService, v1::EditResultsResponse>(
-      ctx, [&](auto& s, auto* c, auto* resp) { return s.EditResults(c, req, resp); },
+      ctx,
+      [&](auto& s, auto* c, auto* resp) { return s.EditResults(c, req, resp); },
       [](const auto& resp) { PrintEdit(resp); });
 }
 
 void AddResult(CLI::App* event, CliContext& ctx, Action& action) {
-  auto* res = event->add_subcommand(
-      "result",
-      "record or correct games and byes of one round: only the games named change (a game "
-      "replaces the one between the same two players); --whole-round replaces the round");
+  auto* res =
+      event->add_subcommand("result",
+                            "record or correct games and byes of one round: "
+                            "only the games named change (a game "
+                            "replaces the one between the same two players); "
+                            "--whole-round replaces the round");
   auto rr = std::make_shared<v1::RecordRoundRequest>();
   auto games = std::make_shared<std::vector<std::string>>();
   auto byes = std::make_shared<std::vector<std::string>>();
@@ -695,27 +826,35 @@ void AddResult(CLI::App* event, CliContext& ctx, Action& action) {
   res->add_option_function<int32_t>(
          "--round", [rr](int32_t v) { rr->set_round(v); }, "round number")
       ->required();
-  res->add_option("--game", *games,
-                  "BLACK-WHITE:b|w|d|x|?[!][,hN][,kKOMI][,wbN][,wwN]: entrant ids, black "
-                  "first; b black wins, w white wins, d draw, x both lose, ? unknown; ! "
-                  "forfeit, h handicap, k komi, wb/ww warnings. Example: --game 3-7:w "
-                  "(entrant 3 black, 7 white, white won)");
+  res->add_option(
+      "--game", *games,
+      "BLACK-WHITE:b|w|d|x|?[!][,hN][,kKOMI][,wbN][,wwN]: entrant ids, black "
+      "first; b black wins, w white wins, d draw, x both lose, ? unknown; ! "
+      "forfeit, h handicap, k komi, wb/ww warnings. Example: --game 3-7:w "
+      "(entrant 3 black, 7 white, white won)");
   res->add_option("--bye", *byes, "ENTRANT[:POINTS] (points 2 by default)");
-  res->add_option("--remove", *removes, "A-B: remove the game between entrants A and B");
+  res->add_option("--remove", *removes,
+                  "A-B: remove the game between entrants A and B");
   res->add_option("--board", *board, "team formats: the board of every --game");
-  res->add_flag("--playoff", *playoff, "the games are play-offs for a tied place (score nothing)");
+  res->add_flag("--playoff", *playoff,
+                "the games are play-offs for a tied place (score nothing)");
   res->add_flag("--white-first", *white_first,
-                "every --game names white first (WHITE-BLACK:RESULT, as white-first score "
+                "every --game names white first (WHITE-BLACK:RESULT, as "
+                "white-first score "
                 "sheets do); b and w still mean black and white");
-  res->add_flag("--whole-round", *whole,
-                "replace every game and bye of the round with those given (RecordRound)");
-  res->callback([&, rr, games, byes, removes, whole, playoff, board, white_first] {
-    action = [&, rr, games, byes, removes, whole, playoff, board, white_first]() -> int {
+  res->add_flag(
+      "--whole-round", *whole,
+      "replace every game and bye of the round with those given (RecordRound)");
+  res->callback([&, rr, games, byes, removes, whole, playoff, board,
+                 white_first] {
+    action = [&, rr, games, byes, removes, whole, playoff, board,
+              white_first]() -> int {
       v1::EditResultsRequest edit;
       edit.set_event_id(rr->event_id());
       for (const std::string& spec : *games) {
         std::string error;
-        if (!ParseGame(spec, rr->round(), rr->add_games(), &error, *white_first)) {
+        if (!ParseGame(spec, rr->round(), rr->add_games(), &error,
+                       *white_first)) {
           return CliContext::Usage(error);
         }
         v1::Game* g = rr->mutable_games(rr->games_size() - 1);
@@ -743,7 +882,8 @@ void AddResult(CLI::App* event, CliContext& ctx, Action& action) {
       for (const std::string& spec : *removes) {
         int32_t a = 0, b = 0;
         if (*whole || !Pair(spec, &a, &b)) {
-          return CliContext::Usage("--remove '" + spec + "': expected A-B (not with --whole-round)");
+          return CliContext::Usage("--remove '" + spec +
+                                   "': expected A-B (not with --whole-round)");
         }
         v1::GameRef* g = edit.add_remove_games();
         g->set_round(rr->round());
@@ -751,13 +891,21 @@ void AddResult(CLI::App* event, CliContext& ctx, Action& action) {
         g->set_entrant_b(b);
       }
       if (*whole) {
-        if (*playoff) return CliContext::Usage("--playoff games are not part of a round's pairing");
+        if (*playoff)
+          return CliContext::Usage(
+              "--playoff games are not part of a round's pairing");
         return Unary<v1::TournamentService, v1::RecordRoundResponse>(
-            ctx, [&](auto& s, auto* c, auto* resp) { return s.RecordRound(c, *rr, resp); },
+            ctx,
+            [&](auto& s, auto* c, auto* resp) {
+              return s.RecordRound(c, *rr, resp);
+            },
             [](const auto& resp) { PrintStandings(resp.standings()); });
       }
-      if (edit.set_games_size() + edit.set_byes_size() + edit.remove_games_size() == 0) {
-        return CliContext::Usage("give --game, --bye or --remove (or --whole-round)");
+      if (edit.set_games_size() + edit.set_byes_size() +
+              edit.remove_games_size() ==
+          0) {
+        return CliContext::Usage(
+            "give --game, --bye or --remove (or --whole-round)");
       }
       return Edit(ctx, edit);
     };
@@ -766,16 +914,20 @@ void AddResult(CLI::App* event, CliContext& ctx, Action& action) {
 
 void AddEnter(CLI::App* event, CliContext& ctx, Action& action) {
   auto* enter = event->add_subcommand(
-      "enter", "enter registered players (by player id) or guests into an event");
+      "enter",
+      "enter registered players (by player id) or guests into an event");
   auto er = std::make_shared<v1::EditResultsRequest>();
   auto players = std::make_shared<std::vector<int64_t>>();
   auto guests = std::make_shared<std::vector<std::string>>();
-  enter->add_option_function<int64_t>(
-           "event", [er](int64_t v) { er->set_event_id(v); }, "event id")
+  enter
+      ->add_option_function<int64_t>(
+          "event", [er](int64_t v) { er->set_event_id(v); }, "event id")
       ->required();
-  enter->add_option("--player", *players, "player id (repeat, or 12,13,14)")->delimiter(',');
-  enter->add_option("--guest", *guests,
-                    "FAMILY:GIVEN:RANK[:CLUB]: an unregistered player (repeat)");
+  enter->add_option("--player", *players, "player id (repeat, or 12,13,14)")
+      ->delimiter(',');
+  enter->add_option(
+      "--guest", *guests,
+      "FAMILY:GIVEN:RANK[:CLUB]: an unregistered player (repeat)");
   enter->callback([&, er, players, guests] {
     action = [&, er, players, guests]() -> int {
       for (int64_t id : *players) er->add_add_entrants()->set_player_id(id);
@@ -784,7 +936,8 @@ void AddEnter(CLI::App* event, CliContext& ctx, Action& action) {
         std::stringstream ss(spec);
         for (std::string p; std::getline(ss, p, ':');) parts.push_back(p);
         if (parts.size() < 3 || parts.size() > 4 || parts[0].empty()) {
-          return CliContext::Usage("--guest '" + spec + "': expected FAMILY:GIVEN:RANK[:CLUB]");
+          return CliContext::Usage("--guest '" + spec +
+                                   "': expected FAMILY:GIVEN:RANK[:CLUB]");
         }
         v1::Entrant* g = er->add_add_entrants()->mutable_guest();
         g->set_family_name(parts[0]);
@@ -792,15 +945,17 @@ void AddEnter(CLI::App* event, CliContext& ctx, Action& action) {
         SetRank(parts[2], g->mutable_rank());
         if (parts.size() == 4) g->set_club(parts[3]);
       }
-      if (er->add_entrants_size() == 0) return CliContext::Usage("give --player or --guest");
+      if (er->add_entrants_size() == 0)
+        return CliContext::Usage("give --player or --guest");
       return Edit(ctx, *er);
     };
   });
 }
 
 void AddTeam(CLI::App* event, CliContext& ctx, Action& action) {
-  auto* team = event->add_subcommand(
-      "team", "add a team (or replace the team of --id) with its board order, players by id");
+  auto* team = event->add_subcommand("team",
+                                     "add a team (or replace the team of --id) "
+                                     "with its board order, players by id");
   auto tr = std::make_shared<v1::EditResultsRequest>();
   auto entry = std::make_shared<v1::TeamEntry>();
   team->add_option_function<int64_t>(
@@ -808,9 +963,11 @@ void AddTeam(CLI::App* event, CliContext& ctx, Action& action) {
       ->required();
   team->add_option("--name", *entry->mutable_name(), "team name")->required();
   team->add_option_function<int32_t>(
-      "--id", [entry](int32_t v) { entry->set_id(v); }, "team id to replace (default: a new team)");
+      "--id", [entry](int32_t v) { entry->set_id(v); },
+      "team id to replace (default: a new team)");
   auto boards = std::make_shared<std::vector<int64_t>>();
-  team->add_option("--boards", *boards, "player ids, board 1 first (12,13,14,15)")
+  team->add_option("--boards", *boards,
+                   "player ids, board 1 first (12,13,14,15)")
       ->delimiter(',')
       ->required();
   team->callback([&, tr, entry, boards] {
@@ -823,8 +980,9 @@ void AddTeam(CLI::App* event, CliContext& ctx, Action& action) {
 }
 
 void AddWithdraw(CLI::App* event, CliContext& ctx, Action& action) {
-  auto* wd = event->add_subcommand(
-      "withdraw", "record that an entrant (or team) withdrew after round N (--undo cancels)");
+  auto* wd = event->add_subcommand("withdraw",
+                                   "record that an entrant (or team) withdrew "
+                                   "after round N (--undo cancels)");
   auto wr = std::make_shared<v1::EditResultsRequest>();
   auto w = std::make_shared<v1::Withdrawal>();
   wd->add_option_function<int64_t>(
@@ -844,7 +1002,8 @@ void AddWithdraw(CLI::App* event, CliContext& ctx, Action& action) {
       if ((w->entrant_id() == 0) == (w->team_id() == 0)) {
         return CliContext::Usage("give --entrant ID or --team ID");
       }
-      if (!*undo && after->count() == 0) return CliContext::Usage("give --after-round N");
+      if (!*undo && after->count() == 0)
+        return CliContext::Usage("give --after-round N");
       w->set_undo(*undo);
       *wr->add_withdrawals() = *w;
       return Edit(ctx, *wr);
@@ -853,21 +1012,27 @@ void AddWithdraw(CLI::App* event, CliContext& ctx, Action& action) {
 }
 
 void AddDecide(CLI::App* event, CliContext& ctx, Action& action) {
-  auto* decide = event->add_subcommand(
-      "decide", "record the outcome of a play-off or a drawing of lots among tied entrants "
-                "(or teams), best first");
+  auto* decide = event->add_subcommand("decide",
+                                       "record the outcome of a play-off or a "
+                                       "drawing of lots among tied entrants "
+                                       "(or teams), best first");
   auto dr = std::make_shared<v1::EditResultsRequest>();
   auto playoff = std::make_shared<std::vector<int32_t>>();
   auto lots = std::make_shared<std::vector<int32_t>>();
-  decide->add_option_function<int64_t>(
-            "event", [dr](int64_t v) { dr->set_event_id(v); }, "event id")
+  decide
+      ->add_option_function<int64_t>(
+          "event", [dr](int64_t v) { dr->set_event_id(v); }, "event id")
       ->required();
-  decide->add_option("--playoff", *playoff, "ids in the order the play-off gave, e.g. 5,3")
+  decide
+      ->add_option("--playoff", *playoff,
+                   "ids in the order the play-off gave, e.g. 5,3")
       ->delimiter(',');
-  decide->add_option("--lots", *lots, "ids in the order the lots gave")->delimiter(',');
+  decide->add_option("--lots", *lots, "ids in the order the lots gave")
+      ->delimiter(',');
   decide->callback([&, dr, playoff, lots] {
     action = [&, dr, playoff, lots]() -> int {
-      if (playoff->empty() == lots->empty()) return CliContext::Usage("give --playoff or --lots");
+      if (playoff->empty() == lots->empty())
+        return CliContext::Usage("give --playoff or --lots");
       v1::TieDecision* d = dr->add_tie_decisions();
       d->set_method(playoff->empty() ? v1::TIE_DECISION_METHOD_LOTS
                                      : v1::TIE_DECISION_METHOD_PLAYOFF);
@@ -877,26 +1042,35 @@ void AddDecide(CLI::App* event, CliContext& ctx, Action& action) {
   });
 
   auto lid = std::make_shared<int64_t>(0);
-  WithEventId(event, "entrants", "an event's entrants, teams and withdrawals (public)", lid)
+  WithEventId(event, "entrants",
+              "an event's entrants, teams and withdrawals (public)", lid)
       ->callback([&, lid] {
         action = [&, lid]() -> int {
           v1::GetResultsRequest req;
           req.set_event_id(*lid);
           return Unary<v1::TournamentService, v1::GetResultsResponse>(
-              ctx, [&](auto& s, auto* c, auto* resp) { return s.GetResults(c, req, resp); },
+              ctx,
+              [&](auto& s, auto* c, auto* resp) {
+                return s.GetResults(c, req, resp);
+              },
               [](const auto& resp) {
                 const auto& r = resp.results();
                 std::vector<std::vector<std::string>> rows = {
-                    {"ID", "PLAYER", "NAME", "RANK", "CLUB", "TEAM", "WITHDREW"}};
+                    {"ID", "PLAYER", "NAME", "RANK", "CLUB", "TEAM",
+                     "WITHDREW"}};
                 for (const auto& e : r.entrants()) {
                   rows.push_back(
                       {std::to_string(e.id()),
-                       e.player_id() > 0 ? std::to_string(e.player_id()) : "guest",
+                       e.player_id() > 0 ? std::to_string(e.player_id())
+                                         : "guest",
                        EntrantName(e.family_name(), e.given_name()),
-                       e.has_rank() ? RankText(e.rank()) : "-", e.club().empty() ? "-" : e.club(),
+                       e.has_rank() ? RankText(e.rank()) : "-",
+                       e.club().empty() ? "-" : e.club(),
                        e.team_id() > 0 ? std::to_string(e.team_id()) : "-",
-                       e.withdrawn() ? "after round " + std::to_string(e.withdrawn_after_round())
-                                     : "-"});
+                       e.withdrawn()
+                           ? "after round " +
+                                 std::to_string(e.withdrawn_after_round())
+                           : "-"});
                 }
                 PrintTable(rows);
                 for (const auto& t : r.teams()) {
@@ -904,11 +1078,14 @@ void AddDecide(CLI::App* event, CliContext& ctx, Action& action) {
                   for (int32_t b : t.board_order()) {
                     order += (order.empty() ? "" : ", ") + std::to_string(b);
                   }
-                  std::cout << "team " << t.id() << " " << t.name() << ": boards " << order
-                            << (t.withdrawn() ? "; withdrew after round " +
-                                                    std::to_string(t.withdrawn_after_round())
-                                              : "")
-                            << "\n";
+                  std::cout
+                      << "team " << t.id() << " " << t.name() << ": boards "
+                      << order
+                      << (t.withdrawn()
+                              ? "; withdrew after round " +
+                                    std::to_string(t.withdrawn_after_round())
+                              : "")
+                      << "\n";
                 }
               });
         };
@@ -934,7 +1111,10 @@ void AddWrites(CLI::App* event, CliContext& ctx, Action& action) {
           v1::CloseEventRequest req;
           req.set_event_id(*cid);
           return Unary<v1::TournamentService, v1::CloseEventResponse>(
-              ctx, [&](auto& s, auto* c, auto* resp) { return s.CloseEvent(c, req, resp); },
+              ctx,
+              [&](auto& s, auto* c, auto* resp) {
+                return s.CloseEvent(c, req, resp);
+              },
               [](const auto& resp) {
                 std::cout << "event " << resp.event().id() << " closed\n";
                 PrintStandings(resp.standings());
@@ -947,52 +1127,65 @@ void AddWrites(CLI::App* event, CliContext& ctx, Action& action) {
 // reads as a grant.
 std::string GradeWords(v1::AthleteGrade g) {
   switch (g) {
-    case v1::ATHLETE_GRADE_INTERNATIONAL_MASTER: return "international master of sport (国际级运动健将)";
-    case v1::ATHLETE_GRADE_MASTER: return "master of sport (运动健将)";
-    case v1::ATHLETE_GRADE_GRADE_1: return "grade 1 athlete (一级运动员)";
-    case v1::ATHLETE_GRADE_GRADE_2: return "grade 2 athlete (二级运动员)";
-    case v1::ATHLETE_GRADE_GRADE_3: return "grade 3 athlete (三级运动员)";
-    default: return "-";
+    case v1::ATHLETE_GRADE_INTERNATIONAL_MASTER:
+      return "international master of sport (国际级运动健将)";
+    case v1::ATHLETE_GRADE_MASTER:
+      return "master of sport (运动健将)";
+    case v1::ATHLETE_GRADE_GRADE_1:
+      return "grade 1 athlete (一级运动员)";
+    case v1::ATHLETE_GRADE_GRADE_2:
+      return "grade 2 athlete (二级运动员)";
+    case v1::ATHLETE_GRADE_GRADE_3:
+      return "grade 3 athlete (三级运动员)";
+    default:
+      return "-";
   }
 }
 
 std::string GrantBasis(const v1::GradeBasis& b) {
   if (b.has_placing()) {
     const auto& p = b.placing();
-    return p.event_name() + " (event " + std::to_string(p.event_id()) + "), place " +
-           std::to_string(p.place()) + (p.shared() ? "=" : "") + " of " +
-           std::to_string(p.entrants_played());
+    return p.event_name() + " (event " + std::to_string(p.event_id()) +
+           "), place " + std::to_string(p.place()) + (p.shared() ? "=" : "") +
+           " of " + std::to_string(p.entrants_played());
   }
   if (b.has_certificate()) {
-    return "certificate " + b.certificate().number() + " " + RankText(b.certificate().rank());
+    return "certificate " + b.certificate().number() + " " +
+           RankText(b.certificate().rank());
   }
   return "-";
 }
 
 void AddGradeCommands(CLI::App& app, CliContext& ctx, Action& action) {
-  auto* grade = app.add_subcommand("grade", "athlete technical grades (public)");
+  auto* grade =
+      app.add_subcommand("grade", "athlete technical grades (public)");
   grade->require_subcommand(1);
   auto pid = std::make_shared<int64_t>(0);
-  auto* player = grade->add_subcommand("player", "grades a registered player may apply for");
+  auto* player = grade->add_subcommand(
+      "player", "grades a registered player may apply for");
   player->add_option("player", *pid, "player id")->required();
   player->callback([&, pid] {
     action = [&, pid]() -> int {
       v1::EvaluatePlayerRequest req;
       req.set_player_id(*pid);
       return Unary<v1::EligibilityService, v1::EvaluatePlayerResponse>(
-          ctx, [&](auto& s, auto* c, auto* resp) { return s.EvaluatePlayer(c, req, resp); },
+          ctx,
+          [&](auto& s, auto* c, auto* resp) {
+            return s.EvaluatePlayer(c, req, resp);
+          },
           [](const auto& resp) {
-            std::vector<std::vector<std::string>> rows = {{"GRADE", "CLAUSE", "BASIS"}};
+            std::vector<std::vector<std::string>> rows = {
+                {"GRADE", "CLAUSE", "BASIS"}};
             for (const auto& g : resp.grants()) {
-              rows.push_back({g.grade_name_en() + " " + g.grade_name_zh(), g.clause(),
-                              GrantBasis(g.basis())});
+              rows.push_back({g.grade_name_en() + " " + g.grade_name_zh(),
+                              g.clause(), GrantBasis(g.basis())});
             }
             PrintTable(rows);
             for (const auto& m : resp.near_misses()) {
               std::cout << "near miss: " << GrantBasis(m.basis())
                         << (m.grade() != v1::ATHLETE_GRADE_UNSPECIFIED
-                                ? " (would give " + GradeWords(m.grade()) + ", clause " +
-                                      m.clause() + ")"
+                                ? " (would give " + GradeWords(m.grade()) +
+                                      ", clause " + m.clause() + ")"
                                 : std::string())
                         << ": " << m.reason() << "\n";
             }
@@ -1000,27 +1193,33 @@ void AddGradeCommands(CLI::App& app, CliContext& ctx, Action& action) {
     };
   });
   auto eid = std::make_shared<int64_t>(0);
-  auto* event = grade->add_subcommand("event", "every entrant of an event who qualifies");
+  auto* event =
+      grade->add_subcommand("event", "every entrant of an event who qualifies");
   event->add_option("event", *eid, "event id")->required();
   event->callback([&, eid] {
     action = [&, eid]() -> int {
       v1::EvaluateEventRequest req;
       req.set_event_id(*eid);
       return Unary<v1::EligibilityService, v1::EvaluateEventResponse>(
-          ctx, [&](auto& s, auto* c, auto* resp) { return s.EvaluateEvent(c, req, resp); },
+          ctx,
+          [&](auto& s, auto* c, auto* resp) {
+            return s.EvaluateEvent(c, req, resp);
+          },
           [](const auto& resp) {
-            std::vector<std::vector<std::string>> rows = {{"PLACE", "ID", "NAME", "GRADES"}};
+            std::vector<std::vector<std::string>> rows = {
+                {"PLACE", "ID", "NAME", "GRADES"}};
             for (const auto& q : resp.qualifying()) {
               std::string grades;
               for (const auto& g : q.grants()) {
-                grades += (grades.empty() ? "" : ", ") + g.grade_name_en() + " (" + g.clause() +
-                          ")";
+                grades += (grades.empty() ? "" : ", ") + g.grade_name_en() +
+                          " (" + g.clause() + ")";
               }
-              rows.push_back({std::to_string(q.place()), std::to_string(q.id()), q.name(),
-                              grades});
+              rows.push_back({std::to_string(q.place()), std::to_string(q.id()),
+                              q.name(), grades});
             }
             PrintTable(rows);
-            for (const auto& b : resp.blockers()) std::cout << "note: " << b << "\n";
+            for (const auto& b : resp.blockers())
+              std::cout << "note: " << b << "\n";
           });
     };
   });
@@ -1029,7 +1228,8 @@ void AddGradeCommands(CLI::App& app, CliContext& ctx, Action& action) {
 }  // namespace
 
 void AddEventCommands(CLI::App& app, CliContext& ctx, Action& action) {
-  auto* event = app.add_subcommand("event", "tournaments: events, results, standings, files");
+  auto* event = app.add_subcommand(
+      "event", "tournaments: events, results, standings, files");
   event->require_subcommand(1);
   AddCreate(event, ctx, action);
   AddReads(event, ctx, action);

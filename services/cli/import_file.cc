@@ -77,7 +77,8 @@ absl::StatusOr<std::string> Gb18030ToUtf8(const std::string& in) {
   size_t dst_left = out.size();
   absl::Status status;
   while (src_left > 0) {
-    if (iconv(cd, &src, &src_left, &dst, &dst_left) != static_cast<size_t>(-1)) continue;
+    if (iconv(cd, &src, &src_left, &dst, &dst_left) != static_cast<size_t>(-1))
+      continue;
     if (errno == E2BIG) {
       const size_t used = out.size() - dst_left;
       out.resize(out.size() * 2);
@@ -86,9 +87,10 @@ absl::StatusOr<std::string> Gb18030ToUtf8(const std::string& in) {
       continue;
     }
     const size_t at = in.size() - src_left;
-    status = absl::InvalidArgumentError(absl::StrCat(
-        "line ", LineOfOffset(in, at), ": byte ", at,
-        " is neither UTF-8 nor GB18030; save the file as UTF-8 (CSV UTF-8 in Excel)"));
+    status = absl::InvalidArgumentError(
+        absl::StrCat("line ", LineOfOffset(in, at), ": byte ", at,
+                     " is neither UTF-8 nor GB18030; save the file as UTF-8 "
+                     "(CSV UTF-8 in Excel)"));
     break;
   }
   iconv_close(cd);
@@ -118,7 +120,8 @@ bool ParseFileEncoding(std::string_view text, FileEncoding* out) {
   return true;
 }
 
-absl::StatusOr<CsvFile> ParseCsv(std::string bytes, FileEncoding encoding, std::string name) {
+absl::StatusOr<CsvFile> ParseCsv(std::string bytes, FileEncoding encoding,
+                                 std::string name) {
   CsvFile file;
   file.name = std::move(name);
   file.sha256 = audit::HexEncode(audit::Sha256(bytes));
@@ -134,9 +137,9 @@ absl::StatusOr<CsvFile> ParseCsv(std::string bytes, FileEncoding encoding, std::
     file.encoding = bom ? "utf-8 with BOM" : "utf-8";
   } else if (encoding == FileEncoding::kUtf8) {
     const size_t at = FirstInvalidUtf8(bytes);
-    return absl::InvalidArgumentError(absl::StrCat(
-        "line ", LineOfOffset(bytes, at), ": byte ", at,
-        " is not UTF-8 (try --encoding gb18030, or auto)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("line ", LineOfOffset(bytes, at), ": byte ", at,
+                     " is not UTF-8 (try --encoding gb18030, or auto)"));
   } else {
     auto decoded = Gb18030ToUtf8(bytes);
     if (!decoded.ok()) return decoded.status();
@@ -174,7 +177,8 @@ absl::StatusOr<CsvFile> ParseCsv(std::string bytes, FileEncoding encoding, std::
         while (true) {
           if (i >= text.size()) {
             return absl::InvalidArgumentError(absl::StrCat(
-                "line ", open_line, ": a quoted field is never closed (a \" is missing)"));
+                "line ", open_line,
+                ": a quoted field is never closed (a \" is missing)"));
           }
           if (text[i] == '"') {
             if (i + 1 < text.size() && text[i + 1] == '"') {
@@ -209,34 +213,41 @@ absl::StatusOr<CsvFile> ParseCsv(std::string bytes, FileEncoding encoding, std::
         continue;
       }
       if (quoted_field) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "line ", line, ": text after the closing quote of a field (quote the whole field)"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("line ", line,
+                         ": text after the closing quote of a field (quote the "
+                         "whole field)"));
       }
       field += c;
       ++i;
     }
     size_t end = i;
-    while (end > start && (text[end - 1] == '\n' || text[end - 1] == '\r')) --end;
+    while (end > start && (text[end - 1] == '\n' || text[end - 1] == '\r'))
+      --end;
     rec.text = text.substr(start, end - start);
-    const bool blank = std::all_of(rec.fields.begin(), rec.fields.end(), [](const std::string& f) {
-      return absl::StripAsciiWhitespace(f).empty();
-    });
+    const bool blank = std::all_of(
+        rec.fields.begin(), rec.fields.end(), [](const std::string& f) {
+          return absl::StripAsciiWhitespace(f).empty();
+        });
     if (!blank) records.push_back(std::move(rec));
   }
   if (records.empty()) {
-    return absl::InvalidArgumentError("the file is empty: it needs a header row naming its columns");
+    return absl::InvalidArgumentError(
+        "the file is empty: it needs a header row naming its columns");
   }
   file.header_text = records.front().text;
   std::set<std::string> seen;
   for (size_t c = 0; c < records.front().fields.size(); ++c) {
     std::string col = Lower(records.front().fields[c]);
     if (col.empty()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "line ", records.front().line, ": column ", c + 1, " of the header has no name"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("line ", records.front().line, ": column ", c + 1,
+                       " of the header has no name"));
     }
     if (!seen.insert(col).second) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "line ", records.front().line, ": column '", col, "' appears twice in the header"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("line ", records.front().line, ": column '", col,
+                       "' appears twice in the header"));
     }
     file.header.push_back(std::move(col));
   }
@@ -245,19 +256,23 @@ absl::StatusOr<CsvFile> ParseCsv(std::string bytes, FileEncoding encoding, std::
   return file;
 }
 
-absl::StatusOr<CsvFile> ReadCsvFile(const std::string& path, FileEncoding encoding) {
+absl::StatusOr<CsvFile> ReadCsvFile(const std::string& path,
+                                    FileEncoding encoding) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     const int err = errno;
-    if (err == EACCES) return absl::PermissionDeniedError(path + ": permission denied");
-    return absl::NotFoundError(path + ": cannot be opened (" + std::strerror(err) + ")");
+    if (err == EACCES)
+      return absl::PermissionDeniedError(path + ": permission denied");
+    return absl::NotFoundError(path + ": cannot be opened (" +
+                               std::strerror(err) + ")");
   }
   in.seekg(0, std::ios::end);
   const std::streamoff size = in.tellg();
-  if (size < 0) return absl::InvalidArgumentError(path + ": not a regular file");
+  if (size < 0)
+    return absl::InvalidArgumentError(path + ": not a regular file");
   if (static_cast<size_t>(size) > kMaxFileBytes) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat(path, ": ", size, " bytes; files over 512 MiB are refused (split it)"));
+    return absl::ResourceExhaustedError(absl::StrCat(
+        path, ": ", size, " bytes; files over 512 MiB are refused (split it)"));
   }
   in.seekg(0);
   std::string bytes(static_cast<size_t>(size), '\0');
@@ -266,15 +281,15 @@ absl::StatusOr<CsvFile> ReadCsvFile(const std::string& path, FileEncoding encodi
   return ParseCsv(std::move(bytes), encoding, path);
 }
 
-absl::StatusOr<std::map<std::string, int>> MapColumns(const CsvFile& file,
-                                                      const std::vector<std::string>& known,
-                                                      const std::vector<std::string>& required) {
+absl::StatusOr<std::map<std::string, int>> MapColumns(
+    const CsvFile& file, const std::vector<std::string>& known,
+    const std::vector<std::string>& required) {
   std::map<std::string, int> columns;
   for (size_t c = 0; c < file.header.size(); ++c) {
     if (std::find(known.begin(), known.end(), file.header[c]) == known.end()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          file.name, " line 1: unknown column '", file.header[c], "'; the columns are ",
-          absl::StrJoin(known, ", ")));
+      return absl::InvalidArgumentError(
+          absl::StrCat(file.name, " line 1: unknown column '", file.header[c],
+                       "'; the columns are ", absl::StrJoin(known, ", ")));
     }
     columns[file.header[c]] = static_cast<int>(c);
   }
@@ -290,15 +305,21 @@ absl::StatusOr<std::map<std::string, int>> MapColumns(const CsvFile& file,
   return columns;
 }
 
-std::string Field(const CsvRecord& record, const std::map<std::string, int>& columns,
+std::string Field(const CsvRecord& record,
+                  const std::map<std::string, int>& columns,
                   const std::string& name) {
   auto it = columns.find(name);
-  if (it == columns.end() || it->second >= static_cast<int>(record.fields.size())) return "";
+  if (it == columns.end() ||
+      it->second >= static_cast<int>(record.fields.size()))
+    return "";
   return std::string(absl::StripAsciiWhitespace(record.fields[it->second]));
 }
 
 ImportProgress::ImportProgress(std::string label, int64_t total, std::FILE* out)
-    : label_(std::move(label)), total_(total), out_(out), tty_(isatty(fileno(out)) != 0) {
+    : label_(std::move(label)),
+      total_(total),
+      out_(out),
+      tty_(isatty(fileno(out)) != 0) {
   Draw();
 }
 
@@ -311,14 +332,16 @@ void ImportProgress::Draw() {
   const int tenth = total_ == 0 ? 10 : static_cast<int>(done_ * 10 / total_);
   if (tty_) {
     constexpr int kWidth = 30;
-    const int filled = total_ == 0 ? kWidth : static_cast<int>(done_ * kWidth / total_);
+    const int filled =
+        total_ == 0 ? kWidth : static_cast<int>(done_ * kWidth / total_);
     std::fprintf(out_, "\r%s [%s%s] %lld/%lld rows", label_.c_str(),
-                 std::string(filled, '#').c_str(), std::string(kWidth - filled, '.').c_str(),
+                 std::string(filled, '#').c_str(),
+                 std::string(kWidth - filled, '.').c_str(),
                  static_cast<long long>(done_), static_cast<long long>(total_));
     std::fflush(out_);
   } else if (tenth != last_tenth_) {
-    std::fprintf(out_, "%s: %lld/%lld rows\n", label_.c_str(), static_cast<long long>(done_),
-                 static_cast<long long>(total_));
+    std::fprintf(out_, "%s: %lld/%lld rows\n", label_.c_str(),
+                 static_cast<long long>(done_), static_cast<long long>(total_));
   }
   last_tenth_ = tenth;
 }
@@ -330,14 +353,20 @@ void ImportProgress::Finish(const std::string& what) {
 }
 
 void AddImportArgs(CLI::App& cmd, ImportArgs& a) {
-  cmd.add_option("FILE", a.file, "the CSV file (UTF-8, UTF-8 with BOM or GB18030)")->required();
-  cmd.add_flag("--dry-run", a.dry_run, "check every row and report; store nothing");
-  cmd.add_option("--encoding", a.encoding, "auto|utf-8|gb18030")->capture_default_str();
-  a.skip_bad = cmd.add_option("--skip-bad", a.refused_out,
-                              "store the good rows even when some are refused, and write "
-                              "the refused ones to OUT (default FILE.refused.csv; give OUT "
-                              "as --skip-bad=OUT)")
-                   ->expected(0, 1);
+  cmd.add_option("FILE", a.file,
+                 "the CSV file (UTF-8, UTF-8 with BOM or GB18030)")
+      ->required();
+  cmd.add_flag("--dry-run", a.dry_run,
+               "check every row and report; store nothing");
+  cmd.add_option("--encoding", a.encoding, "auto|utf-8|gb18030")
+      ->capture_default_str();
+  a.skip_bad =
+      cmd.add_option(
+             "--skip-bad", a.refused_out,
+             "store the good rows even when some are refused, and write "
+             "the refused ones to OUT (default FILE.refused.csv; give OUT "
+             "as --skip-bad=OUT)")
+          ->expected(0, 1);
 }
 
 namespace {
@@ -353,11 +382,15 @@ std::string DefaultRefusedPath(const std::string& file) {
 
 }  // namespace
 
-std::optional<OpenedImport> OpenImport(const ImportArgs& a, const std::vector<std::string>& known,
+std::optional<OpenedImport> OpenImport(const ImportArgs& a,
+                                       const std::vector<std::string>& known,
                                        const std::vector<std::string>& required,
-                                       const std::string& rows, int* exit_status) {
-  const auto usage = [&](const std::string& message) -> std::optional<OpenedImport> {
-    std::fprintf(stderr, "rankctl: %s\n", message.c_str());  // as CliContext::Usage
+                                       const std::string& rows,
+                                       int* exit_status) {
+  const auto usage =
+      [&](const std::string& message) -> std::optional<OpenedImport> {
+    std::fprintf(stderr, "rankctl: %s\n",
+                 message.c_str());  // as CliContext::Usage
     *exit_status = kExitUsage;
     return std::nullopt;
   };
@@ -367,23 +400,28 @@ std::optional<OpenedImport> OpenImport(const ImportArgs& a, const std::vector<st
   }
   absl::StatusOr<CsvFile> file = ReadCsvFile(a.file, encoding);
   if (!file.ok()) return usage(std::string(file.status().message()));
-  absl::StatusOr<std::map<std::string, int>> columns = MapColumns(*file, known, required);
+  absl::StatusOr<std::map<std::string, int>> columns =
+      MapColumns(*file, known, required);
   if (!columns.ok()) return usage(std::string(columns.status().message()));
-  if (file->records.empty()) return usage(a.file + ": no " + rows + " rows after the header");
+  if (file->records.empty())
+    return usage(a.file + ": no " + rows + " rows after the header");
   OpenedImport out;
   out.file = *std::move(file);
   out.columns = *std::move(columns);
   out.skip_bad = a.skip_bad != nullptr && a.skip_bad->count() > 0;
   if (out.skip_bad) {
-    out.refused_out = a.refused_out.empty() ? DefaultRefusedPath(a.file) : a.refused_out;
+    out.refused_out =
+        a.refused_out.empty() ? DefaultRefusedPath(a.file) : a.refused_out;
   }
   const size_t slash = a.file.find_last_of('/');
-  out.file_name = slash == std::string::npos ? a.file : a.file.substr(slash + 1);
+  out.file_name =
+      slash == std::string::npos ? a.file : a.file.substr(slash + 1);
   return out;
 }
 
-int ReportImport(const std::string& what, const CsvFile& file, const v1::ImportSummary& summary,
-                 bool json, bool dry_run, const std::string& refused_out) {
+int ReportImport(const std::string& what, const CsvFile& file,
+                 const v1::ImportSummary& summary, bool json, bool dry_run,
+                 const std::string& refused_out) {
   if (!refused_out.empty() && summary.refused() > 0) {
     std::set<int> lines;
     for (const auto& r : summary.refusals()) lines.insert(r.line());
@@ -393,7 +431,8 @@ int ReportImport(const std::string& what, const CsvFile& file, const v1::ImportS
       if (lines.contains(rec.line)) out << rec.text << "\r\n";
     }
     if (!out) {
-      std::fprintf(stderr, "rankctl: %s: cannot be written\n", refused_out.c_str());
+      std::fprintf(stderr, "rankctl: %s: cannot be written\n",
+                   refused_out.c_str());
       return kExitCallFailed;
     }
   }
@@ -407,32 +446,39 @@ int ReportImport(const std::string& what, const CsvFile& file, const v1::ImportS
     std::printf("%s\n", out.c_str());
     return failed ? kExitCallFailed : kExitOk;
   }
-  std::printf("%s: %s (%s, %d rows, sha256 %s)\n", what.c_str(), file.name.c_str(),
-              file.encoding.c_str(), summary.rows(), file.sha256.substr(0, 12).c_str());
+  std::printf("%s: %s (%s, %d rows, sha256 %s)\n", what.c_str(),
+              file.name.c_str(), file.encoding.c_str(), summary.rows(),
+              file.sha256.substr(0, 12).c_str());
   for (const auto& r : summary.refusals()) {
     if (r.column().empty()) {
       std::printf("  refused line %d: %s\n", r.line(), r.reason().c_str());
     } else {
-      std::printf("  refused line %d, column %s: %s\n", r.line(), r.column().c_str(),
-                  r.reason().c_str());
+      std::printf("  refused line %d, column %s: %s\n", r.line(),
+                  r.column().c_str(), r.reason().c_str());
     }
   }
   for (const auto& o : summary.outcomes()) {
-    if (!o.note().empty()) std::printf("  note line %d: %s\n", o.line(), o.note().c_str());
+    if (!o.note().empty())
+      std::printf("  note line %d: %s\n", o.line(), o.note().c_str());
   }
-  std::printf("added %d, matched %d, refused %d", summary.added(), summary.matched(),
-              summary.refused());
+  std::printf("added %d, matched %d, refused %d", summary.added(),
+              summary.matched(), summary.refused());
   if (dry_run) {
     std::printf(": dry run, nothing stored%s\n",
-                summary.refused() > 0 ? " (the refused rows would stop the import)" : "");
+                summary.refused() > 0
+                    ? " (the refused rows would stop the import)"
+                    : "");
   } else if (summary.stored()) {
     if (summary.added() == 0 && summary.refused() == 0) {
       std::printf(": nothing changed (every row is already in the registry)\n");
     } else {
-      std::printf(": stored%s\n", summary.refused() > 0 ? "; the refused rows were not" : "");
+      std::printf(": stored%s\n",
+                  summary.refused() > 0 ? "; the refused rows were not" : "");
     }
   } else {
-    std::printf(": nothing stored (fix the refused rows, or store the good ones with --skip-bad)\n");
+    std::printf(
+        ": nothing stored (fix the refused rows, or store the good ones with "
+        "--skip-bad)\n");
   }
   if (!refused_out.empty() && summary.refused() > 0) {
     std::printf("refused rows written to %s\n", refused_out.c_str());

@@ -34,15 +34,15 @@ enum class FileEncoding { kAuto, kUtf8, kGb18030 };
 bool ParseFileEncoding(std::string_view text, FileEncoding* out);
 
 struct CsvRecord {
-  int line = 0;                      // the line the record starts on (header: 1)
-  std::vector<std::string> fields;   // UTF-8, as the file has them (unquoted)
-  std::string text;                  // the record's lines, UTF-8, without the final newline
+  int line = 0;                     // the line the record starts on (header: 1)
+  std::vector<std::string> fields;  // UTF-8, as the file has them (unquoted)
+  std::string text;  // the record's lines, UTF-8, without the final newline
 };
 
 struct CsvFile {
-  std::string name;       // the path as given
-  std::string sha256;     // hex of the file's bytes, as they are on disk
-  std::string encoding;   // "utf-8", "utf-8 with BOM" or "gb18030"
+  std::string name;      // the path as given
+  std::string sha256;    // hex of the file's bytes, as they are on disk
+  std::string encoding;  // "utf-8", "utf-8 with BOM" or "gb18030"
   std::vector<std::string> header;  // column names: trimmed, lower case
   std::string header_text;          // the header line, UTF-8
   std::vector<CsvRecord> records;   // data rows; blank lines are skipped
@@ -58,7 +58,8 @@ absl::StatusOr<CsvFile> ParseCsv(std::string bytes, FileEncoding encoding,
                                  std::string name = "");
 // Reads `path` (NOT_FOUND / PERMISSION_DENIED when it cannot be opened;
 // files over 512 MiB are RESOURCE_EXHAUSTED) and parses it.
-absl::StatusOr<CsvFile> ReadCsvFile(const std::string& path, FileEncoding encoding);
+absl::StatusOr<CsvFile> ReadCsvFile(const std::string& path,
+                                    FileEncoding encoding);
 
 // Column name -> index in the file's header. Every name in `required` must
 // be present; a header column not in `known` is an error (a misspelt column
@@ -69,7 +70,8 @@ absl::StatusOr<std::map<std::string, int>> MapColumns(
 
 // The field of `record` in column `name` ("" when the file has no such
 // column or the row is short).
-std::string Field(const CsvRecord& record, const std::map<std::string, int>& columns,
+std::string Field(const CsvRecord& record,
+                  const std::map<std::string, int>& columns,
                   const std::string& name);
 
 // Progress of sending rows: on a terminal a bar redrawn in place, otherwise
@@ -115,9 +117,11 @@ struct OpenedImport {
 // Reads a.file, maps its header to `known` (`required` must be there) and
 // checks it has rows (`rows`: "player", "certificate", ...). On any problem
 // prints the usage error, sets *exit_status and returns nullopt.
-std::optional<OpenedImport> OpenImport(const ImportArgs& a, const std::vector<std::string>& known,
+std::optional<OpenedImport> OpenImport(const ImportArgs& a,
+                                       const std::vector<std::string>& known,
                                        const std::vector<std::string>& required,
-                                       const std::string& rows, int* exit_status);
+                                       const std::string& rows,
+                                       int* exit_status);
 
 // The rows of one message of an import stream.
 inline constexpr int kImportRowsPerMessage = 1000;
@@ -138,8 +142,8 @@ int ReportImport(const std::string& what, const CsvFile& file,
 // `options(&request)` sets the options of the
 // first message, `fill(record, &request)` adds one record as a row. The
 // deadline is ctx.timeout_seconds per 10,000 rows (at least that once).
-template <typename Service, typename Request, typename Response, typename OpenFn,
-          typename OptionsFn, typename FillFn>
+template <typename Service, typename Request, typename Response,
+          typename OpenFn, typename OptionsFn, typename FillFn>
 int StreamImport(CliContext& ctx, const std::string& what, const CsvFile& file,
                  bool dry_run, const std::string& refused_out, OpenFn open,
                  OptionsFn options, FillFn fill) {
@@ -149,11 +153,12 @@ int StreamImport(CliContext& ctx, const std::string& what, const CsvFile& file,
   auto call = ctx.NewCall();
   if (!call) return kExitUsage;
   const int64_t rows = static_cast<int64_t>(file.records.size());
-  call->set_deadline(std::chrono::system_clock::now() +
-                     std::chrono::seconds(int64_t{ctx.timeout_seconds} *
-                                          (1 + rows / 10000)));
+  call->set_deadline(
+      std::chrono::system_clock::now() +
+      std::chrono::seconds(int64_t{ctx.timeout_seconds} * (1 + rows / 10000)));
   Response response;
-  std::unique_ptr<grpc::ClientWriter<Request>> writer = open(*stub, call.get(), &response);
+  std::unique_ptr<grpc::ClientWriter<Request>> writer =
+      open(*stub, call.get(), &response);
   ImportProgress progress("sending " + file.name, rows);
   size_t next = 0;
   bool first = true;
@@ -162,17 +167,21 @@ int StreamImport(CliContext& ctx, const std::string& what, const CsvFile& file,
     if (first) options(&request);
     first = false;
     const size_t begin = next;
-    const size_t end = std::min(file.records.size(), next + kImportRowsPerMessage);
+    const size_t end =
+        std::min(file.records.size(), next + kImportRowsPerMessage);
     for (; next < end; ++next) fill(file.records[next], &request);
-    if (!writer->Write(request)) break;  // the server ended the call; Finish says why
+    if (!writer->Write(request))
+      break;  // the server ended the call; Finish says why
     progress.Advance(static_cast<int64_t>(end - begin));
   }
   writer->WritesDone();
-  progress.Finish(dry_run ? "sent; the server is checking the file (dry run)"
-                          : "sent; the server is checking and storing the file");
+  progress.Finish(dry_run
+                      ? "sent; the server is checking the file (dry run)"
+                      : "sent; the server is checking and storing the file");
   grpc::Status s = writer->Finish();
   if (!s.ok()) return ctx.Fail(s);
-  return ReportImport(what, file, response.summary(), ctx.json, dry_run, refused_out);
+  return ReportImport(what, file, response.summary(), ctx.json, dry_run,
+                      refused_out);
 }
 
 }  // namespace gorank::cli

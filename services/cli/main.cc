@@ -1,6 +1,7 @@
 // rankctl: the command-line client of rankd for associations.
 //
-//   rankctl [--config FILE] [--server ADDR] [--token-file F] [--json] <command> ...
+//   rankctl [--config FILE] [--server ADDR] [--token-file F] [--json] <command>
+//   ...
 //
 // Connection settings: a flag, else RANKCTL_SERVER / RANKCTL_TOKEN_FILE /
 // RANKCTL_CA_FILE, else the config file (--config, or
@@ -24,23 +25,26 @@ int main(int argc, char** argv) {
   CliContext ctx;
   std::string config_file;
   app.add_option("--config", config_file,
-                 "rankctl config file (default: ~/.config/rankctl/config.toml if it exists)");
+                 "rankctl config file (default: ~/.config/rankctl/config.toml "
+                 "if it exists)");
   auto* server = app.add_option("--server", ctx.server,
                                 "rankd address HOST:PORT (env RANKCTL_SERVER)")
                      ->capture_default_str();
-  auto* token_file =
-      app.add_option("--token-file", ctx.token_file,
-                     "file holding the bearer token (env RANKCTL_TOKEN_FILE; none: act as "
-                     "the public)");
+  auto* token_file = app.add_option(
+      "--token-file", ctx.token_file,
+      "file holding the bearer token (env RANKCTL_TOKEN_FILE; none: act as "
+      "the public)");
   app.add_flag("--json", ctx.json, "print answers as JSON");
-  app.add_option("--timeout", ctx.timeout_seconds, "seconds to wait for an answer")
+  app.add_option("--timeout", ctx.timeout_seconds,
+                 "seconds to wait for an answer")
       ->capture_default_str();
   auto* ca_file = app.add_option(
       "--ca-file", ctx.ca_file,
       "use TLS; the CA that signed rankd's certificate (env RANKCTL_CA_FILE)");
-  auto* cert_file =
-      app.add_option("--cert-file", ctx.cert_file, "client certificate for mutual TLS (PEM)");
-  auto* key_file = app.add_option("--key-file", ctx.key_file, "client key for mutual TLS (PEM)");
+  auto* cert_file = app.add_option("--cert-file", ctx.cert_file,
+                                   "client certificate for mutual TLS (PEM)");
+  auto* key_file = app.add_option("--key-file", ctx.key_file,
+                                  "client key for mutual TLS (PEM)");
   auto* time_zone = app.add_option("--time-zone", ctx.time_zone,
                                    "time zone times are printed in (IANA name)")
                         ->capture_default_str();
@@ -63,10 +67,11 @@ int main(int argc, char** argv) {
     return rc == 0 ? kExitOk : kExitUsage;
   }
   if (!action) return CliContext::Usage("no command given; see --help");
-  const FlagsGiven given{server->count() > 0,    token_file->count() > 0,
-                         ca_file->count() > 0,   cert_file->count() > 0,
+  const FlagsGiven given{server->count() > 0,   token_file->count() > 0,
+                         ca_file->count() > 0,  cert_file->count() > 0,
                          key_file->count() > 0, time_zone->count() > 0};
-  if (const std::string bad = ctx.ApplySettings(config_file, given); !bad.empty()) {
+  if (const std::string bad = ctx.ApplySettings(config_file, given);
+      !bad.empty()) {
     return CliContext::Usage(bad);
   }
   if (const std::string bad = ctx.ApplyTimeZone(); !bad.empty()) {

@@ -14,7 +14,9 @@
 
 namespace gorank::cli {
 
-void SetRank(const std::string& text, v1::Rank* out) { out->set_notation(text); }
+void SetRank(const std::string& text, v1::Rank* out) {
+  out->set_notation(text);
+}
 
 std::string RankText(const v1::Rank& r) {
   if (r.notation().empty()) return "-";
@@ -55,17 +57,23 @@ std::string DateText(const v1::Date& d) {
 namespace {
 
 std::string GenderText(v1::Gender g) {
-  return g == v1::GENDER_MALE ? "male" : g == v1::GENDER_FEMALE ? "female" : "-";
+  return g == v1::GENDER_MALE     ? "male"
+         : g == v1::GENDER_FEMALE ? "female"
+                                  : "-";
 }
 
 bool ParseGender(const std::string& s, v1::Gender* out) {
-  if (s == "male" || s == "m" || s == "男") *out = v1::GENDER_MALE;
-  else if (s == "female" || s == "f" || s == "女") *out = v1::GENDER_FEMALE;
-  else return false;
+  if (s == "male" || s == "m" || s == "男")
+    *out = v1::GENDER_MALE;
+  else if (s == "female" || s == "f" || s == "女")
+    *out = v1::GENDER_FEMALE;
+  else
+    return false;
   return true;
 }
 
-void PrintPlayers(const google::protobuf::RepeatedPtrField<v1::Player>& players) {
+void PrintPlayers(
+    const google::protobuf::RepeatedPtrField<v1::Player>& players) {
   std::vector<std::vector<std::string>> rows = {
       {"ID", "NAME", "LATIN", "GENDER", "BORN", "AGENCY", "RANK"}};
   for (const auto& p : players) {
@@ -78,18 +86,19 @@ void PrintPlayers(const google::protobuf::RepeatedPtrField<v1::Player>& players)
 
 void PrintPlayer(const v1::Player& p) {
   std::vector<std::vector<std::string>> rows = {
-       {"id", std::to_string(p.id())},
-       {"name", p.name()},
-       {"latin name", p.latin_name()},
-       {"gender", GenderText(p.gender())},
-       {"birth date", DateText(p.birth_date())},
-       {"agency", p.agency_prefix()},
-       {"resident id", p.resident_id().empty()
-                           ? (p.has_resident_id() ? "(recorded, hidden)" : "-")
-                           : p.resident_id()},
-       {"rank", RankText(p.rank())},
-       {"gomoku rank", RankText(p.gomoku_rank())}};
-  if (!p.external_id().empty()) rows.push_back({"external id", p.external_id()});
+      {"id", std::to_string(p.id())},
+      {"name", p.name()},
+      {"latin name", p.latin_name()},
+      {"gender", GenderText(p.gender())},
+      {"birth date", DateText(p.birth_date())},
+      {"agency", p.agency_prefix()},
+      {"resident id", p.resident_id().empty()
+                          ? (p.has_resident_id() ? "(recorded, hidden)" : "-")
+                          : p.resident_id()},
+      {"rank", RankText(p.rank())},
+      {"gomoku rank", RankText(p.gomoku_rank())}};
+  if (!p.external_id().empty())
+    rows.push_back({"external id", p.external_id()});
   PrintTable(rows);
 }
 
@@ -101,8 +110,10 @@ std::string ReasonText(v1::RankChangeReason r) {
   return name;
 }
 
-void PrintAgencies(const google::protobuf::RepeatedPtrField<v1::Agency>& agencies) {
-  std::vector<std::vector<std::string>> rows = {{"PREFIX", "NAME", "NAME_EN", "STATUS"}};
+void PrintAgencies(
+    const google::protobuf::RepeatedPtrField<v1::Agency>& agencies) {
+  std::vector<std::vector<std::string>> rows = {
+      {"PREFIX", "NAME", "NAME_EN", "STATUS"}};
   for (const auto& a : agencies) {
     rows.push_back({a.prefix(), a.name(), a.name_en(),
                     a.status() == v1::AGENCY_STATUS_ACTIVE
@@ -114,18 +125,25 @@ void PrintAgencies(const google::protobuf::RepeatedPtrField<v1::Agency>& agencie
 
 std::string RoleText(v1::Role r) {
   switch (r) {
-    case v1::ROLE_NATIONAL_ADMIN: return "national_admin";
-    case v1::ROLE_AGENCY_OPERATOR: return "agency_operator";
-    case v1::ROLE_AUDITOR: return "auditor";
-    default: return "public";
+    case v1::ROLE_NATIONAL_ADMIN:
+      return "national_admin";
+    case v1::ROLE_AGENCY_OPERATOR:
+      return "agency_operator";
+    case v1::ROLE_AUDITOR:
+      return "auditor";
+    default:
+      return "public";
   }
 }
 
-void PrintTokens(const google::protobuf::RepeatedPtrField<v1::TokenInfo>& tokens) {
-  std::vector<std::vector<std::string>> rows = {{"ID", "ROLE", "AGENCY", "LABEL", "STATE"}};
+void PrintTokens(
+    const google::protobuf::RepeatedPtrField<v1::TokenInfo>& tokens) {
+  std::vector<std::vector<std::string>> rows = {
+      {"ID", "ROLE", "AGENCY", "LABEL", "STATE"}};
   for (const auto& t : tokens) {
-    rows.push_back({std::to_string(t.id()), RoleText(t.role()), t.agency_prefix(),
-                    t.label(), t.revoked_unix() ? "revoked" : "valid"});
+    rows.push_back({std::to_string(t.id()), RoleText(t.role()),
+                    t.agency_prefix(), t.label(),
+                    t.revoked_unix() ? "revoked" : "valid"});
   }
   PrintTable(rows);
 }
@@ -136,28 +154,41 @@ void AddPlayerRegister(CLI::App& player, CliContext& ctx, Action& action) {
   auto gender = std::make_shared<std::string>();
   auto birth = std::make_shared<std::string>();
   auto rank = std::make_shared<std::string>();
-  reg->add_option("--name", *r->mutable_name(), "name (Chinese characters as written)")->required();
-  reg->add_option("--latin-name", *r->mutable_latin_name(), "name in Latin letters");
+  reg->add_option("--name", *r->mutable_name(),
+                  "name (Chinese characters as written)")
+      ->required();
+  reg->add_option("--latin-name", *r->mutable_latin_name(),
+                  "name in Latin letters");
   reg->add_option("--gender", *gender, "male|female");
   reg->add_option("--birth-date", *birth, "YYYY-MM-DD");
-  reg->add_option("--agency", *r->mutable_agency_prefix(), "home agency prefix, e.g. 110")->required();
-  reg->add_option("--resident-id", *r->mutable_resident_id(), "18-character resident ID number");
-  reg->add_option("--rank", *rank, "a rank the player already holds (5k, 3d, 业余3段 ...)");
-  reg->add_option("--rank-basis", *r->mutable_initial_rank_basis(), "what that rank rests on");
+  reg->add_option("--agency", *r->mutable_agency_prefix(),
+                  "home agency prefix, e.g. 110")
+      ->required();
+  reg->add_option("--resident-id", *r->mutable_resident_id(),
+                  "18-character resident ID number");
+  reg->add_option("--rank", *rank,
+                  "a rank the player already holds (5k, 3d, 业余3段 ...)");
+  reg->add_option("--rank-basis", *r->mutable_initial_rank_basis(),
+                  "what that rank rests on");
   reg->add_option("--external-id", *r->mutable_external_id(),
-                  "the agency's own id for the player (unique in the agency, at most 64 bytes)");
+                  "the agency's own id for the player (unique in the agency, "
+                  "at most 64 bytes)");
   reg->callback([&, r, gender, birth, rank] {
     action = [&, r, gender, birth, rank]() -> int {
       if (!gender->empty()) {
         v1::Gender g;
-        if (!ParseGender(*gender, &g)) return CliContext::Usage("--gender must be male or female");
+        if (!ParseGender(*gender, &g))
+          return CliContext::Usage("--gender must be male or female");
         r->set_gender(g);
       }
-      if (!birth->empty() && !SetDate(*birth, r->mutable_birth_date())) return kExitUsage;
+      if (!birth->empty() && !SetDate(*birth, r->mutable_birth_date()))
+        return kExitUsage;
       if (!rank->empty()) SetRank(*rank, r->mutable_initial_rank());
       return Unary<v1::PlayerRegistry, v1::RegisterPlayerResponse>(
           ctx,
-          [&](auto& stub, auto* c, auto* resp) { return stub.RegisterPlayer(c, *r, resp); },
+          [&](auto& stub, auto* c, auto* resp) {
+            return stub.RegisterPlayer(c, *r, resp);
+          },
           [](const auto& resp) { PrintPlayer(resp.player()); });
     };
   });
@@ -172,7 +203,10 @@ void AddPlayerGet(CLI::App& player, CliContext& ctx, Action& action) {
       v1::GetPlayerRequest req;
       req.set_player_id(*id);
       return Unary<v1::PlayerRegistry, v1::GetPlayerResponse>(
-          ctx, [&](auto& stub, auto* c, auto* resp) { return stub.GetPlayer(c, req, resp); },
+          ctx,
+          [&](auto& stub, auto* c, auto* resp) {
+            return stub.GetPlayer(c, req, resp);
+          },
           [](const auto& resp) { PrintPlayer(resp.player()); });
     };
   });
@@ -189,19 +223,26 @@ void AddPlayerUpdate(CLI::App& player, CliContext& ctx, Action& action) {
   upd->add_option("--latin-name", *u->mutable_latin_name(), "new Latin name");
   upd->add_option("--gender", *ugender, "male|female");
   upd->add_option("--birth-date", *ubirth, "YYYY-MM-DD");
-  upd->add_option("--resident-id", *u->mutable_resident_id(), "resident ID number");
-  upd->add_option("--agency", *u->mutable_agency_prefix(), "transfer to agency (national admin)");
+  upd->add_option("--resident-id", *u->mutable_resident_id(),
+                  "resident ID number");
+  upd->add_option("--agency", *u->mutable_agency_prefix(),
+                  "transfer to agency (national admin)");
   upd->callback([&, u, ugender, ubirth, uid] {
     action = [&, u, ugender, ubirth, uid]() -> int {
       u->set_player_id(*uid);
       if (!ugender->empty()) {
         v1::Gender g;
-        if (!ParseGender(*ugender, &g)) return CliContext::Usage("--gender must be male or female");
+        if (!ParseGender(*ugender, &g))
+          return CliContext::Usage("--gender must be male or female");
         u->set_gender(g);
       }
-      if (!ubirth->empty() && !SetDate(*ubirth, u->mutable_birth_date())) return kExitUsage;
+      if (!ubirth->empty() && !SetDate(*ubirth, u->mutable_birth_date()))
+        return kExitUsage;
       return Unary<v1::PlayerRegistry, v1::UpdatePlayerResponse>(
-          ctx, [&](auto& stub, auto* c, auto* resp) { return stub.UpdatePlayer(c, *u, resp); },
+          ctx,
+          [&](auto& stub, auto* c, auto* resp) {
+            return stub.UpdatePlayer(c, *u, resp);
+          },
           [](const auto& resp) { PrintPlayer(resp.player()); });
     };
   });
@@ -212,24 +253,30 @@ void AddPlayerSearch(CLI::App& player, CliContext& ctx, Action& action) {
   auto s = std::make_shared<v1::SearchPlayersRequest>();
   auto min_rank = std::make_shared<std::string>();
   auto max_rank = std::make_shared<std::string>();
-  search->add_option("--name", *s->mutable_name_prefix(), "name or Latin-name prefix");
+  search->add_option("--name", *s->mutable_name_prefix(),
+                     "name or Latin-name prefix");
   search->add_option("--agency", *s->mutable_agency_prefix(), "agency prefix");
   search->add_option("--min-rank", *min_rank, "weakest rank, e.g. 5k");
   search->add_option("--max-rank", *max_rank, "strongest rank, e.g. 3d");
   search->add_option_function<int32_t>(
       "--page-size", [s](int32_t v) { s->set_page_size(v); },
       "results per page (default 50, at most 200)");
-  search->add_option("--page-token", *s->mutable_page_token(), "from a previous page");
+  search->add_option("--page-token", *s->mutable_page_token(),
+                     "from a previous page");
   search->callback([&, s, min_rank, max_rank] {
     action = [&, s, min_rank, max_rank]() -> int {
       if (!min_rank->empty()) SetRank(*min_rank, s->mutable_min_rank());
       if (!max_rank->empty()) SetRank(*max_rank, s->mutable_max_rank());
       return Unary<v1::PlayerRegistry, v1::SearchPlayersResponse>(
-          ctx, [&](auto& stub, auto* c, auto* resp) { return stub.SearchPlayers(c, *s, resp); },
+          ctx,
+          [&](auto& stub, auto* c, auto* resp) {
+            return stub.SearchPlayers(c, *s, resp);
+          },
           [](const auto& resp) {
             PrintPlayers(resp.players());
             if (!resp.next_page_token().empty()) {
-              std::cout << "more: --page-token " << resp.next_page_token() << "\n";
+              std::cout << "more: --page-token " << resp.next_page_token()
+                        << "\n";
             }
           });
     };
@@ -266,7 +313,8 @@ void AddPlayerHistory(CLI::App& player, CliContext& ctx, Action& action) {
 }
 
 void AddPlayerSetRank(CLI::App& player, CliContext& ctx, Action& action) {
-  auto* chg = player.add_subcommand("set-rank", "record a correction or a tournament award");
+  auto* chg = player.add_subcommand(
+      "set-rank", "record a correction or a tournament award");
   auto c = std::make_shared<v1::ChangeRankRequest>();
   auto cid = std::make_shared<int64_t>(0);
   auto crank = std::make_shared<std::string>();
@@ -279,8 +327,10 @@ void AddPlayerSetRank(CLI::App& player, CliContext& ctx, Action& action) {
                   "go|gomoku: which of the player's ranks")
       ->capture_default_str();
   chg->add_option("--reason", *creason, "correction|award")->required();
-  chg->add_option("--basis", *c->mutable_basis(), "what the change rests on")->required();
-  chg->add_option("--date", *cdate, "effective date, YYYY-MM-DD (default today)");
+  chg->add_option("--basis", *c->mutable_basis(), "what the change rests on")
+      ->required();
+  chg->add_option("--date", *cdate,
+                  "effective date, YYYY-MM-DD (default today)");
   chg->add_option_function<int64_t>(
       "--event", [c](int64_t v) { c->set_basis_event_id(v); },
       "award: the closed event the player played in (event id)");
@@ -302,14 +352,18 @@ void AddPlayerSetRank(CLI::App& player, CliContext& ctx, Action& action) {
       if (!cdate->empty() && !SetDate(*cdate, c->mutable_effective_date()))
         return kExitUsage;
       return Unary<v1::PlayerRegistry, v1::ChangeRankResponse>(
-          ctx, [&](auto& stub, auto* cc, auto* resp) { return stub.ChangeRank(cc, *c, resp); },
+          ctx,
+          [&](auto& stub, auto* cc, auto* resp) {
+            return stub.ChangeRank(cc, *c, resp);
+          },
           [](const auto& resp) { PrintPlayer(resp.player()); });
     };
   });
 }
 
 void AddPlayerCommands(CLI::App& app, CliContext& ctx, Action& action) {
-  auto* player = app.add_subcommand("player", "register, read and search players");
+  auto* player =
+      app.add_subcommand("player", "register, read and search players");
   player->require_subcommand(1);
 
   AddPlayerRegister(*player, ctx, action);
@@ -321,61 +375,87 @@ void AddPlayerCommands(CLI::App& app, CliContext& ctx, Action& action) {
 }
 
 void AddAgencyList(CLI::App& agency, CliContext& ctx, Action& action) {
-  agency.add_subcommand("list", "every agency with its prefix and status")->callback([&] {
-    action = [&]() -> int {
-      v1::ListAgenciesRequest req;
-      return Unary<v1::AgencyService, v1::ListAgenciesResponse>(
-          ctx, [&](auto& stub, auto* c, auto* resp) { return stub.ListAgencies(c, req, resp); },
-          [](const auto& resp) { PrintAgencies(resp.agencies()); });
-    };
-  });
+  agency.add_subcommand("list", "every agency with its prefix and status")
+      ->callback([&] {
+        action = [&]() -> int {
+          v1::ListAgenciesRequest req;
+          return Unary<v1::AgencyService, v1::ListAgenciesResponse>(
+              ctx,
+              [&](auto& stub, auto* c, auto* resp) {
+                return stub.ListAgencies(c, req, resp);
+              },
+              [](const auto& resp) { PrintAgencies(resp.agencies()); });
+        };
+      });
 }
 
 void AddAgencyCreate(CLI::App& agency, CliContext& ctx, Action& action) {
-  auto* create = agency.add_subcommand("create", "create an agency (national admin)");
+  auto* create =
+      agency.add_subcommand("create", "create an agency (national admin)");
   auto cr = std::make_shared<v1::CreateAgencyRequest>();
-  create->add_option("--prefix", *cr->mutable_prefix(), "three-digit prefix")->required();
+  create->add_option("--prefix", *cr->mutable_prefix(), "three-digit prefix")
+      ->required();
   create->add_option("--name", *cr->mutable_name(), "name")->required();
   create->add_option("--name-en", *cr->mutable_name_en(), "English name");
   create->callback([&, cr] {
     action = [&, cr]() -> int {
       return Unary<v1::AgencyService, v1::CreateAgencyResponse>(
-          ctx, [&](auto& stub, auto* c, auto* resp) { return stub.CreateAgency(c, *cr, resp); },
-          [](const auto& resp) { std::cout << "created agency " << resp.agency().prefix() << "\n"; });
+          ctx,
+          [&](auto& stub, auto* c, auto* resp) {
+            return stub.CreateAgency(c, *cr, resp);
+          },
+          [](const auto& resp) {
+            std::cout << "created agency " << resp.agency().prefix() << "\n";
+          });
     };
   });
 }
 
 void AddAgencySuspend(CLI::App& agency, CliContext& ctx, Action& action) {
-  auto* suspend = agency.add_subcommand("suspend", "suspend an agency (national admin)");
+  auto* suspend =
+      agency.add_subcommand("suspend", "suspend an agency (national admin)");
   auto sr = std::make_shared<v1::SuspendAgencyRequest>();
-  suspend->add_option("prefix", *sr->mutable_prefix(), "agency prefix")->required();
+  suspend->add_option("prefix", *sr->mutable_prefix(), "agency prefix")
+      ->required();
   suspend->add_option("--reason", *sr->mutable_reason(), "why")->required();
   suspend->callback([&, sr] {
     action = [&, sr]() -> int {
       return Unary<v1::AgencyService, v1::SuspendAgencyResponse>(
-          ctx, [&](auto& stub, auto* c, auto* resp) { return stub.SuspendAgency(c, *sr, resp); },
-          [](const auto& resp) { std::cout << "suspended agency " << resp.agency().prefix() << "\n"; });
+          ctx,
+          [&](auto& stub, auto* c, auto* resp) {
+            return stub.SuspendAgency(c, *sr, resp);
+          },
+          [](const auto& resp) {
+            std::cout << "suspended agency " << resp.agency().prefix() << "\n";
+          });
     };
   });
 }
 
 void AddAgencyReinstate(CLI::App& agency, CliContext& ctx, Action& action) {
-  auto* reinstate = agency.add_subcommand("reinstate", "reinstate a suspended agency");
+  auto* reinstate =
+      agency.add_subcommand("reinstate", "reinstate a suspended agency");
   auto rr = std::make_shared<v1::ReinstateAgencyRequest>();
-  reinstate->add_option("prefix", *rr->mutable_prefix(), "agency prefix")->required();
+  reinstate->add_option("prefix", *rr->mutable_prefix(), "agency prefix")
+      ->required();
   reinstate->add_option("--reason", *rr->mutable_reason(), "why");
   reinstate->callback([&, rr] {
     action = [&, rr]() -> int {
       return Unary<v1::AgencyService, v1::ReinstateAgencyResponse>(
-          ctx, [&](auto& stub, auto* c, auto* resp) { return stub.ReinstateAgency(c, *rr, resp); },
-          [](const auto& resp) { std::cout << "reinstated agency " << resp.agency().prefix() << "\n"; });
+          ctx,
+          [&](auto& stub, auto* c, auto* resp) {
+            return stub.ReinstateAgency(c, *rr, resp);
+          },
+          [](const auto& resp) {
+            std::cout << "reinstated agency " << resp.agency().prefix() << "\n";
+          });
     };
   });
 }
 
 void AddAgencyCommands(CLI::App& app, CliContext& ctx, Action& action) {
-  auto* agency = app.add_subcommand("agency", "list and manage certifying agencies");
+  auto* agency =
+      app.add_subcommand("agency", "list and manage certifying agencies");
   agency->require_subcommand(1);
   AddAgencyList(*agency, ctx, action);
   AddAgencyCreate(*agency, ctx, action);
@@ -388,13 +468,15 @@ void AddAgencyCommands(CLI::App& app, CliContext& ctx, Action& action) {
 // has nowhere to go; the secret goes only into the file.
 int CreateTokenToFile(CliContext& ctx, const v1::CreateTokenRequest& req,
                       const std::string& path) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  const int fd =
+      ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0) {
     const int err = errno;
-    return CliContext::Usage("--out " + path + ": " +
-                             (err == EEXIST ? std::string("the file exists (a token file is "
-                                                          "never overwritten)")
-                                            : std::strerror(err)));
+    return CliContext::Usage(
+        "--out " + path + ": " +
+        (err == EEXIST ? std::string("the file exists (a token file is "
+                                     "never overwritten)")
+                       : std::strerror(err)));
   }
   auto give_up = [&] {
     ::close(fd);
@@ -418,44 +500,61 @@ int CreateTokenToFile(CliContext& ctx, const v1::CreateTokenRequest& req,
     return ctx.Fail(s);
   }
   const std::string line = resp.secret() + "\n";
-  if (::write(fd, line.data(), line.size()) != static_cast<ssize_t>(line.size()) ||
+  if (::write(fd, line.data(), line.size()) !=
+          static_cast<ssize_t>(line.size()) ||
       ::fsync(fd) != 0 || ::close(fd) != 0) {
     const int err = errno;
     ::unlink(path.c_str());
-    std::cerr << "rankctl: cannot write " << path << ": " << std::strerror(err) << "; token "
-              << resp.token().id() << " was created: revoke it (rankctl token revoke "
+    std::cerr << "rankctl: cannot write " << path << ": " << std::strerror(err)
+              << "; token " << resp.token().id()
+              << " was created: revoke it (rankctl token revoke "
               << resp.token().id() << ")\n";
     return kExitCallFailed;
   }
   resp.clear_secret();  // not on the terminal, not in --json
   return ctx.Print(resp, [&] {
-    std::cout << "token " << resp.token().id() << " (" << RoleText(resp.token().role())
-              << "); secret written to " << path << " (mode 0600)\n";
+    std::cout << "token " << resp.token().id() << " ("
+              << RoleText(resp.token().role()) << "); secret written to "
+              << path << " (mode 0600)\n";
   });
 }
 
 void AddTokenCreate(CLI::App& token, CliContext& ctx, Action& action) {
-  auto* create = token.add_subcommand("create", "create a token; its secret is shown once");
+  auto* create = token.add_subcommand(
+      "create", "create a token; its secret is shown once");
   auto role = std::make_shared<std::string>();
   auto cr = std::make_shared<v1::CreateTokenRequest>();
-  create->add_option("--role", *role, "national_admin|agency_operator|auditor")->required();
-  create->add_option("--agency", *cr->mutable_agency_prefix(), "agency prefix (agency_operator)");
+  create->add_option("--role", *role, "national_admin|agency_operator|auditor")
+      ->required();
+  create->add_option("--agency", *cr->mutable_agency_prefix(),
+                     "agency prefix (agency_operator)");
   create->add_option("--label", *cr->mutable_label(), "who holds it");
   auto out = std::make_shared<std::string>();
-  create->add_option("--out", *out,
-                     "write the secret to this new file (mode 0600) instead of printing it");
+  create->add_option(
+      "--out", *out,
+      "write the secret to this new file (mode 0600) instead of printing it");
   create->callback([&, role, cr, out] {
     action = [&, role, cr, out]() -> int {
-      if (*role == "national_admin") cr->set_role(v1::ROLE_NATIONAL_ADMIN);
-      else if (*role == "agency_operator") cr->set_role(v1::ROLE_AGENCY_OPERATOR);
-      else if (*role == "auditor") cr->set_role(v1::ROLE_AUDITOR);
-      else return CliContext::Usage("--role must be national_admin, agency_operator or auditor");
+      if (*role == "national_admin")
+        cr->set_role(v1::ROLE_NATIONAL_ADMIN);
+      else if (*role == "agency_operator")
+        cr->set_role(v1::ROLE_AGENCY_OPERATOR);
+      else if (*role == "auditor")
+        cr->set_role(v1::ROLE_AUDITOR);
+      else
+        return CliContext::Usage(
+            "--role must be national_admin, agency_operator or auditor");
       if (!out->empty()) return CreateTokenToFile(ctx, *cr, *out);
       return Unary<v1::TokenService, v1::CreateTokenResponse>(
-          ctx, [&](auto& stub, auto* c, auto* resp) { return stub.CreateToken(c, *cr, resp); },
+          ctx,
+          [&](auto& stub, auto* c, auto* resp) {
+            return stub.CreateToken(c, *cr, resp);
+          },
           [](const auto& resp) {
-            std::cout << "token " << resp.token().id() << " (" << RoleText(resp.token().role())
-                      << "); secret, shown only now:\n" << resp.secret() << "\n";
+            std::cout << "token " << resp.token().id() << " ("
+                      << RoleText(resp.token().role())
+                      << "); secret, shown only now:\n"
+                      << resp.secret() << "\n";
           });
     };
   });
@@ -470,8 +569,13 @@ void AddTokenRevoke(CLI::App& token, CliContext& ctx, Action& action) {
       v1::RevokeTokenRequest req;
       req.set_token_id(*tid);
       return Unary<v1::TokenService, v1::RevokeTokenResponse>(
-          ctx, [&](auto& stub, auto* c, auto* resp) { return stub.RevokeToken(c, req, resp); },
-          [](const auto& resp) { std::cout << "revoked token " << resp.token().id() << "\n"; });
+          ctx,
+          [&](auto& stub, auto* c, auto* resp) {
+            return stub.RevokeToken(c, req, resp);
+          },
+          [](const auto& resp) {
+            std::cout << "revoked token " << resp.token().id() << "\n";
+          });
     };
   });
 }
@@ -481,7 +585,10 @@ void AddTokenList(CLI::App& token, CliContext& ctx, Action& action) {
     action = [&]() -> int {
       v1::ListTokensRequest req;
       return Unary<v1::TokenService, v1::ListTokensResponse>(
-          ctx, [&](auto& stub, auto* c, auto* resp) { return stub.ListTokens(c, req, resp); },
+          ctx,
+          [&](auto& stub, auto* c, auto* resp) {
+            return stub.ListTokens(c, req, resp);
+          },
           [](const auto& resp) { PrintTokens(resp.tokens()); });
     };
   });
@@ -492,10 +599,15 @@ void AddTokenWhoAmI(CLI::App& token, CliContext& ctx, Action& action) {
     action = [&]() -> int {
       v1::WhoAmIRequest req;
       return Unary<v1::TokenService, v1::WhoAmIResponse>(
-          ctx, [&](auto& stub, auto* c, auto* resp) { return stub.WhoAmI(c, req, resp); },
+          ctx,
+          [&](auto& stub, auto* c, auto* resp) {
+            return stub.WhoAmI(c, req, resp);
+          },
           [](const auto& resp) {
             std::cout << RoleText(resp.role())
-                      << (resp.agency_prefix().empty() ? "" : " of agency " + resp.agency_prefix())
+                      << (resp.agency_prefix().empty()
+                              ? ""
+                              : " of agency " + resp.agency_prefix())
                       << "\n";
           });
     };
@@ -512,7 +624,8 @@ void AddTokenCommands(CLI::App& app, CliContext& ctx, Action& action) {
 }
 
 void AddRankParse(CLI::App& rank, CliContext& ctx, Action& action) {
-  auto* parse = rank.add_subcommand("parse", "parse a rank in any accepted notation");
+  auto* parse =
+      rank.add_subcommand("parse", "parse a rank in any accepted notation");
   auto text = std::make_shared<std::string>();
   auto pdisc = std::make_shared<std::string>("go");
   parse->add_option("text", *text, "e.g. 5k, 业余3段, 职业九段")->required();
@@ -528,9 +641,13 @@ void AddRankParse(CLI::App& rank, CliContext& ctx, Action& action) {
       req.set_discipline(d);
       req.set_text(*text);
       return Unary<v1::RankService, v1::ParseRankResponse>(
-          ctx, [&](auto& stub, auto* c, auto* resp) { return stub.ParseRank(c, req, resp); },
+          ctx,
+          [&](auto& stub, auto* c, auto* resp) {
+            return stub.ParseRank(c, req, resp);
+          },
           [](const auto& resp) {
-            std::cout << resp.rank().notation() << "\t" << resp.chinese() << "\n";
+            std::cout << resp.rank().notation() << "\t" << resp.chinese()
+                      << "\n";
           });
     };
   });

@@ -491,42 +491,48 @@ std::string XiangqiLine(const std::string& name, const v1::XiangqiGameReport& g,
   if (g.violations_size() > 0) {
     const v1::XiangqiViolation& v = g.violations(0);
     std::string first = v.message() + " [" + XiangqiKindName(v.kind());
-    if (v.rule() != v1::XIANGQI_RULE_UNSPECIFIED) first += ", " + XiangqiRuleName(v.rule());
+    if (v.rule() != v1::XIANGQI_RULE_UNSPECIFIED)
+      first += ", " + XiangqiRuleName(v.rule());
     first += "]";
     if (!verbose && g.violations_size() > 1)
       first += " (+" + std::to_string(g.violations_size() - 1) + " more)";
     parts.push_back(first);
   }
   parts.push_back(g.outcome().summary());
-  const std::string verdict = g.failed() ? "FAIL" : g.needs_arbiter() ? "ARBITER" : "OK";
+  const std::string verdict = g.failed()          ? "FAIL"
+                              : g.needs_arbiter() ? "ARBITER"
+                                                  : "OK";
   std::string line = name + "  " + verdict + "  ";
   for (size_t i = 0; i < parts.size(); ++i) line += (i ? "; " : "") + parts[i];
   return line;
 }
 
 void PrintXiangqiVerbose(const v1::XiangqiGameReport& g) {
-  for (const v1::XiangqiViolation& v : g.violations()) std::cout << "    " << v.message() << "\n";
+  for (const v1::XiangqiViolation& v : g.violations())
+    std::cout << "    " << v.message() << "\n";
   for (const v1::XiangqiRepetition& r : g.repetitions())
-    std::cout << "    repetition, moves " << r.first_move() << "-" << r.last_move() << ": "
-              << r.description() << "\n";
+    std::cout << "    repetition, moves " << r.first_move() << "-"
+              << r.last_move() << ": " << r.description() << "\n";
   std::cout << "    final position: " << g.final_fen() << "\n";
 }
 
 // Checks one Xiangqi file; -1 to go on, else the exit status (the call
 // failed).
-int CheckXiangqiFile(CliContext& ctx, const CheckArgs& args, const std::string& path,
-                     Tally& t) {
+int CheckXiangqiFile(CliContext& ctx, const CheckArgs& args,
+                     const std::string& path, Tally& t) {
   v1::CheckXiangqiRecordRequest req;
-  if (!ReadFile(path, req.mutable_record())) return CliContext::Usage("cannot read " + path);
-  req.set_notation(args.notation == "iccs"      ? v1::XIANGQI_NOTATION_ICCS
-                   : args.notation == "wxf"     ? v1::XIANGQI_NOTATION_WXF
-                   : args.notation == "chinese" ? v1::XIANGQI_NOTATION_CHINESE
-                                                : v1::XIANGQI_NOTATION_UNSPECIFIED);
+  if (!ReadFile(path, req.mutable_record()))
+    return CliContext::Usage("cannot read " + path);
+  req.set_notation(args.notation == "iccs"  ? v1::XIANGQI_NOTATION_ICCS
+                   : args.notation == "wxf" ? v1::XIANGQI_NOTATION_WXF
+                   : args.notation == "chinese"
+                       ? v1::XIANGQI_NOTATION_CHINESE
+                       : v1::XIANGQI_NOTATION_UNSPECIFIED);
   auto call = ctx.NewCall();
   if (!call) return kExitUsage;
   v1::CheckXiangqiRecordResponse resp;
-  const grpc::Status s =
-      v1::RulesService::NewStub(ctx.Channel())->CheckXiangqiRecord(call.get(), req, &resp);
+  const grpc::Status s = v1::RulesService::NewStub(ctx.Channel())
+                             ->CheckXiangqiRecord(call.get(), req, &resp);
   if (s.error_code() == grpc::StatusCode::INVALID_ARGUMENT ||
       s.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED) {
     ++t.records;
@@ -535,9 +541,11 @@ int CheckXiangqiFile(CliContext& ctx, const CheckArgs& args, const std::string& 
     if (ctx.json) {
       std::cout << "{\"record_id\":" << JsonString(path)
                 << ",\"error_code\":" << JsonString(code)
-                << ",\"error_message\":" << JsonString(s.error_message()) << "}\n";
+                << ",\"error_message\":" << JsonString(s.error_message())
+                << "}\n";
     } else {
-      std::cout << path << "  MALFORMED  " << code << ": " << s.error_message() << "\n";
+      std::cout << path << "  MALFORMED  " << code << ": " << s.error_message()
+                << "\n";
     }
     return -1;
   }
@@ -562,7 +570,8 @@ int CheckXiangqiFile(CliContext& ctx, const CheckArgs& args, const std::string& 
     google::protobuf::util::JsonPrintOptions options;
     options.preserve_proto_field_names = true;
     (void)google::protobuf::util::MessageToJsonString(resp, &report, options);
-    std::cout << "{\"record_id\":" << JsonString(path) << ",\"report\":" << report << "}\n";
+    std::cout << "{\"record_id\":" << JsonString(path)
+              << ",\"report\":" << report << "}\n";
   }
   return -1;
 }
@@ -577,7 +586,8 @@ int PrintSummary(const CliContext& ctx, const Tally& t) {
   } else {
     std::cout << t.records << " records: " << t.ok << " ok, " << t.failed
               << " failed, " << t.malformed << " malformed";
-    if (t.arbiter > 0) std::cout << " (" << t.arbiter << " of the failed need an arbiter)";
+    if (t.arbiter > 0)
+      std::cout << " (" << t.arbiter << " of the failed need an arbiter)";
     std::cout << "\n";
   }
   return t.failed + t.malformed > 0 ? kExitCheckFailed : kExitOk;
@@ -631,9 +641,10 @@ void AddRulesCommands(CLI::App& app, CliContext& ctx, Action& action) {
       ->check(CLI::IsMember({"go", "gomoku", "xiangqi"}))
       ->capture_default_str();
   check
-      ->add_option("--notation", a->notation,
-                   "with --game xiangqi: auto ([Format], else each move's) | iccs | "
-                   "wxf | chinese")
+      ->add_option(
+          "--notation", a->notation,
+          "with --game xiangqi: auto ([Format], else each move's) | iccs | "
+          "wxf | chinese")
       ->check(CLI::IsMember({"auto", "iccs", "wxf", "chinese"}))
       ->capture_default_str();
   check

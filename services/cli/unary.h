@@ -12,7 +12,8 @@ namespace gorank::cli {
 // `call(stub, client_context, response)` returns the grpc::Status; `human`
 // prints the answer as text (--json prints it as JSON instead).
 template <typename Service, typename Resp, typename CallFn>
-int Unary(CliContext& ctx, CallFn call, const std::function<void(const Resp&)>& human) {
+int Unary(CliContext& ctx, CallFn call,
+          const std::function<void(const Resp&)>& human) {
   auto stub = Service::NewStub(ctx.Channel());
   auto call_ctx = ctx.NewCall();
   if (!call_ctx) return kExitUsage;
@@ -26,7 +27,8 @@ int Unary(CliContext& ctx, CallFn call, const std::function<void(const Resp&)>& 
 // output mode (e.g. writing --out FILE); when it returns an exit status other
 // than kExitOk, that is returned and nothing is printed.
 template <typename Service, typename Resp, typename CallFn>
-int UnaryFirst(CliContext& ctx, CallFn call, const std::function<int(const Resp&)>& first,
+int UnaryFirst(CliContext& ctx, CallFn call,
+               const std::function<int(const Resp&)>& first,
                const std::function<void(const Resp&)>& human) {
   auto stub = Service::NewStub(ctx.Channel());
   auto call_ctx = ctx.NewCall();

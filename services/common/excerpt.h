@@ -18,15 +18,17 @@ inline std::string_view Utf8Prefix(std::string_view text, size_t max_bytes) {
   if (text.size() <= max_bytes) return text;
   size_t cut = max_bytes;
   // Back up over continuation bytes (10xxxxxx) to a character start.
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+    --cut;
   return text.substr(0, cut);
 }
 
 // "'text'" when it fits in `max_bytes`, else "'<prefix>...' (N bytes)".
-inline std::string QuotedExcerpt(std::string_view text, size_t max_bytes = kExcerptBytes) {
+inline std::string QuotedExcerpt(std::string_view text,
+                                 size_t max_bytes = kExcerptBytes) {
   if (text.size() <= max_bytes) return "'" + std::string(text) + "'";
-  return "'" + std::string(Utf8Prefix(text, max_bytes)) + "...' (" + std::to_string(text.size()) +
-         " bytes)";
+  return "'" + std::string(Utf8Prefix(text, max_bytes)) + "...' (" +
+         std::to_string(text.size()) + " bytes)";
 }
 
 }  // namespace gorank

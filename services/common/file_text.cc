@@ -7,10 +7,12 @@
 
 namespace gorank {
 
-absl::StatusOr<std::string> ReadTextFile(const std::string& what, const std::string& path) {
+absl::StatusOr<std::string> ReadTextFile(const std::string& what,
+                                         const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    return absl::NotFoundError("cannot read " + (what.empty() ? "" : what + " ") + path);
+    return absl::NotFoundError("cannot read " +
+                               (what.empty() ? "" : what + " ") + path);
   }
   std::stringstream ss;
   ss << in.rdbuf();

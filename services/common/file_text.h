@@ -11,7 +11,8 @@ namespace gorank {
 
 // The bytes of `path`. NOT_FOUND "cannot read <what> <path>" (or "cannot
 // read <path>" when `what` is empty) when it cannot be opened. Thread-safe.
-absl::StatusOr<std::string> ReadTextFile(const std::string& what, const std::string& path);
+absl::StatusOr<std::string> ReadTextFile(const std::string& what,
+                                         const std::string& path);
 
 }  // namespace gorank
 

@@ -24,7 +24,8 @@ grpc::Status ToGrpcStatus(const absl::Status& status);
 
 // `message` cut to at most `max_bytes` bytes (the "..." included) at a UTF-8
 // character boundary; unchanged when it fits.
-std::string ShortenMessage(std::string_view message, size_t max_bytes = kMaxErrorMessageBytes);
+std::string ShortenMessage(std::string_view message,
+                           size_t max_bytes = kMaxErrorMessageBytes);
 
 }  // namespace gorank
 

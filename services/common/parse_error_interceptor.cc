@@ -22,7 +22,8 @@ thread_local std::string last_utf8_field;
 // -> "gorank.v1.X.y"; empty for any other line.
 std::string Utf8ParseErrorField(std::string_view message) {
   constexpr std::string_view kHead = "String field '";
-  constexpr std::string_view kTail = "' contains invalid UTF-8 data when parsing";
+  constexpr std::string_view kTail =
+      "' contains invalid UTF-8 data when parsing";
   if (message.substr(0, kHead.size()) != kHead) return "";
   const size_t end = message.find(kTail, kHead.size());
   if (end == std::string_view::npos) return "";
@@ -31,7 +32,8 @@ std::string Utf8ParseErrorField(std::string_view message) {
   return field;
 }
 
-void LogToSpdlog(gpb::LogLevel level, const char* filename, int line, const std::string& message) {
+void LogToSpdlog(gpb::LogLevel level, const char* filename, int line,
+                 const std::string& message) {
   if (std::string field = Utf8ParseErrorField(message); !field.empty()) {
     spdlog::info("protobuf: refused a message with invalid UTF-8 in {}", field);
     last_utf8_field = std::move(field);
@@ -57,8 +59,10 @@ class ParseErrorInterceptor : public grpc::experimental::Interceptor {
  public:
   explicit ParseErrorInterceptor(bool streaming) : streaming_(streaming) {}
 
-  void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
-    if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::POST_RECV_MESSAGE)) {
+  void Intercept(
+      grpc::experimental::InterceptorBatchMethods* methods) override {
+    if (methods->QueryInterceptionHookPoint(
+            InterceptionHookPoints::POST_RECV_MESSAGE)) {
       std::string field = std::move(last_utf8_field);
       last_utf8_field.clear();
       if (methods->GetRecvMessage() == nullptr) {
@@ -68,20 +72,23 @@ class ParseErrorInterceptor : public grpc::experimental::Interceptor {
         if (!streaming_) unparsed_ = true;
       }
     }
-    if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::PRE_SEND_STATUS)) {
+    if (methods->QueryInterceptionHookPoint(
+            InterceptionHookPoints::PRE_SEND_STATUS)) {
       const grpc::Status status = methods->GetSendStatus();
       const bool bare_internal =
-          status.error_code() == grpc::StatusCode::INTERNAL && status.error_message().empty();
+          status.error_code() == grpc::StatusCode::INTERNAL &&
+          status.error_message().empty();
       if (!bad_field_.empty() && (bare_internal || streaming_)) {
         methods->ModifySendStatus(grpc::Status(
             grpc::StatusCode::INVALID_ARGUMENT,
             "field " + bad_field_ + " is not valid UTF-8 text; " +
-                (streaming_ ? "the stream was ended at that message"
-                            : "the request was not read (send text as UTF-8)")));
+                (streaming_
+                     ? "the stream was ended at that message"
+                     : "the request was not read (send text as UTF-8)")));
       } else if (unparsed_ && bare_internal) {
-        methods->ModifySendStatus(
-            grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
-                         "the request could not be parsed as its protobuf message type"));
+        methods->ModifySendStatus(grpc::Status(
+            grpc::StatusCode::INVALID_ARGUMENT,
+            "the request could not be parsed as its protobuf message type"));
       }
     }
     methods->Proceed();

@@ -14,8 +14,9 @@
 namespace gorank {
 
 struct RateLimit {
-  double per_second = 20;  // sustained rate a client may call at; <= 0: no limit
-  double burst = 40;       // calls a client may make at once
+  double per_second =
+      20;             // sustained rate a client may call at; <= 0: no limit
+  double burst = 40;  // calls a client may make at once
 };
 
 // Thread-safe.
@@ -28,7 +29,8 @@ class RateLimiter {
 
   // Takes one call from `client`'s bucket at `now`. Returns 0 when the call
   // may proceed, else the milliseconds after which one will be allowed.
-  int64_t Acquire(const std::string& client, TimePoint now = std::chrono::steady_clock::now());
+  int64_t Acquire(const std::string& client,
+                  TimePoint now = std::chrono::steady_clock::now());
 
  private:
   struct Bucket {

@@ -28,7 +28,8 @@ FieldLimit Items(int64_t max_items) {
   return l;
 }
 
-FieldLimit Range(int64_t min, int64_t max, int64_t max_items = kDefaultMaxItems) {
+FieldLimit Range(int64_t min, int64_t max,
+                 int64_t max_items = kDefaultMaxItems) {
   FieldLimit l;
   l.min = min;
   l.max = max;
@@ -42,7 +43,8 @@ FieldLimit Range(int64_t min, int64_t max, int64_t max_items = kDefaultMaxItems)
 // line), so a request is refused here first, with the field's path.
 // Every integer range includes 0 (proto3's "not set").
 const std::unordered_map<std::string_view, FieldLimit>& Table() {
-  static const auto* table = new std::unordered_map<std::string_view, FieldLimit>{
+  static const auto* table = new std::unordered_map<std::string_view,
+                                                    FieldLimit>{
       // Names of people, agencies, teams, events and places.
       {"name", Bytes(120)},
       {"latin_name", Bytes(120)},
@@ -71,7 +73,8 @@ const std::unordered_map<std::string_view, FieldLimit>& Table() {
       {"notation", Bytes(64)},
       {"gorank.v1.ParseRankRequest.text", Bytes(64)},
       {"rule_ids", Bytes(64, 100)},
-      {"record_id", Bytes(4096)},  // rankctl check sends the file's path (PATH_MAX)
+      {"record_id",
+       Bytes(4096)},  // rankctl check sends the file's path (PATH_MAX)
       {"adjusted_minutes", Bytes(32)},
       {"system", Bytes(200)},
       {"sgf", Bytes(4 << 20)},  // BoardPoint.sgf below; game records: 4 MiB
@@ -182,7 +185,8 @@ class Checker {
     std::vector<const FieldDescriptor*> fields;
     r->ListFields(m, &fields);  // set fields only: defaults are always within
     for (const FieldDescriptor* f : fields) {
-      const std::string path = prefix.empty() ? f->name() : prefix + "." + f->name();
+      const std::string path =
+          prefix.empty() ? f->name() : prefix + "." + f->name();
       const FieldLimit limit = LimitOf(*f);
       if (f->is_repeated()) {
         const int n = r->FieldSize(m, f);
@@ -204,31 +208,37 @@ class Checker {
   }
 
  private:
-  // One value of `f` (element `i` of a repeated field, or the value when i < 0).
-  absl::Status Element(const Message& m, const Reflection* r, const FieldDescriptor* f, int i,
-                       const FieldLimit& limit, const std::string& path) {
+  // One value of `f` (element `i` of a repeated field, or the value when i <
+  // 0).
+  absl::Status Element(const Message& m, const Reflection* r,
+                       const FieldDescriptor* f, int i, const FieldLimit& limit,
+                       const std::string& path) {
     const bool rep = i >= 0;
     switch (f->cpp_type()) {
       case FieldDescriptor::CPPTYPE_MESSAGE:
-        return Check(rep ? r->GetRepeatedMessage(m, f, i) : r->GetMessage(m, f), path);
+        return Check(rep ? r->GetRepeatedMessage(m, f, i) : r->GetMessage(m, f),
+                     path);
       case FieldDescriptor::CPPTYPE_STRING: {
         std::string scratch;
-        const std::string& v = rep ? r->GetRepeatedStringReference(m, f, i, &scratch)
-                                   : r->GetStringReference(m, f, &scratch);
+        const std::string& v =
+            rep ? r->GetRepeatedStringReference(m, f, i, &scratch)
+                : r->GetStringReference(m, f, &scratch);
         if (static_cast<int64_t>(v.size()) > limit.max_bytes) {
-          return absl::InvalidArgumentError(path + " is " + std::to_string(v.size()) +
-                                            " bytes; the limit is " +
-                                            std::to_string(limit.max_bytes) + " bytes");
+          return absl::InvalidArgumentError(
+              path + " is " + std::to_string(v.size()) +
+              " bytes; the limit is " + std::to_string(limit.max_bytes) +
+              " bytes");
         }
         if (f->type() == FieldDescriptor::TYPE_STRING &&
-            !google::protobuf::internal::IsStructurallyValidUTF8(v.data(),
-                                                                 static_cast<int>(v.size()))) {
+            !google::protobuf::internal::IsStructurallyValidUTF8(
+                v.data(), static_cast<int>(v.size()))) {
           return absl::InvalidArgumentError(path + " is not valid UTF-8 text");
         }
         return absl::OkStatus();
       }
       case FieldDescriptor::CPPTYPE_ENUM: {
-        const int v = rep ? r->GetRepeatedEnumValue(m, f, i) : r->GetEnumValue(m, f);
+        const int v =
+            rep ? r->GetRepeatedEnumValue(m, f, i) : r->GetEnumValue(m, f);
         if (f->enum_type()->FindValueByNumber(v) == nullptr) {
           return absl::InvalidArgumentError(path + " is " + std::to_string(v) +
                                             ", not a value of " +
@@ -238,10 +248,12 @@ class Checker {
       }
       case FieldDescriptor::CPPTYPE_DOUBLE:
       case FieldDescriptor::CPPTYPE_FLOAT: {
-        const double v = f->cpp_type() == FieldDescriptor::CPPTYPE_DOUBLE
-                             ? (rep ? r->GetRepeatedDouble(m, f, i) : r->GetDouble(m, f))
-                             : (rep ? r->GetRepeatedFloat(m, f, i) : r->GetFloat(m, f));
-        if (!std::isfinite(v)) return absl::InvalidArgumentError(path + " is not a finite number");
+        const double v =
+            f->cpp_type() == FieldDescriptor::CPPTYPE_DOUBLE
+                ? (rep ? r->GetRepeatedDouble(m, f, i) : r->GetDouble(m, f))
+                : (rep ? r->GetRepeatedFloat(m, f, i) : r->GetFloat(m, f));
+        if (!std::isfinite(v))
+          return absl::InvalidArgumentError(path + " is not a finite number");
         return absl::OkStatus();
       }
       case FieldDescriptor::CPPTYPE_BOOL:
@@ -263,18 +275,21 @@ class Checker {
         v = rep ? r->GetRepeatedUInt32(m, f, i) : r->GetUInt32(m, f);
         break;
       case FieldDescriptor::CPPTYPE_UINT64: {
-        const uint64_t u = rep ? r->GetRepeatedUInt64(m, f, i) : r->GetUInt64(m, f);
+        const uint64_t u =
+            rep ? r->GetRepeatedUInt64(m, f, i) : r->GetUInt64(m, f);
         shown = std::to_string(u);
-        v = u > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(u);
+        v = u > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX
+                                                 : static_cast<int64_t>(u);
         break;
       }
       default:
         return absl::OkStatus();
     }
     if (v < limit.min || v > limit.max) {
-      return absl::InvalidArgumentError(path + " is " + (shown.empty() ? std::to_string(v) : shown) +
-                                        "; the allowed range is " + std::to_string(limit.min) +
-                                        ".." + std::to_string(limit.max));
+      return absl::InvalidArgumentError(
+          path + " is " + (shown.empty() ? std::to_string(v) : shown) +
+          "; the allowed range is " + std::to_string(limit.min) + ".." +
+          std::to_string(limit.max));
     }
     return absl::OkStatus();
   }
@@ -284,12 +299,15 @@ class Checker {
 
 FieldLimit LimitOf(const FieldDescriptor& field) {
   const auto& table = Table();
-  if (auto it = table.find(field.full_name()); it != table.end()) return it->second;
+  if (auto it = table.find(field.full_name()); it != table.end())
+    return it->second;
   if (auto it = table.find(field.name()); it != table.end()) return it->second;
   FieldLimit l;
   if (field.cpp_type() == FieldDescriptor::CPPTYPE_INT64 ||
       field.cpp_type() == FieldDescriptor::CPPTYPE_UINT64) {
-    l.min = field.cpp_type() == FieldDescriptor::CPPTYPE_UINT64 ? 0 : -kDefaultInt64Bound;
+    l.min = field.cpp_type() == FieldDescriptor::CPPTYPE_UINT64
+                ? 0
+                : -kDefaultInt64Bound;
     l.max = kDefaultInt64Bound;
   } else if (field.cpp_type() == FieldDescriptor::CPPTYPE_UINT32) {
     l.min = 0;

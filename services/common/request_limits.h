@@ -24,7 +24,7 @@ namespace gorank {
 
 inline constexpr int64_t kDefaultMaxStringBytes = 256;
 inline constexpr int64_t kDefaultMaxItems = 1000;
-inline constexpr int64_t kDefaultInt32Bound = 1000000;            // +-1e6
+inline constexpr int64_t kDefaultInt32Bound = 1000000;             // +-1e6
 inline constexpr int64_t kDefaultInt64Bound = (int64_t{1} << 53);  // +-2^53
 
 // The limit of one field. Only the members that fit the field's type matter:

@@ -22,8 +22,8 @@
 
 // `lhs` is declared or assigned from `rexpr` (an absl::StatusOr<T>); returns
 // the status from the enclosing function when it is not OK.
-#define GORANK_ASSIGN_OR_RETURN(lhs, rexpr)                                  \
-  GORANK_ASSIGN_OR_RETURN_IMPL_(                                             \
+#define GORANK_ASSIGN_OR_RETURN(lhs, rexpr) \
+  GORANK_ASSIGN_OR_RETURN_IMPL_(            \
       GORANK_STATUS_CONCAT_(gorank_statusor_, __LINE__), lhs, rexpr)
 
 #define GORANK_ASSIGN_OR_RETURN_IMPL_(statusor, lhs, rexpr) \

@@ -35,9 +35,9 @@ struct EventPlacing {
   Date end;
   int place = 0;  // "1224" place (best place of a shared group)
   bool shared = false;
-  bool pending = false;     // pending results or play-off
+  bool pending = false;      // pending results or play-off
   bool event_closed = true;  // false: results not final yet, no grade
-  int entrants_played = 0;  // over the board, voided excluded (note 2)
+  int entrants_played = 0;   // over the board, voided excluded (note 2)
 };
 
 // An amateur dan certificate as the certificate module will supply it.

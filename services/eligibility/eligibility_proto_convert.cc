@@ -1,7 +1,7 @@
 #include "services/eligibility/eligibility_proto_convert.h"
 
-#include "services/common/status_macros.h"
 #include "services/common/common_proto_convert.h"
+#include "services/common/status_macros.h"
 #include "services/registry/common_proto_convert.h"
 #include "services/tournaments/tournament_proto_convert.h"
 
@@ -62,8 +62,8 @@ absl::StatusOr<EventPlacing> PlacingFromProto(const v1::EventPlacing& p) {
         "extra_placings.sub_event: unknown value");
   }
   out.sub_event = static_cast<tournaments::SubEvent>(p.sub_event());
-  GORANK_ASSIGN_OR_RETURN(
-      auto end, gorank::DateFromProto(p.end(), "extra_placings.end"));
+  GORANK_ASSIGN_OR_RETURN(auto end,
+                          gorank::DateFromProto(p.end(), "extra_placings.end"));
   out.end = end.value_or(Date{});
   if (p.place() < 1)
     return absl::InvalidArgumentError("extra_placings.place must be 1 or more");

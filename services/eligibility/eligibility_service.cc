@@ -27,7 +27,8 @@ void MaskForThePublic(v1::EvaluatePlayerResponse* resp) {
   }
   for (v1::NearMiss& m : *resp->mutable_near_misses()) {
     MaskForThePublic(m.mutable_basis(), m.mutable_reason());
-    for (std::string& r : *m.mutable_reasons()) r = registry::MaskCertificateNumbers(r);
+    for (std::string& r : *m.mutable_reasons())
+      r = registry::MaskCertificateNumbers(r);
   }
 }
 
@@ -39,7 +40,8 @@ grpc::Status EligibilityServiceImpl::EvaluatePlayer(
     grpc::ServerContext* ctx, const v1::EvaluatePlayerRequest* req,
     v1::EvaluatePlayerResponse* resp) {
   return gate_->Run(
-      ctx, M("EvaluatePlayer"), *req, [&](const Caller& caller) -> absl::Status {
+      ctx, M("EvaluatePlayer"), *req,
+      [&](const Caller& caller) -> absl::Status {
         std::vector<EventPlacing> extra;
         for (const v1::EventPlacing& p : req->extra_placings()) {
           GORANK_ASSIGN_OR_RETURN(EventPlacing placing, PlacingFromProto(p));

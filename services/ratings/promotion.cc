@@ -216,9 +216,8 @@ RuleVerdict EvalPlacement(const PlacementRule& p, const View& view) {
     const bool in_time = p.since_last_promotion ? view.SincePromotion(r.date)
                                                 : view.Counts(r.date);
     const bool qualifies =
-        p.final_streak > 0
-            ? r.final_streak >= p.final_streak
-            : r.placement >= 1 && r.placement <= p.placement_max;
+        p.final_streak > 0 ? r.final_streak >= p.final_streak
+                           : r.placement >= 1 && r.placement <= p.placement_max;
     if (in_time && InList(p.categories, r) && qualifies) {
       ++e.count;
       e.event_ids.push_back(r.event_id);

@@ -45,7 +45,7 @@ struct EventResult {
   // Relay (擂台赛): the consecutive wins with which the player ended the
   // event (they won its last game); 0 otherwise.
   int final_streak = 0;
-  int games = 0;      // played over the board (no forfeits or byes)
+  int games = 0;  // played over the board (no forfeits or byes)
   int wins = 0;
   int draws = 0;
   // Rank tournaments: the rank the player's group awards (定段组/升段组).

@@ -157,8 +157,7 @@ absl::StatusOr<std::vector<RuleVerdict>> PromotionDesk::Explain(
         "player_id must be a positive registry id");
   }
   GORANK_ASSIGN_OR_RETURN(Date day, AsOf(as_of));
-  GORANK_ASSIGN_OR_RETURN(registry::Player p,
-                          registry_->GetPlayer(player));
+  GORANK_ASSIGN_OR_RETURN(registry::Player p, registry_->GetPlayer(player));
   GORANK_ASSIGN_OR_RETURN(PlayerRecord record, RecordOf(p));
   return ExplainPlayer(*config_, record, day);
 }
@@ -194,8 +193,7 @@ absl::StatusOr<std::vector<StoredProposal>> PromotionDesk::Evaluate(
       return absl::InvalidArgumentError("player_ids must be positive, got " +
                                         Id(id.value));
     }
-    GORANK_ASSIGN_OR_RETURN(registry::Player p,
-                            registry_->GetPlayer(id));
+    GORANK_ASSIGN_OR_RETURN(registry::Player p, registry_->GetPlayer(id));
     absl::Status scope = CheckScope(caller, p);
     if (!scope.ok()) {
       if (named) return scope;

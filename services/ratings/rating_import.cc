@@ -18,9 +18,8 @@ namespace {
 using Kind = PlayerLookup::Kind;
 
 bool AllDigits(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
-    return c >= '0' && c <= '9';
-  });
+  return !s.empty() && std::all_of(s.begin(), s.end(),
+                                   [](char c) { return c >= '0' && c <= '9'; });
 }
 
 // A positive decimal id without leading zeros, or "".
@@ -57,7 +56,8 @@ std::optional<double> ParseDecimal(const std::string& text) {
   double v = 0;
   const char* begin = text.data() + (text[0] == '+' ? 1 : 0);
   auto [end, ec] = std::from_chars(begin, text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v)) {
+  if (ec != std::errc() || end != text.data() + text.size() ||
+      !std::isfinite(v)) {
     return std::nullopt;
   }
   return v == 0.0 ? 0.0 : v;
@@ -166,7 +166,8 @@ std::optional<CheckedRow> CheckRow(const StartRow& row,
     refusals.push_back(RowRefusal{row.line, column, std::move(reason)});
   };
   CheckedRow out;
-  const std::string player = std::string(absl::StripAsciiWhitespace(row.player));
+  const std::string player =
+      std::string(absl::StripAsciiWhitespace(row.player));
   if (player.empty()) {
     refuse("player",
            "player is empty; write the player id, the resident ID or the "
@@ -184,8 +185,9 @@ std::optional<CheckedRow> CheckRow(const StartRow& row,
   const std::string gor = std::string(absl::StripAsciiWhitespace(row.gor));
   std::optional<double> g = ParseDecimal(gor);
   if (gor.empty()) {
-    refuse("gor", "gor is empty; write the rating as a decimal number, e.g. "
-                  "2150 or 2150.5");
+    refuse("gor",
+           "gor is empty; write the rating as a decimal number, e.g. "
+           "2150 or 2150.5");
   } else if (!g) {
     refuse("gor", "gor '" + gor +
                       "' is not a decimal number; write e.g. 2150 or 2150.5 "
@@ -197,7 +199,8 @@ std::optional<CheckedRow> CheckRow(const StartRow& row,
   } else {
     out.gor = *g;
   }
-  const std::string pro = std::string(absl::StripAsciiWhitespace(row.pro_rating));
+  const std::string pro =
+      std::string(absl::StripAsciiWhitespace(row.pro_rating));
   if (!pro.empty()) {
     std::optional<double> p = ParseDecimal(pro);
     if (!p) {
@@ -215,10 +218,10 @@ std::optional<CheckedRow> CheckRow(const StartRow& row,
   }
   const std::string as_of = std::string(absl::StripAsciiWhitespace(row.as_of));
   if (!as_of.empty()) {
-    absl::StatusOr<Date> d = as_of.size() == 10 && as_of[4] == '-' &&
-                                     as_of[7] == '-'
-                                 ? Date::Parse(as_of)
-                                 : absl::InvalidArgumentError("");
+    absl::StatusOr<Date> d =
+        as_of.size() == 10 && as_of[4] == '-' && as_of[7] == '-'
+            ? Date::Parse(as_of)
+            : absl::InvalidArgumentError("");
     if (!d.ok()) {
       refuse("as_of", "as_of '" + as_of +
                           "' is not a date; write YYYY-MM-DD, e.g. 2026-01-31, "
@@ -283,8 +286,8 @@ absl::StatusOr<StartImportPlan> PlanStartImport(
   }
   const std::string sha = absl::AsciiStrToLower(file.file_sha256);
   if (!sha.empty() &&
-      (sha.size() != 64 || sha.find_first_not_of("0123456789abcdef") !=
-                               std::string::npos)) {
+      (sha.size() != 64 ||
+       sha.find_first_not_of("0123456789abcdef") != std::string::npos)) {
     return absl::InvalidArgumentError(
         "file_sha256 must be 64 hex digits (the SHA-256 of the file) or empty");
   }
@@ -329,8 +332,8 @@ absl::StatusOr<StartImportPlan> PlanStartImport(
     if (now && (now->rated_events > 0 || now->pro_games > 0)) {
       report.refusals.push_back(RowRefusal{
           row.line, "player",
-          absl::StrCat("player ", r.player.value,
-                       " already has a rating from ", now->rated_events,
+          absl::StrCat("player ", r.player.value, " already has a rating from ",
+                       now->rated_events,
                        now->rated_events == 1 ? " event" : " events", " (GoR ",
                        Num(now->gor),
                        "); an imported start only applies before the "
@@ -354,14 +357,12 @@ absl::StatusOr<StartImportPlan> PlanStartImport(
     ++report.added;
     plan.starts.push_back(std::move(start));
   }
-  std::stable_sort(report.refusals.begin(), report.refusals.end(),
-            [](const RowRefusal& a, const RowRefusal& b) {
-              return a.line < b.line;
-            });
-  std::sort(report.outcomes.begin(), report.outcomes.end(),
-            [](const RowOutcome& a, const RowOutcome& b) {
-              return a.line < b.line;
-            });
+  std::stable_sort(
+      report.refusals.begin(), report.refusals.end(),
+      [](const RowRefusal& a, const RowRefusal& b) { return a.line < b.line; });
+  std::sort(
+      report.outcomes.begin(), report.outcomes.end(),
+      [](const RowOutcome& a, const RowOutcome& b) { return a.line < b.line; });
   std::sort(plan.starts.begin(), plan.starts.end(),
             [](const RatingStart& a, const RatingStart& b) {
               return a.player.value < b.player.value;

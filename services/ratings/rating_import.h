@@ -53,7 +53,8 @@ struct StartRow {
 };
 
 struct StartImport {
-  std::string file_name;    // as the client gave it; the origin names its base name
+  std::string
+      file_name;  // as the client gave it; the origin names its base name
   std::string file_sha256;  // hex of the file's bytes, or ""
   bool dry_run = false;
   bool skip_bad = false;  // store the good rows even when some are refused
@@ -77,7 +78,7 @@ struct StartImportReport {
   int rows = 0;
   int added = 0;  // new or replacing starts
   int matched = 0;
-  int refused = 0;     // rows
+  int refused = 0;  // rows
   bool stored = false;
   std::vector<RowRefusal> refusals;  // by line, then column
   std::vector<RowOutcome> outcomes;  // by line

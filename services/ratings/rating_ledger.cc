@@ -5,9 +5,9 @@
 #include <utility>
 
 #include "absl/container/btree_set.h"
+#include "nlohmann/json.hpp"
 #include "services/audit/encoding.h"
 #include "services/audit/merkle.h"
-#include "nlohmann/json.hpp"
 #include "services/common/status_macros.h"
 #include "services/ratings/event_games.h"
 #include "services/ratings/event_ratings.h"

@@ -1,9 +1,9 @@
 // RatingRepository: where the served ratings and the promotion proposals
 // are kept. The ratings domain owns this interface; storage/ implements it
-// over SQLite and PostgreSQL (storage/sql_rating_repository.h). The stored rating table
-// is what the read RPCs answer from; it is written either as a whole (a full
-// recompute) or one event at a time (an event closed), each write in one
-// transaction with its audit-log entry. Every mutating call takes the
+// over SQLite and PostgreSQL (storage/sql_rating_repository.h). The stored
+// rating table is what the read RPCs answer from; it is written either as a
+// whole (a full recompute) or one event at a time (an event closed), each write
+// in one transaction with its audit-log entry. Every mutating call takes the
 // ChangeRecord that the implementation appends to the audit log.
 #ifndef GORANK_SERVICES_RATINGS_RATING_REPOSITORY_H_
 #define GORANK_SERVICES_RATINGS_RATING_REPOSITORY_H_
@@ -82,7 +82,7 @@ struct PlayerMatch {
   PlayerId player;
   std::string agency_prefix;  // the player's agency
   PlayerLookup::Kind kind = PlayerLookup::Kind::kId;
-  std::string external_id;    // kExternalId: the id within that agency
+  std::string external_id;  // kExternalId: the id within that agency
 };
 
 struct RatingState {

@@ -3,9 +3,9 @@
 #include <string>
 #include <vector>
 
+#include "services/common/common_proto_convert.h"
 #include "services/common/request_limits.h"
 #include "services/common/status_macros.h"
-#include "services/common/common_proto_convert.h"
 #include "services/registry/common_proto_convert.h"
 
 namespace gorank::ratings {
@@ -183,34 +183,34 @@ grpc::Status RatingServiceImpl::ImportRatings(
 grpc::Status RatingServiceImpl::GetRating(grpc::ServerContext* ctx,
                                           const v1::GetRatingRequest* req,
                                           v1::GetRatingResponse* resp) {
-  return gate_->Run(ctx, M("GetRating"), *req,
-                    [&](const auth::Caller&) -> absl::Status {
-                      GORANK_RETURN_IF_ERROR(CheckPlayerId(req->player_id()));
-                      GORANK_ASSIGN_OR_RETURN(
-                          PlayerRating rating,
-                          ratings_->GetRating(PlayerId{req->player_id()}));
-                      RatingToProto(rating, resp->mutable_rating());
-                      GORANK_ASSIGN_OR_RETURN(
-                          std::optional<RatingStart> start,
-                          ratings_->GetStart(PlayerId{req->player_id()}));
-                      if (start) resp->mutable_rating()->set_origin(start->origin);
-                      return absl::OkStatus();
-                    });
+  return gate_->Run(
+      ctx, M("GetRating"), *req, [&](const auth::Caller&) -> absl::Status {
+        GORANK_RETURN_IF_ERROR(CheckPlayerId(req->player_id()));
+        GORANK_ASSIGN_OR_RETURN(
+            PlayerRating rating,
+            ratings_->GetRating(PlayerId{req->player_id()}));
+        RatingToProto(rating, resp->mutable_rating());
+        GORANK_ASSIGN_OR_RETURN(std::optional<RatingStart> start,
+                                ratings_->GetStart(PlayerId{req->player_id()}));
+        if (start) resp->mutable_rating()->set_origin(start->origin);
+        return absl::OkStatus();
+      });
 }
 
 grpc::Status RatingServiceImpl::GetRatingHistory(
     grpc::ServerContext* ctx, const v1::GetRatingHistoryRequest* req,
     v1::GetRatingHistoryResponse* resp) {
-  return gate_->Run(
-      ctx, M("GetRatingHistory"), *req, [&](const auth::Caller&) -> absl::Status {
-        GORANK_RETURN_IF_ERROR(CheckPlayerId(req->player_id()));
-        GORANK_ASSIGN_OR_RETURN(std::vector<RatingChange> history,
-                                ratings_->History(PlayerId{req->player_id()}));
-        for (const RatingChange& c : history) {
-          ChangeToProto(c, resp->add_changes());
-        }
-        return absl::OkStatus();
-      });
+  return gate_->Run(ctx, M("GetRatingHistory"), *req,
+                    [&](const auth::Caller&) -> absl::Status {
+                      GORANK_RETURN_IF_ERROR(CheckPlayerId(req->player_id()));
+                      GORANK_ASSIGN_OR_RETURN(
+                          std::vector<RatingChange> history,
+                          ratings_->History(PlayerId{req->player_id()}));
+                      for (const RatingChange& c : history) {
+                        ChangeToProto(c, resp->add_changes());
+                      }
+                      return absl::OkStatus();
+                    });
 }
 
 grpc::Status RatingServiceImpl::ListRatings(grpc::ServerContext* ctx,
@@ -255,7 +255,8 @@ grpc::Status RatingServiceImpl::ListPromotionRules(
     grpc::ServerContext* ctx, const v1::ListPromotionRulesRequest* req,
     v1::ListPromotionRulesResponse* resp) {
   return gate_->Run(
-      ctx, M("ListPromotionRules"), *req, [&](const auth::Caller&) -> absl::Status {
+      ctx, M("ListPromotionRules"), *req,
+      [&](const auth::Caller&) -> absl::Status {
         for (const PromotionRule& r : promotions_->config().rules) {
           v1::PromotionRule* out = resp->add_rules();
           out->set_id(r.id);
@@ -293,7 +294,8 @@ grpc::Status RatingServiceImpl::ExplainPromotion(
     grpc::ServerContext* ctx, const v1::ExplainPromotionRequest* req,
     v1::ExplainPromotionResponse* resp) {
   return gate_->Run(
-      ctx, M("ExplainPromotion"), *req, [&](const auth::Caller&) -> absl::Status {
+      ctx, M("ExplainPromotion"), *req,
+      [&](const auth::Caller&) -> absl::Status {
         GORANK_RETURN_IF_ERROR(CheckPlayerId(req->player_id()));
         GORANK_ASSIGN_OR_RETURN(std::optional<Date> as_of,
                                 OptionalDate(req->as_of(), "as_of"));
@@ -319,7 +321,8 @@ grpc::Status RatingServiceImpl::ListProposals(
     grpc::ServerContext* ctx, const v1::ListProposalsRequest* req,
     v1::ListProposalsResponse* resp) {
   return gate_->Run(
-      ctx, M("ListProposals"), *req, [&](const auth::Caller& caller) -> absl::Status {
+      ctx, M("ListProposals"), *req,
+      [&](const auth::Caller& caller) -> absl::Status {
         ProposalFilter f;
         if (req->state() < 0 || req->state() > 4) {
           return absl::InvalidArgumentError("state: unknown proposal state " +

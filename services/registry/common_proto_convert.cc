@@ -46,9 +46,15 @@ absl::StatusOr<std::optional<Rank>> RankFromProto(const v1::Rank& r,
   }
   Ladder ladder;
   switch (r.ladder()) {
-    case v1::RANK_LADDER_KYU: ladder = Ladder::kKyu; break;
-    case v1::RANK_LADDER_AMATEUR_DAN: ladder = Ladder::kAmateurDan; break;
-    case v1::RANK_LADDER_PRO_DAN: ladder = Ladder::kProDan; break;
+    case v1::RANK_LADDER_KYU:
+      ladder = Ladder::kKyu;
+      break;
+    case v1::RANK_LADDER_AMATEUR_DAN:
+      ladder = Ladder::kAmateurDan;
+      break;
+    case v1::RANK_LADDER_PRO_DAN:
+      ladder = Ladder::kProDan;
+      break;
     case v1::RANK_LADDER_GOMOKU_KYU:
       ladder = Ladder::kGomokuKyu;
       break;
@@ -78,9 +84,15 @@ absl::StatusOr<std::optional<Rank>> RankFromProto(const v1::Rank& r,
 
 void RankToProto(const Rank& r, v1::Rank* out) {
   switch (r.ladder()) {
-    case Ladder::kKyu: out->set_ladder(v1::RANK_LADDER_KYU); break;
-    case Ladder::kAmateurDan: out->set_ladder(v1::RANK_LADDER_AMATEUR_DAN); break;
-    case Ladder::kProDan: out->set_ladder(v1::RANK_LADDER_PRO_DAN); break;
+    case Ladder::kKyu:
+      out->set_ladder(v1::RANK_LADDER_KYU);
+      break;
+    case Ladder::kAmateurDan:
+      out->set_ladder(v1::RANK_LADDER_AMATEUR_DAN);
+      break;
+    case Ladder::kProDan:
+      out->set_ladder(v1::RANK_LADDER_PRO_DAN);
+      break;
     case Ladder::kGomokuKyu:
       out->set_ladder(v1::RANK_LADDER_GOMOKU_KYU);
       break;
@@ -95,10 +107,14 @@ void RankToProto(const Rank& r, v1::Rank* out) {
 
 absl::StatusOr<Gender> GenderFromProto(v1::Gender g) {
   switch (g) {
-    case v1::GENDER_UNSPECIFIED: return Gender::kUnspecified;
-    case v1::GENDER_MALE: return Gender::kMale;
-    case v1::GENDER_FEMALE: return Gender::kFemale;
-    default: return absl::InvalidArgumentError("gender: unknown value");
+    case v1::GENDER_UNSPECIFIED:
+      return Gender::kUnspecified;
+    case v1::GENDER_MALE:
+      return Gender::kMale;
+    case v1::GENDER_FEMALE:
+      return Gender::kFemale;
+    default:
+      return absl::InvalidArgumentError("gender: unknown value");
   }
 }
 

@@ -67,8 +67,8 @@ absl::StatusOr<Date> ParseFileDate(const std::string& text) {
       const int m = number(text.substr(a + 1, b - a - 1));
       const int d = number(text.substr(b + 1));
       const Date date{y, m, d};
-      if (y > 0 && m > 0 && d > 0 && b - a - 1 <= 2 && text.size() - b - 1 <= 2 &&
-          date.IsValid())
+      if (y > 0 && m > 0 && d > 0 && b - a - 1 <= 2 &&
+          text.size() - b - 1 <= 2 && date.IsValid())
         return date;
     }
     return absl::InvalidArgumentError("not a date");
@@ -86,9 +86,12 @@ std::optional<Gender> ParseGender(const std::string& text) {
 
 const char* GenderWord(Gender g) {
   switch (g) {
-    case Gender::kMale: return "male";
-    case Gender::kFemale: return "female";
-    default: return "not given";
+    case Gender::kMale:
+      return "male";
+    case Gender::kFemale:
+      return "female";
+    default:
+      return "not given";
   }
 }
 
@@ -100,9 +103,13 @@ std::string OrNone(const std::string& s) { return s.empty() ? "none" : s; }
 
 class Checker {
  public:
-  Checker(const auth::Caller& caller, const std::map<std::string, Agency>& agencies,
-          const Date& today, ImportSummary* summary)
-      : caller_(caller), agencies_(agencies), today_(today), summary_(summary) {}
+  Checker(const auth::Caller& caller,
+          const std::map<std::string, Agency>& agencies, const Date& today,
+          ImportSummary* summary)
+      : caller_(caller),
+        agencies_(agencies),
+        today_(today),
+        summary_(summary) {}
 
   void Refuse(Work& w, const std::string& column, std::string reason) {
     w.refused = true;
@@ -120,13 +127,15 @@ class Checker {
       Check(w, "name", ValidatePlayerName("name", p.name, true));
     }
     p.latin_name = Trim(r.latin_name);
-    Check(w, "latin_name", ValidatePlayerName("latin_name", p.latin_name, false));
+    Check(w, "latin_name",
+          ValidatePlayerName("latin_name", p.latin_name, false));
     if (auto g = ParseGender(Trim(r.gender))) {
       p.gender = *g;
     } else {
       Refuse(w, "gender",
              "gender '" + Trim(r.gender) +
-                 "' is not one of male, female, m, f, 男, 女; write one of them or leave it empty");
+                 "' is not one of male, female, m, f, 男, 女; write one of "
+                 "them or leave it empty");
     }
     ParseAgency(w, Trim(r.agency));
     const std::string birth = Trim(r.birth_date);
@@ -134,10 +143,12 @@ class Checker {
       absl::StatusOr<Date> d = ParseFileDate(birth);
       if (!d.ok()) {
         Refuse(w, "birth_date",
-               "birth_date '" + birth + "' is not a date; write YYYY-MM-DD, e.g. 2008-01-10");
+               "birth_date '" + birth +
+                   "' is not a date; write YYYY-MM-DD, e.g. 2008-01-10");
       } else if (!ValidateBirthDate(*d, today_).ok()) {
-        Refuse(w, "birth_date", "birth_date " + d->ToString() +
-                                    " must be between 1900-01-01 and today");
+        Refuse(w, "birth_date",
+               "birth_date " + d->ToString() +
+                   " must be between 1900-01-01 and today");
       } else {
         p.birth_date = *d;
       }
@@ -148,14 +159,16 @@ class Checker {
       if (!n.ok()) {
         Refuse(w, "resident_id",
                std::string(n.status().message()) +
-                   "; write the 18-character resident ID (the last may be X) or leave it empty");
+                   "; write the 18-character resident ID (the last may be X) "
+                   "or leave it empty");
       } else {
         p.resident_id = *n;
         const Date from_id = ResidentIdBirthDate(p.resident_id);
         if (p.birth_date && *p.birth_date != from_id) {
           Refuse(w, "birth_date",
                  "birth_date " + p.birth_date->ToString() +
-                     " differs from the birth date in the resident ID (" + from_id.ToString() +
+                     " differs from the birth date in the resident ID (" +
+                     from_id.ToString() +
                      "); correct one of them, or leave birth_date empty");
         } else {
           p.birth_date = from_id;
@@ -165,9 +178,10 @@ class Checker {
     ParseRank(w, Trim(r.rank), Trim(r.rank_date));
     p.external_id = Trim(r.external_id);
     if (p.external_id.size() > kMaxExternalIdBytes) {
-      Refuse(w, "external_id", "external_id is " + std::to_string(p.external_id.size()) +
-                                   " bytes; the limit is " +
-                                   std::to_string(kMaxExternalIdBytes) + " bytes");
+      Refuse(w, "external_id",
+             "external_id is " + std::to_string(p.external_id.size()) +
+                 " bytes; the limit is " + std::to_string(kMaxExternalIdBytes) +
+                 " bytes");
     } else {
       Check(w, "external_id", ValidateExternalId(p.external_id));
     }
@@ -182,27 +196,34 @@ class Checker {
     w.player.agency_prefix = prefix;
     if (prefix.empty()) {
       Refuse(w, "agency",
-             "agency is empty; write the three-digit prefix of the player's agency, e.g. 110");
+             "agency is empty; write the three-digit prefix of the player's "
+             "agency, e.g. 110");
       return;
     }
     if (!IsAgencyPrefix(prefix)) {
-      Refuse(w, "agency", "agency '" + prefix + "' is not a three-digit prefix, e.g. 110");
+      Refuse(w, "agency",
+             "agency '" + prefix + "' is not a three-digit prefix, e.g. 110");
       return;
     }
     if (!caller_.ActsFor(prefix)) {
-      Refuse(w, "agency",
-             "an operator of agency " + caller_.agency_prefix +
-                 " imports players of its own agency only; this row is of agency " + prefix +
-                 " (import it with that agency's token or the national admin's)");
+      Refuse(
+          w, "agency",
+          "an operator of agency " + caller_.agency_prefix +
+              " imports players of its own agency only; this row is of "
+              "agency " +
+              prefix +
+              " (import it with that agency's token or the national admin's)");
       return;
     }
     auto it = agencies_.find(prefix);
     if (it == agencies_.end()) {
-      Refuse(w, "agency", "agency " + prefix +
-                              " does not exist (`rankctl agency list` shows the prefixes)");
+      Refuse(w, "agency",
+             "agency " + prefix +
+                 " does not exist (`rankctl agency list` shows the prefixes)");
     } else if (it->second.status == AgencyStatus::kSuspended) {
-      Refuse(w, "agency", "agency " + prefix + " is suspended (" + it->second.status_reason +
-                              "); players cannot be added to it");
+      Refuse(w, "agency",
+             "agency " + prefix + " is suspended (" + it->second.status_reason +
+                 "); players cannot be added to it");
     }
   }
 
@@ -210,32 +231,38 @@ class Checker {
     if (!rank.empty()) {
       absl::StatusOr<Rank> parsed = Rank::Parse(rank);
       if (!parsed.ok()) {
-        Refuse(w, "rank", "rank '" + rank +
-                              "' is not a Go rank; write e.g. 5k, 3d, 9p, 5级, 业余3段 or "
-                              "职业九段, or leave it empty");
+        Refuse(w, "rank",
+               "rank '" + rank +
+                   "' is not a Go rank; write e.g. 5k, 3d, 9p, 5级, 业余3段 or "
+                   "职业九段, or leave it empty");
       } else if (!caller_.IsNational() && !WithinAgencyAuthority(*parsed)) {
-        Refuse(w, "rank", "an agency may record ranks up to 3d; " + parsed->ToString() +
-                              " needs the national body (import this row with the "
-                              "national admin's token)");
+        Refuse(w, "rank",
+               "an agency may record ranks up to 3d; " + parsed->ToString() +
+                   " needs the national body (import this row with the "
+                   "national admin's token)");
       } else {
         w.player.rank = *parsed;
       }
     }
     if (date.empty()) return;
     if (rank.empty()) {
-      Refuse(w, "rank_date", "rank_date without a rank; fill in rank or leave rank_date empty");
+      Refuse(w, "rank_date",
+             "rank_date without a rank; fill in rank or leave rank_date empty");
       return;
     }
     absl::StatusOr<Date> d = ParseFileDate(date);
     if (!d.ok()) {
       Refuse(w, "rank_date",
-             "rank_date '" + date + "' is not a date; write YYYY-MM-DD, e.g. 2019-07-01");
+             "rank_date '" + date +
+                 "' is not a date; write YYYY-MM-DD, e.g. 2019-07-01");
     } else if (*d > today_ || d->year < 1900) {
-      Refuse(w, "rank_date", "rank_date " + d->ToString() +
-                                 " must be between 1900-01-01 and today");
+      Refuse(w, "rank_date",
+             "rank_date " + d->ToString() +
+                 " must be between 1900-01-01 and today");
     } else if (w.player.birth_date && *d < *w.player.birth_date) {
-      Refuse(w, "rank_date", "rank_date " + d->ToString() + " is before the birth date " +
-                                 w.player.birth_date->ToString());
+      Refuse(w, "rank_date",
+             "rank_date " + d->ToString() + " is before the birth date " +
+                 w.player.birth_date->ToString());
     } else {
       w.rank_date = *d;
     }
@@ -257,7 +284,8 @@ void RefuseDuplicatesInFile(std::vector<Work>& work, Checker& checker) {
       auto [it, fresh] = resident.emplace(p.resident_id, w.row->line);
       if (!fresh) {
         checker.Refuse(w, "resident_id",
-                       "the same resident ID is on line " + std::to_string(it->second) +
+                       "the same resident ID is on line " +
+                           std::to_string(it->second) +
                            "; a player is in the file once");
       }
     }
@@ -266,27 +294,33 @@ void RefuseDuplicatesInFile(std::vector<Work>& work, Checker& checker) {
           external.emplace(p.agency_prefix + '\n' + p.external_id, w.row->line);
       if (!fresh) {
         checker.Refuse(w, "external_id",
-                       "the same external_id of agency " + p.agency_prefix + " is on line " +
-                           std::to_string(it->second) + "; a player is in the file once");
+                       "the same external_id of agency " + p.agency_prefix +
+                           " is on line " + std::to_string(it->second) +
+                           "; a player is in the file once");
       }
     }
   }
 }
 
 // A matched row: refusals for every field that differs from `stored`.
-void CompareMatched(Work& w, const Player& stored, const std::string& how, Checker& checker) {
+void CompareMatched(Work& w, const Player& stored, const std::string& how,
+                    Checker& checker) {
   const Player& p = w.player;
-  const std::string who = "this row is player " + std::to_string(stored.id.value) + " (same " +
-                          how + "), ";
+  const std::string who = "this row is player " +
+                          std::to_string(stored.id.value) + " (same " + how +
+                          "), ";
   const std::string tail =
-      ". An import never changes a player: correct the file, or change the player first "
+      ". An import never changes a player: correct the file, or change the "
+      "player first "
       "(rankctl player update " +
       std::to_string(stored.id.value) + ")";
   if (stored.agency_prefix != p.agency_prefix) {
     checker.Refuse(w, "agency",
-                   who + "who belongs to agency " + stored.agency_prefix + ", not " +
-                       p.agency_prefix + "; a transfer is the national body's (rankctl player "
-                       "update " + std::to_string(stored.id.value) + " --agency " +
+                   who + "who belongs to agency " + stored.agency_prefix +
+                       ", not " + p.agency_prefix +
+                       "; a transfer is the national body's (rankctl player "
+                       "update " +
+                       std::to_string(stored.id.value) + " --agency " +
                        p.agency_prefix + ")");
     return;  // the other fields are that agency's business
   }
@@ -302,13 +336,16 @@ void CompareMatched(Work& w, const Player& stored, const std::string& how, Check
   if (p.gender != Gender::kUnspecified && p.gender != stored.gender)
     differs("gender", GenderWord(stored.gender), GenderWord(p.gender));
   if (p.birth_date && p.birth_date != stored.birth_date)
-    differs("birth_date", DateText(stored.birth_date), p.birth_date->ToString());
+    differs("birth_date", DateText(stored.birth_date),
+            p.birth_date->ToString());
   if (!p.resident_id.empty() && p.resident_id != stored.resident_id) {
-    checker.Refuse(w, "resident_id",
-                   who + (stored.resident_id.empty()
-                              ? "who has no resident ID in the registry"
-                              : "whose resident ID in the registry is another one") +
-                       tail);
+    checker.Refuse(
+        w, "resident_id",
+        who +
+            (stored.resident_id.empty()
+                 ? "who has no resident ID in the registry"
+                 : "whose resident ID in the registry is another one") +
+            tail);
   }
   if (!p.external_id.empty() && !stored.external_id.empty() &&
       p.external_id != stored.external_id) {
@@ -319,8 +356,9 @@ void CompareMatched(Work& w, const Player& stored, const std::string& how, Check
 // The audit record's JSON: the file and, for each player of the chunk, its
 // PlayerJson with the row's line (built as text: the audit log parses it
 // once when it encodes the entry).
-std::string PlayerChunkJson(const PlayerImportOptions& o, const std::vector<Work*>& rows,
-                            size_t begin, size_t end, const std::vector<PlayerId>& ids) {
+std::string PlayerChunkJson(const PlayerImportOptions& o,
+                            const std::vector<Work*>& rows, size_t begin,
+                            size_t end, const std::vector<PlayerId>& ids) {
   std::string players = "[";
   for (size_t i = begin; i < end; ++i) {
     Player p = rows[i]->player;
@@ -331,22 +369,24 @@ std::string PlayerChunkJson(const PlayerImportOptions& o, const std::vector<Work
     players += j;
   }
   players += ']';
-  return absl::StrCat("{\"file\":", nlohmann::json(o.file_name).dump(), ",\"lines\":[",
-                      rows[begin]->row->line, ",", rows[end - 1]->row->line,
-                      "],\"players\":", players, ",\"sha256\":\"", o.file_sha256, "\"}");
+  return absl::StrCat("{\"file\":", nlohmann::json(o.file_name).dump(),
+                      ",\"lines\":[", rows[begin]->row->line, ",",
+                      rows[end - 1]->row->line, "],\"players\":", players,
+                      ",\"sha256\":\"", o.file_sha256, "\"}");
 }
 
 }  // namespace
 
-absl::StatusOr<ImportSummary> PlayerRegistry::Import(const auth::Caller& caller,
-                                                     const PlayerImportOptions& input,
-                                                     const std::vector<PlayerImportRow>& rows) {
+absl::StatusOr<ImportSummary> PlayerRegistry::Import(
+    const auth::Caller& caller, const PlayerImportOptions& input,
+    const std::vector<PlayerImportRow>& rows) {
   if (!caller.IsNational() && caller.role != auth::Role::kAgencyOperator) {
     return absl::PermissionDeniedError(
         "player imports are for the national admin and agency operators");
   }
   if (rows.empty()) {
-    return absl::InvalidArgumentError("the file has no rows (only a header, or nothing)");
+    return absl::InvalidArgumentError(
+        "the file has no rows (only a header, or nothing)");
   }
   if (rows.size() > static_cast<size_t>(kMaxImportRows)) {
     return absl::ResourceExhaustedError(absl::StrCat(
@@ -355,29 +395,34 @@ absl::StatusOr<ImportSummary> PlayerRegistry::Import(const auth::Caller& caller,
   PlayerImportOptions options = input;
   options.file_sha256 = absl::AsciiStrToLower(options.file_sha256);
   if (options.file_sha256.size() != 64 ||
-      options.file_sha256.find_first_not_of("0123456789abcdef") != std::string::npos) {
+      options.file_sha256.find_first_not_of("0123456789abcdef") !=
+          std::string::npos) {
     return absl::InvalidArgumentError(
         "file_sha256 must be the 64 hex digits of the file's SHA-256");
   }
-  if (options.file_name.empty() || options.file_name.size() > kMaxFileNameBytes) {
-    return absl::InvalidArgumentError("file_name must be the file's name, 1 to 255 bytes");
+  if (options.file_name.empty() ||
+      options.file_name.size() > kMaxFileNameBytes) {
+    return absl::InvalidArgumentError(
+        "file_name must be the file's name, 1 to 255 bytes");
   }
   for (unsigned char c : options.file_name) {
     if (c < 0x20 || c == 0x7f) {
-      return absl::InvalidArgumentError("file_name contains a control character");
+      return absl::InvalidArgumentError(
+          "file_name contains a control character");
     }
   }
   for (const PlayerImportRow& r : rows) {
     if (r.line < 2) {
       return absl::InvalidArgumentError(
-          "every row needs its line in the file (2 or more; the header is line 1)");
+          "every row needs its line in the file (2 or more; the header is line "
+          "1)");
     }
   }
   if (!caller.IsNational()) {
     GORANK_ASSIGN_OR_RETURN(Agency own, repo_->GetAgency(caller.agency_prefix));
     if (own.status == AgencyStatus::kSuspended) {
-      return absl::FailedPreconditionError("agency " + own.prefix +
-                                           " is suspended: " + own.status_reason);
+      return absl::FailedPreconditionError(
+          "agency " + own.prefix + " is suspended: " + own.status_reason);
     }
   }
   std::map<std::string, Agency> agencies;
@@ -412,53 +457,68 @@ absl::StatusOr<ImportSummary> PlayerRegistry::Import(const auth::Caller& caller,
     keys.push_back(std::move(k));
     asked.push_back(&w);
   }
-  GORANK_ASSIGN_OR_RETURN(std::vector<ImportMatch> matches, repo_->FindImportMatches(keys));
-  if (matches.size() != keys.size()) return absl::InternalError("import lookup lost rows");
+  GORANK_ASSIGN_OR_RETURN(std::vector<ImportMatch> matches,
+                          repo_->FindImportMatches(keys));
+  if (matches.size() != keys.size())
+    return absl::InternalError("import lookup lost rows");
 
-  std::unordered_map<std::string, int> same_name_birth;  // new rows without an ID
+  std::unordered_map<std::string, int>
+      same_name_birth;  // new rows without an ID
   std::vector<Work*> added;
   std::vector<ExternalIdLink> links;
   for (size_t i = 0; i < asked.size(); ++i) {
     Work& w = *asked[i];
     const ImportMatch& m = matches[i];
-    if (m.by_resident_id && m.by_external_id && m.by_resident_id->id != m.by_external_id->id) {
+    if (m.by_resident_id && m.by_external_id &&
+        m.by_resident_id->id != m.by_external_id->id) {
       checker.Refuse(w, "external_id",
-                     "the resident ID is player " + std::to_string(m.by_resident_id->id.value) +
-                         "'s, but external_id " + w.player.external_id + " is player " +
+                     "the resident ID is player " +
+                         std::to_string(m.by_resident_id->id.value) +
+                         "'s, but external_id " + w.player.external_id +
+                         " is player " +
                          std::to_string(m.by_external_id->id.value) +
                          "'s; correct the file");
       continue;
     }
     if (m.by_resident_id || m.by_external_id) {
-      const Player& stored = m.by_resident_id ? *m.by_resident_id : *m.by_external_id;
-      CompareMatched(w, stored, m.by_resident_id ? "resident ID" : "external_id", checker);
+      const Player& stored =
+          m.by_resident_id ? *m.by_resident_id : *m.by_external_id;
+      CompareMatched(w, stored,
+                     m.by_resident_id ? "resident ID" : "external_id", checker);
       if (w.refused) continue;
       w.matched = true;
       if (!w.player.external_id.empty() && stored.external_id.empty()) {
-        w.link = ExternalIdLink{stored.id, stored.agency_prefix, w.player.external_id};
-        w.note = "external_id " + w.player.external_id + " recorded for player " +
-                 std::to_string(stored.id.value);
+        w.link = ExternalIdLink{stored.id, stored.agency_prefix,
+                                w.player.external_id};
+        w.note = "external_id " + w.player.external_id +
+                 " recorded for player " + std::to_string(stored.id.value);
       }
       if (w.player.rank && w.player.rank != stored.rank) {
         if (!w.note.empty()) w.note += "; ";
-        w.note += "the registry holds " + (stored.rank ? stored.rank->ToString() : "no rank") +
-                  " for player " + std::to_string(stored.id.value) + ", the file " +
-                  w.player.rank->ToString() +
-                  ": the rank was not changed (ranks change through certificates, "
-                  "promotions and corrections)";
+        w.note +=
+            "the registry holds " +
+            (stored.rank ? stored.rank->ToString() : "no rank") +
+            " for player " + std::to_string(stored.id.value) + ", the file " +
+            w.player.rank->ToString() +
+            ": the rank was not changed (ranks change through certificates, "
+            "promotions and corrections)";
       }
       w.player.id = stored.id;
       continue;
     }
     if (w.player.resident_id.empty() && w.player.birth_date) {
-      const std::string key = w.player.name + '\n' + w.player.birth_date->ToString();
+      const std::string key =
+          w.player.name + '\n' + w.player.birth_date->ToString();
       auto [it, fresh] = same_name_birth.emplace(key, w.row->line);
       if (m.same_name_and_birth.value != 0) {
-        w.note = "possible duplicate: player " + std::to_string(m.same_name_and_birth.value) +
-                 " has the same name and birth date, and neither has a resident ID";
+        w.note =
+            "possible duplicate: player " +
+            std::to_string(m.same_name_and_birth.value) +
+            " has the same name and birth date, and neither has a resident ID";
       } else if (!fresh) {
-        w.note = "possible duplicate: line " + std::to_string(it->second) +
-                 " has the same name and birth date, and neither has a resident ID";
+        w.note =
+            "possible duplicate: line " + std::to_string(it->second) +
+            " has the same name and birth date, and neither has a resident ID";
       }
     }
     added.push_back(&w);
@@ -474,8 +534,8 @@ absl::StatusOr<ImportSummary> PlayerRegistry::Import(const auth::Caller& caller,
   }
   summary.added = static_cast<int>(added.size());
   const int good = summary.added + summary.matched;
-  summary.stored =
-      !options.dry_run && (summary.refused == 0 || (options.skip_bad && good > 0));
+  summary.stored = !options.dry_run &&
+                   (summary.refused == 0 || (options.skip_bad && good > 0));
 
   if (summary.stored && (!added.empty() || !links.empty())) {
     std::vector<ImportedPlayer> players;
@@ -485,26 +545,30 @@ absl::StatusOr<ImportSummary> PlayerRegistry::Import(const auth::Caller& caller,
       ip.player = w->player;
       ip.player.created_unix = ip.player.updated_unix = now;
       if (w->player.rank) {
-        ip.entry = RankHistoryEntry{0,
-                                    {},
-                                    std::nullopt,
-                                    w->player.rank,
-                                    w->rank_date.value_or(today),
-                                    RankChangeReason::kImport,
-                                    absl::StrCat("import ", options.file_name, " sha256:",
-                                                 options.file_sha256, " line ", w->row->line),
-                                    caller.Describe(),
-                                    now};
+        ip.entry =
+            RankHistoryEntry{0,
+                             {},
+                             std::nullopt,
+                             w->player.rank,
+                             w->rank_date.value_or(today),
+                             RankChangeReason::kImport,
+                             absl::StrCat("import ", options.file_name,
+                                          " sha256:", options.file_sha256,
+                                          " line ", w->row->line),
+                             caller.Describe(),
+                             now};
       }
       players.push_back(std::move(ip));
     }
-    ImportAuditFn audit = [&](size_t begin, size_t end, const std::vector<PlayerId>& ids) {
-      return ChangeRecord{now,
-                          caller.Describe(),
-                          "player.import",
-                          absl::StrCat("players:", ids.front().value, "-", ids.back().value),
-                          "",
-                          PlayerChunkJson(options, added, begin, end, ids)};
+    ImportAuditFn audit = [&](size_t begin, size_t end,
+                              const std::vector<PlayerId>& ids) {
+      return ChangeRecord{
+          now,
+          caller.Describe(),
+          "player.import",
+          absl::StrCat("players:", ids.front().value, "-", ids.back().value),
+          "",
+          PlayerChunkJson(options, added, begin, end, ids)};
     };
     nlohmann::json linked = nlohmann::json::array();
     for (const Work& w : work) {
@@ -515,26 +579,34 @@ absl::StatusOr<ImportSummary> PlayerRegistry::Import(const auth::Caller& caller,
       }
     }
     const ChangeRecord link_change{
-        now, caller.Describe(), "player.import_external_ids", "players", "",
+        now,
+        caller.Describe(),
+        "player.import_external_ids",
+        "players",
+        "",
         nlohmann::json{{"file", options.file_name},
                        {"sha256", options.file_sha256},
                        {"links", std::move(linked)}}
             .dump()};
     GORANK_ASSIGN_OR_RETURN(
         std::vector<PlayerId> ids,
-        repo_->StoreImport(players, links, kImportAuditChunk, audit, link_change));
-    if (ids.size() != added.size()) return absl::InternalError("import stored fewer rows");
+        repo_->StoreImport(players, links, kImportAuditChunk, audit,
+                           link_change));
+    if (ids.size() != added.size())
+      return absl::InternalError("import stored fewer rows");
     for (size_t i = 0; i < ids.size(); ++i) added[i]->player.id = ids[i];
   }
 
   for (const Work& w : work) {
     if (w.refused) continue;
-    summary.outcomes.push_back({w.row->line,
-                                summary.stored || w.matched ? w.player.id : PlayerId{},
-                                w.matched, w.note});
+    summary.outcomes.push_back(
+        {w.row->line, summary.stored || w.matched ? w.player.id : PlayerId{},
+         w.matched, w.note});
   }
   std::stable_sort(summary.refusals.begin(), summary.refusals.end(),
-                   [](const ImportRefusal& a, const ImportRefusal& b) { return a.line < b.line; });
+                   [](const ImportRefusal& a, const ImportRefusal& b) {
+                     return a.line < b.line;
+                   });
   return summary;
 }
 

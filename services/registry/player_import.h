@@ -23,8 +23,8 @@ struct PlayerImportRow {
   int line = 0;  // the row's line in the file (the header is line 1)
   std::string name;
   std::string latin_name;
-  std::string gender;       // male/female, m/f, 男/女; "" = not given
-  std::string birth_date;   // YYYY-MM-DD
+  std::string gender;      // male/female, m/f, 男/女; "" = not given
+  std::string birth_date;  // YYYY-MM-DD
   std::string resident_id;
   std::string agency;       // three-digit prefix
   std::string rank;         // any Go rank notation; "" = none
@@ -33,8 +33,8 @@ struct PlayerImportRow {
 };
 
 struct PlayerImportOptions {
-  bool dry_run = false;   // validate and answer; store nothing
-  bool skip_bad = false;  // store the good rows even when some are refused
+  bool dry_run = false;     // validate and answer; store nothing
+  bool skip_bad = false;    // store the good rows even when some are refused
   std::string file_name;    // recorded in each imported rank's basis
   std::string file_sha256;  // 64 hex digits
 };

@@ -25,8 +25,8 @@ bool IsPrefix(const std::string& p) { return IsAgencyPrefix(p); }
 
 }  // namespace
 
-absl::Status ValidatePlayerName(const std::string& field, const std::string& name,
-                                bool required) {
+absl::Status ValidatePlayerName(const std::string& field,
+                                const std::string& name, bool required) {
   if (required && name.empty()) {
     return absl::InvalidArgumentError(field + " is required");
   }
@@ -36,7 +36,8 @@ absl::Status ValidatePlayerName(const std::string& field, const std::string& nam
   }
   for (unsigned char c : name) {
     if (c < 0x20 || c == 0x7f) {
-      return absl::InvalidArgumentError(field + " contains a control character");
+      return absl::InvalidArgumentError(field +
+                                        " contains a control character");
     }
   }
   return absl::OkStatus();
@@ -45,11 +46,13 @@ absl::Status ValidatePlayerName(const std::string& field, const std::string& nam
 absl::Status ValidateExternalId(const std::string& id) {
   if (id.size() > kMaxExternalIdBytes) {
     return absl::InvalidArgumentError("external_id is longer than " +
-                                      std::to_string(kMaxExternalIdBytes) + " bytes");
+                                      std::to_string(kMaxExternalIdBytes) +
+                                      " bytes");
   }
   for (unsigned char c : id) {
     if (c < 0x20 || c == 0x7f) {
-      return absl::InvalidArgumentError("external_id contains a control character");
+      return absl::InvalidArgumentError(
+          "external_id contains a control character");
     }
   }
   return absl::OkStatus();
@@ -58,7 +61,8 @@ absl::Status ValidateExternalId(const std::string& id) {
 absl::Status ValidateBirthDate(const Date& d, const Date& today) {
   if (!d.IsValid() || d.year < 1900 || d > today) {
     return absl::InvalidArgumentError(
-        "birth_date " + d.ToString() + " must be a real date between 1900-01-01 and today");
+        "birth_date " + d.ToString() +
+        " must be a real date between 1900-01-01 and today");
   }
   return absl::OkStatus();
 }
@@ -92,11 +96,12 @@ std::string EntryJson(const RankHistoryEntry& e) {
 }
 
 std::string AgencyJson(const Agency& a) {
-  return nlohmann::json{{"prefix", a.prefix},
-                        {"name", a.name},
-                        {"name_en", a.name_en},
-                        {"status", a.status == AgencyStatus::kActive ? "active" : "suspended"},
-                        {"status_reason", a.status_reason}}
+  return nlohmann::json{
+      {"prefix", a.prefix},
+      {"name", a.name},
+      {"name_en", a.name_en},
+      {"status", a.status == AgencyStatus::kActive ? "active" : "suspended"},
+      {"status_reason", a.status_reason}}
       .dump();
 }
 
@@ -115,7 +120,8 @@ std::string MaskCertificateNumbers(const std::string& text) {
   size_t i = 0;
   while (i < text.size()) {
     size_t j = i;
-    while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
+    while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j])))
+      ++j;
     if (j == i) {
       out += text[i++];
       continue;
@@ -128,14 +134,22 @@ std::string MaskCertificateNumbers(const std::string& text) {
 
 const char* ReasonName(RankChangeReason reason) {
   switch (reason) {
-    case RankChangeReason::kRegistration: return "registration";
-    case RankChangeReason::kCertificate: return "certificate";
-    case RankChangeReason::kAppraisal: return "appraisal";
-    case RankChangeReason::kPromotion: return "promotion";
-    case RankChangeReason::kTournamentAward: return "tournament_award";
-    case RankChangeReason::kCorrection: return "correction";
-    case RankChangeReason::kRevocation: return "revocation";
-    case RankChangeReason::kImport: return "import";
+    case RankChangeReason::kRegistration:
+      return "registration";
+    case RankChangeReason::kCertificate:
+      return "certificate";
+    case RankChangeReason::kAppraisal:
+      return "appraisal";
+    case RankChangeReason::kPromotion:
+      return "promotion";
+    case RankChangeReason::kTournamentAward:
+      return "tournament_award";
+    case RankChangeReason::kCorrection:
+      return "correction";
+    case RankChangeReason::kRevocation:
+      return "revocation";
+    case RankChangeReason::kImport:
+      return "import";
   }
   return "unknown";
 }
@@ -170,12 +184,13 @@ absl::Status PlayerRegistry::CheckWriteScope(const auth::Caller& caller,
   if (!caller.ActsFor(prefix)) {
     return absl::PermissionDeniedError(
         "an operator of agency " + caller.agency_prefix +
-        " may only act on players of its own agency (this one is " + prefix + ")");
+        " may only act on players of its own agency (this one is " + prefix +
+        ")");
   }
   GORANK_ASSIGN_OR_RETURN(Agency agency, repo_->GetAgency(prefix));
   if (!caller.IsNational() && agency.status == AgencyStatus::kSuspended) {
-    return absl::FailedPreconditionError("agency " + prefix +
-                                         " is suspended: " + agency.status_reason);
+    return absl::FailedPreconditionError(
+        "agency " + prefix + " is suspended: " + agency.status_reason);
   }
   return absl::OkStatus();
 }
@@ -215,9 +230,9 @@ absl::StatusOr<Player> PlayerRegistry::Register(const auth::Caller& caller,
   }
   if (d.initial_rank && !caller.IsNational() &&
       !WithinAgencyAuthority(*d.initial_rank)) {
-    return absl::PermissionDeniedError(
-        "an agency may record ranks up to 3d; " + d.initial_rank->ToString() +
-        " needs the national body");
+    return absl::PermissionDeniedError("an agency may record ranks up to 3d; " +
+                                       d.initial_rank->ToString() +
+                                       " needs the national body");
   }
   const int64_t now = clock_->NowSeconds();
   Player p;
@@ -232,14 +247,19 @@ absl::StatusOr<Player> PlayerRegistry::Register(const auth::Caller& caller,
   p.created_unix = p.updated_unix = now;
   std::optional<RankHistoryEntry> first;
   if (d.initial_rank) {
-    first = RankHistoryEntry{0, {}, std::nullopt, d.initial_rank,
-                             clock_->Today(), RankChangeReason::kRegistration,
-                             d.initial_rank_basis.empty() ? "registration"
-                                                          : d.initial_rank_basis,
-                             caller.Describe(), now};
+    first = RankHistoryEntry{
+        0,
+        {},
+        std::nullopt,
+        d.initial_rank,
+        clock_->Today(),
+        RankChangeReason::kRegistration,
+        d.initial_rank_basis.empty() ? "registration" : d.initial_rank_basis,
+        caller.Describe(),
+        now};
   }
-  ChangeRecord change{now, caller.Describe(), "player.register", "", "",
-                      PlayerJson(p)};
+  ChangeRecord change{now, caller.Describe(), "player.register", "",
+                      "",  PlayerJson(p)};
   GORANK_ASSIGN_OR_RETURN(p.id, repo_->InsertPlayer(p, first, change));
   return Redact(caller, p);
 }
@@ -285,9 +305,9 @@ absl::StatusOr<Player> PlayerRegistry::Update(const auth::Caller& caller,
   p.agency_prefix = d.agency_prefix;
   p.resident_id = d.resident_id;
   p.updated_unix = clock_->NowSeconds();
-  ChangeRecord change{p.updated_unix, caller.Describe(), "player.update",
-                      "player:" + std::to_string(id.value), before,
-                      PlayerJson(p)};
+  ChangeRecord change{p.updated_unix,  caller.Describe(),
+                      "player.update", "player:" + std::to_string(id.value),
+                      before,          PlayerJson(p)};
   GORANK_RETURN_IF_ERROR(repo_->UpdatePlayer(p, change));
   return Redact(caller, p);
 }
@@ -332,7 +352,8 @@ absl::StatusOr<PlayerPage> PlayerRegistry::Search(const auth::Caller& caller,
   if (!r.page_token.empty()) {
     if (r.page_token.size() > 18 ||
         r.page_token.find_first_not_of("0123456789") != std::string::npos) {
-      return absl::InvalidArgumentError("page_token is not one this server gave");
+      return absl::InvalidArgumentError(
+          "page_token is not one this server gave");
     }
     q.after_id = std::stoll(r.page_token);
   }
@@ -355,7 +376,8 @@ absl::StatusOr<PlayerPage> PlayerRegistry::Search(const auth::Caller& caller,
 absl::StatusOr<std::vector<RankHistoryEntry>> PlayerRegistry::History(
     const auth::Caller& caller, PlayerId id) {
   GORANK_RETURN_IF_ERROR(BeforeRead());
-  GORANK_ASSIGN_OR_RETURN(std::vector<RankHistoryEntry> entries, repo_->ListRankHistory(id));
+  GORANK_ASSIGN_OR_RETURN(std::vector<RankHistoryEntry> entries,
+                          repo_->ListRankHistory(id));
   if (caller.role == auth::Role::kPublic) {
     for (RankHistoryEntry& e : entries) {
       e.basis = MaskCertificateNumbers(e.basis);
@@ -380,20 +402,24 @@ absl::StatusOr<std::pair<Player, RankHistoryEntry>> PlayerRegistry::ChangeRank(
   if (reason == RankChangeReason::kTournamentAward &&
       (award.event_id != 0) == !award.certificate.empty()) {
     return absl::InvalidArgumentError(
-        "an award must name exactly one basis: basis_event_id (a closed event the "
-        "player played in) or basis_certificate (a certificate the player holds)");
+        "an award must name exactly one basis: basis_event_id (a closed event "
+        "the "
+        "player played in) or basis_certificate (a certificate the player "
+        "holds)");
   }
   if (reason == RankChangeReason::kCorrection && award_named) {
     return absl::InvalidArgumentError(
-        "basis_event_id and basis_certificate name an award's basis; a correction "
+        "basis_event_id and basis_certificate name an award's basis; a "
+        "correction "
         "states its reason in basis");
   }
   if (award.event_id < 0) {
     return absl::InvalidArgumentError("basis_event_id must be positive");
   }
-  if (effective_date && (!effective_date->IsValid() ||
-                         *effective_date > clock_->Today())) {
-    return absl::InvalidArgumentError("effective_date must be a date not in the future");
+  if (effective_date &&
+      (!effective_date->IsValid() || *effective_date > clock_->Today())) {
+    return absl::InvalidArgumentError(
+        "effective_date must be a date not in the future");
   }
   const Discipline d = new_rank.discipline();
   const std::string what = d == Discipline::kGomoku ? "Gomoku " : "";
@@ -425,7 +451,8 @@ absl::StatusOr<std::pair<Player, RankHistoryEntry>> PlayerRegistry::ChangeRank(
   std::string recorded_basis = basis;
   if (reason == RankChangeReason::kTournamentAward) {
     if (!award_basis_check_) {
-      return absl::FailedPreconditionError("this server cannot check award bases");
+      return absl::FailedPreconditionError(
+          "this server cannot check award bases");
     }
     GORANK_ASSIGN_OR_RETURN(std::string named, award_basis_check_(p, award));
     recorded_basis = named + ": " + basis;
@@ -441,8 +468,11 @@ absl::StatusOr<std::pair<Player, RankHistoryEntry>> PlayerRegistry::ChangeRank(
                      caller.Describe(),
                      now,
                      d};
-  ChangeRecord change{now, caller.Describe(), "player.rank_change",
-                      "player:" + std::to_string(id.value), PlayerJson(p),
+  ChangeRecord change{now,
+                      caller.Describe(),
+                      "player.rank_change",
+                      "player:" + std::to_string(id.value),
+                      PlayerJson(p),
                       EntryJson(e)};
   GORANK_ASSIGN_OR_RETURN(e, repo_->ApplyRankChange(e, change));
   p.RankIn(d) = new_rank;
@@ -465,8 +495,12 @@ absl::StatusOr<Agency> PlayerRegistry::CreateAgency(const auth::Caller& caller,
   a.level = AgencyLevel::kFirstLevel;
   a.status = AgencyStatus::kActive;
   a.status_reason.clear();
-  ChangeRecord change{clock_->NowSeconds(), caller.Describe(), "agency.create",
-                      "agency:" + a.prefix, "", AgencyJson(a)};
+  ChangeRecord change{clock_->NowSeconds(),
+                      caller.Describe(),
+                      "agency.create",
+                      "agency:" + a.prefix,
+                      "",
+                      AgencyJson(a)};
   GORANK_RETURN_IF_ERROR(repo_->InsertAgency(a, change));
   return a;
 }
@@ -477,11 +511,12 @@ absl::StatusOr<Agency> PlayerRegistry::SetAgencyStatus(
   if (!IsPrefix(prefix)) {
     return absl::InvalidArgumentError("prefix must be three digits");
   }
-  GORANK_RETURN_IF_ERROR(ValidateName("reason", reason,
-                                      status == AgencyStatus::kSuspended));
+  GORANK_RETURN_IF_ERROR(
+      ValidateName("reason", reason, status == AgencyStatus::kSuspended));
   GORANK_ASSIGN_OR_RETURN(Agency a, repo_->GetAgency(prefix));
   if (a.level == AgencyLevel::kNational) {
-    return absl::FailedPreconditionError("the national body cannot be suspended");
+    return absl::FailedPreconditionError(
+        "the national body cannot be suspended");
   }
   if (a.status == status) {
     return absl::FailedPreconditionError(
@@ -491,11 +526,15 @@ absl::StatusOr<Agency> PlayerRegistry::SetAgencyStatus(
   const std::string before = AgencyJson(a);
   a.status = status;
   a.status_reason = reason;
-  ChangeRecord change{clock_->NowSeconds(), caller.Describe(),
-                      status == AgencyStatus::kActive ? "agency.reinstate"
-                                                      : "agency.suspend",
-                      "agency:" + prefix, before, AgencyJson(a)};
-  GORANK_RETURN_IF_ERROR(repo_->SetAgencyStatus(prefix, status, reason, change));
+  ChangeRecord change{
+      clock_->NowSeconds(),
+      caller.Describe(),
+      status == AgencyStatus::kActive ? "agency.reinstate" : "agency.suspend",
+      "agency:" + prefix,
+      before,
+      AgencyJson(a)};
+  GORANK_RETURN_IF_ERROR(
+      repo_->SetAgencyStatus(prefix, status, reason, change));
   return a;
 }
 

@@ -87,8 +87,9 @@ class PlayerRegistry {
   // (event not closed, player not an entrant, another holder, revoked).
   // Without a checker awards are refused (FAILED_PRECONDITION). Set once,
   // before serving.
-  void SetAwardBasisCheck(
-      std::function<absl::StatusOr<std::string>(const Player&, const AwardBasis&)> check) {
+  void SetAwardBasisCheck(std::function<absl::StatusOr<std::string>(
+                              const Player&, const AwardBasis&)>
+                              check) {
     award_basis_check_ = std::move(check);
   }
 
@@ -120,10 +121,10 @@ class PlayerRegistry {
   // certificate and promotion flows). `basis` is required; an award must
   // also name `award` (exactly one of event and certificate, checked by the
   // award-basis check, INVALID_ARGUMENT otherwise), a correction must not.
-  // The history's basis is then "<what the check returned>: <basis>". An operator acts
-  // only for its own players and within its authority (amateur, at most 3d):
-  // both the new rank and the rank the player holds must be within it.
-  // The discipline is new_rank's: a Gomoku rank changes only the Gomoku
+  // The history's basis is then "<what the check returned>: <basis>". An
+  // operator acts only for its own players and within its authority (amateur,
+  // at most 3d): both the new rank and the rank the player holds must be within
+  // it. The discipline is new_rank's: a Gomoku rank changes only the Gomoku
   // rank (operators up to Gomoku 3d; 7d..9d FAILED_PRECONDITION, not
   // awarded yet), a Go rank only the Go rank.
   absl::StatusOr<std::pair<Player, RankHistoryEntry>> ChangeRank(
@@ -142,9 +143,9 @@ class PlayerRegistry {
   // suspended; INVALID_ARGUMENT for no rows, a row line below 2, or a missing
   // file name or SHA-256; RESOURCE_EXHAUSTED over kMaxImportRows rows;
   // ABORTED when a player of the file was registered meanwhile.
-  absl::StatusOr<ImportSummary> Import(const auth::Caller& caller,
-                                       const PlayerImportOptions& options,
-                                       const std::vector<PlayerImportRow>& rows);
+  absl::StatusOr<ImportSummary> Import(
+      const auth::Caller& caller, const PlayerImportOptions& options,
+      const std::vector<PlayerImportRow>& rows);
 
   // Agencies.
   absl::StatusOr<std::vector<Agency>> ListAgencies();
@@ -171,7 +172,9 @@ class PlayerRegistry {
                                const std::string& prefix);
   absl::Status ValidateDraft(PlayerDraft& draft);
 
-  absl::Status BeforeRead() { return before_read_ ? before_read_() : absl::OkStatus(); }
+  absl::Status BeforeRead() {
+    return before_read_ ? before_read_() : absl::OkStatus();
+  }
 
   RegistryRepository* repo_;
   const Clock* clock_;
@@ -189,8 +192,8 @@ std::string MaskCertificateNumbers(const std::string& text);
 // characters; an external id at most kMaxExternalIdBytes; a birth date
 // between 1900-01-01 and `today`.
 inline constexpr size_t kMaxExternalIdBytes = 64;
-absl::Status ValidatePlayerName(const std::string& field, const std::string& name,
-                                bool required);
+absl::Status ValidatePlayerName(const std::string& field,
+                                const std::string& name, bool required);
 absl::Status ValidateExternalId(const std::string& id);
 absl::Status ValidateBirthDate(const Date& d, const Date& today);
 // Three ASCII digits.

@@ -60,10 +60,12 @@ void AgencyToProto(const Agency& a, v1::Agency* out) {
   out->set_prefix(a.prefix);
   out->set_name(a.name);
   out->set_name_en(a.name_en);
-  out->set_level(a.level == AgencyLevel::kNational ? v1::AGENCY_LEVEL_NATIONAL
-                                                   : v1::AGENCY_LEVEL_FIRST_LEVEL);
-  out->set_status(a.status == AgencyStatus::kActive ? v1::AGENCY_STATUS_ACTIVE
-                                                    : v1::AGENCY_STATUS_SUSPENDED);
+  out->set_level(a.level == AgencyLevel::kNational
+                     ? v1::AGENCY_LEVEL_NATIONAL
+                     : v1::AGENCY_LEVEL_FIRST_LEVEL);
+  out->set_status(a.status == AgencyStatus::kActive
+                      ? v1::AGENCY_STATUS_ACTIVE
+                      : v1::AGENCY_STATUS_SUSPENDED);
   out->set_status_reason(a.status_reason);
 }
 
@@ -73,7 +75,8 @@ void HistoryToProto(const RankHistoryEntry& e, v1::RankHistoryEntry* out) {
   if (e.from_rank) RankToProto(*e.from_rank, out->mutable_from_rank());
   if (e.to_rank) RankToProto(*e.to_rank, out->mutable_to_rank());
   DateToProto(e.effective_date, out->mutable_effective_date());
-  out->set_reason(static_cast<v1::RankChangeReason>(static_cast<int>(e.reason)));
+  out->set_reason(
+      static_cast<v1::RankChangeReason>(static_cast<int>(e.reason)));
   out->set_basis(e.basis);
   out->set_actor(e.actor);
   out->set_recorded_unix(e.recorded_unix);

@@ -18,13 +18,13 @@
 namespace gorank::registry {
 
 struct PlayerQuery {
-  std::string name_prefix;    // matches name or latin_name; "" = any
-  std::string agency_prefix;  // "" = any
+  std::string name_prefix;         // matches name or latin_name; "" = any
+  std::string agency_prefix;       // "" = any
   std::optional<int> min_ordinal;  // Rank::Ordinal() bounds, inclusive;
   std::optional<int> max_ordinal;  // a bound excludes unranked players
   // name_prefix is a whole name: name or latin_name equal to it.
   bool exact_name = false;
-  int64_t after_id = 0;       // pagination: ids strictly greater
+  int64_t after_id = 0;  // pagination: ids strictly greater
   int limit = 50;
 };
 

@@ -1,7 +1,8 @@
 // gRPC handlers of registry.proto: PlayerRegistry, AgencyService and
-// RankService (TokenService is auth's: services/auth/token_service.h). Each handler converts the request, makes one
-// domain call through the CallGate (authentication, access table, logging,
-// status mapping) and converts the answer.
+// RankService (TokenService is auth's: services/auth/token_service.h). Each
+// handler converts the request, makes one domain call through the CallGate
+// (authentication, access table, logging, status mapping) and converts the
+// answer.
 #ifndef GORANK_SERVICES_REGISTRY_REGISTRY_SERVICE_H_
 #define GORANK_SERVICES_REGISTRY_REGISTRY_SERVICE_H_
 
@@ -20,7 +21,8 @@ class PlayerRegistryService final : public v1::PlayerRegistry::Service {
   grpc::Status RegisterPlayer(grpc::ServerContext* ctx,
                               const v1::RegisterPlayerRequest* req,
                               v1::RegisterPlayerResponse* resp) override;
-  grpc::Status GetPlayer(grpc::ServerContext* ctx, const v1::GetPlayerRequest* req,
+  grpc::Status GetPlayer(grpc::ServerContext* ctx,
+                         const v1::GetPlayerRequest* req,
                          v1::GetPlayerResponse* resp) override;
   grpc::Status UpdatePlayer(grpc::ServerContext* ctx,
                             const v1::UpdatePlayerRequest* req,
@@ -31,14 +33,16 @@ class PlayerRegistryService final : public v1::PlayerRegistry::Service {
   grpc::Status GetRankHistory(grpc::ServerContext* ctx,
                               const v1::GetRankHistoryRequest* req,
                               v1::GetRankHistoryResponse* resp) override;
-  grpc::Status ChangeRank(grpc::ServerContext* ctx, const v1::ChangeRankRequest* req,
+  grpc::Status ChangeRank(grpc::ServerContext* ctx,
+                          const v1::ChangeRankRequest* req,
                           v1::ChangeRankResponse* resp) override;
   // Reads the whole stream (every message through the request limits; the
   // options only in the first; at most kMaxImportRows rows, else
   // RESOURCE_EXHAUSTED), then makes one PlayerRegistry::Import call.
-  grpc::Status ImportPlayers(grpc::ServerContext* ctx,
-                             grpc::ServerReader<v1::ImportPlayersRequest>* reader,
-                             v1::ImportPlayersResponse* resp) override;
+  grpc::Status ImportPlayers(
+      grpc::ServerContext* ctx,
+      grpc::ServerReader<v1::ImportPlayersRequest>* reader,
+      v1::ImportPlayersResponse* resp) override;
 
  private:
   CallGate* gate_;
@@ -71,7 +75,8 @@ class AgencyServiceImpl final : public v1::AgencyService::Service {
 class RankServiceImpl final : public v1::RankService::Service {
  public:
   explicit RankServiceImpl(CallGate* gate) : gate_(gate) {}
-  grpc::Status ParseRank(grpc::ServerContext* ctx, const v1::ParseRankRequest* req,
+  grpc::Status ParseRank(grpc::ServerContext* ctx,
+                         const v1::ParseRankRequest* req,
                          v1::ParseRankResponse* resp) override;
 
  private:

@@ -5,8 +5,8 @@
 namespace gorank::registry {
 
 char ResidentIdCheckChar(const std::string& first17) {
-  static constexpr int kWeights[17] = {7, 9, 10, 5, 8, 4, 2, 1, 6,
-                                       3, 7, 9, 10, 5, 8, 4, 2};
+  static constexpr int kWeights[17] = {7, 9, 10, 5,  8, 4, 2, 1, 6,
+                                       3, 7, 9,  10, 5, 8, 4, 2};
   static constexpr char kCheck[] = "10X98765432";
   int sum = 0;
   for (int i = 0; i < 17; ++i) sum += (first17[i] - '0') * kWeights[i];

@@ -84,7 +84,8 @@ grpc::Status RulesServiceImpl::CheckGameRecords(
           } else if (IsRecordError(reports.status().code())) {
             resp.set_error_code(
                 absl::StatusCodeToString(reports.status().code()));
-            resp.set_error_message(ShortenMessage(std::string(reports.status().message())));
+            resp.set_error_message(
+                ShortenMessage(std::string(reports.status().message())));
           } else {
             return reports.status();
           }

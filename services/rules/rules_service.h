@@ -62,9 +62,9 @@ class RulesServiceImpl final : public v1::RulesService::Service {
                                  const v1::CheckGomokuRecordRequest* req,
                                  v1::CheckGomokuRecordResponse* resp) override;
 
-  grpc::Status CheckXiangqiRecord(grpc::ServerContext* ctx,
-                                  const v1::CheckXiangqiRecordRequest* req,
-                                  v1::CheckXiangqiRecordResponse* resp) override;
+  grpc::Status CheckXiangqiRecord(
+      grpc::ServerContext* ctx, const v1::CheckXiangqiRecordRequest* req,
+      v1::CheckXiangqiRecordResponse* resp) override;
 
  private:
   CallGate* gate_;

@@ -14,12 +14,18 @@ v1::XiangqiSide SideToProto(std::optional<xq::Side> s) {
 
 v1::XiangqiViolationKind KindToProto(xq::ViolationKind k) {
   switch (k) {
-    case xq::ViolationKind::kUnreadableMove: return v1::XIANGQI_VIOLATION_KIND_UNREADABLE_MOVE;
-    case xq::ViolationKind::kNoSuchPiece: return v1::XIANGQI_VIOLATION_KIND_NO_SUCH_PIECE;
-    case xq::ViolationKind::kAmbiguousMove: return v1::XIANGQI_VIOLATION_KIND_AMBIGUOUS_MOVE;
-    case xq::ViolationKind::kIllegalMove: return v1::XIANGQI_VIOLATION_KIND_ILLEGAL_MOVE;
-    case xq::ViolationKind::kAfterGameEnd: return v1::XIANGQI_VIOLATION_KIND_AFTER_GAME_END;
-    case xq::ViolationKind::kResultMismatch: return v1::XIANGQI_VIOLATION_KIND_RESULT_MISMATCH;
+    case xq::ViolationKind::kUnreadableMove:
+      return v1::XIANGQI_VIOLATION_KIND_UNREADABLE_MOVE;
+    case xq::ViolationKind::kNoSuchPiece:
+      return v1::XIANGQI_VIOLATION_KIND_NO_SUCH_PIECE;
+    case xq::ViolationKind::kAmbiguousMove:
+      return v1::XIANGQI_VIOLATION_KIND_AMBIGUOUS_MOVE;
+    case xq::ViolationKind::kIllegalMove:
+      return v1::XIANGQI_VIOLATION_KIND_ILLEGAL_MOVE;
+    case xq::ViolationKind::kAfterGameEnd:
+      return v1::XIANGQI_VIOLATION_KIND_AFTER_GAME_END;
+    case xq::ViolationKind::kResultMismatch:
+      return v1::XIANGQI_VIOLATION_KIND_RESULT_MISMATCH;
   }
   return v1::XIANGQI_VIOLATION_KIND_UNSPECIFIED;
 }
@@ -40,21 +46,30 @@ v1::XiangqiRepetitionRuling RulingToProto(xq::RepetitionRuling r) {
       return v1::XIANGQI_REPETITION_RULING_PERPETUAL_CHASE;
     case xq::RepetitionRuling::kMutualPerpetualChase:
       return v1::XIANGQI_REPETITION_RULING_MUTUAL_PERPETUAL_CHASE;
-    case xq::RepetitionRuling::kIdle: return v1::XIANGQI_REPETITION_RULING_IDLE;
-    case xq::RepetitionRuling::kNeedsArbiter: return v1::XIANGQI_REPETITION_RULING_NEEDS_ARBITER;
+    case xq::RepetitionRuling::kIdle:
+      return v1::XIANGQI_REPETITION_RULING_IDLE;
+    case xq::RepetitionRuling::kNeedsArbiter:
+      return v1::XIANGQI_REPETITION_RULING_NEEDS_ARBITER;
   }
   return v1::XIANGQI_REPETITION_RULING_UNSPECIFIED;
 }
 
 v1::XiangqiEndReason ReasonToProto(xq::EndReason r) {
   switch (r) {
-    case xq::EndReason::kUnfinished: return v1::XIANGQI_END_REASON_UNFINISHED;
-    case xq::EndReason::kCheckmate: return v1::XIANGQI_END_REASON_CHECKMATE;
-    case xq::EndReason::kNoLegalMove: return v1::XIANGQI_END_REASON_NO_LEGAL_MOVE;
-    case xq::EndReason::kRepetition: return v1::XIANGQI_END_REASON_REPETITION;
-    case xq::EndReason::kRecordedWin: return v1::XIANGQI_END_REASON_RECORDED_WIN;
-    case xq::EndReason::kRecordedDraw: return v1::XIANGQI_END_REASON_RECORDED_DRAW;
-    case xq::EndReason::kNeedsArbiter: return v1::XIANGQI_END_REASON_NEEDS_ARBITER;
+    case xq::EndReason::kUnfinished:
+      return v1::XIANGQI_END_REASON_UNFINISHED;
+    case xq::EndReason::kCheckmate:
+      return v1::XIANGQI_END_REASON_CHECKMATE;
+    case xq::EndReason::kNoLegalMove:
+      return v1::XIANGQI_END_REASON_NO_LEGAL_MOVE;
+    case xq::EndReason::kRepetition:
+      return v1::XIANGQI_END_REASON_REPETITION;
+    case xq::EndReason::kRecordedWin:
+      return v1::XIANGQI_END_REASON_RECORDED_WIN;
+    case xq::EndReason::kRecordedDraw:
+      return v1::XIANGQI_END_REASON_RECORDED_DRAW;
+    case xq::EndReason::kNeedsArbiter:
+      return v1::XIANGQI_END_REASON_NEEDS_ARBITER;
   }
   return v1::XIANGQI_END_REASON_UNSPECIFIED;
 }
@@ -74,7 +89,8 @@ void GameToProto(const xq::GameReport& g, v1::XiangqiGameReport* out) {
     p->set_move_number(v.move_number);
     p->set_kind(KindToProto(v.kind));
     p->set_rule(RuleToProto(v.rule));
-    if (v.kind != xq::ViolationKind::kResultMismatch) p->set_side(SideToProto(v.side));
+    if (v.kind != xq::ViolationKind::kResultMismatch)
+      p->set_side(SideToProto(v.side));
     p->set_notation(v.notation);
     p->set_message(v.message);
   }
@@ -103,16 +119,25 @@ void GameToProto(const xq::GameReport& g, v1::XiangqiGameReport* out) {
 absl::StatusOr<xiangqi::CheckOptions> XiangqiOptionsFromProto(
     const v1::CheckXiangqiRecordRequest& req) {
   if (req.record().empty())
-    return absl::InvalidArgumentError("record is empty: send the bytes of a PGN file");
+    return absl::InvalidArgumentError(
+        "record is empty: send the bytes of a PGN file");
   xq::CheckOptions options;
   switch (req.notation()) {
-    case v1::XIANGQI_NOTATION_UNSPECIFIED: break;
-    case v1::XIANGQI_NOTATION_ICCS: options.notation = xq::Notation::kIccs; break;
-    case v1::XIANGQI_NOTATION_WXF: options.notation = xq::Notation::kWxf; break;
-    case v1::XIANGQI_NOTATION_CHINESE: options.notation = xq::Notation::kChinese; break;
+    case v1::XIANGQI_NOTATION_UNSPECIFIED:
+      break;
+    case v1::XIANGQI_NOTATION_ICCS:
+      options.notation = xq::Notation::kIccs;
+      break;
+    case v1::XIANGQI_NOTATION_WXF:
+      options.notation = xq::Notation::kWxf;
+      break;
+    case v1::XIANGQI_NOTATION_CHINESE:
+      options.notation = xq::Notation::kChinese;
+      break;
     default:
-      return absl::InvalidArgumentError("notation has a value this server does not know (" +
-                                        std::to_string(req.notation()) + ")");
+      return absl::InvalidArgumentError(
+          "notation has a value this server does not know (" +
+          std::to_string(req.notation()) + ")");
   }
   return options;
 }

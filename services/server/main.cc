@@ -1,7 +1,8 @@
 // rankd: the rank-certification and player registry server.
 //
-//   rankd --db PATH|URL --listen HOST:PORT [--config FILE] [--admin-token-file F]
-//         [--audit-key-file F] [--metrics-listen HOST:PORT]
+//   rankd --db PATH|URL --listen HOST:PORT [--config FILE]
+//         [--admin-token-file F] [--audit-key-file F]
+//         [--metrics-listen HOST:PORT]
 //   rankd --db PATH|URL --restore BACKUP [--force]
 //   rankd --db PATH|URL --migrate-to PATH|URL
 //
@@ -9,8 +10,9 @@
 // the database cleanly. Exit status: 0 after a clean stop, 1 when it cannot
 // start (the reason is logged), 2 for bad flags.
 
-#include <csignal>
 #include <pthread.h>
+
+#include <csignal>
 
 #include "CLI/CLI.hpp"
 #include "services/server/rankd_server.h"
@@ -23,33 +25,40 @@ int main(int argc, char** argv) {
   CLI::App app{"rankd: Go rank-certification and player registry server"};
   std::string config_file;
   std::string db, listen, token_file, log_level;
-  app.add_option("--config", config_file, "TOML config file (see deploy/rankd.example.toml)");
+  app.add_option("--config", config_file,
+                 "TOML config file (see deploy/rankd.example.toml)");
   app.add_option("--db", db,
                  "SQLite database file (created if missing) or PostgreSQL URL "
                  "postgresql://USER@HOST:PORT/DBNAME");
   app.add_option("--listen", listen, "HOST:PORT to serve gRPC on");
   std::string http_listen;
-  app.add_option("--http-listen", http_listen,
-                 "HOST:PORT for the public web page (config http_listen; empty: none)");
+  app.add_option(
+      "--http-listen", http_listen,
+      "HOST:PORT for the public web page (config http_listen; empty: none)");
   app.add_option("--admin-token-file", token_file,
                  "where the first start writes the national-admin token");
   app.add_option("--log-level", log_level, "trace|debug|info|warn|error");
   std::string audit_key_file;
   app.add_option("--audit-key-file", audit_key_file,
-                 "the audit log's signing key (config audit_key_file; every instance on one "
+                 "the audit log's signing key (config audit_key_file; every "
+                 "instance on one "
                  "database needs the same key)");
   std::string metrics_listen;
-  app.add_option("--metrics-listen", metrics_listen,
-                 "HOST:PORT for the HTTP metrics endpoint (/metrics, /healthz)");
+  app.add_option(
+      "--metrics-listen", metrics_listen,
+      "HOST:PORT for the HTTP metrics endpoint (/metrics, /healthz)");
   std::string restore_from;
   bool force = false;
   app.add_option("--restore", restore_from,
-                 "restore the database at --db from a backup made by `rankctl backup`, then exit");
-  app.add_flag("--force", force, "with --restore: replace an existing database");
+                 "restore the database at --db from a backup made by `rankctl "
+                 "backup`, then exit");
+  app.add_flag("--force", force,
+               "with --restore: replace an existing database");
   std::string migrate_to;
-  app.add_option("--migrate-to", migrate_to,
-                 "copy the whole registry at --db into a new SQLite file or an empty "
-                 "PostgreSQL database (URL), then exit; rankd must not be serving --db");
+  app.add_option(
+      "--migrate-to", migrate_to,
+      "copy the whole registry at --db into a new SQLite file or an empty "
+      "PostgreSQL database (URL), then exit; rankd must not be serving --db");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -74,24 +83,29 @@ int main(int argc, char** argv) {
   spdlog::set_level(spdlog::level::from_str(config.log_level));
 
   if (!restore_from.empty()) {
-    absl::Status s = gorank::server::RestoreDatabase(restore_from, config.db_path, force);
+    absl::Status s =
+        gorank::server::RestoreDatabase(restore_from, config.db_path, force);
     if (!s.ok()) {
       spdlog::error("restore failed: {}", s.ToString());
       return 1;
     }
-    spdlog::info("restored {} from {}; start rankd on it as usual", config.db_path, restore_from);
+    spdlog::info("restored {} from {}; start rankd on it as usual",
+                 config.db_path, restore_from);
     return 0;
   }
 
   if (!migrate_to.empty()) {
     auto report = gorank::server::MigrateDatabase(config.db_path, migrate_to);
     if (!report.ok()) {
-      spdlog::error("migration failed, nothing written: {}", report.status().ToString());
+      spdlog::error("migration failed, nothing written: {}",
+                    report.status().ToString());
       return 1;
     }
     spdlog::info(
-        "copied {} rows of {} tables ({} audit log entries) from {} to {}; row digests "
-        "identical (fingerprint {}); start rankd on the new database, with the same "
+        "copied {} rows of {} tables ({} audit log entries) from {} to {}; row "
+        "digests "
+        "identical (fingerprint {}); start rankd on the new database, with the "
+        "same "
         "audit_key_file",
         report->rows, report->tables, report->audit_entries,
         gorank::storage::DisplayAddress(config.db_path),
@@ -114,7 +128,8 @@ int main(int argc, char** argv) {
   }
   int sig = 0;
   sigwait(&stop_signals, &sig);
-  spdlog::info("received {}, shutting down", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+  spdlog::info("received {}, shutting down",
+               sig == SIGTERM ? "SIGTERM" : "SIGINT");
   (*server)->Shutdown();
   return 0;
 }

@@ -17,35 +17,35 @@
 #include "services/audit/audit_trail.h"
 #include "services/audit/keyed_digest.h"
 #include "services/audit/signing_key.h"
+#include "services/auth/call_gate.h"
 #include "services/auth/token_manager.h"
 #include "services/auth/token_service.h"
 #include "services/certificates/certificate_service.h"
 #include "services/certificates/certification.h"
-#include "services/auth/call_gate.h"
 #include "services/common/file_text.h"
 #include "services/common/metrics.h"
 #include "services/common/parse_error_interceptor.h"
 #include "services/common/status_macros.h"
+#include "services/eligibility/eligibility_service.h"
+#include "services/eligibility/grade_desk.h"
+#include "services/ratings/rating_service.h"
+#include "services/ratings/ratings_config.h"
 #include "services/registry/player_registry.h"
 #include "services/registry/registry_service.h"
 #include "services/rules/rules_service.h"
 #include "services/server/health_monitor.h"
 #include "services/server/metrics_endpoint.h"
 #include "services/server/server_metrics.h"
-#include "services/eligibility/eligibility_service.h"
-#include "services/eligibility/grade_desk.h"
-#include "services/ratings/rating_service.h"
-#include "services/ratings/ratings_config.h"
 #include "services/tournaments/event_desk.h"
 #include "services/tournaments/registry_player_directory.h"
 #include "services/tournaments/tournament_service.h"
 #include "services/web/web_server.h"
-#include "storage/sql_event_repository.h"
-#include "storage/sql_rating_repository.h"
 #include "spdlog/spdlog.h"
 #include "storage/database.h"
 #include "storage/sql_audit_repository.h"
 #include "storage/sql_certificate_repository.h"
+#include "storage/sql_event_repository.h"
+#include "storage/sql_rating_repository.h"
 #include "storage/sql_registry_repository.h"
 #include "storage/sql_token_repository.h"
 
@@ -96,7 +96,8 @@ namespace {
 
 // Writes `secret` to `path` readable by the owner only; the file is created
 // beside and renamed into place so it is never seen half-written.
-absl::Status WriteSecretFile(const std::string& path, const std::string& secret) {
+absl::Status WriteSecretFile(const std::string& path,
+                             const std::string& secret) {
   const std::string tmp = path + ".tmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   if (fd < 0) return absl::UnavailableError("cannot create " + tmp);
@@ -112,46 +113,55 @@ absl::Status WriteSecretFile(const std::string& path, const std::string& secret)
 }
 
 const char* const kServiceNames[] = {
-    "gorank.v1.PlayerRegistry", "gorank.v1.AgencyService",
-    "gorank.v1.TokenService", "gorank.v1.RankService",
-    "gorank.v1.CertificateService", "gorank.v1.AuditService", "gorank.v1.RulesService",
-    "gorank.v1.TournamentService", "gorank.v1.EligibilityService",
-    "gorank.v1.RatingService"};
+    "gorank.v1.PlayerRegistry",     "gorank.v1.AgencyService",
+    "gorank.v1.TokenService",       "gorank.v1.RankService",
+    "gorank.v1.CertificateService", "gorank.v1.AuditService",
+    "gorank.v1.RulesService",       "gorank.v1.TournamentService",
+    "gorank.v1.EligibilityService", "gorank.v1.RatingService"};
 
 // The checkpoint-signing key: loaded from `path`, or created there (mode
 // 0600) at first start.
-absl::StatusOr<std::unique_ptr<audit::SigningKey>> LoadOrCreateKey(const std::string& path) {
+absl::StatusOr<std::unique_ptr<audit::SigningKey>> LoadOrCreateKey(
+    const std::string& path) {
   auto key = audit::SigningKey::LoadPemFile(path);
   if (absl::IsNotFound(key.status())) {
-    GORANK_ASSIGN_OR_RETURN(audit::SigningKey fresh, audit::SigningKey::Generate());
+    GORANK_ASSIGN_OR_RETURN(audit::SigningKey fresh,
+                            audit::SigningKey::Generate());
     GORANK_RETURN_IF_ERROR(fresh.SavePemFile(path));
-    spdlog::warn("first start: audit signing key created at {} (mode 0600)", path);
+    spdlog::warn("first start: audit signing key created at {} (mode 0600)",
+                 path);
     key = std::move(fresh);
   }
   if (!key.ok()) return key.status();
-  spdlog::info("audit checkpoints signed with key {} (public key {})", key->KeyId(),
-               key->public_key().Base64());
+  spdlog::info("audit checkpoints signed with key {} (public key {})",
+               key->KeyId(), key->public_key().Base64());
   return std::make_unique<audit::SigningKey>(std::move(*key));
 }
 
 // TLS credentials from the configured files, or plaintext (with a warning)
 // when none are configured.
-absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials(const ServerConfig& c) {
+absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials(
+    const ServerConfig& c) {
   if (c.tls_cert_file.empty() && c.tls_key_file.empty()) {
     if (!c.tls_client_ca_file.empty()) {
-      return absl::InvalidArgumentError("tls_client_ca_file needs tls_cert_file and tls_key_file");
+      return absl::InvalidArgumentError(
+          "tls_client_ca_file needs tls_cert_file and tls_key_file");
     }
-    spdlog::warn("serving gRPC in PLAINTEXT: for local development only; configure "
-                 "tls_cert_file and tls_key_file for anything else");
+    spdlog::warn(
+        "serving gRPC in PLAINTEXT: for local development only; configure "
+        "tls_cert_file and tls_key_file for anything else");
     return grpc::InsecureServerCredentials();
   }
   if (c.tls_cert_file.empty() || c.tls_key_file.empty()) {
-    return absl::InvalidArgumentError("TLS needs both tls_cert_file and tls_key_file");
+    return absl::InvalidArgumentError(
+        "TLS needs both tls_cert_file and tls_key_file");
   }
   grpc::SslServerCredentialsOptions options;
   grpc::SslServerCredentialsOptions::PemKeyCertPair pair;
-  GORANK_ASSIGN_OR_RETURN(pair.cert_chain, ReadTextFile("TLS certificate", c.tls_cert_file));
-  GORANK_ASSIGN_OR_RETURN(pair.private_key, ReadTextFile("TLS key", c.tls_key_file));
+  GORANK_ASSIGN_OR_RETURN(pair.cert_chain,
+                          ReadTextFile("TLS certificate", c.tls_cert_file));
+  GORANK_ASSIGN_OR_RETURN(pair.private_key,
+                          ReadTextFile("TLS key", c.tls_key_file));
   options.pem_key_cert_pairs.push_back(pair);
   if (!c.tls_client_ca_file.empty()) {
     GORANK_ASSIGN_OR_RETURN(options.pem_root_certs,
@@ -162,7 +172,9 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials(const Serve
         GRPC_SSL_REQUEST_CLIENT_CERTIFICATE_AND_VERIFY;
   }
   spdlog::info("serving gRPC over TLS{}",
-               c.tls_client_ca_file.empty() ? "" : ", client certificates required for tokens");
+               c.tls_client_ca_file.empty()
+                   ? ""
+                   : ", client certificates required for tokens");
   return grpc::SslServerCredentials(options);
 }
 
@@ -178,11 +190,13 @@ std::string RandomRelayKey() {
 // The year (Asia/Shanghai) this registry was installed: when rankd's first
 // start created the national-admin token, i.e. the oldest token. This year
 // while there is no token yet.
-absl::StatusOr<int> InstallationYear(auth::TokenManager& tokens, const Clock& clock) {
+absl::StatusOr<int> InstallationYear(auth::TokenManager& tokens,
+                                     const Clock& clock) {
   GORANK_ASSIGN_OR_RETURN(std::vector<auth::TokenRecord> all, tokens.List());
   int64_t first = 0;
   for (const auth::TokenRecord& t : all) {
-    if (t.created_unix > 0 && (first == 0 || t.created_unix < first)) first = t.created_unix;
+    if (t.created_unix > 0 && (first == 0 || t.created_unix < first))
+      first = t.created_unix;
   }
   return first == 0 ? clock.Today().year : ShanghaiDate(first).year;
 }
@@ -198,20 +212,25 @@ absl::Status WireStorage(const ServerConfig& config, RankdServer::Parts& p) {
   storage::DatabaseOptions db_options;
   db_options.reader_connections = config.reader_connections;
   db_options.row_digest_key = audit::RowDigestKey(*p.audit_key);
-  GORANK_ASSIGN_OR_RETURN(p.db, storage::Database::Open(config.db_path, db_options));
+  GORANK_ASSIGN_OR_RETURN(p.db,
+                          storage::Database::Open(config.db_path, db_options));
   GORANK_ASSIGN_OR_RETURN(int version, p.db->SchemaVersion());
-  spdlog::info("database {} open: integrity ok, schema version {}", p.db->path(), version);
+  spdlog::info("database {} open: integrity ok, schema version {}",
+               p.db->path(), version);
   return absl::OkStatus();
 }
 
 // Tokens, players and agencies, certificates.
 void WireRegistryAndCertificates(const ServerConfig& config, const Clock* clock,
                                  RankdServer::Parts& p) {
-  p.registry_repo = std::make_unique<storage::SqlRegistryRepository>(p.db.get());
+  p.registry_repo =
+      std::make_unique<storage::SqlRegistryRepository>(p.db.get());
   p.token_repo = std::make_unique<storage::SqlTokenRepository>(p.db.get());
   p.tokens = std::make_unique<auth::TokenManager>(p.token_repo.get(), clock);
-  p.certificate_repo = std::make_unique<storage::SqlCertificateRepository>(p.db.get());
-  p.registry = std::make_unique<registry::PlayerRegistry>(p.registry_repo.get(), clock);
+  p.certificate_repo =
+      std::make_unique<storage::SqlCertificateRepository>(p.db.get());
+  p.registry =
+      std::make_unique<registry::PlayerRegistry>(p.registry_repo.get(), clock);
   certificates::CertificationOptions cert_options;
   cert_options.notice_days = config.notice_days;
   cert_options.shared_database = p.db->engine() == storage::Engine::kPostgres;
@@ -228,27 +247,31 @@ void WireRegistryAndCertificates(const ServerConfig& config, const Clock* clock,
 absl::StatusOr<bool> WireAudit(const ServerConfig& config, const Clock* clock,
                                RankdServer::Parts& p) {
   p.audit_repo = std::make_unique<storage::SqlAuditRepository>(p.db.get());
-  p.audit_trail =
-      std::make_unique<audit::AuditTrail>(p.audit_repo.get(), p.audit_key.get(), clock);
+  p.audit_trail = std::make_unique<audit::AuditTrail>(p.audit_repo.get(),
+                                                      p.audit_key.get(), clock);
   // The log against the newest checkpoint rankd signed: a log that is
   // shorter or differs stops every write (health NOT_SERVING) until the
   // database is restored.
-  p.audit_trail->SetLogFailureListener([db = p.db.get()](const audit::LogCheck& check) {
-    const std::string why = audit::LogRefusal(check);
-    spdlog::error("audit log check FAILED: {}", why);
-    // UNAVAILABLE, as for a database that cannot take writes (repositories
-    // pass it through; FAILED_PRECONDITION would read as a constraint).
-    db->RefuseWrites(absl::UnavailableError(why));
-  });
+  p.audit_trail->SetLogFailureListener(
+      [db = p.db.get()](const audit::LogCheck& check) {
+        const std::string why = audit::LogRefusal(check);
+        spdlog::error("audit log check FAILED: {}", why);
+        // UNAVAILABLE, as for a database that cannot take writes (repositories
+        // pass it through; FAILED_PRECONDITION would read as a constraint).
+        db->RefuseWrites(absl::UnavailableError(why));
+      });
   GORANK_ASSIGN_OR_RETURN(audit::LogCheck log_check, p.audit_trail->CheckLog());
   if (log_check.ok) {
-    GORANK_ASSIGN_OR_RETURN(audit::Checkpoint start_cp, p.audit_trail->SignCheckpointNow());
-    spdlog::info("audit log: {} entries match rankd's checkpoint of size {}; signed size {}",
-                 log_check.entries, log_check.checkpoint_size, start_cp.tree_size);
+    GORANK_ASSIGN_OR_RETURN(audit::Checkpoint start_cp,
+                            p.audit_trail->SignCheckpointNow());
+    spdlog::info(
+        "audit log: {} entries match rankd's checkpoint of size {}; signed "
+        "size {}",
+        log_check.entries, log_check.checkpoint_size, start_cp.tree_size);
   }
   p.reporting = std::make_unique<audit::Reporting>(p.certificate_repo.get(),
-                                                   p.registry_repo.get(), p.audit_trail.get(),
-                                                   clock);
+                                                   p.registry_repo.get(),
+                                                   p.audit_trail.get(), clock);
   // Stock for year Y is released only after the agency passed the review of
   // Y - 1. The first-year rule: no review is demanded of a year before the
   // installation (there was nothing to review), so the stock of the
@@ -257,8 +280,10 @@ absl::StatusOr<bool> WireAudit(const ServerConfig& config, const Clock* clock,
   if (config.require_review_for_release) {
     auth::TokenManager* tokens = p.tokens.get();
     p.certification->SetReleasePrecondition(
-        [trail, tokens, clock](const std::string& prefix, int year) -> absl::Status {
-          GORANK_ASSIGN_OR_RETURN(const int installed, InstallationYear(*tokens, *clock));
+        [trail, tokens, clock](const std::string& prefix,
+                               int year) -> absl::Status {
+          GORANK_ASSIGN_OR_RETURN(const int installed,
+                                  InstallationYear(*tokens, *clock));
           if (year - 1 < installed) return absl::OkStatus();
           return trail->CheckReviewPassed(prefix, year - 1);
         });
@@ -268,27 +293,30 @@ absl::StatusOr<bool> WireAudit(const ServerConfig& config, const Clock* clock,
 
 // The call gate and the handlers of the registry, certificate, audit and
 // rules services.
-CallGateOptions WireGateAndHandlers(const ServerConfig& config, const Clock* clock,
-                                    RankdServer::Parts& p) {
+CallGateOptions WireGateAndHandlers(const ServerConfig& config,
+                                    const Clock* clock, RankdServer::Parts& p) {
   CallGateOptions gate_options;
-  gate_options.public_limit = RateLimit{config.public_rate, config.public_burst};
+  gate_options.public_limit =
+      RateLimit{config.public_rate, config.public_burst};
   gate_options.token_limit = RateLimit{config.token_rate, config.token_burst};
   gate_options.relay_key = RandomRelayKey();
   gate_options.client_cert_required = !config.tls_client_ca_file.empty();
   p.metrics = std::make_unique<Metrics>();
   gate_options.metrics = p.metrics.get();
   p.gate = std::make_unique<CallGate>(p.tokens.get(), gate_options);
-  p.player_service =
-      std::make_unique<registry::PlayerRegistryService>(p.gate.get(), p.registry.get());
-  p.agency_service =
-      std::make_unique<registry::AgencyServiceImpl>(p.gate.get(), p.registry.get());
+  p.player_service = std::make_unique<registry::PlayerRegistryService>(
+      p.gate.get(), p.registry.get());
+  p.agency_service = std::make_unique<registry::AgencyServiceImpl>(
+      p.gate.get(), p.registry.get());
   p.token_service =
       std::make_unique<auth::TokenServiceImpl>(p.gate.get(), p.tokens.get());
   p.rank_service = std::make_unique<registry::RankServiceImpl>(p.gate.get());
-  p.certificate_service = std::make_unique<certificates::CertificateServiceImpl>(
-      p.gate.get(), p.certification.get(), clock);
+  p.certificate_service =
+      std::make_unique<certificates::CertificateServiceImpl>(
+          p.gate.get(), p.certification.get(), clock);
   p.audit_service = std::make_unique<audit::AuditServiceImpl>(
-      p.gate.get(), p.audit_trail.get(), p.reporting.get(), config.StateDirectory());
+      p.gate.get(), p.audit_trail.get(), p.reporting.get(),
+      config.StateDirectory());
   p.rules_service = std::make_unique<rules::RulesServiceImpl>(p.gate.get());
   return gate_options;
 }
@@ -296,24 +324,27 @@ CallGateOptions WireGateAndHandlers(const ServerConfig& config, const Clock* clo
 // Tournaments and athlete grades; the tournament-award basis of the registry.
 void WireTournaments(const Clock* clock, RankdServer::Parts& p) {
   p.event_repo = std::make_unique<storage::SqlEventRepository>(p.db.get());
-  p.event_desk = std::make_unique<tournaments::EventDesk>(p.event_repo.get(), clock);
+  p.event_desk =
+      std::make_unique<tournaments::EventDesk>(p.event_repo.get(), clock);
   // Entrants are registered players: entered by id, imported rows matched.
-  p.player_directory =
-      std::make_unique<tournaments::RegistryPlayerDirectory>(p.registry_repo.get());
+  p.player_directory = std::make_unique<tournaments::RegistryPlayerDirectory>(
+      p.registry_repo.get());
   p.event_desk->SetPlayerDirectory(p.player_directory.get());
   // A tournament award rests on a closed event the player played in, or on
   // one of the player's certificates in force.
   certificates::Certification* office = p.certification.get();
   tournaments::EventRepository* events = p.event_repo.get();
   p.registry->SetAwardBasisCheck(
-      [office, events](const registry::Player& player,
-                       const registry::AwardBasis& basis) -> absl::StatusOr<std::string> {
+      [office, events](
+          const registry::Player& player,
+          const registry::AwardBasis& basis) -> absl::StatusOr<std::string> {
         if (!basis.certificate.empty()) {
           return office->AwardCertificateBasis(player, basis.certificate);
         }
         const tournaments::EventId id{basis.event_id};
         GORANK_ASSIGN_OR_RETURN(tournaments::Event event, events->GetEvent(id));
-        const std::string named = "event " + std::to_string(id.value) + " (" + event.name + ")";
+        const std::string named =
+            "event " + std::to_string(id.value) + " (" + event.name + ")";
         if (!event.closed) {
           return absl::FailedPreconditionError(
               named + " is not closed: an award rests on final results");
@@ -321,17 +352,18 @@ void WireTournaments(const Clock* clock, RankdServer::Parts& p) {
         GORANK_ASSIGN_OR_RETURN(std::vector<tournaments::EventId> played,
                                 events->EventsOfPlayer(player.id.value));
         if (std::find(played.begin(), played.end(), id) == played.end()) {
-          return absl::FailedPreconditionError("player " + std::to_string(player.id.value) +
-                                               " is not an entrant of " + named);
+          return absl::FailedPreconditionError(
+              "player " + std::to_string(player.id.value) +
+              " is not an entrant of " + named);
         }
         return named;
       });
-  p.grade_desk = std::make_unique<eligibility::GradeDesk>(p.event_repo.get(),
-                                                          p.certificate_repo.get(), clock);
-  p.tournament_service =
-      std::make_unique<tournaments::TournamentServiceImpl>(p.gate.get(), p.event_desk.get());
-  p.eligibility_service =
-      std::make_unique<eligibility::EligibilityServiceImpl>(p.gate.get(), p.grade_desk.get());
+  p.grade_desk = std::make_unique<eligibility::GradeDesk>(
+      p.event_repo.get(), p.certificate_repo.get(), clock);
+  p.tournament_service = std::make_unique<tournaments::TournamentServiceImpl>(
+      p.gate.get(), p.event_desk.get());
+  p.eligibility_service = std::make_unique<eligibility::EligibilityServiceImpl>(
+      p.gate.get(), p.grade_desk.get());
 }
 
 // Ratings: the rules in force (the shipped file unless ratings_config_file
@@ -339,47 +371,53 @@ void WireTournaments(const Clock* clock, RankdServer::Parts& p) {
 // the stored rating table brought up to date by a full recompute (written
 // only when it differs, and not at all while the log fails its check), the
 // incremental update on every event close, and the promotion desk.
-absl::Status WireRatings(const ServerConfig& config, const Clock* clock, bool log_ok,
-                         RankdServer::Parts& p) {
+absl::Status WireRatings(const ServerConfig& config, const Clock* clock,
+                         bool log_ok, RankdServer::Parts& p) {
   if (config.ratings_config_file.empty()) {
     p.ratings_config = ratings::DefaultRatingsConfig();
   } else {
     absl::StatusOr<ratings::RatingsConfig> loaded =
         ratings::LoadRatingsConfigFile(config.ratings_config_file);
     if (!loaded.ok()) {
-      return absl::Status(loaded.status().code(),
-                          "ratings_config_file: " + std::string(loaded.status().message()));
+      return absl::Status(
+          loaded.status().code(),
+          "ratings_config_file: " + std::string(loaded.status().message()));
     }
     p.ratings_config = std::move(*loaded);
-    spdlog::info("promotion rules and rating settings from {}", config.ratings_config_file);
+    spdlog::info("promotion rules and rating settings from {}",
+                 config.ratings_config_file);
   }
   p.rating_repo = std::make_unique<storage::SqlRatingRepository>(p.db.get());
   p.rating_ledger = std::make_unique<ratings::RatingLedger>(
       p.event_repo.get(), p.rating_repo.get(), clock, p.ratings_config.rating);
-  GORANK_ASSIGN_OR_RETURN(ratings::RecomputeReport report,
-                          p.rating_ledger->Recompute("system:start", /*dry_run=*/!log_ok));
-  spdlog::info("ratings: {} events, {} players, table {}{}", report.events, report.players,
-               report.table_sha256.substr(0, 16), report.stored ? " (stored)" : "");
+  GORANK_ASSIGN_OR_RETURN(
+      ratings::RecomputeReport report,
+      p.rating_ledger->Recompute("system:start", /*dry_run=*/!log_ok));
+  spdlog::info("ratings: {} events, {} players, table {}{}", report.events,
+               report.players, report.table_sha256.substr(0, 16),
+               report.stored ? " (stored)" : "");
   ratings::RatingLedger* ledger = p.rating_ledger.get();
-  p.event_desk->SetAfterClose([ledger](const auth::Caller& caller, const tournaments::Event& e) {
-    absl::Status s = ledger->EventClosed(e.id, caller.Describe());
-    if (!s.ok()) {
-      spdlog::error("ratings not advanced by event {} (run RecomputeRatings): {}", e.id.value,
-                    s.ToString());
-    }
-  });
+  p.event_desk->SetAfterClose(
+      [ledger](const auth::Caller& caller, const tournaments::Event& e) {
+        absl::Status s = ledger->EventClosed(e.id, caller.Describe());
+        if (!s.ok()) {
+          spdlog::error(
+              "ratings not advanced by event {} (run RecomputeRatings): {}",
+              e.id.value, s.ToString());
+        }
+      });
   p.promotion_desk = std::make_unique<ratings::PromotionDesk>(
       &p.ratings_config.promotion, p.rating_repo.get(), p.event_repo.get(),
       p.registry_repo.get(), p.certification.get(), clock);
   p.rating_service = std::make_unique<ratings::RatingServiceImpl>(
-      p.gate.get(), p.rating_repo.get(), p.rating_ledger.get(), p.promotion_desk.get());
+      p.gate.get(), p.rating_repo.get(), p.rating_ledger.get(),
+      p.promotion_desk.get());
   return absl::OkStatus();
 }
 
 // The gRPC server with every handler, listening on config.listen.
-absl::StatusOr<std::unique_ptr<grpc::Server>> BuildGrpcServer(const ServerConfig& config,
-                                                              RankdServer::Parts& p,
-                                                              int* port) {
+absl::StatusOr<std::unique_ptr<grpc::Server>> BuildGrpcServer(
+    const ServerConfig& config, RankdServer::Parts& p, int* port) {
   GORANK_ASSIGN_OR_RETURN(std::shared_ptr<grpc::ServerCredentials> credentials,
                           Credentials(config));
   grpc::EnableDefaultHealthCheckService(true);
@@ -389,7 +427,8 @@ absl::StatusOr<std::unique_ptr<grpc::Server>> BuildGrpcServer(const ServerConfig
   builder.SetMaxReceiveMessageSize(config.max_request_bytes);
   // A request gRPC cannot parse (a string that is not UTF-8) gets
   // INVALID_ARGUMENT naming the field instead of a bare INTERNAL.
-  std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>
+  std::vector<
+      std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>
       interceptors;
   interceptors.push_back(NewParseErrorInterceptorFactory());
   builder.experimental().SetInterceptorCreators(std::move(interceptors));
@@ -397,14 +436,16 @@ absl::StatusOr<std::unique_ptr<grpc::Server>> BuildGrpcServer(const ServerConfig
   // the port with the first. Refuse to bind a busy address instead.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   for (grpc::Service* service : std::initializer_list<grpc::Service*>{
-           p.player_service.get(), p.agency_service.get(), p.token_service.get(),
-           p.rank_service.get(), p.certificate_service.get(), p.audit_service.get(),
-           p.rules_service.get(), p.tournament_service.get(), p.eligibility_service.get(),
-           p.rating_service.get()}) {
+           p.player_service.get(), p.agency_service.get(),
+           p.token_service.get(), p.rank_service.get(),
+           p.certificate_service.get(), p.audit_service.get(),
+           p.rules_service.get(), p.tournament_service.get(),
+           p.eligibility_service.get(), p.rating_service.get()}) {
     builder.RegisterService(service);
   }
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
-  if (!server || *port == 0) return absl::UnavailableError("cannot listen on " + config.listen);
+  if (!server || *port == 0)
+    return absl::UnavailableError("cannot listen on " + config.listen);
   return server;
 }
 
@@ -432,7 +473,8 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
     const std::string path = config.AdminTokenFile();
     GORANK_RETURN_IF_ERROR(WriteSecretFile(path, *secret));
     s->bootstrap_secret_ = *secret;
-    spdlog::warn("first start: national-admin token written to {} (mode 0600)", path);
+    spdlog::warn("first start: national-admin token written to {} (mode 0600)",
+                 path);
   }
 
   GORANK_ASSIGN_OR_RETURN(s->server_, BuildGrpcServer(config, p, &s->port_));
@@ -440,13 +482,15 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
     web::WebOptions web_options;
     web_options.listen = config.http_listen;
     web_options.limit = RateLimit{config.http_rate, config.http_burst};
-    web_options.max_body_bytes = static_cast<size_t>(config.http_max_body_bytes);
+    web_options.max_body_bytes =
+        static_cast<size_t>(config.http_max_body_bytes);
     web_options.io_timeout_ms = config.http_timeout_ms;
     web_options.call_deadline_ms = config.http_call_deadline_ms;
     web_options.max_notices = config.http_max_notices;
     web_options.relay_key = gate_options.relay_key;
     web_options.public_base_url = config.public_base_url;
-    GORANK_ASSIGN_OR_RETURN(s->web_, web::WebServer::Start(web_options, s->InProcessChannel()));
+    GORANK_ASSIGN_OR_RETURN(
+        s->web_, web::WebServer::Start(web_options, s->InProcessChannel()));
     s->http_port_ = s->web_->port();
   }
   auto* health = s->server_->GetHealthCheckService();
@@ -454,7 +498,8 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
   health->SetServingStatus(log_ok);
   for (const char* name : kServiceNames) health->SetServingStatus(name, log_ok);
   if (!log_ok) {
-    spdlog::error("health: NOT_SERVING: the audit log failed its check; reads only");
+    spdlog::error(
+        "health: NOT_SERVING: the audit log failed its check; reads only");
   }
   spdlog::info("rankd serving on port {}", s->port_);
   GORANK_RETURN_IF_ERROR(s->StartOperations(config));
@@ -468,7 +513,9 @@ std::shared_ptr<grpc::Channel> RankdServer::InProcessChannel() {
   return server_->InProcessChannel(grpc::ChannelArguments());
 }
 
-storage::Database* RankdServer::database() { return parts_ ? parts_->db.get() : nullptr; }
+storage::Database* RankdServer::database() {
+  return parts_ ? parts_->db.get() : nullptr;
+}
 
 absl::Status RankdServer::StartOperations(const ServerConfig& config) {
   Parts& p = *parts_;
@@ -496,14 +543,15 @@ absl::Status RankdServer::StartOperations(const ServerConfig& config) {
   AddServerMetrics(p.metrics.get(), p.db.get(), p.health_monitor.get(), start);
   if (!config.metrics_listen.empty()) {
     HealthMonitor* monitor = p.health_monitor.get();
-    GORANK_ASSIGN_OR_RETURN(
-        p.metrics_endpoint,
-        MetricsEndpoint::Start(
-            config.metrics_listen, [m = p.metrics.get()] { return m->Render(); },
-            [monitor] { return monitor->serving(); }));
+    GORANK_ASSIGN_OR_RETURN(p.metrics_endpoint,
+                            MetricsEndpoint::Start(
+                                config.metrics_listen,
+                                [m = p.metrics.get()] { return m->Render(); },
+                                [monitor] { return monitor->serving(); }));
     metrics_port_ = p.metrics_endpoint->port();
-    spdlog::info("metrics endpoint on port {} (metrics_listen {}): /metrics, /healthz",
-                 metrics_port_, config.metrics_listen);
+    spdlog::info(
+        "metrics endpoint on port {} (metrics_listen {}): /metrics, /healthz",
+        metrics_port_, config.metrics_listen);
   }
   return absl::OkStatus();
 }
@@ -525,8 +573,11 @@ void RankdServer::Shutdown() {
   // A checkpoint over every entry of this run, so that the next start finds
   // any of them removed (nothing is signed while the log fails its check).
   if (parts_->audit_trail && parts_->audit_trail->last_log_check().ok) {
-    absl::StatusOr<audit::Checkpoint> cp = parts_->audit_trail->SignCheckpointNow();
-    if (!cp.ok()) spdlog::warn("no checkpoint signed at shutdown: {}", cp.status().ToString());
+    absl::StatusOr<audit::Checkpoint> cp =
+        parts_->audit_trail->SignCheckpointNow();
+    if (!cp.ok())
+      spdlog::warn("no checkpoint signed at shutdown: {}",
+                   cp.status().ToString());
   }
   parts_.reset();  // closes the database after the last call returned
   spdlog::info("rankd stopped; database closed");

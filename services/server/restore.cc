@@ -23,7 +23,8 @@ bool Exists(const std::string& path) {
 
 absl::StatusOr<storage::CopyReport> MigrateDatabase(const std::string& from,
                                                     const std::string& to) {
-  if (from == to) return absl::InvalidArgumentError("--migrate-to names the database itself");
+  if (from == to)
+    return absl::InvalidArgumentError("--migrate-to names the database itself");
   if (!storage::IsPostgresUrl(from) && !Exists(from)) {
     return absl::NotFoundError("no database " + from);
   }
@@ -47,9 +48,10 @@ absl::StatusOr<storage::CopyReport> MigrateDatabase(const std::string& from,
   return report;
 }
 
-absl::Status RestoreDatabase(const std::string& backup_path, const std::string& db_path,
-                             bool force) {
-  if (!Exists(backup_path)) return absl::NotFoundError("no backup file " + backup_path);
+absl::Status RestoreDatabase(const std::string& backup_path,
+                             const std::string& db_path, bool force) {
+  if (!Exists(backup_path))
+    return absl::NotFoundError("no backup file " + backup_path);
   // An auditor's copy has no resident ID numbers: restoring it would drop
   // them from the registry. (A file that is no SQLite database fails below.)
   absl::StatusOr<bool> redacted = storage::HasResidentIdsRemoved(backup_path);
@@ -60,13 +62,17 @@ absl::Status RestoreDatabase(const std::string& backup_path, const std::string& 
         "it cannot replace the registry; restore a backup taken with the "
         "national admin's token");
   }
-  if (storage::IsPostgresUrl(db_path)) return MigrateDatabase(backup_path, db_path).status();
+  if (storage::IsPostgresUrl(db_path))
+    return MigrateDatabase(backup_path, db_path).status();
   if (Exists(db_path + "-wal")) {
     return absl::FailedPreconditionError(
-        db_path + "-wal exists: stop rankd (it closes the database cleanly) before restoring");
+        db_path +
+        "-wal exists: stop rankd (it closes the database cleanly) before "
+        "restoring");
   }
   if (Exists(db_path) && !force) {
-    return absl::FailedPreconditionError(db_path + " exists; add --force to replace it");
+    return absl::FailedPreconditionError(db_path +
+                                         " exists; add --force to replace it");
   }
   // Check a private copy, so the backup file itself is never modified.
   const std::string tmp = db_path + ".restore-tmp";
@@ -77,22 +83,27 @@ absl::Status RestoreDatabase(const std::string& backup_path, const std::string& 
     if (fd >= 0) ::close(fd);  // private before it holds a single ID number
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out << in.rdbuf();
-    if (!in || !out) return absl::UnavailableError("cannot copy " + backup_path + " to " + tmp);
+    if (!in || !out)
+      return absl::UnavailableError("cannot copy " + backup_path + " to " +
+                                    tmp);
   }
   {
     storage::DatabaseOptions options;
     options.reader_connections = 0;
-    auto db = storage::Database::Open(tmp, options);  // integrity check + schema
+    auto db =
+        storage::Database::Open(tmp, options);  // integrity check + schema
     if (!db.ok()) {
       std::remove(tmp.c_str());
-      return absl::Status(db.status().code(),
-                          "the backup is not usable: " + std::string(db.status().message()));
+      return absl::Status(
+          db.status().code(),
+          "the backup is not usable: " + std::string(db.status().message()));
     }
   }
   std::remove((tmp + "-wal").c_str());
   std::remove((tmp + "-shm").c_str());
   if (std::rename(tmp.c_str(), db_path.c_str()) != 0) {
-    return absl::UnavailableError("cannot move the restored database to " + db_path);
+    return absl::UnavailableError("cannot move the restored database to " +
+                                  db_path);
   }
   ::chmod(db_path.c_str(), 0600);
   return absl::OkStatus();

@@ -21,8 +21,8 @@ namespace gorank::server {
 // numbers were removed). Must not run while a server uses `db_path`.
 // When `db_path` is a PostgreSQL URL the backup is copied into it as by
 // MigrateDatabase (the database must be empty; `force` does not apply).
-absl::Status RestoreDatabase(const std::string& backup_path, const std::string& db_path,
-                             bool force);
+absl::Status RestoreDatabase(const std::string& backup_path,
+                             const std::string& db_path, bool force);
 
 // Copies the whole registry at `from` (an SQLite file or PostgreSQL URL,
 // migrated to this rankd's schema first) into `to`: a new SQLite file or an

@@ -242,8 +242,8 @@ void WarnTrailingAbsences(const std::vector<CrossTableRow>& rows,
     size_t run = 0;
     while (run < cells.size()) {
       const auto c = ParseResultCell(cells[cells.size() - 1 - run]);
-      const bool no_game =
-          c.has_value() && c->outcome == '-' && (c->opponent == 0 || c->forfeit);
+      const bool no_game = c.has_value() && c->outcome == '-' &&
+                           (c->opponent == 0 || c->forfeit);
       if (!no_game) break;
       ++run;
     }
@@ -251,10 +251,10 @@ void WarnTrailingAbsences(const std::vector<CrossTableRow>& rows,
     const int row = static_cast<int>(i) + 1;
     const int last = static_cast<int>(cells.size());
     const int first = last - static_cast<int>(run) + 1;
-    const std::string rounds = first == last
-                                   ? "round " + std::to_string(last)
-                                   : "rounds " + std::to_string(first) + "-" +
-                                         std::to_string(last);
+    const std::string rounds =
+        first == last
+            ? "round " + std::to_string(last)
+            : "rounds " + std::to_string(first) + "-" + std::to_string(last);
     file.warnings.push_back(
         {row, "line " + std::to_string(rows[i].line) + ", row " +
                   std::to_string(row) + " (" +
@@ -402,9 +402,10 @@ absl::StatusOr<std::string> WriteEgf(const Event& event,
     for (const auto& [name, index] : columns) {
       const Rational v = row != nullptr ? row->criteria[index] : Rational(0);
       // One number a column: a non-terminating value as a rounded decimal.
-      line += " " +
-              Pad(Column(standings->criteria_names[index], v).second.ToDecimal(2),
-                  4, true);
+      line +=
+          " " +
+          Pad(Column(standings->criteria_names[index], v).second.ToDecimal(2),
+              4, true);
     }
     for (const std::string& cell : (*cells)[k])
       line += " " + Pad(cell, 8, true);

@@ -11,19 +11,22 @@ namespace gorank::tournaments {
 namespace {
 
 std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : s)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
 
 // "wang" -> "Wang" (ASCII only; Chinese is left alone).
 std::string Title(std::string s) {
   s = Lower(s);
-  if (!s.empty()) s[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
+  if (!s.empty())
+    s[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
   return s;
 }
 
 std::string Upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (char& c : s)
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return s;
 }
 
@@ -33,7 +36,8 @@ std::string Key(const std::string& s) {
   std::string out;
   for (char c : s) {
     if (c == ' ' || c == '_' || c == '\t') continue;
-    out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    out.push_back(
+        static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
   }
   return out;
 }
@@ -80,14 +84,16 @@ bool ClubKnown(const std::string& club) {
 std::string Differs(const Entrant& e, const RegisteredPlayer& p) {
   std::vector<std::string> parts;
   if (e.rank.has_value() && p.rank.has_value() && !(*e.rank == *p.rank)) {
-    parts.push_back("registered rank " + p.rank->ToString() + ", the file says " +
-                    e.rank->ToString());
+    parts.push_back("registered rank " + p.rank->ToString() +
+                    ", the file says " + e.rank->ToString());
   }
   if (ClubKnown(e.club)) {
     bool fits = e.club == p.agency_prefix;
-    for (const std::string& n : p.agency_names) fits = fits || Key(n) == Key(e.club);
+    for (const std::string& n : p.agency_names)
+      fits = fits || Key(n) == Key(e.club);
     if (!fits) {
-      parts.push_back("agency " + p.agency_prefix + ", the file's club is '" + e.club + "'");
+      parts.push_back("agency " + p.agency_prefix + ", the file's club is '" +
+                      e.club + "'");
     }
   }
   std::string out;
@@ -101,7 +107,8 @@ std::string Row(const RowMatch& m) {
   return s;
 }
 
-absl::Status MatchByName(const Entrant& e, const PlayerDirectory& directory, RowMatch& m) {
+absl::Status MatchByName(const Entrant& e, const PlayerDirectory& directory,
+                         RowMatch& m) {
   std::map<int64_t, RegisteredPlayer> found;
   for (const std::string& variant : NameVariants(e)) {
     GORANK_ASSIGN_OR_RETURN(std::vector<RegisteredPlayer> players,
@@ -123,16 +130,17 @@ absl::Status MatchByName(const Entrant& e, const PlayerDirectory& directory, Row
     m.state = RowMatchState::kMatched;
   } else {
     m.player_id.reset();
-    m.state = found.empty() ? RowMatchState::kUnknown : RowMatchState::kAmbiguous;
+    m.state =
+        found.empty() ? RowMatchState::kUnknown : RowMatchState::kAmbiguous;
   }
   return absl::OkStatus();
 }
 
 }  // namespace
 
-absl::StatusOr<std::vector<RowMatch>> MatchRows(const ResultFile& file,
-                                                const PlayerDirectory& directory,
-                                                const std::vector<RowResolution>& resolutions) {
+absl::StatusOr<std::vector<RowMatch>> MatchRows(
+    const ResultFile& file, const PlayerDirectory& directory,
+    const std::vector<RowResolution>& resolutions) {
   const std::vector<Entrant>& entrants = file.results.entrants;
   const int n = static_cast<int>(entrants.size());
   std::vector<std::string> problems;
@@ -140,7 +148,8 @@ absl::StatusOr<std::vector<RowMatch>> MatchRows(const ResultFile& file,
   for (const RowResolution& r : resolutions) {
     const std::string what = "resolution of row " + std::to_string(r.row);
     if (r.row < 1 || r.row > n) {
-      problems.push_back(what + ": the file's rows are 1.." + std::to_string(n));
+      problems.push_back(what + ": the file's rows are 1.." +
+                         std::to_string(n));
     } else if ((r.player_id > 0) == r.guest || r.player_id < 0) {
       problems.push_back(what + ": give either a player id to link or guest");
     } else if (!by_row.emplace(r.row, r).second) {
@@ -152,13 +161,15 @@ absl::StatusOr<std::vector<RowMatch>> MatchRows(const ResultFile& file,
     const Entrant& e = entrants[i];
     RowMatch m;
     m.row = i + 1;
-    m.line = i < static_cast<int>(file.row_lines.size()) ? file.row_lines[i] : 0;
+    m.line =
+        i < static_cast<int>(file.row_lines.size()) ? file.row_lines[i] : 0;
     m.name = e.DisplayName();
     m.rank = e.rank;
     m.club = e.club;
     const auto resolution = by_row.find(m.row);
-    const int64_t linked = resolution != by_row.end() ? resolution->second.player_id
-                                                      : e.player_id.value_or(0);
+    const int64_t linked = resolution != by_row.end()
+                               ? resolution->second.player_id
+                               : e.player_id.value_or(0);
     if (resolution != by_row.end() && resolution->second.guest) {
       m.state = RowMatchState::kGuest;
     } else if (linked > 0) {
@@ -169,7 +180,8 @@ absl::StatusOr<std::vector<RowMatch>> MatchRows(const ResultFile& file,
       } else if (!p.ok()) {
         return p.status();
       } else {
-        m.state = resolution != by_row.end() ? RowMatchState::kLinked : RowMatchState::kFileId;
+        m.state = resolution != by_row.end() ? RowMatchState::kLinked
+                                             : RowMatchState::kFileId;
         m.player_id = linked;
         // Linked by id: a different name is shown, not refused (names change).
         std::string differs = Differs(e, *p);
@@ -215,14 +227,17 @@ absl::Status ApplyMatches(std::vector<RowMatch>& matches, bool allow_guests,
     for (const PlayerCandidate& c : m.candidates) {
       ids += (ids.empty() ? "" : ", ") + std::to_string(c.player.id);
     }
-    unresolved += (unresolved.empty() ? " " : "; ") + std::to_string(m.row) + " " + m.name +
-                  " (" + (ids.empty() ? "unknown" : "players " + ids) + ")";
+    unresolved += (unresolved.empty() ? " " : "; ") + std::to_string(m.row) +
+                  " " + m.name + " (" +
+                  (ids.empty() ? "unknown" : "players " + ids) + ")";
   }
   if (count > 0 && !allow_guests) {
     return absl::FailedPreconditionError(
         std::to_string(count) +
-        " row(s) not linked to a registered player, nothing stored (resolve each with "
-        "--link ROW=PLAYER_ID or --guest ROW, or --allow-guests; --dry-run lists the "
+        " row(s) not linked to a registered player, nothing stored (resolve "
+        "each with "
+        "--link ROW=PLAYER_ID or --guest ROW, or --allow-guests; --dry-run "
+        "lists the "
         "candidates); rows:" +
         unresolved);
   }
@@ -244,12 +259,24 @@ std::string DescribeRowMatch(const RowMatch& m) {
   if (!m.club.empty()) s += " " + m.club;
   s += ": ";
   switch (m.state) {
-    case RowMatchState::kFileId: s += "player " + std::to_string(*m.player_id) + " (file)"; break;
-    case RowMatchState::kMatched: s += "player " + std::to_string(*m.player_id); break;
-    case RowMatchState::kLinked: s += "player " + std::to_string(*m.player_id) + " (linked)"; break;
-    case RowMatchState::kGuest: s += "guest"; break;
-    case RowMatchState::kAmbiguous: s += "ambiguous:"; break;
-    case RowMatchState::kUnknown: s += "no registered player of that name"; break;
+    case RowMatchState::kFileId:
+      s += "player " + std::to_string(*m.player_id) + " (file)";
+      break;
+    case RowMatchState::kMatched:
+      s += "player " + std::to_string(*m.player_id);
+      break;
+    case RowMatchState::kLinked:
+      s += "player " + std::to_string(*m.player_id) + " (linked)";
+      break;
+    case RowMatchState::kGuest:
+      s += "guest";
+      break;
+    case RowMatchState::kAmbiguous:
+      s += "ambiguous:";
+      break;
+    case RowMatchState::kUnknown:
+      s += "no registered player of that name";
+      break;
   }
   if (m.state == RowMatchState::kAmbiguous) {
     std::string list;

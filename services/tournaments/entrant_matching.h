@@ -46,12 +46,12 @@ class PlayerDirectory {
 };
 
 enum class RowMatchState {
-  kFileId = 1,    // CSV player_id, checked
-  kMatched,       // exactly one player fits
-  kLinked,        // linked by a resolution
-  kGuest,         // a guest by a resolution or allow_guests
-  kAmbiguous,     // unresolved: candidates listed
-  kUnknown,       // unresolved: nobody of that name
+  kFileId = 1,  // CSV player_id, checked
+  kMatched,     // exactly one player fits
+  kLinked,      // linked by a resolution
+  kGuest,       // a guest by a resolution or allow_guests
+  kAmbiguous,   // unresolved: candidates listed
+  kUnknown,     // unresolved: nobody of that name
 };
 
 struct PlayerCandidate {

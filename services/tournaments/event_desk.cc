@@ -252,17 +252,18 @@ absl::StatusOr<ImportOutcome> EventDesk::Import(const auth::Caller& caller,
   }
   GORANK_ASSIGN_OR_RETURN(out.matches,
                           MatchRows(out.file, directory, options.resolutions));
-  for (const RowMatch& m : out.matches) out.unresolved += m.Unresolved() ? 1 : 0;
+  for (const RowMatch& m : out.matches)
+    out.unresolved += m.Unresolved() ? 1 : 0;
   if (dry) {
     // Show the links the matching would make; unresolved rows stay guests.
     for (const RowMatch& m : out.matches) {
       out.file.results.entrants[m.row - 1].player_id =
-          m.Unresolved() || m.state == RowMatchState::kGuest
-              ? std::nullopt
-              : m.player_id;
+          m.Unresolved() || m.state == RowMatchState::kGuest ? std::nullopt
+                                                             : m.player_id;
     }
     if (id.value != 0) {
-      GORANK_RETURN_IF_ERROR(ComputeStandings(event, out.file.results).status());
+      GORANK_RETURN_IF_ERROR(
+          ComputeStandings(event, out.file.results).status());
     }
     return out;
   }

@@ -1,6 +1,6 @@
 // EventRepository: where events and their results are kept. The domain owns
-// this interface; storage/ implements it over SQLite and PostgreSQL, and tests use an
-// in-memory fake (tests/tournaments/fake_event_repository.h). Every
+// this interface; storage/ implements it over SQLite and PostgreSQL, and tests
+// use an in-memory fake (tests/tournaments/fake_event_repository.h). Every
 // implementation must pass the same contract test
 // (tests/tournaments/event_repository_contract.h). Every mutating call takes
 // the ChangeRecord that the implementation appends to the audit log in the

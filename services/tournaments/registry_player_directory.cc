@@ -4,7 +4,8 @@
 
 namespace gorank::tournaments {
 
-RegisteredPlayer RegistryPlayerDirectory::From(const registry::Player& p) const {
+RegisteredPlayer RegistryPlayerDirectory::From(
+    const registry::Player& p) const {
   RegisteredPlayer r;
   r.id = p.id.value;
   r.name = p.name;
@@ -19,17 +20,20 @@ RegisteredPlayer RegistryPlayerDirectory::From(const registry::Player& p) const 
   return r;
 }
 
-absl::StatusOr<RegisteredPlayer> RegistryPlayerDirectory::Get(int64_t id) const {
-  GORANK_ASSIGN_OR_RETURN(registry::Player p, repo_->GetPlayer(registry::PlayerId{id}));
+absl::StatusOr<RegisteredPlayer> RegistryPlayerDirectory::Get(
+    int64_t id) const {
+  GORANK_ASSIGN_OR_RETURN(registry::Player p,
+                          repo_->GetPlayer(registry::PlayerId{id}));
   return From(p);
 }
 
-absl::StatusOr<std::vector<RegisteredPlayer>> RegistryPlayerDirectory::FindByName(
-    const std::string& name) const {
+absl::StatusOr<std::vector<RegisteredPlayer>>
+RegistryPlayerDirectory::FindByName(const std::string& name) const {
   registry::PlayerQuery q;
   q.name_prefix = name;  // a prefix: the caller keeps the exact names
   q.limit = 50;
-  GORANK_ASSIGN_OR_RETURN(std::vector<registry::Player> players, repo_->SearchPlayers(q));
+  GORANK_ASSIGN_OR_RETURN(std::vector<registry::Player> players,
+                          repo_->SearchPlayers(q));
   std::vector<RegisteredPlayer> out;
   for (const registry::Player& p : players) out.push_back(From(p));
   return out;

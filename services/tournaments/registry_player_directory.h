@@ -12,7 +12,8 @@ namespace gorank::tournaments {
 // Thread-safe when the repository is. Does not own it.
 class RegistryPlayerDirectory final : public PlayerDirectory {
  public:
-  explicit RegistryPlayerDirectory(registry::RegistryRepository* repo) : repo_(repo) {}
+  explicit RegistryPlayerDirectory(registry::RegistryRepository* repo)
+      : repo_(repo) {}
   absl::StatusOr<RegisteredPlayer> Get(int64_t id) const override;
   absl::StatusOr<std::vector<RegisteredPlayer>> FindByName(
       const std::string& name) const override;

@@ -10,11 +10,16 @@ std::string N(int v) { return std::to_string(v); }
 
 char OutcomeLetter(Outcome o) {
   switch (o) {
-    case Outcome::kBlackWins: return 'b';
-    case Outcome::kWhiteWins: return 'w';
-    case Outcome::kDraw: return 'd';
-    case Outcome::kBothLose: return 'x';
-    case Outcome::kUnknown: return '?';
+    case Outcome::kBlackWins:
+      return 'b';
+    case Outcome::kWhiteWins:
+      return 'w';
+    case Outcome::kDraw:
+      return 'd';
+    case Outcome::kBothLose:
+      return 'x';
+    case Outcome::kUnknown:
+      return '?';
   }
   return '?';
 }
@@ -22,14 +27,16 @@ char OutcomeLetter(Outcome o) {
 // "round 3: 2-7:b!" (black first).
 std::string GameText(const Game& g) {
   std::string s = "round " + N(g.round) + ": " +
-                  (g.kind == GameKind::kPlacePlayoff ? "play-off " : "") + N(g.black.value) +
-                  "-" + N(g.white.value) + ":" + OutcomeLetter(g.outcome);
+                  (g.kind == GameKind::kPlacePlayoff ? "play-off " : "") +
+                  N(g.black.value) + "-" + N(g.white.value) + ":" +
+                  OutcomeLetter(g.outcome);
   if (g.forfeit) s += "!";
   return s;
 }
 
 bool SamePair(const Game& g, int round, EntrantId a, EntrantId b) {
-  return g.round == round && ((g.black == a && g.white == b) || (g.black == b && g.white == a));
+  return g.round == round &&
+         ((g.black == a && g.white == b) || (g.black == b && g.white == a));
 }
 
 Entrant* FindEntrant(EventResults& r, int id) {
@@ -60,7 +67,8 @@ class Editor {
   }
 
   absl::Status Run(const ResultsEdit& edit) {
-    if (edit.empty()) return absl::InvalidArgumentError("the edit names no change");
+    if (edit.empty())
+      return absl::InvalidArgumentError("the edit names no change");
     for (const EntrantEntry& e : edit.add_entrants) {
       absl::Status s = AddEntrant(e);
       if (!s.ok()) return s;
@@ -87,23 +95,25 @@ class Editor {
   void Change(std::string text) { out_.changes.push_back(std::move(text)); }
 
   // The entrant of `player_id`, entered now if needed; null on a problem.
-  absl::StatusOr<Entrant*> EnterPlayer(int64_t player_id,
-                                       const std::optional<registry::Rank>& rank,
-                                       bool must_be_new) {
+  absl::StatusOr<Entrant*> EnterPlayer(
+      int64_t player_id, const std::optional<registry::Rank>& rank,
+      bool must_be_new) {
     if (Entrant* e = FindPlayer(r(), player_id)) {
       if (must_be_new) {
-        problems_.push_back("player " + std::to_string(player_id) + " is already entrant " +
-                            N(e->id.value));
+        problems_.push_back("player " + std::to_string(player_id) +
+                            " is already entrant " + N(e->id.value));
       }
       return e;
     }
     if (directory_ == nullptr) {
-      return absl::FailedPreconditionError("this server cannot read the registry");
+      return absl::FailedPreconditionError(
+          "this server cannot read the registry");
     }
     absl::StatusOr<RegisteredPlayer> p = directory_->Get(player_id);
     if (absl::IsNotFound(p.status())) {
-      return absl::NotFoundError("player " + std::to_string(player_id) +
-                                 " is not registered (rankctl player search NAME)");
+      return absl::NotFoundError(
+          "player " + std::to_string(player_id) +
+          " is not registered (rankctl player search NAME)");
     }
     if (!p.ok()) return p.status();
     Entrant e;
@@ -114,14 +124,16 @@ class Editor {
     e.club = p->agency_prefix;
     e.country = "CN";
     r().entrants.push_back(e);
-    Change("entrant " + N(e.id.value) + ": player " + std::to_string(player_id) + " " +
-           e.family_name + (e.rank ? " " + e.rank->ToString() : ""));
+    Change("entrant " + N(e.id.value) + ": player " +
+           std::to_string(player_id) + " " + e.family_name +
+           (e.rank ? " " + e.rank->ToString() : ""));
     return &r().entrants.back();
   }
 
   absl::Status AddEntrant(const EntrantEntry& entry) {
     if (entry.player_id.has_value()) {
-      absl::StatusOr<Entrant*> e = EnterPlayer(*entry.player_id, entry.rank, true);
+      absl::StatusOr<Entrant*> e =
+          EnterPlayer(*entry.player_id, entry.rank, true);
       return e.status();
     }
     Entrant e = entry.guest;
@@ -133,7 +145,8 @@ class Editor {
       return absl::OkStatus();
     }
     r().entrants.push_back(e);
-    Change("entrant " + N(e.id.value) + ": guest " + e.DisplayName() + " " + e.rank->ToString());
+    Change("entrant " + N(e.id.value) + ": guest " + e.DisplayName() + " " +
+           e.rank->ToString());
     return absl::OkStatus();
   }
 
@@ -147,23 +160,26 @@ class Editor {
       for (const Team& t : r().teams) id = std::max(id, t.id.value);
       ++id;
     }
-    if (entry.name.empty()) problems_.push_back("team " + N(id) + ": a team needs a name");
+    if (entry.name.empty())
+      problems_.push_back("team " + N(id) + ": a team needs a name");
     if (entry.board_player_ids.empty()) {
-      problems_.push_back("team " + N(id) + ": give the board order (player ids)");
+      problems_.push_back("team " + N(id) +
+                          ": give the board order (player ids)");
     }
     Team team{TeamId{id}, entry.name, {}, std::nullopt};
     std::set<int64_t> seen;
     for (int64_t pid : entry.board_player_ids) {
       if (!seen.insert(pid).second) {
-        problems_.push_back("team " + N(id) + ": player " + std::to_string(pid) +
-                            " is on two boards");
+        problems_.push_back("team " + N(id) + ": player " +
+                            std::to_string(pid) + " is on two boards");
         continue;
       }
       absl::StatusOr<Entrant*> e = EnterPlayer(pid, std::nullopt, false);
       if (!e.ok()) return e.status();
       if ((*e)->team.has_value() && (*e)->team->value != id) {
-        problems_.push_back("team " + N(id) + ": player " + std::to_string(pid) +
-                            " plays for team " + N((*e)->team->value));
+        problems_.push_back("team " + N(id) + ": player " +
+                            std::to_string(pid) + " plays for team " +
+                            N((*e)->team->value));
         continue;
       }
       team.board_order.push_back((*e)->id);
@@ -177,8 +193,9 @@ class Editor {
     }
     if (!replaced) r().teams.push_back(team);
     for (Entrant& e : r().entrants) {
-      const bool member = std::find(team.board_order.begin(), team.board_order.end(), e.id) !=
-                          team.board_order.end();
+      const bool member =
+          std::find(team.board_order.begin(), team.board_order.end(), e.id) !=
+          team.board_order.end();
       if (member) {
         e.team = TeamId{id};
       } else if (e.team == TeamId{id}) {
@@ -186,9 +203,10 @@ class Editor {
       }
     }
     std::string boards;
-    for (EntrantId e : team.board_order) boards += (boards.empty() ? "" : ",") + N(e.value);
-    Change("team " + N(id) + " " + team.name + (replaced ? " replaced" : " added") +
-           ": boards " + boards);
+    for (EntrantId e : team.board_order)
+      boards += (boards.empty() ? "" : ",") + N(e.value);
+    Change("team " + N(id) + " " + team.name +
+           (replaced ? " replaced" : " added") + ": boards " + boards);
     return absl::OkStatus();
   }
 
@@ -196,8 +214,8 @@ class Editor {
     for (Game& old : r().games) {
       if (old.kind == g.kind && SamePair(old, g.round, g.black, g.white) &&
           (g.board == 0 || old.board == g.board)) {
-        Change(GameText(g) + " (was " + GameText(old).substr(GameText(old).find(": ") + 2) +
-               ")");
+        Change(GameText(g) + " (was " +
+               GameText(old).substr(GameText(old).find(": ") + 2) + ")");
         old = g;
         return;
       }
@@ -207,12 +225,12 @@ class Editor {
   }
 
   void RemoveGame(const GameRef& ref) {
-    const auto it = std::find_if(r().games.begin(), r().games.end(), [&](const Game& g) {
-      return SamePair(g, ref.round, ref.a, ref.b);
-    });
+    const auto it = std::find_if(
+        r().games.begin(), r().games.end(),
+        [&](const Game& g) { return SamePair(g, ref.round, ref.a, ref.b); });
     if (it == r().games.end()) {
-      problems_.push_back("round " + N(ref.round) + " has no game " + N(ref.a.value) + "-" +
-                          N(ref.b.value) + " to remove");
+      problems_.push_back("round " + N(ref.round) + " has no game " +
+                          N(ref.a.value) + "-" + N(ref.b.value) + " to remove");
       return;
     }
     Change(GameText(*it) + " removed");
@@ -221,16 +239,17 @@ class Editor {
 
   void SetBye(const Bye& b) {
     for (Bye& old : r().byes) {
-      if (old.round == b.round && old.entrant == b.entrant && old.team == b.team) {
+      if (old.round == b.round && old.entrant == b.entrant &&
+          old.team == b.team) {
         old = b;
-        Change("round " + N(b.round) + ": bye of " + N(b.entrant.value) + " (" + N(b.points) +
-               " points) replaced");
+        Change("round " + N(b.round) + ": bye of " + N(b.entrant.value) + " (" +
+               N(b.points) + " points) replaced");
         return;
       }
     }
     r().byes.push_back(b);
-    Change("round " + N(b.round) + ": bye of " + N(b.entrant.value) + " (" + N(b.points) +
-           " points) added");
+    Change("round " + N(b.round) + ": bye of " + N(b.entrant.value) + " (" +
+           N(b.points) + " points) added");
   }
 
   void Withdraw(const Withdrawal& w) {
@@ -246,7 +265,8 @@ class Editor {
     std::string who;
     if (w.entrant) {
       who = "entrant " + N(w.entrant->value);
-      if (Entrant* e = FindEntrant(r(), w.entrant->value)) slot = &e->withdrawn_after_round;
+      if (Entrant* e = FindEntrant(r(), w.entrant->value))
+        slot = &e->withdrawn_after_round;
     } else {
       who = "team " + N(w.team->value);
       for (Team& t : r().teams) {
@@ -270,11 +290,13 @@ class Editor {
     const std::set<int> ids(d.order.begin(), d.order.end());
     std::string order;
     for (int id : d.order) order += (order.empty() ? "" : ",") + N(id);
-    const std::string what = std::string(d.method == TieDecisionMethod::kLots ? "lots"
-                                                                                : "play-off") +
-                             " " + order;
+    const std::string what =
+        std::string(d.method == TieDecisionMethod::kLots ? "lots"
+                                                         : "play-off") +
+        " " + order;
     if (ids.size() != d.order.size() || ids.size() < 2) {
-      problems_.push_back("tie decision " + order + ": name two or more different ids");
+      problems_.push_back("tie decision " + order +
+                          ": name two or more different ids");
       return;
     }
     for (TieDecision& old : r().tie_decisions) {
@@ -295,7 +317,8 @@ class Editor {
 
 }  // namespace
 
-absl::StatusOr<EditOutcome> ApplyEdit(const EventResults& before, const ResultsEdit& edit,
+absl::StatusOr<EditOutcome> ApplyEdit(const EventResults& before,
+                                      const ResultsEdit& edit,
                                       const PlayerDirectory* directory) {
   Editor editor(before, directory);
   absl::Status s = editor.Run(edit);

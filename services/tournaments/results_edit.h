@@ -18,9 +18,10 @@
 namespace gorank::tournaments {
 
 struct EntrantEntry {
-  std::optional<int64_t> player_id;    // a registered player, or
-  Entrant guest;                       // a guest (id ignored)
-  std::optional<registry::Rank> rank;  // the rank played at, if not the registered one
+  std::optional<int64_t> player_id;  // a registered player, or
+  Entrant guest;                     // a guest (id ignored)
+  std::optional<registry::Rank>
+      rank;  // the rank played at, if not the registered one
 };
 
 struct TeamEntry {

@@ -119,8 +119,9 @@ absl::StatusOr<EventResults> RoundRobinCountedResults(
   for (const Game& g : results.games) {
     if (g.kind != GameKind::kRegular) counted.games.push_back(g);
   }
-  std::erase_if(counted.byes,
-                [&](const Bye& b) { return voided.count(b.entrant.value) > 0; });
+  std::erase_if(counted.byes, [&](const Bye& b) {
+    return voided.count(b.entrant.value) > 0;
+  });
   return counted;
 }
 

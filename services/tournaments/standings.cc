@@ -181,7 +181,8 @@ absl::Status CheckDecidesPendingTies(
   std::string pending;
   for (const auto& [place, ids] : groups) {
     std::string members;
-    for (int id : ids) members += (members.empty() ? "" : " ") + std::to_string(id);
+    for (int id : ids)
+      members += (members.empty() ? "" : " ") + std::to_string(id);
     pending += (pending.empty() ? "" : "; ") + std::string("place ") +
                std::to_string(place) + ": " + members;
   }
@@ -191,7 +192,8 @@ absl::Status CheckDecidesPendingTies(
     for (const auto& [place, ids] : groups) found = found || ids == order;
     if (found) continue;
     std::string named;
-    for (int id : d.order) named += (named.empty() ? "" : " ") + std::to_string(id);
+    for (int id : d.order)
+      named += (named.empty() ? "" : " ") + std::to_string(id);
     return absl::FailedPreconditionError(
         "the event is closed: it takes only a play-off or lots deciding a "
         "tie that is still pending, and " +
@@ -223,8 +225,9 @@ absl::StatusOr<EventResults> CountedResults(const Event& event,
       voided.insert(e.id.value);
     }
   }
-  std::erase_if(counted.byes,
-                [&](const Bye& b) { return voided.count(b.entrant.value) > 0; });
+  std::erase_if(counted.byes, [&](const Bye& b) {
+    return voided.count(b.entrant.value) > 0;
+  });
   return counted;
 }
 

@@ -155,7 +155,8 @@ absl::StatusOr<Standings> TeamStandings(const Event& event,
   // Played matches by round, then the forfeited ones (synthetic rounds < 1).
   std::stable_sort(match_list.begin(), match_list.end(),
                    [](const TeamMatchResult& x, const TeamMatchResult& y) {
-                     return (x.round < 1) == (y.round < 1) ? false : x.round >= 1;
+                     return (x.round < 1) == (y.round < 1) ? false
+                                                           : x.round >= 1;
                    });
   standings.matches = std::move(match_list);
   standings.criteria_names = {kCritMatchPoints};

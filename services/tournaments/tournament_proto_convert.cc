@@ -405,12 +405,18 @@ absl::StatusOr<TieDecision> DecisionFromProto(const v1::TieDecision& d) {
 
 v1::RowMatchState MatchStateToProto(RowMatchState s) {
   switch (s) {
-    case RowMatchState::kFileId: return v1::ROW_MATCH_STATE_FILE_ID;
-    case RowMatchState::kMatched: return v1::ROW_MATCH_STATE_MATCHED;
-    case RowMatchState::kLinked: return v1::ROW_MATCH_STATE_LINKED;
-    case RowMatchState::kGuest: return v1::ROW_MATCH_STATE_GUEST;
-    case RowMatchState::kAmbiguous: return v1::ROW_MATCH_STATE_AMBIGUOUS;
-    case RowMatchState::kUnknown: return v1::ROW_MATCH_STATE_UNKNOWN;
+    case RowMatchState::kFileId:
+      return v1::ROW_MATCH_STATE_FILE_ID;
+    case RowMatchState::kMatched:
+      return v1::ROW_MATCH_STATE_MATCHED;
+    case RowMatchState::kLinked:
+      return v1::ROW_MATCH_STATE_LINKED;
+    case RowMatchState::kGuest:
+      return v1::ROW_MATCH_STATE_GUEST;
+    case RowMatchState::kAmbiguous:
+      return v1::ROW_MATCH_STATE_AMBIGUOUS;
+    case RowMatchState::kUnknown:
+      return v1::ROW_MATCH_STATE_UNKNOWN;
   }
   return v1::ROW_MATCH_STATE_UNSPECIFIED;
 }
@@ -422,7 +428,8 @@ absl::StatusOr<ResultsEdit> EditFromProto(const v1::EditResultsRequest& req) {
   for (const v1::EntrantEntry& e : req.add_entrants()) {
     EntrantEntry entry;
     if (e.player_id() < 0) {
-      return absl::InvalidArgumentError("add_entrants.player_id must be positive");
+      return absl::InvalidArgumentError(
+          "add_entrants.player_id must be positive");
     }
     if (e.player_id() > 0) {
       entry.player_id = e.player_id();
@@ -435,7 +442,9 @@ absl::StatusOr<ResultsEdit> EditFromProto(const v1::EditResultsRequest& req) {
   }
   for (const v1::TeamEntry& t : req.set_teams()) {
     out.set_teams.push_back(
-        {t.id(), t.name(), {t.board_player_ids().begin(), t.board_player_ids().end()}});
+        {t.id(),
+         t.name(),
+         {t.board_player_ids().begin(), t.board_player_ids().end()}});
   }
   for (int i = 0; i < req.set_games_size(); ++i) {
     GORANK_ASSIGN_OR_RETURN(

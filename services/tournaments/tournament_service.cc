@@ -41,11 +41,12 @@ grpc::Status TournamentServiceImpl::CreateEvent(
 grpc::Status TournamentServiceImpl::GetEvent(grpc::ServerContext* ctx,
                                              const v1::GetEventRequest* req,
                                              v1::GetEventResponse* resp) {
-  return gate_->Run(ctx, M("GetEvent"), *req, [&](const Caller&) -> absl::Status {
-    GORANK_ASSIGN_OR_RETURN(Event e, desk_->Get(EventId{req->event_id()}));
-    EventToProto(e, resp->mutable_event());
-    return absl::OkStatus();
-  });
+  return gate_->Run(
+      ctx, M("GetEvent"), *req, [&](const Caller&) -> absl::Status {
+        GORANK_ASSIGN_OR_RETURN(Event e, desk_->Get(EventId{req->event_id()}));
+        EventToProto(e, resp->mutable_event());
+        return absl::OkStatus();
+      });
 }
 
 grpc::Status TournamentServiceImpl::UpdateEvent(
@@ -63,23 +64,25 @@ grpc::Status TournamentServiceImpl::UpdateEvent(
 grpc::Status TournamentServiceImpl::ListEvents(grpc::ServerContext* ctx,
                                                const v1::ListEventsRequest* req,
                                                v1::ListEventsResponse* resp) {
-  return gate_->Run(ctx, M("ListEvents"), *req, [&](const Caller&) -> absl::Status {
-    GORANK_ASSIGN_OR_RETURN(EventFilter f, FilterFromProto(*req));
-    GORANK_ASSIGN_OR_RETURN(std::vector<Event> events, desk_->List(f));
-    for (const Event& e : events) EventToProto(e, resp->add_events());
-    return absl::OkStatus();
-  });
+  return gate_->Run(
+      ctx, M("ListEvents"), *req, [&](const Caller&) -> absl::Status {
+        GORANK_ASSIGN_OR_RETURN(EventFilter f, FilterFromProto(*req));
+        GORANK_ASSIGN_OR_RETURN(std::vector<Event> events, desk_->List(f));
+        for (const Event& e : events) EventToProto(e, resp->add_events());
+        return absl::OkStatus();
+      });
 }
 
 grpc::Status TournamentServiceImpl::GetResults(grpc::ServerContext* ctx,
                                                const v1::GetResultsRequest* req,
                                                v1::GetResultsResponse* resp) {
-  return gate_->Run(ctx, M("GetResults"), *req, [&](const Caller&) -> absl::Status {
-    GORANK_ASSIGN_OR_RETURN(EventResults r,
-                            desk_->Results(EventId{req->event_id()}));
-    ResultsToProto(r, resp->mutable_results());
-    return absl::OkStatus();
-  });
+  return gate_->Run(
+      ctx, M("GetResults"), *req, [&](const Caller&) -> absl::Status {
+        GORANK_ASSIGN_OR_RETURN(EventResults r,
+                                desk_->Results(EventId{req->event_id()}));
+        ResultsToProto(r, resp->mutable_results());
+        return absl::OkStatus();
+      });
 }
 
 grpc::Status TournamentServiceImpl::SaveResults(
@@ -100,12 +103,13 @@ grpc::Status TournamentServiceImpl::SaveResults(
 grpc::Status TournamentServiceImpl::GetStandings(
     grpc::ServerContext* ctx, const v1::GetStandingsRequest* req,
     v1::GetStandingsResponse* resp) {
-  return gate_->Run(ctx, M("GetStandings"), *req, [&](const Caller&) -> absl::Status {
-    GORANK_ASSIGN_OR_RETURN(Standings s,
-                            desk_->GetStandings(EventId{req->event_id()}));
-    StandingsToProto(s, resp->mutable_standings());
-    return absl::OkStatus();
-  });
+  return gate_->Run(
+      ctx, M("GetStandings"), *req, [&](const Caller&) -> absl::Status {
+        GORANK_ASSIGN_OR_RETURN(Standings s,
+                                desk_->GetStandings(EventId{req->event_id()}));
+        StandingsToProto(s, resp->mutable_standings());
+        return absl::OkStatus();
+      });
 }
 
 grpc::Status TournamentServiceImpl::ImportResults(

@@ -73,9 +73,9 @@ struct Texts {
   const char* seconds;
   const char* not_found_page;
   const char* footer;
-  const char* basis;          // the basis of a certificate under notice
-  const char* holder_agency;  // the holder's own agency (province)
-  const char* numbers_masked; // why lookup numbers end in ****
+  const char* basis;           // the basis of a certificate under notice
+  const char* holder_agency;   // the holder's own agency (province)
+  const char* numbers_masked;  // why lookup numbers end in ****
 };
 const Texts& TextsFor(Lang lang);
 

@@ -26,11 +26,16 @@ std::string Day(const v1::Date& d) {
 std::string BasisLabel(Lang lang, v1::CertificateBasis b) {
   const bool zh = lang == Lang::kZh;
   switch (b) {
-    case v1::CERTIFICATE_BASIS_TOURNAMENT: return zh ? "比赛成绩" : "tournament result";
-    case v1::CERTIFICATE_BASIS_APPRAISAL: return zh ? "鉴定" : "appraisal";
-    case v1::CERTIFICATE_BASIS_RATING_PROMOTION: return zh ? "等级分晋升" : "rating promotion";
-    case v1::CERTIFICATE_BASIS_HONORARY_AWARD: return zh ? "荣誉授予" : "honorary award";
-    default: return zh ? "未注明" : "not stated";
+    case v1::CERTIFICATE_BASIS_TOURNAMENT:
+      return zh ? "比赛成绩" : "tournament result";
+    case v1::CERTIFICATE_BASIS_APPRAISAL:
+      return zh ? "鉴定" : "appraisal";
+    case v1::CERTIFICATE_BASIS_RATING_PROMOTION:
+      return zh ? "等级分晋升" : "rating promotion";
+    case v1::CERTIFICATE_BASIS_HONORARY_AWARD:
+      return zh ? "荣誉授予" : "honorary award";
+    default:
+      return zh ? "未注明" : "not stated";
   }
 }
 
@@ -163,8 +168,9 @@ std::string NoticesBody(Lang lang, const v1::ListNoticesResponse& a,
     body += Row(t.holder_agency, E(n.holder_agency_name()) + " (" +
                                      E(n.holder_agency_prefix()) + ")");
     body += Row(t.grade, Rank(lang, c.grade()));
-    body += Row(t.basis, "<span class=\"basis\">" + E(BasisLabel(lang, c.basis())) +
-                             ": " + E(c.basis_reference()) + "</span>");
+    body +=
+        Row(t.basis, "<span class=\"basis\">" + E(BasisLabel(lang, c.basis())) +
+                         ": " + E(c.basis_reference()) + "</span>");
     body += Row(t.issue_date, Day(c.issue_date()));
     body +=
         Row(t.agency, E(n.agency_name()) + " (" + E(c.agency_prefix()) + ")");
@@ -173,9 +179,10 @@ std::string NoticesBody(Lang lang, const v1::ListNoticesResponse& a,
     body +=
         "</table><form class=\"objection\" method=\"post\" "
         "action=\"/objections\">" +
-        HiddenLang(lang) + "<input type=\"hidden\" name=\"form_token\" value=\"" +
-        E(form_token) + "\"><input type=\"hidden\" name=\"number\" value=\"" +
-        E(c.number()) + "\"><label>" + E(t.objection_text) +
+        HiddenLang(lang) +
+        "<input type=\"hidden\" name=\"form_token\" value=\"" + E(form_token) +
+        "\"><input type=\"hidden\" name=\"number\" value=\"" + E(c.number()) +
+        "\"><label>" + E(t.objection_text) +
         " <textarea name=\"text\" rows=\"3\" cols=\"50\" "
         "maxlength=\"2000\"></textarea></label>"
         "<label>" +

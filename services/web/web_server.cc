@@ -56,7 +56,8 @@ std::string MediaType(const Request& req) {
   while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.pop_back();
   const size_t first = t.find_first_not_of(" \t");
   t = first == std::string::npos ? "" : t.substr(first);
-  for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : t)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return t;
 }
 
@@ -163,8 +164,8 @@ struct WebServer::Impl {
                          req.get_header_value("Content-Encoding") + "'",
                      0, 415};
     }
-    return Refusal{absl::StatusCode::kInvalidArgument,
-                   "malformed request body", 0, 400};
+    return Refusal{absl::StatusCode::kInvalidArgument, "malformed request body",
+                   0, 400};
   }
 
   // One public gRPC call for the visitor behind `http_req`, with the deadline;
@@ -321,8 +322,8 @@ void WebServer::Impl::Routes() {
                             0, 415});
     }
     httplib::detail::parse_query_text(body, req.params);
-    if (absl::Status s = CheckSameOrigin(OriginHeaders(req),
-                                         options.public_base_url);
+    if (absl::Status s =
+            CheckSameOrigin(OriginHeaders(req), options.public_base_url);
         !s.ok()) {
       return Refuse(req, res, FromStatus(s));
     }
@@ -379,8 +380,8 @@ void WebServer::Impl::Routes() {
                                 req.get_header_value("Content-Type") + "'",
                             0, 415});
     }
-    if (absl::Status s = CheckSameOrigin(OriginHeaders(req),
-                                         options.public_base_url);
+    if (absl::Status s =
+            CheckSameOrigin(OriginHeaders(req), options.public_base_url);
         !s.ok()) {
       return Refuse(req, res, FromStatus(s));
     }

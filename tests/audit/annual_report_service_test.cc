@@ -110,12 +110,16 @@ TEST_F(AnnualReportServiceTest, EachAnomalyOfTheYearAppearsOnce) {
   // Every anomaly is listed with its record, not only counted.
   ASSERT_EQ(r.anomaly_list_size(), r.anomalies());
   std::vector<std::string> listed;
-  for (const auto& a : r.anomaly_list()) listed.push_back(a.number() + "|" + a.detail());
-  EXPECT_THAT(listed, ::testing::Contains(::testing::StartsWith("110240003|serial missing")));
-  EXPECT_THAT(listed, ::testing::Contains(::testing::StartsWith("110240004|serial missing")));
-  EXPECT_THAT(listed, ::testing::Contains("|stock exceeded: 3 issued, 2 released"));
+  for (const auto& a : r.anomaly_list())
+    listed.push_back(a.number() + "|" + a.detail());
+  EXPECT_THAT(listed, ::testing::Contains(
+                          ::testing::StartsWith("110240003|serial missing")));
+  EXPECT_THAT(listed, ::testing::Contains(
+                          ::testing::StartsWith("110240004|serial missing")));
   EXPECT_THAT(listed,
-              ::testing::Contains("110240001|revoked: result annulled by the referee"));
+              ::testing::Contains("|stock exceeded: 3 issued, 2 released"));
+  EXPECT_THAT(listed, ::testing::Contains(
+                          "110240001|revoked: result annulled by the referee"));
   EXPECT_THAT(listed, ::testing::Contains("|no certificate issued in 2024-05"));
 
   // The agency itself sees the same report.
@@ -191,7 +195,8 @@ TEST_F(AnnualReportServiceTest, AnEmptyYearNamesEachOfItsAnomalies) {
   }
 }
 
-TEST_F(AnnualReportServiceTest, GomokuAndHonoraryCertificatesAreReportedAsWhatTheyAre) {
+TEST_F(AnnualReportServiceTest,
+       GomokuAndHonoraryCertificatesAreReportedAsWhatTheyAre) {
   // A Go 8d honorary award: no public notice.
   v1::IssueCertificateRequest honorary;
   honorary.set_player_id(p1_);
@@ -200,8 +205,8 @@ TEST_F(AnnualReportServiceTest, GomokuAndHonoraryCertificatesAreReportedAsWhatTh
   honorary.set_basis_reference("lifetime service to Go");
   honorary.set_agency_prefix("000");
   v1::IssueCertificateResponse issued;
-  grpc::Status s =
-      certs_->IssueCertificate(Server::Context(s_.admin).get(), honorary, &issued);
+  grpc::Status s = certs_->IssueCertificate(Server::Context(s_.admin).get(),
+                                            honorary, &issued);
   ASSERT_TRUE(s.ok()) << s.error_message();
   // A Gomoku 2d: not a Go 4d+, whatever its place in the rank order.
   v1::IssueCertificateRequest gomoku;
@@ -212,7 +217,8 @@ TEST_F(AnnualReportServiceTest, GomokuAndHonoraryCertificatesAreReportedAsWhatTh
   gomoku.set_basis(v1::CERTIFICATE_BASIS_TOURNAMENT);
   gomoku.set_basis_reference("national gomoku open, 1st");
   gomoku.set_agency_prefix("000");
-  s = certs_->IssueCertificate(Server::Context(s_.admin).get(), gomoku, &issued);
+  s = certs_->IssueCertificate(Server::Context(s_.admin).get(), gomoku,
+                               &issued);
   ASSERT_TRUE(s.ok()) << s.error_message();
 
   v1::GetAnnualReportResponse resp;
@@ -220,8 +226,10 @@ TEST_F(AnnualReportServiceTest, GomokuAndHonoraryCertificatesAreReportedAsWhatTh
   const v1::AnnualReport& r = resp.report();
   ASSERT_EQ(r.high_grades_size(), 1);  // the Gomoku 2d used to be listed too
   EXPECT_EQ(r.high_grades(0).grade(), "8d");
-  EXPECT_EQ(r.high_grades(0).detail(), "effective (honorary award: no public notice)");
-  EXPECT_THAT(r.by_grade(), UnorderedElementsAre(Pair("8d", 1), Pair("gomoku 2d", 1)));
+  EXPECT_EQ(r.high_grades(0).detail(),
+            "effective (honorary award: no public notice)");
+  EXPECT_THAT(r.by_grade(),
+              UnorderedElementsAre(Pair("8d", 1), Pair("gomoku 2d", 1)));
 }
 
 }  // namespace

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <condition_variable>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <map>
-#include <functional>
 #include <mutex>
 #include <set>
 #include <string>
@@ -93,7 +93,8 @@ class AuditBackupTest : public AuditGrpcTest {
  protected:
   // Streams a backup as `token` (the national admin by default) into
   // `path`; `ids_removed` gets what the first chunk says.
-  grpc::Status TakeBackup(const std::string& path, const std::string& token = "",
+  grpc::Status TakeBackup(const std::string& path,
+                          const std::string& token = "",
                           bool* ids_removed = nullptr) {
     auto ctx = Server::Context(token.empty() ? s_.admin : token);
     auto reader = audit_->Backup(ctx.get(), v1::BackupRequest());
@@ -108,14 +109,16 @@ class AuditBackupTest : public AuditGrpcTest {
     return reader->Finish();
   }
   // Registers a player with a resident ID number (as the national admin).
-  int64_t RegisterWithId(const std::string& name, const std::string& resident_id) {
+  int64_t RegisterWithId(const std::string& name,
+                         const std::string& resident_id) {
     v1::RegisterPlayerRequest req;
     req.set_name(name);
     req.set_gender(v1::GENDER_MALE);
     req.set_resident_id(resident_id);
     req.set_agency_prefix("110");
     v1::RegisterPlayerResponse resp;
-    grpc::Status s = players_->RegisterPlayer(Server::Context(s_.admin).get(), req, &resp);
+    grpc::Status s =
+        players_->RegisterPlayer(Server::Context(s_.admin).get(), req, &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return resp.player().id();
   }
@@ -127,8 +130,10 @@ class AuditBackupTest : public AuditGrpcTest {
     EXPECT_TRUE(db.ok()) << db.status();
     std::vector<std::string> out;
     if (!db.ok()) return out;
-    EXPECT_TRUE((*db)->Read([&](storage::Connection& c) -> absl::Status {
-                      auto st = c.Prepare("SELECT resident_id FROM players ORDER BY id");
+    EXPECT_TRUE((*db)
+                    ->Read([&](storage::Connection& c) -> absl::Status {
+                      auto st = c.Prepare(
+                          "SELECT resident_id FROM players ORDER BY id");
                       if (!st.ok()) return st.status();
                       while (true) {
                         auto row = (*st)->Step();
@@ -136,7 +141,8 @@ class AuditBackupTest : public AuditGrpcTest {
                         if (!*row) return absl::OkStatus();
                         out.push_back((*st)->Text(0));
                       }
-                    }).ok());
+                    })
+                    .ok());
     return out;
   }
 
@@ -225,7 +231,8 @@ TEST_F(AuditBackupTest,
   }
 }
 
-TEST_F(AuditBackupTest, TheAuditorsBackupHasNoResidentIdsTheNationalAdminsKeepsThem) {
+TEST_F(AuditBackupTest,
+       TheAuditorsBackupHasNoResidentIdsTheNationalAdminsKeepsThem) {
   RegisterWithId("身份一", "11010519491231002X");
   RegisterWithId("身份二", "110105194912310038");
   bool removed = true;
@@ -245,13 +252,15 @@ TEST_F(AuditBackupTest, TheAuditorsBackupHasNoResidentIdsTheNationalAdminsKeepsT
   for (const std::string& id : ids) EXPECT_EQ(id, "");
   // No page of the file keeps a number either.
   std::ifstream in(redacted, std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string bytes((std::istreambuf_iterator<char>(in)),
+                          std::istreambuf_iterator<char>());
   EXPECT_EQ(bytes.find("11010519491231002X"), std::string::npos);
   EXPECT_EQ(bytes.find("110105194912310038"), std::string::npos);
   // It says so, and it cannot replace the registry.
   EXPECT_TRUE(storage::HasResidentIdsRemoved(redacted).value());
   EXPECT_FALSE(storage::HasResidentIdsRemoved(full).value());
-  absl::Status r = server::RestoreDatabase(redacted, dir_.File("restored.db"), false);
+  absl::Status r =
+      server::RestoreDatabase(redacted, dir_.File("restored.db"), false);
   EXPECT_EQ(r.code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_THAT(std::string(r.message()), HasSubstr("auditor's backup"));
   EXPECT_FALSE(std::ifstream(dir_.File("restored.db")).good());
@@ -265,7 +274,9 @@ TEST_F(AuditBackupTest, TheAuditorCannotTestAGuessedIdAgainstTheLog) {
   req.set_begin(0);
   req.set_end(cp.log_size());
   v1::GetEntriesResponse entries;
-  ASSERT_TRUE(audit_->GetEntries(Server::Context(s_.auditor).get(), req, &entries).ok());
+  ASSERT_TRUE(
+      audit_->GetEntries(Server::Context(s_.auditor).get(), req, &entries)
+          .ok());
   std::string recorded;
   for (const auto& e : entries.entries()) {
     auto entry = AuditEntry::Decode(e.entry());
@@ -292,8 +303,9 @@ TEST_F(AuditBackupTest, TheAuditorCannotTestAGuessedIdAgainstTheLog) {
   EXPECT_EQ(recorded.find(guess), std::string::npos);
   // The server, holding the key, still finds every row as logged.
   v1::VerifyTablesResponse tables;
-  ASSERT_TRUE(audit_->VerifyTables(Server::Context(s_.auditor).get(), v1::VerifyTablesRequest(),
-                                   &tables)
+  ASSERT_TRUE(audit_
+                  ->VerifyTables(Server::Context(s_.auditor).get(),
+                                 v1::VerifyTablesRequest(), &tables)
                   .ok());
   EXPECT_EQ(tables.mismatches_size(), 0);
   EXPECT_GT(tables.rows_checked(), 0);

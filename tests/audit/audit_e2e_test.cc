@@ -16,9 +16,9 @@
 
 #include "gmock/gmock.h"
 #include "gorank/v1/audit.grpc.pb.h"
-#include "grpc/health/v1/health.grpc.pb.h"
 #include "gorank/v1/certificates.grpc.pb.h"
 #include "gorank/v1/registry.grpc.pb.h"
+#include "grpc/health/v1/health.grpc.pb.h"
 #include "grpcpp/create_channel.h"
 #include "gtest/gtest.h"
 #include "services/audit/merkle.h"
@@ -306,8 +306,9 @@ TEST_F(AuditE2eTest,
   // the keyed link in the next entry names the rewritten one.
   EXPECT_THAT(rankd_->output(), HasSubstr("audit log check FAILED"));
   const std::string named =
-      "FAIL: first bad entry " + std::to_string(b_index_) + ": rankd's own check: entry " +
-      std::to_string(b_index_) + ": altered after it was logged: the keyed link to it in entry " +
+      "FAIL: first bad entry " + std::to_string(b_index_) +
+      ": rankd's own check: entry " + std::to_string(b_index_) +
+      ": altered after it was logged: the keyed link to it in entry " +
       std::to_string(b_index_ + 1);
   // Without a kept checkpoint (it used to pass) and with one (it used to say
   // only "an entry in 0..N"): the same entry.
@@ -322,17 +323,20 @@ TEST_F(AuditE2eTest,
 TEST_F(AuditE2eTest, TheLastEntryRemovedStopsWritesAndIsNamed) {
   KeepCheckpointAndStop();
   Tamper(db_, "DROP TRIGGER audit_log_no_delete");
-  Tamper(db_, "DELETE FROM audit_log WHERE seq = " + std::to_string(seeded_size_));
+  Tamper(db_,
+         "DELETE FROM audit_log WHERE seq = " + std::to_string(seeded_size_));
   Start();
   ASSERT_GT(rankd_->port(), 0) << rankd_->output();
-  const std::string missing = "entry " + std::to_string(seeded_size_ - 1) + " is missing";
+  const std::string missing =
+      "entry " + std::to_string(seeded_size_ - 1) + " is missing";
   EXPECT_THAT(rankd_->output(), HasSubstr("audit log check FAILED"));
   EXPECT_THAT(rankd_->output(), HasSubstr(missing));
   {
     auto health = grpc::health::v1::Health::NewStub(channel_);
     grpc::health::v1::HealthCheckResponse h;
     grpc::ClientContext hctx;
-    ASSERT_TRUE(health->Check(&hctx, grpc::health::v1::HealthCheckRequest(), &h).ok());
+    ASSERT_TRUE(
+        health->Check(&hctx, grpc::health::v1::HealthCheckRequest(), &h).ok());
     EXPECT_EQ(h.status(), grpc::health::v1::HealthCheckResponse::NOT_SERVING);
   }
   // Writes are refused with the reason; nothing is signed.
@@ -341,20 +345,24 @@ TEST_F(AuditE2eTest, TheLastEntryRemovedStopsWritesAndIsNamed) {
   req.set_gender(v1::GENDER_MALE);
   req.set_agency_prefix("110");
   v1::RegisterPlayerResponse resp;
-  grpc::Status w = v1::PlayerRegistry::NewStub(channel_)->RegisterPlayer(Call().get(), req, &resp);
+  grpc::Status w = v1::PlayerRegistry::NewStub(channel_)->RegisterPlayer(
+      Call().get(), req, &resp);
   EXPECT_EQ(w.error_code(), grpc::StatusCode::UNAVAILABLE) << w.error_message();
   EXPECT_THAT(w.error_message(), HasSubstr(missing));
   CommandResult cp = Ctl({"audit", "checkpoint"});
   EXPECT_EQ(cp.exit_code, 3) << cp.output;
-  EXPECT_THAT(cp.output, HasSubstr("FAIL: rankd signs no checkpoint: first bad entry " +
-                                   std::to_string(seeded_size_ - 1)));
+  EXPECT_THAT(cp.output,
+              HasSubstr("FAIL: rankd signs no checkpoint: first bad entry " +
+                        std::to_string(seeded_size_ - 1)));
   // It used to print "first bad entry -1: " and nothing more.
   for (CommandResult v : {Ctl({"audit", "verify"}), VerifyOnline()}) {
     EXPECT_EQ(v.exit_code, 3) << v.output;
-    EXPECT_THAT(v.output, HasSubstr("FAIL: first bad entry " + std::to_string(seeded_size_ - 1) +
-                                    ": the log has " + std::to_string(seeded_size_ - 1) +
-                                    " entries but the checkpoint of size " +
-                                    std::to_string(seeded_size_)));
+    EXPECT_THAT(
+        v.output,
+        HasSubstr("FAIL: first bad entry " + std::to_string(seeded_size_ - 1) +
+                  ": the log has " + std::to_string(seeded_size_ - 1) +
+                  " entries but the checkpoint of size " +
+                  std::to_string(seeded_size_)));
     EXPECT_THAT(v.output, ::testing::Not(HasSubstr("entry -1")));
   }
 }
@@ -366,14 +374,18 @@ TEST_F(AuditE2eTest, BackupsArePrivateAndAnEmptyYearReportsEveryAnomaly) {
   struct stat st;
   ASSERT_EQ(::stat(backup.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0600u);  // not 0644 under the usual umask
-  EXPECT_THAT(b.output, ::testing::Not(HasSubstr("auditor")));  // the admin's keeps IDs
+  EXPECT_THAT(b.output,
+              ::testing::Not(HasSubstr("auditor")));  // the admin's keeps IDs
 
-  CommandResult r = Ctl({"audit", "report", "--agency", "110", "--year", "2023"});
+  CommandResult r =
+      Ctl({"audit", "report", "--agency", "110", "--year", "2023"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_THAT(r.output, HasSubstr("0 certificates, 12 anomalies"));
   EXPECT_THAT(r.output, HasSubstr("serials: none issued"));  // was "1..0"
-  EXPECT_THAT(r.output, HasSubstr("anomaly 1: - - no certificate issued in 2023-01"));
-  EXPECT_THAT(r.output, HasSubstr("anomaly 12: - - no certificate issued in 2023-12"));
+  EXPECT_THAT(r.output,
+              HasSubstr("anomaly 1: - - no certificate issued in 2023-01"));
+  EXPECT_THAT(r.output,
+              HasSubstr("anomaly 12: - - no certificate issued in 2023-12"));
 }
 
 TEST_F(AuditE2eTest, ABackupRestoredWithRankdVerifiesAgainstTheKeptCheckpoint) {

@@ -24,7 +24,8 @@ namespace {
 using ::testing::HasSubstr;
 
 // Registers `name` through the registry as the national admin.
-void Register(storage::Database* db, FakeClock* clock, const std::string& name) {
+void Register(storage::Database* db, FakeClock* clock,
+              const std::string& name) {
   storage::SqlRegistryRepository repo(db);
   registry::PlayerRegistry players(&repo, clock);
   registry::PlayerDraft d;
@@ -53,7 +54,8 @@ TEST(KeyedUpgradeTest, AnOldLogVerifiesAndNewEntriesAreKeyedAndLinked) {
     ASSERT_NO_FATAL_FAILURE(Register(db->get(), &clock, "旧一"));
     ASSERT_NO_FATAL_FAILURE(Register(db->get(), &clock, "旧二"));
     storage::SqlAuditRepository repo(db->get());
-    EXPECT_FALSE(IsKeyedDigest(AuditEntry::Decode(LastEntry(repo))->rows.begin()->second));
+    EXPECT_FALSE(IsKeyedDigest(
+        AuditEntry::Decode(LastEntry(repo))->rows.begin()->second));
     AuditTrail trail(&repo, &key, &clock);
     ASSERT_TRUE(trail.SignCheckpointNow().ok());
   }
@@ -74,17 +76,21 @@ TEST(KeyedUpgradeTest, AnOldLogVerifiesAndNewEntriesAreKeyedAndLinked) {
   ASSERT_NO_FATAL_FAILURE(Register(db->get(), &clock, "新三"));
   auto entry = AuditEntry::Decode(LastEntry(repo));
   ASSERT_TRUE(entry.ok()) << entry.status();
-  ASSERT_TRUE(entry->rows.count(ChainRowName(before)));  // linked to the old log's last entry
-  for (const auto& [row, digest] : entry->rows) EXPECT_TRUE(IsKeyedDigest(digest)) << row;
+  ASSERT_TRUE(entry->rows.count(
+      ChainRowName(before)));  // linked to the old log's last entry
+  for (const auto& [row, digest] : entry->rows)
+    EXPECT_TRUE(IsKeyedDigest(digest)) << row;
   ASSERT_TRUE(trail.SignCheckpointNow().ok());
   tables = trail.VerifyTables();
   ASSERT_TRUE(tables.ok()) << tables.status();
   EXPECT_TRUE(tables->mismatches.empty());
 
   // A player of the old log renamed behind it.
-  ASSERT_TRUE((*db)->Write([](storage::Connection& c) {
-                     return c.Exec("UPDATE players SET name = '改名' WHERE name = '旧一'");
-                   })
+  ASSERT_TRUE((*db)
+                  ->Write([](storage::Connection& c) {
+                    return c.Exec(
+                        "UPDATE players SET name = '改名' WHERE name = '旧一'");
+                  })
                   .ok());
   tables = trail.VerifyTables();
   ASSERT_TRUE(tables.ok()) << tables.status();

@@ -20,8 +20,8 @@ namespace gorank::audit {
 namespace {
 
 using ::testing::HasSubstr;
-using ::testing::Not;
 using ::testing::IsEmpty;
+using ::testing::Not;
 
 class LogCheckTest : public ::testing::Test {
  protected:
@@ -36,9 +36,11 @@ class LogCheckTest : public ::testing::Test {
     e.actor = "national/token:1";
     e.action = "player.register";
     e.subject = "player:" + std::to_string(i);
-    e.after = "{\"name\":\"" + (name.empty() ? "p" + std::to_string(i) : name) + "\"}";
+    e.after = "{\"name\":\"" + (name.empty() ? "p" + std::to_string(i) : name) +
+              "\"}";
     e.rows["players:" + std::to_string(i)] = "hmac:00";
-    if (linked && i > 0) e.rows[ChainRowName(i)] = ChainLink(link_key_, i, leaves_.at(i - 1));
+    if (linked && i > 0)
+      e.rows[ChainRowName(i)] = ChainLink(link_key_, i, leaves_.at(i - 1));
     return e.Encode().value();
   }
   // Appends `n` entries (linked from `first_linked` on).
@@ -88,12 +90,13 @@ TEST_F(LogCheckTest, AnEntryRewrittenWithItsLeafHashIsNamedByTheNextLink) {
   Build(9);
   const Checkpoint cp = SignedAt(9);
   RewriteWithLeaf(4);
-  for (const std::optional<Checkpoint>& with : {std::optional<Checkpoint>(cp),
-                                                std::optional<Checkpoint>()}) {
+  for (const std::optional<Checkpoint>& with :
+       {std::optional<Checkpoint>(cp), std::optional<Checkpoint>()}) {
     LogCheck check = Check(with);
     EXPECT_FALSE(check.ok);
     EXPECT_EQ(check.first_bad_index, 4);
-    EXPECT_THAT(check.reason, HasSubstr("entry 4: altered after it was logged"));
+    EXPECT_THAT(check.reason,
+                HasSubstr("entry 4: altered after it was logged"));
     EXPECT_THAT(check.reason, HasSubstr("keyed link to it in entry 5"));
   }
 }
@@ -115,7 +118,8 @@ TEST_F(LogCheckTest, ATruncatedLogNamesItsFirstMissingEntry) {
   LogCheck check = Check(cp, /*size=*/8);
   EXPECT_FALSE(check.ok);
   EXPECT_EQ(check.first_bad_index, 8);
-  EXPECT_THAT(check.reason, HasSubstr("entry 8 is missing (the log was truncated)"));
+  EXPECT_THAT(check.reason,
+              HasSubstr("entry 8 is missing (the log was truncated)"));
   check = Check(cp, /*size=*/6);
   EXPECT_EQ(check.first_bad_index, 6);
   EXPECT_THAT(check.reason, HasSubstr("entry 6..8 are missing"));
@@ -128,7 +132,8 @@ TEST_F(LogCheckTest, BytesThatNoLongerHashToTheirLeafAreNamedExactly) {
   LogCheck check = Check(cp);
   EXPECT_FALSE(check.ok);
   EXPECT_EQ(check.first_bad_index, 3);
-  EXPECT_THAT(check.reason, HasSubstr("entry 3: its bytes do not hash to the leaf hash"));
+  EXPECT_THAT(check.reason,
+              HasSubstr("entry 3: its bytes do not hash to the leaf hash"));
 }
 
 TEST_F(LogCheckTest, EntriesOfAnOlderRankdWithoutLinksAreBlamedAsARange) {
@@ -149,8 +154,8 @@ TEST_F(LogCheckTest, OnlyTheRowsKeyIsALinkNotTheSameTextElsewhere) {
   e.time_unix = 1700000000;
   e.actor = "national/token:1";
   e.action = "note";
-  e.subject = "audit_log:7";                       // after ':'
-  e.after = "{\"audit_log:7\":\"hmac:00\"}";   // escaped inside a string
+  e.subject = "audit_log:7";                  // after ':'
+  e.after = "{\"audit_log:7\":\"hmac:00\"}";  // escaped inside a string
   entries_.push_back(Entry(0, true));
   leaves_.push_back(LeafHash(entries_.back()));
   entries_.push_back(e.Encode().value());
@@ -164,7 +169,8 @@ TEST_F(LogCheckTest, ACheckpointOfAnotherKeyAsksForTheRightKeyFile) {
   SigningKey other = SigningKey::FromSeed(std::string(32, 'o')).value();
   CompactRange range;
   for (const std::string& leaf : leaves_) range.Append(leaf);
-  const Checkpoint cp = SignCheckpoint(3, range.RootHash(), 1700000500, other).value();
+  const Checkpoint cp =
+      SignCheckpoint(3, range.RootHash(), 1700000500, other).value();
   LogCheck check = Check(cp);
   EXPECT_FALSE(check.ok);
   EXPECT_THAT(check.reason, HasSubstr("--audit-key-file"));

@@ -69,8 +69,9 @@ RankdProcess::RankdProcess(const std::string& rankd_path,
                            const std::string& db_path, int timeout_seconds,
                            const std::vector<std::string>& extra_args) {
   int fd = -1;
-  std::vector<std::string> argv = {rankd_path, "--db", db_path, "--listen",
-                                   "127.0.0.1:0", "--log-level", "info"};
+  std::vector<std::string> argv = {rankd_path, "--db",        db_path,
+                                   "--listen", "127.0.0.1:0", "--log-level",
+                                   "info"};
   argv.insert(argv.end(), extra_args.begin(), extra_args.end());
   pid_ = SpawnPiped(argv, &fd);
   if (pid_ < 0) return;

@@ -36,16 +36,17 @@
 namespace gorank {
 namespace {
 
-constexpr const char* kAgencies[] = {"110", "120", "130", "140", "150", "210", "220",
-                                     "230", "310", "320", "330", "340", "350", "360",
-                                     "370", "410", "420", "430", "440", "450", "460",
-                                     "500", "510", "520", "530", "540", "610", "620",
-                                     "630", "640", "650", "710", "810", "820"};
+constexpr const char* kAgencies[] = {
+    "110", "120", "130", "140", "150", "210", "220", "230", "310",
+    "320", "330", "340", "350", "360", "370", "410", "420", "430",
+    "440", "450", "460", "500", "510", "520", "530", "540", "610",
+    "620", "630", "640", "650", "710", "810", "820"};
 constexpr int kAgencyCount = sizeof kAgencies / sizeof kAgencies[0];
 
 std::string ResidentId(int i) {
   char first17[18];
-  std::snprintf(first17, sizeof first17, "110101%04d0101%03d", 1950 + i % 50, i / 50 % 1000);
+  std::snprintf(first17, sizeof first17, "110101%04d0101%03d", 1950 + i % 50,
+                i / 50 % 1000);
   // 50 years x 1000 sequences cover 50,000 players; beyond, vary the address.
   std::string s(first17);
   if (i >= 50000) s[5] = static_cast<char>('1' + (i / 50000) % 9);
@@ -53,7 +54,8 @@ std::string ResidentId(int i) {
 }
 
 double Seconds(std::chrono::steady_clock::time_point since) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since)
+      .count();
 }
 
 }  // namespace
@@ -70,43 +72,51 @@ int Main(int rows) {
   config.listen = "127.0.0.1:0";
   auto started = server::RankdServer::Start(config, &clock);
   if (!started.ok()) {
-    std::fprintf(stderr, "rankd did not start: %s\n", started.status().ToString().c_str());
+    std::fprintf(stderr, "rankd did not start: %s\n",
+                 started.status().ToString().c_str());
     return 1;
   }
   std::unique_ptr<server::RankdServer> server = std::move(*started);
-  const std::string engine = testing::TestOnPostgres() ? "PostgreSQL" : "SQLite";
+  const std::string engine =
+      testing::TestOnPostgres() ? "PostgreSQL" : "SQLite";
 
   // Holders: one transaction of plain INSERTs.
   auto t0 = std::chrono::steady_clock::now();
-  absl::Status seeded = server->database()->Write([&](storage::Connection& c) -> absl::Status {
-    static constexpr char kInsert[] =
-        "INSERT INTO players(id, name, latin_name, gender, birth_date, agency_prefix, "
-        "resident_id, rank_ordinal, created_unix, updated_unix) "
-        "VALUES(?1, ?2, '', 1, ?3, ?4, ?5, NULL, ?6, ?6)";
-    for (int i = 0; i < rows; ++i) {
-      auto st = c.Prepare(kInsert);
-      if (!st.ok()) return st.status();
-      const std::string rid = ResidentId(i);
-      const std::string birth = rid.substr(6, 4) + "-" + rid.substr(10, 2) + "-" + rid.substr(12, 2);
-      (*st)->Bind(1, int64_t{i + 1})
-          .Bind(2, "棋手" + std::to_string(i + 1))
-          .Bind(3, birth)
-          .Bind(4, std::string(kAgencies[i % kAgencyCount]))
-          .Bind(5, rid)
-          .Bind(6, clock.NowSeconds());
-      absl::Status s = (*st)->Run();
-      if (!s.ok()) return s;
-    }
-    return absl::OkStatus();
-  });
+  absl::Status seeded =
+      server->database()->Write([&](storage::Connection& c) -> absl::Status {
+        static constexpr char kInsert[] =
+            "INSERT INTO players(id, name, latin_name, gender, birth_date, "
+            "agency_prefix, "
+            "resident_id, rank_ordinal, created_unix, updated_unix) "
+            "VALUES(?1, ?2, '', 1, ?3, ?4, ?5, NULL, ?6, ?6)";
+        for (int i = 0; i < rows; ++i) {
+          auto st = c.Prepare(kInsert);
+          if (!st.ok()) return st.status();
+          const std::string rid = ResidentId(i);
+          const std::string birth = rid.substr(6, 4) + "-" + rid.substr(10, 2) +
+                                    "-" + rid.substr(12, 2);
+          (*st)
+              ->Bind(1, int64_t{i + 1})
+              .Bind(2, "棋手" + std::to_string(i + 1))
+              .Bind(3, birth)
+              .Bind(4, std::string(kAgencies[i % kAgencyCount]))
+              .Bind(5, rid)
+              .Bind(6, clock.NowSeconds());
+          absl::Status s = (*st)->Run();
+          if (!s.ok()) return s;
+        }
+        return absl::OkStatus();
+      });
   if (!seeded.ok()) {
-    std::fprintf(stderr, "seeding players failed: %s\n", seeded.ToString().c_str());
+    std::fprintf(stderr, "seeding players failed: %s\n",
+                 seeded.ToString().c_str());
     return 1;
   }
   const double seed_s = Seconds(t0);
 
   // The file's rows.
-  static const char* kGrades[] = {"10k", "8k", "5k", "3k", "1k", "1d", "2d", "3d"};
+  static const char* kGrades[] = {"10k", "8k", "5k", "3k",
+                                  "1k",  "1d", "2d", "3d"};
   static const char* kHigh[] = {"4d", "5d", "6d"};
   std::vector<v1::CertificateImportRow> file;
   std::vector<int> serials(kAgencyCount * 25, 0);
@@ -118,30 +128,34 @@ int Main(int rows) {
     const int year = 2000 + (i / kAgencyCount) % 25;
     char number[16];
     if (i % 25 == 24) {
-      std::snprintf(number, sizeof number, "000%02d%04d", year % 100, ++national[year - 2000]);
+      std::snprintf(number, sizeof number, "000%02d%04d", year % 100,
+                    ++national[year - 2000]);
       r.set_issuing_agency("000");
       r.set_grade(kHigh[i % 3]);
     } else {
       const int a = i % kAgencyCount;
-      std::snprintf(number, sizeof number, "%s%02d%04d", kAgencies[a], year % 100,
-                    ++serials[a * 25 + (year - 2000)]);
+      std::snprintf(number, sizeof number, "%s%02d%04d", kAgencies[a],
+                    year % 100, ++serials[a * 25 + (year - 2000)]);
       r.set_issuing_agency(kAgencies[a]);
       r.set_grade(kGrades[i % 8]);
     }
     r.set_number(number);
     char date[16];
-    std::snprintf(date, sizeof date, "%04d-%02d-%02d", year, 1 + i % 12, 1 + i % 28);
+    std::snprintf(date, sizeof date, "%04d-%02d-%02d", year, 1 + i % 12,
+                  1 + i % 28);
     r.set_issue_date(date);
     file.push_back(std::move(r));
   }
 
-  auto channel = grpc::CreateChannel("127.0.0.1:" + std::to_string(server->port()),
-                                     grpc::InsecureChannelCredentials());
+  auto channel =
+      grpc::CreateChannel("127.0.0.1:" + std::to_string(server->port()),
+                          grpc::InsecureChannelCredentials());
   auto stub = v1::CertificateService::NewStub(channel);
   auto run = [&](bool dry_run, v1::ImportSummary* out) -> double {
     grpc::ClientContext ctx;
     ctx.AddMetadata("authorization", "Bearer " + server->bootstrap_secret());
-    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::minutes(10));
+    ctx.set_deadline(std::chrono::system_clock::now() +
+                     std::chrono::minutes(10));
     v1::ImportCertificatesResponse resp;
     const auto start = std::chrono::steady_clock::now();
     auto writer = stub->ImportCertificates(&ctx, &resp);
@@ -151,7 +165,8 @@ int Main(int rows) {
         m.set_dry_run(dry_run);
         m.set_file_name("history.csv");
       }
-      for (int i = begin; i < std::min(rows, begin + 1000); ++i) *m.add_rows() = file[i];
+      for (int i = begin; i < std::min(rows, begin + 1000); ++i)
+        *m.add_rows() = file[i];
       if (!writer->Write(m)) break;
     }
     writer->WritesDone();
@@ -168,17 +183,22 @@ int Main(int rows) {
   const double dry_s = run(true, &dry);
   const double store_s = run(false, &stored);
   const double again_s = run(false, &again);
-  if (dry.refused() != 0 || stored.added() != rows || !stored.stored() || again.matched() != rows) {
-    std::fprintf(stderr, "unexpected summary: dry refused %d (%s), added %d, matched %d\n",
-                 dry.refused(), dry.refusals_size() ? dry.refusals(0).reason().c_str() : "",
-                 stored.added(), again.matched());
+  if (dry.refused() != 0 || stored.added() != rows || !stored.stored() ||
+      again.matched() != rows) {
+    std::fprintf(
+        stderr,
+        "unexpected summary: dry refused %d (%s), added %d, matched %d\n",
+        dry.refused(),
+        dry.refusals_size() ? dry.refusals(0).reason().c_str() : "",
+        stored.added(), again.matched());
     return 1;
   }
   std::printf("cert import, %d rows, %s\n", rows, engine.c_str());
   std::printf("  holders seeded (one SQL transaction)   %7.2f s\n", seed_s);
   std::printf("  dry run (checked, nothing stored)      %7.2f s\n", dry_s);
-  std::printf("  import (stored, one transaction)       %7.2f s  (%.0f rows/s)\n", store_s,
-              rows / store_s);
+  std::printf(
+      "  import (stored, one transaction)       %7.2f s  (%.0f rows/s)\n",
+      store_s, rows / store_s);
   std::printf("  re-import (every row matched)          %7.2f s\n", again_s);
   server->Shutdown();
   return 0;

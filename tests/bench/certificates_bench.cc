@@ -40,8 +40,10 @@ struct DomainEnv {
     db = *storage::Database::Open(dir.File("bench.db"));
     registry_repo = std::make_unique<storage::SqlRegistryRepository>(db.get());
     cert_repo = std::make_unique<storage::SqlCertificateRepository>(db.get());
-    registry = std::make_unique<registry::PlayerRegistry>(registry_repo.get(), &clock);
-    office = std::make_unique<Certification>(cert_repo.get(), registry_repo.get(), &clock);
+    registry =
+        std::make_unique<registry::PlayerRegistry>(registry_repo.get(), &clock);
+    office = std::make_unique<Certification>(cert_repo.get(),
+                                             registry_repo.get(), &clock);
     registry::PlayerDraft d;
     d.name = "基准";
     d.agency_prefix = "000";
@@ -90,11 +92,13 @@ BENCHMARK(BM_IssueDomain)->UseRealTime();
 void BM_VerifyDomain(benchmark::State& state) {
   DomainEnv& env = Domain();
   std::vector<std::string> numbers;
-  for (int i = 0; i < 200; ++i) numbers.push_back(env.IssueOne()->number.ToString());
+  for (int i = 0; i < 200; ++i)
+    numbers.push_back(env.IssueOne()->number.ToString());
   size_t i = 0;
   for (auto _ : state) {
     auto r = env.office->Verify(numbers[i++ % numbers.size()], "基准");
-    if (!r.ok() || r->outcome != VerifyOutcome::kValid) state.SkipWithError("not valid");
+    if (!r.ok() || r->outcome != VerifyOutcome::kValid)
+      state.SkipWithError("not valid");
   }
   state.SetItemsProcessed(state.iterations());
 }
@@ -183,7 +187,8 @@ void BM_VerifyGrpc(benchmark::State& state) {
     v1::VerifyCertificateResponse resp;
     grpc::ClientContext ctx;
     const grpc::Status s = env.certs->VerifyCertificate(&ctx, req, &resp);
-    if (!s.ok() || resp.outcome() != v1::VERIFY_OUTCOME_VALID) state.SkipWithError("not valid");
+    if (!s.ok() || resp.outcome() != v1::VERIFY_OUTCOME_VALID)
+      state.SkipWithError("not valid");
   }
   state.SetItemsProcessed(state.iterations());
 }

@@ -62,7 +62,8 @@ void BM_BoardPlay(benchmark::State& state) {
 BENCHMARK(BM_BoardPlay);
 
 void BM_ReplayCheckPerMove(benchmark::State& state) {
-  absl::StatusOr<sgf::Collection> c = sgf::ParseCollection(RecordOf(RandomGame()));
+  absl::StatusOr<sgf::Collection> c =
+      sgf::ParseCollection(RecordOf(RandomGame()));
   if (!c.ok()) return state.SkipWithError("parse failed");
   CheckOptions options;  // situational superko by default
   for (auto _ : state) {
@@ -83,7 +84,8 @@ void BM_RecordThroughput(benchmark::State& state) {
     benchmark::DoNotOptimize(r->front().count.margin_half_points);
   }
   state.SetItemsProcessed(state.iterations());
-  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(bytes.size()));
+  state.SetBytesProcessed(state.iterations() *
+                          static_cast<int64_t>(bytes.size()));
 }
 BENCHMARK(BM_RecordThroughput);
 

@@ -11,13 +11,13 @@
 //     read and checked from its bytes).
 // Run: build/tests/rules/xiangqi/xiangqi_bench --benchmark_min_time=1
 #include <benchmark/benchmark.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <random>
-#include <unistd.h>
 #include <string>
 
 #include "services/rules/xiangqi/checker.h"
@@ -30,7 +30,8 @@ namespace {
 // The start, two middle games and an endgame (from the perft test's table).
 const char* const kFens[] = {
     kStartFen,
-    "1nbakab1r/2r5c/7cn/p1p1p1p2/7R1/2P1P1P1P/P1C6/R3B4/1C7/1NBAKA1N1 w - - 0 1",
+    "1nbakab1r/2r5c/7cn/p1p1p1p2/7R1/2P1P1P1P/P1C6/R3B4/1C7/1NBAKA1N1 w - - 0 "
+    "1",
     "3a1a3/9/3n1kC1b/2p1nC2p/3R3rP/6P2/p1P1r4/B1c2R3/3NAK3/3A3N1 w - - 0 1",
     "r2k5/9/9/9/c8/9/P8/9/9/4K3R w - - 0 1",
 };
@@ -41,8 +42,8 @@ void BM_Perft(benchmark::State& state) {
   const int depth = kDepths[state.range(0)];
   uint64_t nodes = 0;
   for (auto _ : state) nodes += p.Perft(depth);
-  state.counters["nodes_per_s"] = benchmark::Counter(static_cast<double>(nodes),
-                                                     benchmark::Counter::kIsRate);
+  state.counters["nodes_per_s"] = benchmark::Counter(
+      static_cast<double>(nodes), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_Perft)->DenseRange(0, 3)->Unit(benchmark::kMillisecond);
 
@@ -54,12 +55,14 @@ std::string FairyStockfish() {
 
 // Seconds one fairy-stockfish process takes for `repeat` times "go perft
 // depth" on fen; *nodes is the sum of its answers.
-double RunFairy(const std::string& binary, const std::string& fen, int depth, int repeat,
-                unsigned long long* nodes) {
-  const std::string input = "/tmp/xiangqi_bench_fsf_" + std::to_string(getpid());
+double RunFairy(const std::string& binary, const std::string& fen, int depth,
+                int repeat, unsigned long long* nodes) {
+  const std::string input =
+      "/tmp/xiangqi_bench_fsf_" + std::to_string(getpid());
   {
     std::ofstream in(input);
-    in << "uci\nsetoption name UCI_Variant value xiangqi\nposition fen " << fen << "\n";
+    in << "uci\nsetoption name UCI_Variant value xiangqi\nposition fen " << fen
+       << "\n";
     for (int i = 0; i < repeat; ++i) in << "go perft " << depth << "\n";
     in << "quit\n";
   }
@@ -73,7 +76,8 @@ double RunFairy(const std::string& binary, const std::string& fen, int depth, in
   }
   if (p) pclose(p);
   std::remove(input.c_str());
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+      .count();
 }
 
 void BM_FairyStockfishPerft(benchmark::State& state) {
@@ -96,8 +100,8 @@ void BM_FairyStockfishPerft(benchmark::State& state) {
     state.SetIterationTime(total - startup > 1e-6 ? total - startup : 1e-6);
     nodes += n;
   }
-  state.counters["nodes_per_s"] = benchmark::Counter(static_cast<double>(nodes),
-                                                     benchmark::Counter::kIsRate);
+  state.counters["nodes_per_s"] = benchmark::Counter(
+      static_cast<double>(nodes), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_FairyStockfishPerft)
     ->DenseRange(0, 3)
@@ -122,8 +126,9 @@ std::string RandomRecord(Notation n) {
     moves += FormatMove(p, m, n) + " ";
     p.MakeMove(m);
   }
-  return "[Game \"Chinese Chess\"]\n[Red \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n" + moves +
-         "*\n";
+  return "[Game \"Chinese Chess\"]\n[Red \"A\"]\n[Black \"B\"]\n[Result "
+         "\"*\"]\n" +
+         moves + "*\n";
 }
 
 void BM_CheckRecord(benchmark::State& state) {

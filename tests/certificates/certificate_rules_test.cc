@@ -20,13 +20,15 @@ registry::Agency MakeAgency(const std::string& prefix) {
   registry::Agency a;
   a.prefix = prefix;
   a.name = "agency " + prefix;
-  a.level = prefix == registry::kNationalPrefix ? registry::AgencyLevel::kNational
-                                                : registry::AgencyLevel::kFirstLevel;
+  a.level = prefix == registry::kNationalPrefix
+                ? registry::AgencyLevel::kNational
+                : registry::AgencyLevel::kFirstLevel;
   return a;
 }
 
 TEST(CertificateNumberTest, ParsesNineDigitsWithOptionalSeparators) {
-  for (const char* text : {"610140001", "610 14 0001", "610-14-0001", "61014 0001"}) {
+  for (const char* text :
+       {"610140001", "610 14 0001", "610-14-0001", "61014 0001"}) {
     auto n = CertificateNumber::Parse(text);
     ASSERT_TRUE(n.ok()) << text << ": " << n.status();
     EXPECT_EQ(n->prefix, "610");
@@ -37,8 +39,8 @@ TEST(CertificateNumberTest, ParsesNineDigitsWithOptionalSeparators) {
 }
 
 TEST(CertificateNumberTest, RejectsMalformedNumbers) {
-  for (const char* text : {"", "61014000", "6101400011", "610140000", "61014000a",
-                           "610/14/0001", "610１40001"}) {
+  for (const char* text : {"", "61014000", "6101400011", "610140000",
+                           "61014000a", "610/14/0001", "610１40001"}) {
     EXPECT_EQ(CertificateNumber::Parse(text).status().code(),
               absl::StatusCode::kInvalidArgument)
         << text;
@@ -75,10 +77,11 @@ TEST(GradeTest, CertifiableGradesAndPublicNotice) {
     bool certifiable;
     bool notice;
   };
-  const Row rows[] = {{"30k", false, false}, {"11k", false, false}, {"10k", true, false},
-                      {"1k", true, false},   {"1d", true, false},   {"3d", true, false},
-                      {"4d", true, true},    {"7d", true, true},    {"8d", true, false},
-                      {"1p", false, false},  {"9p", false, false}};
+  const Row rows[] = {
+      {"30k", false, false}, {"11k", false, false}, {"10k", true, false},
+      {"1k", true, false},   {"1d", true, false},   {"3d", true, false},
+      {"4d", true, true},    {"7d", true, true},    {"8d", true, false},
+      {"1p", false, false},  {"9p", false, false}};
   for (const Row& row : rows) {
     EXPECT_EQ(IsCertifiableGrade(R(row.grade)), row.certifiable) << row.grade;
     EXPECT_EQ(NeedsPublicNotice(R(row.grade)), row.notice) << row.grade;
@@ -137,10 +140,12 @@ TEST(CheckIssueAuthorityTest, Table) {
       {&anyone, &a000, "4d", T, C::kPermissionDenied},
   };
   for (const Row& row : rows) {
-    const absl::Status s = CheckIssueAuthority(*row.caller, *row.agency, R(row.grade), row.basis);
-    EXPECT_EQ(s.code(), row.code) << row.caller->Describe() << " under " << row.agency->prefix
-                                  << " grade " << row.grade << " basis "
-                                  << BasisName(row.basis) << ": " << s;
+    const absl::Status s =
+        CheckIssueAuthority(*row.caller, *row.agency, R(row.grade), row.basis);
+    EXPECT_EQ(s.code(), row.code)
+        << row.caller->Describe() << " under " << row.agency->prefix
+        << " grade " << row.grade << " basis " << BasisName(row.basis) << ": "
+        << s;
     if (!s.ok()) {
       EXPECT_FALSE(s.message().empty());
     }
@@ -152,13 +157,15 @@ TEST(CheckIssueAuthorityTest, SuspendedAgencyIsFailedPrecondition) {
   a110.status = registry::AgencyStatus::kSuspended;
   a110.status_reason = "annual review failed";
   const auth::Caller op110{auth::Role::kAgencyOperator, "110", 2};
-  const absl::Status s = CheckIssueAuthority(op110, a110, R("1d"), Basis::kTournament);
+  const absl::Status s =
+      CheckIssueAuthority(op110, a110, R("1d"), Basis::kTournament);
   EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition) << s;
   EXPECT_NE(s.message().find("annual review failed"), std::string::npos) << s;
   // The authority rules come first: a grade above the agency's authority is
   // still PERMISSION_DENIED for a suspended agency.
-  EXPECT_EQ(CheckIssueAuthority(op110, a110, R("5d"), Basis::kTournament).code(),
-            absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(
+      CheckIssueAuthority(op110, a110, R("5d"), Basis::kTournament).code(),
+      absl::StatusCode::kPermissionDenied);
 }
 
 TEST(StateAtTest, UnderNoticeUntilTheExactSecond) {
@@ -180,8 +187,9 @@ TEST(CheckStockWindowTest, FirstToThirtyFirstDecemberOfThePreviousYear) {
     Date today;
     bool ok;
   };
-  const Row rows[] = {{{2025, 11, 30}, false}, {{2025, 12, 1}, true},  {{2025, 12, 15}, true},
-                      {{2025, 12, 31}, true},  {{2026, 1, 1}, false},  {{2024, 12, 15}, false},
+  const Row rows[] = {{{2025, 11, 30}, false}, {{2025, 12, 1}, true},
+                      {{2025, 12, 15}, true},  {{2025, 12, 31}, true},
+                      {{2026, 1, 1}, false},   {{2024, 12, 15}, false},
                       {{2026, 12, 1}, false}};
   for (const Row& row : rows) {
     const absl::Status s = CheckStockWindow(2026, row.today);
@@ -214,7 +222,8 @@ TEST(MissingHolderFieldsTest, OnlyOneDanAndAboveNeedAFullRecord) {
   EXPECT_EQ(MissingHolderFields(p, R("1d")),
             (std::vector<std::string>{"gender", "birth date"}));
   p.gender = registry::Gender::kFemale;
-  EXPECT_EQ(MissingHolderFields(p, R("4d")), (std::vector<std::string>{"birth date"}));
+  EXPECT_EQ(MissingHolderFields(p, R("4d")),
+            (std::vector<std::string>{"birth date"}));
   p.birth_date = Date{1990, 1, 1};
   EXPECT_TRUE(MissingHolderFields(p, R("8d")).empty());
 }

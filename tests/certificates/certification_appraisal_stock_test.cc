@@ -14,13 +14,17 @@ TEST_F(AppraisalTest, ApprovalNeedsTheHolderToBeEighteenOnTheApprovalDate) {
   GiveStock("110", 2025, 10);
   // 18 on 2025-06-03; the clock stands at 2025-06-02.
   const auto p = MustRegister("小明", "110", R("1d"), true, Date{2007, 6, 3});
-  auto a = office_->RecommendAppraisal(op110_, p.id, R("2d"), "strong club player");
+  auto a =
+      office_->RecommendAppraisal(op110_, p.id, R("2d"), "strong club player");
   ASSERT_TRUE(a.ok()) << a.status();
   EXPECT_EQ(a->state, AppraisalState::kPending);
 
-  auto early = office_->DecideAppraisal(national_, a->id, /*approve=*/true, "approved");
-  EXPECT_EQ(early.status().code(), absl::StatusCode::kFailedPrecondition) << early.status();
-  EXPECT_NE(early.status().message().find("17"), std::string::npos) << early.status();
+  auto early =
+      office_->DecideAppraisal(national_, a->id, /*approve=*/true, "approved");
+  EXPECT_EQ(early.status().code(), absl::StatusCode::kFailedPrecondition)
+      << early.status();
+  EXPECT_NE(early.status().message().find("17"), std::string::npos)
+      << early.status();
   EXPECT_EQ(LastSerial("110", 2025), 0);
   auto still = cert_repo_->GetAppraisal(a->id);
   ASSERT_TRUE(still.ok());
@@ -36,13 +40,15 @@ TEST_F(AppraisalTest, ApprovalNeedsTheHolderToBeEighteenOnTheApprovalDate) {
   EXPECT_EQ(c->basis, Basis::kAppraisal);
   EXPECT_EQ(c->grade, R("2d"));
   EXPECT_EQ(RankOf(p.id), R("2d"));
-  EXPECT_EQ(History(p.id).back().reason, registry::RankChangeReason::kAppraisal);
+  EXPECT_EQ(History(p.id).back().reason,
+            registry::RankChangeReason::kAppraisal);
   auto stored = cert_repo_->GetAppraisal(a->id);
   ASSERT_TRUE(stored.ok());
   EXPECT_EQ(stored->state, AppraisalState::kApproved);
   EXPECT_EQ(stored->certificate_number, "110250001");
-  EXPECT_EQ(office_->DecideAppraisal(national_, a->id, true, "again").status().code(),
-            absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(
+      office_->DecideAppraisal(national_, a->id, true, "again").status().code(),
+      absl::StatusCode::kFailedPrecondition);
 }
 
 TEST_F(AppraisalTest, FourDanAndAboveAreIssuedByTheNationalBodyUnderNotice) {
@@ -62,17 +68,22 @@ TEST_F(AppraisalTest, FourDanAndAboveAreIssuedByTheNationalBodyUnderNotice) {
 TEST_F(AppraisalTest, RecommendationRules) {
   const auto p110 = MustRegister("张三", "110", R("1d"));
   const auto p120 = MustRegister("李四", "120", R("1d"));
-  EXPECT_EQ(office_->RecommendAppraisal(op110_, p120.id, R("2d"), "").status().code(),
-            absl::StatusCode::kPermissionDenied);
-  EXPECT_EQ(office_->RecommendAppraisal(op110_, p110.id, R("8d"), "").status().code(),
-            absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(office_->RecommendAppraisal(op110_, p110.id, R("1d"), "").status().code(),
-            absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(
+      office_->RecommendAppraisal(op110_, p120.id, R("2d"), "").status().code(),
+      absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(
+      office_->RecommendAppraisal(op110_, p110.id, R("8d"), "").status().code(),
+      absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      office_->RecommendAppraisal(op110_, p110.id, R("1d"), "").status().code(),
+      absl::StatusCode::kFailedPrecondition);
   auto a = office_->RecommendAppraisal(op110_, p110.id, R("2d"), "");
   ASSERT_TRUE(a.ok());
-  EXPECT_EQ(office_->RecommendAppraisal(op110_, p110.id, R("3d"), "").status().code(),
-            absl::StatusCode::kAlreadyExists);
-  auto rejected = office_->DecideAppraisal(national_, a->id, false, "not enough evidence");
+  EXPECT_EQ(
+      office_->RecommendAppraisal(op110_, p110.id, R("3d"), "").status().code(),
+      absl::StatusCode::kAlreadyExists);
+  auto rejected =
+      office_->DecideAppraisal(national_, a->id, false, "not enough evidence");
   ASSERT_TRUE(rejected.ok()) << rejected.status();
   EXPECT_EQ(rejected->state, AppraisalState::kRejected);
   EXPECT_EQ(RankOf(p110.id), R("1d"));
@@ -83,16 +94,19 @@ TEST_F(AppraisalTest, RecommendationRules) {
 
 class StockTest : public CertificationFixture {
  protected:
-  absl::Status OrderAt(int64_t unix, int quantity, const auth::Caller* caller = nullptr) {
+  absl::Status OrderAt(int64_t unix, int quantity,
+                       const auth::Caller* caller = nullptr) {
     clock_.Set(unix);
-    return office_->OrderStock(caller ? *caller : op110_, "110", 2026, quantity).status();
+    return office_->OrderStock(caller ? *caller : op110_, "110", 2026, quantity)
+        .status();
   }
 };
 
 TEST_F(StockTest, OperatorsOrderFromTheFirstToTheThirtyFirstOfDecember) {
   const int64_t dec1 = ShanghaiMidnight(Date{2025, 12, 1});
   const int64_t jan1 = ShanghaiMidnight(Date{2026, 1, 1});
-  EXPECT_EQ(OrderAt(dec1 - 1, 100).code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(OrderAt(dec1 - 1, 100).code(),
+            absl::StatusCode::kFailedPrecondition);
   EXPECT_EQ(OrderAt(ShanghaiMidnight(Date{2025, 11, 30}) + 43200, 100).code(),
             absl::StatusCode::kFailedPrecondition);
   EXPECT_TRUE(OrderAt(dec1, 100).ok());
@@ -124,8 +138,9 @@ TEST_F(StockTest, AReleasedOrderCannotBeAmended) {
 TEST_F(StockTest, TheNationalAdminOrdersAtAnyTimeAndReleaseHasAPrecondition) {
   EXPECT_TRUE(OrderAt(ShanghaiMidnight(Date{2025, 6, 2}), 30, &national_).ok());
   office_->SetReleasePrecondition([](const std::string& prefix, int year) {
-    return absl::FailedPreconditionError("agency " + prefix + " has not passed the " +
-                                         std::to_string(year - 1) + " annual review");
+    return absl::FailedPreconditionError(
+        "agency " + prefix + " has not passed the " + std::to_string(year - 1) +
+        " annual review");
   });
   const absl::Status s = office_->ReleaseStock(national_, "110", 2026).status();
   EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
@@ -145,7 +160,8 @@ TEST_F(StockTest, OrderRules) {
   EXPECT_EQ(office_->OrderStock(national_, "000", 2026, 10).status().code(),
             absl::StatusCode::kFailedPrecondition);
   ASSERT_TRUE(registry_
-                  ->SetAgencyStatus(national_, "110", registry::AgencyStatus::kSuspended,
+                  ->SetAgencyStatus(national_, "110",
+                                    registry::AgencyStatus::kSuspended,
                                     "fraud under investigation")
                   .ok());
   EXPECT_EQ(office_->OrderStock(op110_, "110", 2026, 10).status().code(),

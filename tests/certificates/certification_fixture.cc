@@ -14,16 +14,18 @@ CertificationFixture::CertificationFixture() {
   db_ = std::move(*db);
   registry_repo_ = std::make_unique<storage::SqlRegistryRepository>(db_.get());
   cert_repo_ = std::make_unique<storage::SqlCertificateRepository>(db_.get());
-  registry_ = std::make_unique<registry::PlayerRegistry>(registry_repo_.get(), &clock_);
-  office_ = std::make_unique<Certification>(cert_repo_.get(), registry_repo_.get(), &clock_);
+  registry_ =
+      std::make_unique<registry::PlayerRegistry>(registry_repo_.get(), &clock_);
+  office_ = std::make_unique<Certification>(cert_repo_.get(),
+                                            registry_repo_.get(), &clock_);
   Certification* office = office_.get();
   registry_->SetBeforeRead([office] { return office->SettleDueNotices(); });
 }
 
-registry::Player CertificationFixture::MustRegister(const std::string& name,
-                                                   const std::string& agency,
-                                                   std::optional<registry::Rank> rank,
-                                                   bool complete, std::optional<Date> birth) {
+registry::Player CertificationFixture::MustRegister(
+    const std::string& name, const std::string& agency,
+    std::optional<registry::Rank> rank, bool complete,
+    std::optional<Date> birth) {
   registry::PlayerDraft d;
   d.name = name;
   d.agency_prefix = agency;
@@ -39,7 +41,8 @@ registry::Player CertificationFixture::MustRegister(const std::string& name,
   return p.ok() ? *p : registry::Player{};
 }
 
-IssueRequest CertificationFixture::Request(const registry::Player& player, const char* grade,
+IssueRequest CertificationFixture::Request(const registry::Player& player,
+                                           const char* grade,
                                            const std::string& prefix) {
   IssueRequest r;
   r.player_id = player.id;
@@ -57,20 +60,23 @@ Certificate CertificationFixture::MustIssue(const auth::Caller& caller,
   return c.ok() ? *c : Certificate{};
 }
 
-void CertificationFixture::GiveStock(const std::string& prefix, int year, int quantity) {
+void CertificationFixture::GiveStock(const std::string& prefix, int year,
+                                     int quantity) {
   auto ordered = office_->OrderStock(national_, prefix, year, quantity);
   ASSERT_TRUE(ordered.ok()) << ordered.status();
   auto released = office_->ReleaseStock(national_, prefix, year);
   ASSERT_TRUE(released.ok()) << released.status();
 }
 
-std::optional<registry::Rank> CertificationFixture::RankOf(registry::PlayerId id) {
+std::optional<registry::Rank> CertificationFixture::RankOf(
+    registry::PlayerId id) {
   auto p = registry_->Get(national_, id);
   EXPECT_TRUE(p.ok()) << p.status();
   return p.ok() ? p->rank : std::nullopt;
 }
 
-std::vector<registry::RankHistoryEntry> CertificationFixture::History(registry::PlayerId id) {
+std::vector<registry::RankHistoryEntry> CertificationFixture::History(
+    registry::PlayerId id) {
   auto h = registry_->History(national_, id);
   EXPECT_TRUE(h.ok()) << h.status();
   return h.ok() ? *h : std::vector<registry::RankHistoryEntry>{};
@@ -80,7 +86,8 @@ int64_t CertificationFixture::LastSerial(const std::string& prefix, int year) {
   int64_t last = 0;
   const absl::Status s = db_->Read([&](storage::Connection& c) -> absl::Status {
     auto st = c.Prepare(
-        "SELECT last_serial FROM certificate_serials WHERE prefix = ?1 AND year = ?2");
+        "SELECT last_serial FROM certificate_serials WHERE prefix = ?1 AND "
+        "year = ?2");
     if (!st.ok()) return st.status();
     (*st)->Bind(1, prefix).Bind(2, int64_t{year});
     auto row = (*st)->Step();
@@ -92,11 +99,13 @@ int64_t CertificationFixture::LastSerial(const std::string& prefix, int year) {
   return last;
 }
 
-std::vector<int64_t> CertificationFixture::Serials(const std::string& prefix, int year) {
+std::vector<int64_t> CertificationFixture::Serials(const std::string& prefix,
+                                                   int year) {
   std::vector<int64_t> out;
   const absl::Status s = db_->Read([&](storage::Connection& c) -> absl::Status {
     auto st = c.Prepare(
-        "SELECT serial FROM certificates WHERE prefix = ?1 AND year = ?2 ORDER BY serial");
+        "SELECT serial FROM certificates WHERE prefix = ?1 AND year = ?2 ORDER "
+        "BY serial");
     if (!st.ok()) return st.status();
     (*st)->Bind(1, prefix).Bind(2, int64_t{year});
     while (true) {
@@ -111,7 +120,8 @@ std::vector<int64_t> CertificationFixture::Serials(const std::string& prefix, in
 }
 
 void CertificationFixture::ExecSql(const std::string& sql) {
-  const absl::Status s = db_->Write([&](storage::Connection& c) { return c.Exec(sql); });
+  const absl::Status s =
+      db_->Write([&](storage::Connection& c) { return c.Exec(sql); });
   ASSERT_TRUE(s.ok()) << s;
 }
 

@@ -25,7 +25,9 @@
 
 namespace gorank::certificates {
 
-inline registry::Rank R(const char* text) { return registry::Rank::FromString(text); }
+inline registry::Rank R(const char* text) {
+  return registry::Rank::FromString(text);
+}
 
 class CertificationFixture : public ::testing::Test {
  protected:
@@ -33,15 +35,16 @@ class CertificationFixture : public ::testing::Test {
 
   // Registers a player of `agency` as the national admin (fails the test on
   // error). `complete`: with gender and birth date (1990-05-01 unless given).
-  registry::Player MustRegister(const std::string& name, const std::string& agency,
-                                std::optional<registry::Rank> rank = std::nullopt,
-                                bool complete = true,
-                                std::optional<Date> birth = std::nullopt);
+  registry::Player MustRegister(
+      const std::string& name, const std::string& agency,
+      std::optional<registry::Rank> rank = std::nullopt, bool complete = true,
+      std::optional<Date> birth = std::nullopt);
   // A tournament-based request for `player`.
   static IssueRequest Request(const registry::Player& player, const char* grade,
                               const std::string& prefix = "");
   // Issues `request` as `caller`; fails the test on error.
-  Certificate MustIssue(const auth::Caller& caller, const IssueRequest& request);
+  Certificate MustIssue(const auth::Caller& caller,
+                        const IssueRequest& request);
   // The national admin orders and releases `quantity` certificates of
   // `prefix` for `year`.
   void GiveStock(const std::string& prefix, int year, int quantity);

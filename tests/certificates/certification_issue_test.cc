@@ -20,11 +20,16 @@ TEST_F(IssueTest, FirstOfTheYearIsOneAndPrefixesCountIndependently) {
   const auto p000 = MustRegister("国手", "000", R("1k"));
   const auto p110 = MustRegister("张三", "110", R("2k"));
   const auto p120 = MustRegister("李四", "120", R("2k"));
-  EXPECT_EQ(MustIssue(national_, Request(p000, "1k")).number.ToString(), "000250001");
-  EXPECT_EQ(MustIssue(op110_, Request(p110, "2k")).number.ToString(), "110250001");
-  EXPECT_EQ(MustIssue(national_, Request(p000, "1k")).number.ToString(), "000250002");
-  EXPECT_EQ(MustIssue(op120_, Request(p120, "2k")).number.ToString(), "120250001");
-  EXPECT_EQ(MustIssue(op110_, Request(p110, "2k")).number.ToString(), "110250002");
+  EXPECT_EQ(MustIssue(national_, Request(p000, "1k")).number.ToString(),
+            "000250001");
+  EXPECT_EQ(MustIssue(op110_, Request(p110, "2k")).number.ToString(),
+            "110250001");
+  EXPECT_EQ(MustIssue(national_, Request(p000, "1k")).number.ToString(),
+            "000250002");
+  EXPECT_EQ(MustIssue(op120_, Request(p120, "2k")).number.ToString(),
+            "120250001");
+  EXPECT_EQ(MustIssue(op110_, Request(p110, "2k")).number.ToString(),
+            "110250002");
   EXPECT_EQ(LastSerial("000", 2025), 2);
   EXPECT_EQ(LastSerial("110", 2025), 2);
   EXPECT_EQ(LastSerial("120", 2025), 1);
@@ -50,10 +55,14 @@ TEST_F(IssueTest, ANewYearStartsAtOneAgainAtShanghaiMidnight) {
 
 TEST_F(IssueTest, TheTenThousandthOfAPrefixYearIsResourceExhausted) {
   const auto p = MustRegister("张三", "000", R("1k"));
-  ExecSql("INSERT INTO certificate_serials(prefix, year, last_serial) VALUES('000', 2025, 9998)");
-  EXPECT_EQ(MustIssue(national_, Request(p, "1k")).number.ToString(), "000259999");
+  ExecSql(
+      "INSERT INTO certificate_serials(prefix, year, last_serial) "
+      "VALUES('000', 2025, 9998)");
+  EXPECT_EQ(MustIssue(national_, Request(p, "1k")).number.ToString(),
+            "000259999");
   auto refused = office_->Issue(national_, Request(p, "1k"));
-  EXPECT_EQ(refused.status().code(), absl::StatusCode::kResourceExhausted) << refused.status();
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kResourceExhausted)
+      << refused.status();
   EXPECT_NE(refused.status().message().find("9999"), std::string::npos);
   EXPECT_EQ(LastSerial("000", 2025), 9999);
   EXPECT_THAT(Serials("000", 2025), ElementsAre(9999));
@@ -62,7 +71,8 @@ TEST_F(IssueTest, TheTenThousandthOfAPrefixYearIsResourceExhausted) {
   const auto q = MustRegister("李四", "110", R("1k"));
   EXPECT_EQ(MustIssue(op110_, Request(q, "1k")).number.ToString(), "110250001");
   clock_.SetDate(Date{2026, 1, 2});
-  EXPECT_EQ(MustIssue(national_, Request(p, "1k")).number.ToString(), "000260001");
+  EXPECT_EQ(MustIssue(national_, Request(p, "1k")).number.ToString(),
+            "000260001");
 }
 
 TEST_F(IssueTest, AuthorityIsCheckedOnTheWholeCallAndFailuresConsumeNoSerial) {
@@ -91,8 +101,8 @@ TEST_F(IssueTest, AuthorityIsCheckedOnTheWholeCallAndFailuresConsumeNoSerial) {
   for (const Row& row : rows) {
     auto c = office_->Issue(*row.caller, row.request);
     EXPECT_EQ(c.status().code(), row.code)
-        << row.caller->Describe() << " " << row.request.grade->ToString() << " under '"
-        << row.request.agency_prefix << "': " << c.status();
+        << row.caller->Describe() << " " << row.request.grade->ToString()
+        << " under '" << row.request.agency_prefix << "': " << c.status();
   }
   IssueRequest honorary_by_tournament = Request(p110, "8d", "000");
   honorary_by_tournament.basis = Basis::kTournament;
@@ -100,7 +110,8 @@ TEST_F(IssueTest, AuthorityIsCheckedOnTheWholeCallAndFailuresConsumeNoSerial) {
             C::kInvalidArgument);
   EXPECT_EQ(LastSerial("110", 2025), 0);
   EXPECT_EQ(LastSerial("000", 2025), 0);
-  EXPECT_EQ(MustIssue(op110_, Request(p110, "3d")).number.ToString(), "110250001");
+  EXPECT_EQ(MustIssue(op110_, Request(p110, "3d")).number.ToString(),
+            "110250001");
   // The national body issues every grade under 000, 8d honorary included.
   const Certificate eight = MustIssue(national_, Request(p110, "8d", "000"));
   EXPECT_EQ(eight.number.ToString(), "000250001");
@@ -112,11 +123,13 @@ TEST_F(IssueTest, ASuspendedAgencyIssuesNothing) {
   GiveStock("110", 2025, 10);
   const auto p = MustRegister("张三", "110");
   ASSERT_TRUE(registry_
-                  ->SetAgencyStatus(national_, "110", registry::AgencyStatus::kSuspended,
+                  ->SetAgencyStatus(national_, "110",
+                                    registry::AgencyStatus::kSuspended,
                                     "annual review failed")
                   .ok());
   auto c = office_->Issue(op110_, Request(p, "1d"));
-  EXPECT_EQ(c.status().code(), absl::StatusCode::kFailedPrecondition) << c.status();
+  EXPECT_EQ(c.status().code(), absl::StatusCode::kFailedPrecondition)
+      << c.status();
   EXPECT_EQ(LastSerial("110", 2025), 0);
 }
 
@@ -125,9 +138,12 @@ TEST_F(IssueTest, OneDanAndAboveNeedACompleteHolderRecord) {
   const auto p = MustRegister("张三", "110", std::nullopt, /*complete=*/false);
   MustIssue(op110_, Request(p, "1k"));  // kyu: no record needed
   auto c = office_->Issue(op110_, Request(p, "1d"));
-  EXPECT_EQ(c.status().code(), absl::StatusCode::kFailedPrecondition) << c.status();
-  EXPECT_NE(c.status().message().find("gender"), std::string::npos) << c.status();
-  EXPECT_NE(c.status().message().find("birth date"), std::string::npos) << c.status();
+  EXPECT_EQ(c.status().code(), absl::StatusCode::kFailedPrecondition)
+      << c.status();
+  EXPECT_NE(c.status().message().find("gender"), std::string::npos)
+      << c.status();
+  EXPECT_NE(c.status().message().find("birth date"), std::string::npos)
+      << c.status();
   EXPECT_EQ(RankOf(p.id), R("1k"));
   EXPECT_EQ(LastSerial("110", 2025), 1);
 }
@@ -140,7 +156,8 @@ TEST_F(IssueTest, BelowTheCurrentRankNeedsTheCorrectionFlag) {
   EXPECT_NE(refused.status().message().find("correction"), std::string::npos);
   IssueRequest r = Request(p, "1d");
   r.correction = true;
-  EXPECT_EQ(office_->Issue(op110_, r).status().code(), absl::StatusCode::kInvalidArgument)
+  EXPECT_EQ(office_->Issue(op110_, r).status().code(),
+            absl::StatusCode::kInvalidArgument)
       << "a correction needs its reason";
   r.correction_reason = "the 2d was recorded in error";
   const Certificate c = MustIssue(op110_, r);
@@ -168,7 +185,8 @@ TEST_F(IssueTest, BelowFourDanTheRankChangesAtOnceWithAHistoryEntry) {
 TEST_F(IssueTest, AgenciesIssueOnlyWithinReleasedStock) {
   const auto p = MustRegister("张三", "110", R("5k"));
   auto none = office_->Issue(op110_, Request(p, "5k"));
-  EXPECT_EQ(none.status().code(), absl::StatusCode::kFailedPrecondition) << none.status();
+  EXPECT_EQ(none.status().code(), absl::StatusCode::kFailedPrecondition)
+      << none.status();
   ASSERT_TRUE(office_->OrderStock(national_, "110", 2025, 2).ok());
   auto unreleased = office_->Issue(op110_, Request(p, "5k"));
   EXPECT_EQ(unreleased.status().code(), absl::StatusCode::kFailedPrecondition);
@@ -176,17 +194,21 @@ TEST_F(IssueTest, AgenciesIssueOnlyWithinReleasedStock) {
   MustIssue(op110_, Request(p, "5k"));
   MustIssue(op110_, Request(p, "5k"));
   auto beyond = office_->Issue(op110_, Request(p, "5k"));
-  EXPECT_EQ(beyond.status().code(), absl::StatusCode::kFailedPrecondition) << beyond.status();
-  EXPECT_NE(beyond.status().message().find("issued 2 certificates in 2025"), std::string::npos)
+  EXPECT_EQ(beyond.status().code(), absl::StatusCode::kFailedPrecondition)
       << beyond.status();
-  EXPECT_NE(beyond.status().message().find("stock of 2"), std::string::npos) << beyond.status();
+  EXPECT_NE(beyond.status().message().find("issued 2 certificates in 2025"),
+            std::string::npos)
+      << beyond.status();
+  EXPECT_NE(beyond.status().message().find("stock of 2"), std::string::npos)
+      << beyond.status();
   EXPECT_EQ(LastSerial("110", 2025), 2);
   auto stock = office_->GetStock(op110_, "110", 2025);
   ASSERT_TRUE(stock.ok());
   EXPECT_EQ(stock->used, 2);
   // The national body needs no stock.
   const auto q = MustRegister("李四", "000", R("5k"));
-  EXPECT_EQ(MustIssue(national_, Request(q, "5k")).number.ToString(), "000250001");
+  EXPECT_EQ(MustIssue(national_, Request(q, "5k")).number.ToString(),
+            "000250001");
 }
 
 TEST_F(IssueTest, ARetryWithTheSameRequestIdReturnsTheSameCertificate) {
@@ -199,11 +221,13 @@ TEST_F(IssueTest, ARetryWithTheSameRequestIdReturnsTheSameCertificate) {
   EXPECT_EQ(again.number, first.number);
   EXPECT_EQ(again.issued_unix, first.issued_unix);
   EXPECT_EQ(LastSerial("110", 2025), 1);
-  EXPECT_EQ(History(p.id).size(), 2u) << "the retry must not change the rank again";
+  EXPECT_EQ(History(p.id).size(), 2u)
+      << "the retry must not change the rank again";
   IssueRequest other = r;
   other.grade = R("2d");
   auto refused = office_->Issue(op110_, other);
-  EXPECT_EQ(refused.status().code(), absl::StatusCode::kAlreadyExists) << refused.status();
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kAlreadyExists)
+      << refused.status();
   EXPECT_EQ(LastSerial("110", 2025), 1);
   EXPECT_EQ(RankOf(p.id), R("1d"));
   // Without a request id every call is a new certificate.
@@ -222,7 +246,8 @@ TEST_F(IssueTest, RejectsMalformedRequests) {
   IssueRequest long_id = Request(p, "1k");
   long_id.request_id = std::string(129, 'x');
   for (const IssueRequest& r : {no_grade, no_basis, future, long_id}) {
-    EXPECT_EQ(office_->Issue(national_, r).status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_EQ(office_->Issue(national_, r).status().code(),
+              absl::StatusCode::kInvalidArgument);
   }
   EXPECT_EQ(LastSerial("000", 2025), 0);
 }

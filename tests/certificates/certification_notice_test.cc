@@ -58,7 +58,8 @@ TEST_F(NoticeTest, UnderNoticeUntilExactlySevenDaysThenTheRankChanges) {
   EXPECT_EQ(history[1].to_rank, R("4d"));
   EXPECT_EQ(history[1].reason, registry::RankChangeReason::kCertificate);
   EXPECT_EQ(history[1].effective_date, ShanghaiDate(t0_ + 7 * kDay));
-  EXPECT_NE(history[1].basis.find(number_), std::string::npos) << history[1].basis;
+  EXPECT_NE(history[1].basis.find(number_), std::string::npos)
+      << history[1].basis;
   verify = office_->Verify(number_, "王五");
   ASSERT_TRUE(verify.ok());
   EXPECT_EQ(verify->outcome, VerifyOutcome::kValid);
@@ -73,8 +74,8 @@ TEST_F(NoticeTest, UnderNoticeUntilExactlySevenDaysThenTheRankChanges) {
 
 TEST_F(NoticeTest, AnOpenObjectionHoldsTheNoticeAndADismissalEndsIt) {
   clock_.Set(t0_ + 1 * kDay);
-  auto o = office_->LodgeObjection(public_, number_, "the result was not recorded",
-                                   "someone@example.org");
+  auto o = office_->LodgeObjection(
+      public_, number_, "the result was not recorded", "someone@example.org");
   ASSERT_TRUE(o.ok()) << o.status();
   EXPECT_EQ(o->state, ObjectionState::kOpen);
 
@@ -92,13 +93,15 @@ TEST_F(NoticeTest, AnOpenObjectionHoldsTheNoticeAndADismissalEndsIt) {
   EXPECT_EQ(decided->state, ObjectionState::kDismissed);
   EXPECT_EQ(RankOf(player_.id), R("4d"));
   EXPECT_EQ(StateNow(), CertificateState::kEffective);
-  EXPECT_EQ(office_->DecideObjection(national_, o->id, true, "again").status().code(),
-            absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(
+      office_->DecideObjection(national_, o->id, true, "again").status().code(),
+      absl::StatusCode::kFailedPrecondition);
 }
 
 TEST_F(NoticeTest, AnUpheldObjectionRevokesAndTheRankStays) {
   clock_.Set(t0_ + 2 * kDay);
-  auto o = office_->LodgeObjection(public_, number_, "the player did not play", "tel 123");
+  auto o = office_->LodgeObjection(public_, number_, "the player did not play",
+                                   "tel 123");
   ASSERT_TRUE(o.ok()) << o.status();
   auto decided = office_->DecideObjection(national_, o->id, /*uphold=*/true,
                                           "the event was not held");
@@ -106,7 +109,8 @@ TEST_F(NoticeTest, AnUpheldObjectionRevokesAndTheRankStays) {
   EXPECT_EQ(StateNow(), CertificateState::kRevoked);
   auto stored = office_->Get(national_, number_);
   ASSERT_TRUE(stored.ok());
-  EXPECT_NE(stored->revoke_reason.find("the event was not held"), std::string::npos);
+  EXPECT_NE(stored->revoke_reason.find("the event was not held"),
+            std::string::npos);
 
   clock_.Set(t0_ + 8 * kDay);
   EXPECT_EQ(RankOf(player_.id), R("3d"));
@@ -122,13 +126,16 @@ TEST_F(NoticeTest, AnUpheldObjectionRevokesAndTheRankStays) {
 // An unknown number, a notice that ended and a certificate that never had
 // one get one and the same answer: the public cannot probe which numbers
 // exist by lodging objections.
-TEST_F(NoticeTest, ObjectionsOnlyDuringTheNoticeWithOneAnswerForEverythingElse) {
+TEST_F(NoticeTest,
+       ObjectionsOnlyDuringTheNoticeWithOneAnswerForEverythingElse) {
   EXPECT_EQ(office_->LodgeObjection(public_, number_, "", "c").status().code(),
             absl::StatusCode::kInvalidArgument);
-  const absl::Status unknown = office_->LodgeObjection(public_, "000259999", "t", "c").status();
+  const absl::Status unknown =
+      office_->LodgeObjection(public_, "000259999", "t", "c").status();
   EXPECT_EQ(unknown.code(), absl::StatusCode::kNotFound);
   clock_.Set(t0_ + 7 * kDay);
-  const absl::Status late = office_->LodgeObjection(public_, number_, "late", "c").status();
+  const absl::Status late =
+      office_->LodgeObjection(public_, number_, "late", "c").status();
   GiveStock("110", 2025, 1);
   const auto kyu = MustRegister("赵六", "110");
   const Certificate k = MustIssue(op110_, Request(kyu, "5k"));
@@ -142,8 +149,10 @@ TEST_F(NoticeTest, ObjectionsOnlyDuringTheNoticeWithOneAnswerForEverythingElse) 
     std::string m(s.message());
     return m.replace(m.find(n), n.size(), "N");
   };
-  EXPECT_EQ(without_number(late, number_), without_number(unknown, "000259999"));
-  EXPECT_EQ(without_number(never, k.number.ToString()), without_number(unknown, "000259999"));
+  EXPECT_EQ(without_number(late, number_),
+            without_number(unknown, "000259999"));
+  EXPECT_EQ(without_number(never, k.number.ToString()),
+            without_number(unknown, "000259999"));
 }
 
 TEST_F(NoticeTest, ListNoticesShowsWhatIsPosted) {
@@ -176,7 +185,8 @@ TEST_F(NoticeTest, ListNoticesShowsWhatIsPosted) {
 TEST_F(NoticeTest, TheNoticePeriodIsConfigurable) {
   CertificationOptions options;
   options.notice_days = 3;
-  Certification office(cert_repo_.get(), registry_repo_.get(), &clock_, options);
+  Certification office(cert_repo_.get(), registry_repo_.get(), &clock_,
+                       options);
   const auto p = MustRegister("孙八", "000", R("4d"));
   auto c = office.Issue(national_, Request(p, "5d", "000"));
   ASSERT_TRUE(c.ok()) << c.status();
@@ -206,7 +216,8 @@ TEST_F(NoticeTest, ANoticeIssuedDuringASettlePassStillEnds) {
   HookedCertificateRepository certs(cert_repo_.get(), &counter);
   Certification office(&certs, registry_repo_.get(), &clock_);
   const auto other = MustRegister("周九", "000", R("4d"));
-  ASSERT_TRUE(office.SettleDueNotices().ok());  // learns: the 4d ends at t0 + 7d
+  ASSERT_TRUE(
+      office.SettleDueNotices().ok());  // learns: the 4d ends at t0 + 7d
   clock_.Set(t0_ + 7 * kDay);
   Certificate five;
   certs.after_pending_list = [&] {
@@ -214,7 +225,8 @@ TEST_F(NoticeTest, ANoticeIssuedDuringASettlePassStillEnds) {
     ASSERT_TRUE(c.ok()) << c.status();
     five = *c;
   };
-  ASSERT_TRUE(office.SettleDueNotices().ok());  // settles the 4d; its list lacks the 5d
+  ASSERT_TRUE(
+      office.SettleDueNotices().ok());  // settles the 4d; its list lacks the 5d
   ASSERT_EQ(five.notice_until_unix, t0_ + 14 * kDay);
   EXPECT_EQ(registry_repo_->GetPlayer(player_.id)->rank, R("4d"));
   clock_.Set(t0_ + 14 * kDay);

@@ -84,7 +84,8 @@ TEST_F(PublicTest, UnknownNumberAndWrongNameGiveTheSameAnswerAfterTheSameWork) {
   ExpectNotValid(empty_name);
   EXPECT_EQ(unknown_work, wrong_name_work);
   EXPECT_EQ(unknown_work, empty_name_work);
-  EXPECT_EQ(unknown_work, (std::map<std::string, int>{{"GetCertificate", 1}, {"GetPlayer", 1}}));
+  EXPECT_EQ(unknown_work, (std::map<std::string, int>{{"GetCertificate", 1},
+                                                      {"GetPlayer", 1}}));
 }
 
 TEST_F(PublicTest, LookupRankShowsRanksAndCertificatesByExactName) {
@@ -109,7 +110,8 @@ TEST_F(PublicTest, LookupRankShowsRanksAndCertificatesByExactName) {
   EXPECT_EQ((*posted)[0].rank, R("5d"));
   ASSERT_EQ((*posted)[0].under_notice.size(), 1u);
   EXPECT_EQ((*posted)[0].under_notice[0].number, six.number);
-  EXPECT_EQ(office_->LookupRank(auth::Caller::Public(), " ").status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(office_->LookupRank(auth::Caller::Public(), " ").status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 TEST_F(PublicTest, ExportHoldersRedactsForTheCaller) {

@@ -39,13 +39,15 @@ TEST_F(RevokeTest, FallsBackToTheBestRemainingCertificateThenToTheEarlierRank) {
   EXPECT_EQ(history.back().from_rank, R("3d"));
   EXPECT_EQ(history.back().to_rank, R("2d"));
   EXPECT_EQ(history.back().reason, registry::RankChangeReason::kRevocation);
-  EXPECT_NE(history.back().basis.find(three.number.ToString()), std::string::npos);
+  EXPECT_NE(history.back().basis.find(three.number.ToString()),
+            std::string::npos);
   EXPECT_NE(history.back().basis.find("result annulled"), std::string::npos);
 
   MustRevoke(national_, two, "duplicate");
   EXPECT_EQ(RankOf(p.id), R("1d"));
   MustRevoke(op110_, one, "forged");
-  EXPECT_EQ(RankOf(p.id), R("1k")) << "no certificate left: the rank before the first one";
+  EXPECT_EQ(RankOf(p.id), R("1k"))
+      << "no certificate left: the rank before the first one";
   EXPECT_EQ(History(p.id).size(), before + 3);
 }
 
@@ -96,7 +98,8 @@ TEST_F(RevokeTest, ASettledNoticeFallsBackToTheRankBeforeIt) {
   ASSERT_EQ(RankOf(p.id), R("4d"));
   MustRevoke(national_, four, "doping");
   EXPECT_EQ(RankOf(p.id), R("3d"));
-  EXPECT_EQ(History(p.id).back().reason, registry::RankChangeReason::kRevocation);
+  EXPECT_EQ(History(p.id).back().reason,
+            registry::RankChangeReason::kRevocation);
 }
 
 TEST_F(RevokeTest, RulesAndNumbersStayTaken) {

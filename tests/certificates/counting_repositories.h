@@ -40,13 +40,15 @@ class CallCounter {
 
 class CountingCertificateRepository : public CertificateRepository {
  public:
-  CountingCertificateRepository(CertificateRepository* inner, CallCounter* counter)
+  CountingCertificateRepository(CertificateRepository* inner,
+                                CallCounter* counter)
       : inner_(inner), counter_(counter) {}
 
   absl::StatusOr<Certificate> IssueCertificate(const IssuePlan& plan) override {
     GORANK_COUNT_AND_FORWARD(IssueCertificate, plan);
   }
-  absl::StatusOr<Certificate> GetCertificate(const CertificateNumber& n) override {
+  absl::StatusOr<Certificate> GetCertificate(
+      const CertificateNumber& n) override {
     GORANK_COUNT_AND_FORWARD(GetCertificate, n);
   }
   absl::StatusOr<std::optional<Certificate>> FindByRequestId(
@@ -57,10 +59,11 @@ class CountingCertificateRepository : public CertificateRepository {
       const CertificateFilter& filter) override {
     GORANK_COUNT_AND_FORWARD(ListCertificates, filter);
   }
-  absl::Status SettleNotice(const CertificateNumber& n,
-                            const std::optional<registry::RankHistoryEntry>& change,
-                            const std::optional<registry::Rank>& rank_before,
-                            const ChangeRecord& audit) override {
+  absl::Status SettleNotice(
+      const CertificateNumber& n,
+      const std::optional<registry::RankHistoryEntry>& change,
+      const std::optional<registry::Rank>& rank_before,
+      const ChangeRecord& audit) override {
     GORANK_COUNT_AND_FORWARD(SettleNotice, n, change, rank_before, audit);
   }
   absl::Status Revoke(const CertificateNumber& n, int64_t revoked_unix,
@@ -76,15 +79,17 @@ class CountingCertificateRepository : public CertificateRepository {
   absl::StatusOr<Objection> GetObjection(int64_t id) override {
     GORANK_COUNT_AND_FORWARD(GetObjection, id);
   }
-  absl::StatusOr<std::vector<Objection>> ListObjections(const CertificateNumber& n) override {
+  absl::StatusOr<std::vector<Objection>> ListObjections(
+      const CertificateNumber& n) override {
     GORANK_COUNT_AND_FORWARD(ListObjections, n);
   }
   absl::StatusOr<std::vector<Objection>> FindObjections(
       const ObjectionFilter& filter) override {
     GORANK_COUNT_AND_FORWARD(FindObjections, filter);
   }
-  absl::Status DecideObjection(int64_t id, ObjectionState state, const std::string& note,
-                               int64_t now_unix, const ChangeRecord& audit) override {
+  absl::Status DecideObjection(int64_t id, ObjectionState state,
+                               const std::string& note, int64_t now_unix,
+                               const ChangeRecord& audit) override {
     GORANK_COUNT_AND_FORWARD(DecideObjection, id, state, note, now_unix, audit);
   }
   absl::StatusOr<int64_t> InsertAppraisal(const Appraisal& a,
@@ -94,28 +99,35 @@ class CountingCertificateRepository : public CertificateRepository {
   absl::StatusOr<Appraisal> GetAppraisal(int64_t id) override {
     GORANK_COUNT_AND_FORWARD(GetAppraisal, id);
   }
-  absl::StatusOr<std::vector<Appraisal>> ListAppraisals(const std::string& agency_prefix,
-                                                        bool pending_only) override {
+  absl::StatusOr<std::vector<Appraisal>> ListAppraisals(
+      const std::string& agency_prefix, bool pending_only) override {
     GORANK_COUNT_AND_FORWARD(ListAppraisals, agency_prefix, pending_only);
   }
-  absl::Status RejectAppraisal(int64_t id, const std::string& note, int64_t now_unix,
+  absl::Status RejectAppraisal(int64_t id, const std::string& note,
+                               int64_t now_unix,
                                const ChangeRecord& audit) override {
     GORANK_COUNT_AND_FORWARD(RejectAppraisal, id, note, now_unix, audit);
   }
-  absl::Status PutStockOrder(const StockOrder& order, const ChangeRecord& audit) override {
+  absl::Status PutStockOrder(const StockOrder& order,
+                             const ChangeRecord& audit) override {
     GORANK_COUNT_AND_FORWARD(PutStockOrder, order, audit);
   }
-  absl::Status ReleaseStockOrder(const std::string& prefix, int year, int64_t now_unix,
-                                 const std::string& by, const ChangeRecord& audit) override {
-    GORANK_COUNT_AND_FORWARD(ReleaseStockOrder, prefix, year, now_unix, by, audit);
+  absl::Status ReleaseStockOrder(const std::string& prefix, int year,
+                                 int64_t now_unix, const std::string& by,
+                                 const ChangeRecord& audit) override {
+    GORANK_COUNT_AND_FORWARD(ReleaseStockOrder, prefix, year, now_unix, by,
+                             audit);
   }
-  absl::StatusOr<StockOrder> GetStockOrder(const std::string& prefix, int year) override {
+  absl::StatusOr<StockOrder> GetStockOrder(const std::string& prefix,
+                                           int year) override {
     GORANK_COUNT_AND_FORWARD(GetStockOrder, prefix, year);
   }
-  absl::StatusOr<int> CountIssued(const std::string& prefix, int year) override {
+  absl::StatusOr<int> CountIssued(const std::string& prefix,
+                                  int year) override {
     GORANK_COUNT_AND_FORWARD(CountIssued, prefix, year);
   }
-  absl::StatusOr<ImportLookup> LookupForImport(const ImportLookupQuery& query) override {
+  absl::StatusOr<ImportLookup> LookupForImport(
+      const ImportLookupQuery& query) override {
     GORANK_COUNT_AND_FORWARD(LookupForImport, query);
   }
   absl::Status StoreImport(const ImportPlan& plan) override {
@@ -129,25 +141,30 @@ class CountingCertificateRepository : public CertificateRepository {
 
 class CountingRegistryRepository : public registry::RegistryRepository {
  public:
-  CountingRegistryRepository(registry::RegistryRepository* inner, CallCounter* counter)
+  CountingRegistryRepository(registry::RegistryRepository* inner,
+                             CallCounter* counter)
       : inner_(inner), counter_(counter) {}
 
   absl::StatusOr<std::vector<registry::Agency>> ListAgencies() override {
     GORANK_COUNT_AND_FORWARD(ListAgencies);
   }
-  absl::StatusOr<registry::Agency> GetAgency(const std::string& prefix) override {
+  absl::StatusOr<registry::Agency> GetAgency(
+      const std::string& prefix) override {
     GORANK_COUNT_AND_FORWARD(GetAgency, prefix);
   }
   absl::Status InsertAgency(const registry::Agency& agency,
                             const ChangeRecord& change) override {
     GORANK_COUNT_AND_FORWARD(InsertAgency, agency, change);
   }
-  absl::Status SetAgencyStatus(const std::string& prefix, registry::AgencyStatus status,
-                               const std::string& reason, const ChangeRecord& change) override {
+  absl::Status SetAgencyStatus(const std::string& prefix,
+                               registry::AgencyStatus status,
+                               const std::string& reason,
+                               const ChangeRecord& change) override {
     GORANK_COUNT_AND_FORWARD(SetAgencyStatus, prefix, status, reason, change);
   }
   absl::StatusOr<registry::PlayerId> InsertPlayer(
-      const registry::Player& player, const std::optional<registry::RankHistoryEntry>& initial,
+      const registry::Player& player,
+      const std::optional<registry::RankHistoryEntry>& initial,
       const ChangeRecord& change) override {
     GORANK_COUNT_AND_FORWARD(InsertPlayer, player, initial, change);
   }
@@ -163,7 +180,8 @@ class CountingRegistryRepository : public registry::RegistryRepository {
     GORANK_COUNT_AND_FORWARD(SearchPlayers, query);
   }
   absl::StatusOr<registry::RankHistoryEntry> ApplyRankChange(
-      const registry::RankHistoryEntry& entry, const ChangeRecord& change) override {
+      const registry::RankHistoryEntry& entry,
+      const ChangeRecord& change) override {
     GORANK_COUNT_AND_FORWARD(ApplyRankChange, entry, change);
   }
   absl::StatusOr<std::vector<registry::RankHistoryEntry>> ListRankHistory(

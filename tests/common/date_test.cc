@@ -17,9 +17,11 @@ TEST(DateTest, RoundTripsThroughDays) {
 TEST(DateTest, ParsesAndRejects) {
   EXPECT_EQ(*Date::Parse("2024-02-29"), (Date{2024, 2, 29}));
   EXPECT_EQ(*Date::Parse("20240229"), (Date{2024, 2, 29}));
-  for (const char* bad : {"2023-02-29", "2024-13-01", "2024-1-01", "", "abcd-ef-gh",
-                          "2024-02-30", "0000-01-01", "2024/02/01"}) {
-    EXPECT_EQ(Date::Parse(bad).status().code(), absl::StatusCode::kInvalidArgument)
+  for (const char* bad :
+       {"2023-02-29", "2024-13-01", "2024-1-01", "", "abcd-ef-gh", "2024-02-30",
+        "0000-01-01", "2024/02/01"}) {
+    EXPECT_EQ(Date::Parse(bad).status().code(),
+              absl::StatusCode::kInvalidArgument)
         << bad;
   }
 }

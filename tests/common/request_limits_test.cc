@@ -1,6 +1,7 @@
 // The request limits table (services/common/request_limits.h) on the real
 // request messages, the error-message cut (grpc_status.h), input excerpts
-// (excerpt.h) and the client-certificate names of mutual TLS (services/auth/call_gate.h).
+// (excerpt.h) and the client-certificate names of mutual TLS
+// (services/auth/call_gate.h).
 #include "services/common/request_limits.h"
 
 #include <climits>
@@ -9,6 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "google/protobuf/descriptor.h"
+#include "google/protobuf/descriptor.pb.h"
+#include "google/protobuf/descriptor_database.h"
+#include "google/protobuf/dynamic_message.h"
 #include "gorank/v1/audit.pb.h"
 #include "gorank/v1/certificates.pb.h"
 #include "gorank/v1/eligibility.pb.h"
@@ -16,10 +21,6 @@
 #include "gorank/v1/registry.pb.h"
 #include "gorank/v1/rules.pb.h"
 #include "gorank/v1/tournaments.pb.h"
-#include "google/protobuf/descriptor.h"
-#include "google/protobuf/descriptor.pb.h"
-#include "google/protobuf/descriptor_database.h"
-#include "google/protobuf/dynamic_message.h"
 #include "gtest/gtest.h"
 #include "services/auth/call_gate.h"
 #include "services/common/excerpt.h"
@@ -51,7 +52,8 @@ TEST(RequestLimitsTest, FieldsWithoutAnEntryGetTheDefaultsOfTheirType) {
   file.set_syntax("proto3");
   gpb::DescriptorProto* msg = file.add_message_type();
   msg->set_name("Probe");
-  auto add = [&](const char* name, int number, gpb::FieldDescriptorProto::Type type, bool rep) {
+  auto add = [&](const char* name, int number,
+                 gpb::FieldDescriptorProto::Type type, bool rep) {
     gpb::FieldDescriptorProto* f = msg->add_field();
     f->set_name(name);
     f->set_number(number);
@@ -70,13 +72,16 @@ TEST(RequestLimitsTest, FieldsWithoutAnEntryGetTheDefaultsOfTheirType) {
   const gpb::Descriptor* d = built->message_type(0);
   std::unique_ptr<gpb::Message> m(factory.GetPrototype(d)->New());
   const gpb::Reflection* r = m->GetReflection();
-  r->SetString(m.get(), d->FindFieldByName("free_text"), std::string(kDefaultMaxStringBytes, 'x'));
+  r->SetString(m.get(), d->FindFieldByName("free_text"),
+               std::string(kDefaultMaxStringBytes, 'x'));
   r->SetInt32(m.get(), d->FindFieldByName("small"), -kDefaultInt32Bound);
   r->SetInt64(m.get(), d->FindFieldByName("big"), kDefaultInt64Bound);
-  for (int i = 0; i < kDefaultMaxItems; ++i) r->AddBool(m.get(), d->FindFieldByName("many"), true);
+  for (int i = 0; i < kDefaultMaxItems; ++i)
+    r->AddBool(m.get(), d->FindFieldByName("many"), true);
   EXPECT_TRUE(CheckRequestLimits(*m).ok()) << CheckRequestLimits(*m);
   r->SetString(m.get(), d->FindFieldByName("free_text"), std::string(257, 'x'));
-  EXPECT_EQ(Message(CheckRequestLimits(*m)), "free_text is 257 bytes; the limit is 256 bytes");
+  EXPECT_EQ(Message(CheckRequestLimits(*m)),
+            "free_text is 257 bytes; the limit is 256 bytes");
   r->ClearField(m.get(), d->FindFieldByName("free_text"));
   r->SetInt32(m.get(), d->FindFieldByName("small"), -kDefaultInt32Bound - 1);
   EXPECT_EQ(Message(CheckRequestLimits(*m)),
@@ -86,31 +91,37 @@ TEST(RequestLimitsTest, FieldsWithoutAnEntryGetTheDefaultsOfTheirType) {
   EXPECT_EQ(CheckRequestLimits(*m).code(), absl::StatusCode::kInvalidArgument);
   r->ClearField(m.get(), d->FindFieldByName("big"));
   r->AddBool(m.get(), d->FindFieldByName("many"), true);
-  EXPECT_EQ(Message(CheckRequestLimits(*m)), "many has 1001 items; the limit is 1000");
+  EXPECT_EQ(Message(CheckRequestLimits(*m)),
+            "many has 1001 items; the limit is 1000");
 }
 
 TEST(RequestLimitsTest, NestedAndRepeatedFieldsAreNamedByTheirPath) {
   v1::SaveResultsRequest r;
-  for (int i = 0; i < 4; ++i) r.mutable_results()->add_games()->set_round(i + 1);
+  for (int i = 0; i < 4; ++i)
+    r.mutable_results()->add_games()->set_round(i + 1);
   EXPECT_TRUE(CheckRequestLimits(r).ok());
   r.mutable_results()->mutable_games(3)->set_round(INT32_MAX);
-  EXPECT_EQ(Message(CheckRequestLimits(r)),
-            "results.games[3].round is 2147483647; the allowed range is 0..10000");
+  EXPECT_EQ(
+      Message(CheckRequestLimits(r)),
+      "results.games[3].round is 2147483647; the allowed range is 0..10000");
   r.mutable_results()->mutable_games(3)->set_round(2);
   r.mutable_results()->add_entrants()->set_family_name(std::string(121, 'f'));
-  EXPECT_EQ(Message(CheckRequestLimits(r)),
-            "results.entrants[0].family_name is 121 bytes; the limit is 120 bytes");
+  EXPECT_EQ(
+      Message(CheckRequestLimits(r)),
+      "results.entrants[0].family_name is 121 bytes; the limit is 120 bytes");
 }
 
 TEST(RequestLimitsTest, AbsurdNumbersAreRefused) {
   v1::CreateEventRequest e;
   e.mutable_event()->mutable_rules()->set_komi_x2(INT32_MIN);
-  EXPECT_EQ(Message(CheckRequestLimits(e)),
-            "event.rules.komi_x2 is -2147483648; the allowed range is -2000..2000");
+  EXPECT_EQ(
+      Message(CheckRequestLimits(e)),
+      "event.rules.komi_x2 is -2147483648; the allowed range is -2000..2000");
   e.mutable_event()->mutable_rules()->set_komi_x2(15);
   e.mutable_event()->mutable_format()->set_boards(INT32_MAX);
-  EXPECT_NE(Message(CheckRequestLimits(e)).find("event.format.boards is 2147483647"),
-            std::string::npos);
+  EXPECT_NE(
+      Message(CheckRequestLimits(e)).find("event.format.boards is 2147483647"),
+      std::string::npos);
   v1::GetPlayerRequest g;
   g.set_player_id(INT64_MAX);
   EXPECT_EQ(CheckRequestLimits(g).code(), absl::StatusCode::kInvalidArgument);
@@ -121,7 +132,8 @@ TEST(RequestLimitsTest, AbsurdNumbersAreRefused) {
 TEST(RequestLimitsTest, TooManyItemsAreRefusedBeforeTheirContents) {
   v1::RecordRoundRequest r;
   for (int i = 0; i < 10001; ++i) r.add_byes();
-  EXPECT_EQ(Message(CheckRequestLimits(r)), "byes has 10001 items; the limit is 10000");
+  EXPECT_EQ(Message(CheckRequestLimits(r)),
+            "byes has 10001 items; the limit is 10000");
 }
 
 TEST(RequestLimitsTest, InvalidUtf8AndUndeclaredEnumValuesAreRefused) {
@@ -141,18 +153,22 @@ TEST(RequestLimitsTest, InvalidUtf8AndUndeclaredEnumValuesAreRefused) {
 TEST(RequestLimitsTest, EveryRequestFieldHasASaneLimit) {
   // Link every generated file into this binary (a static library's objects
   // come only when referenced).
-  for (const gpb::Descriptor* d :
-       {v1::GetCheckpointRequest::descriptor(), v1::EvaluatePlayerRequest::descriptor(),
-        v1::GetRatingRequest::descriptor(), v1::GetEventRequest::descriptor()}) {
+  for (const gpb::Descriptor* d : {v1::GetCheckpointRequest::descriptor(),
+                                   v1::EvaluatePlayerRequest::descriptor(),
+                                   v1::GetRatingRequest::descriptor(),
+                                   v1::GetEventRequest::descriptor()}) {
     ASSERT_NE(d, nullptr);
   }
   std::vector<std::string> files;
-  ASSERT_TRUE(gpb::DescriptorPool::internal_generated_database()->FindAllFileNames(&files));
+  ASSERT_TRUE(
+      gpb::DescriptorPool::internal_generated_database()->FindAllFileNames(
+          &files));
   std::set<const gpb::Descriptor*> seen;
   std::vector<const gpb::Descriptor*> todo;
   for (const std::string& name : files) {
     if (name.rfind("gorank/v1/", 0) != 0) continue;
-    const gpb::FileDescriptor* file = gpb::DescriptorPool::generated_pool()->FindFileByName(name);
+    const gpb::FileDescriptor* file =
+        gpb::DescriptorPool::generated_pool()->FindFileByName(name);
     ASSERT_NE(file, nullptr) << name;
     for (int s = 0; s < file->service_count(); ++s) {
       for (int m = 0; m < file->service(s)->method_count(); ++m) {
@@ -194,7 +210,8 @@ TEST(ErrorMessageTest, LongMessagesAreCutAtACharacterBoundary) {
   EXPECT_LE(cut.size(), 100u);
   EXPECT_EQ(cut.substr(cut.size() - 3), "...");
   EXPECT_EQ((cut.size() - 3) % 3, 0u) << "cut inside a character";
-  const grpc::Status s = ToGrpcStatus(absl::InvalidArgumentError(std::string(1 << 20, 'x')));
+  const grpc::Status s =
+      ToGrpcStatus(absl::InvalidArgumentError(std::string(1 << 20, 'x')));
   EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_LE(s.error_message().size(), kMaxErrorMessageBytes);
 }

@@ -17,7 +17,8 @@ constexpr char kGbName[] = "\xD5\xC5\xC8\xFD";
 constexpr char kUtf8Name[] = "\xE5\xBC\xA0\xE4\xB8\x89";
 
 TEST(ImportFileTest, PlainUtf8WithHeaderAndLineNumbers) {
-  auto f = ParseCsv("Name,Agency\n张三,110\n李四,310\n", FileEncoding::kAuto, "p.csv");
+  auto f = ParseCsv("Name,Agency\n张三,110\n李四,310\n", FileEncoding::kAuto,
+                    "p.csv");
   ASSERT_TRUE(f.ok()) << f.status();
   EXPECT_EQ(f->encoding, "utf-8");
   EXPECT_EQ(f->header, (std::vector<std::string>{"name", "agency"}));
@@ -30,7 +31,8 @@ TEST(ImportFileTest, PlainUtf8WithHeaderAndLineNumbers) {
 }
 
 TEST(ImportFileTest, BomIsDetectedAndStripped) {
-  auto f = ParseCsv("\xEF\xBB\xBFname,agency\r\n张三,110\r\n", FileEncoding::kAuto);
+  auto f =
+      ParseCsv("\xEF\xBB\xBFname,agency\r\n张三,110\r\n", FileEncoding::kAuto);
   ASSERT_TRUE(f.ok()) << f.status();
   EXPECT_EQ(f->encoding, "utf-8 with BOM");
   EXPECT_EQ(f->header[0], "name");  // no BOM left in the first column name
@@ -62,8 +64,9 @@ TEST(ImportFileTest, NeitherEncodingIsRefusedWithTheLine) {
 }
 
 TEST(ImportFileTest, QuotedFieldsHoldCommasQuotesAndLineBreaks) {
-  auto f = ParseCsv("name,note\n\"Li, Si\",\"said \"\"hi\"\"\nthen left\"\nnext,x\n",
-                    FileEncoding::kAuto);
+  auto f =
+      ParseCsv("name,note\n\"Li, Si\",\"said \"\"hi\"\"\nthen left\"\nnext,x\n",
+               FileEncoding::kAuto);
   ASSERT_TRUE(f.ok()) << f.status();
   ASSERT_EQ(f->records.size(), 2u);
   EXPECT_EQ(f->records[0].fields[0], "Li, Si");
@@ -82,7 +85,9 @@ TEST(ImportFileTest, BlankLinesAreSkippedButCounted) {
 }
 
 TEST(ImportFileTest, BrokenFilesAreRefusedWithTheLine) {
-  struct Case { std::string bytes, want; };
+  struct Case {
+    std::string bytes, want;
+  };
   for (const Case& c : std::vector<Case>{
            {"", "empty"},
            {"\n\n", "empty"},
@@ -94,7 +99,8 @@ TEST(ImportFileTest, BrokenFilesAreRefusedWithTheLine) {
     auto f = ParseCsv(c.bytes, FileEncoding::kAuto);
     ASSERT_FALSE(f.ok()) << c.bytes;
     EXPECT_EQ(f.status().code(), absl::StatusCode::kInvalidArgument);
-    EXPECT_THAT(std::string(f.status().message()), HasSubstr(c.want)) << c.bytes;
+    EXPECT_THAT(std::string(f.status().message()), HasSubstr(c.want))
+        << c.bytes;
   }
 }
 
@@ -106,7 +112,8 @@ TEST(ImportFileTest, ColumnsAreCheckedAgainstTheKnownAndRequiredOnes) {
   EXPECT_THAT(std::string(missing.status().message()), HasSubstr("agency"));
   auto unknown = MapColumns(*f, {"name", "agency"}, {"name"});
   ASSERT_FALSE(unknown.ok());
-  EXPECT_THAT(std::string(unknown.status().message()), HasSubstr("unknown column 'rank'"));
+  EXPECT_THAT(std::string(unknown.status().message()),
+              HasSubstr("unknown column 'rank'"));
   auto ok = MapColumns(*f, {"name", "rank", "agency"}, {"name"});
   ASSERT_TRUE(ok.ok());
   EXPECT_EQ(Field(f->records[0], *ok, "rank"), "3d");

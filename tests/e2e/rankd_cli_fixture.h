@@ -62,8 +62,8 @@ class IsolatedRankdCliTest : public RankdCliTest {
  protected:
   void SetUp() override {
     setenv("HOME", dir_.path().c_str(), 1);
-    for (const char* v :
-         {"XDG_CONFIG_HOME", "RANKCTL_SERVER", "RANKCTL_TOKEN_FILE", "RANKCTL_CA_FILE"}) {
+    for (const char* v : {"XDG_CONFIG_HOME", "RANKCTL_SERVER",
+                          "RANKCTL_TOKEN_FILE", "RANKCTL_CA_FILE"}) {
       unsetenv(v);
     }
     RankdCliTest::SetUp();

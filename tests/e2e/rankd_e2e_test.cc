@@ -358,13 +358,13 @@ TEST_F(RankdE2eTest, GomokuCertificateThroughRankctl) {
 // a valid certificate exits 0.
 TEST_F(RankdE2eTest, CertVerifyNotValidExitsThree) {
   ASSERT_NO_FATAL_FAILURE(StartRankd("rankd.log"));
-  RunResult r = Ctl({"player", "register", "--name", "李四", "--agency", "000",
-                     "--gender", "male", "--birth-date", "1990-01-01",
-                     "--rank", "1k"},
-                    token_file_);
+  RunResult r =
+      Ctl({"player", "register", "--name", "李四", "--agency", "000",
+           "--gender", "male", "--birth-date", "1990-01-01", "--rank", "1k"},
+          token_file_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  r = Ctl({"cert", "issue", "--player", "1", "--grade", "1d", "--agency",
-           "000", "--reference", "Go national final 2026, 5th"},
+  r = Ctl({"cert", "issue", "--player", "1", "--grade", "1d", "--agency", "000",
+           "--reference", "Go national final 2026, 5th"},
           token_file_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const size_t at = r.out.find("000");
@@ -400,9 +400,10 @@ TEST_F(RankdE2eTest, CertVerifyNotValidExitsThree) {
 // annual report's awards: PublicDataPolicyTest).
 TEST_F(RankdE2eTest, ObjectionsAndAwardsThroughRankctl) {
   ASSERT_NO_FATAL_FAILURE(StartRankd("rankd.log"));
-  RunResult r = Ctl({"player", "register", "--name", "赵六", "--agency", "110",
-                     "--gender", "male", "--birth-date", "1990-01-01", "--rank", "3d"},
-                    token_file_);
+  RunResult r =
+      Ctl({"player", "register", "--name", "赵六", "--agency", "110",
+           "--gender", "male", "--birth-date", "1990-01-01", "--rank", "3d"},
+          token_file_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = Ctl({"cert", "issue", "--player", "1", "--grade", "4d", "--agency", "000",
            "--reference", "national final 2026, 2nd"},
@@ -415,9 +416,11 @@ TEST_F(RankdE2eTest, ObjectionsAndAwardsThroughRankctl) {
   r = Ctl({"cert", "notices"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("national final 2026, 2nd"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("(110)"), std::string::npos) << r.out;  // the holder's agency
+  EXPECT_NE(r.out.find("(110)"), std::string::npos)
+      << r.out;  // the holder's agency
 
-  r = Ctl({"cert", "object", number, "--text", "he did not play", "--contact", "tel 1"});
+  r = Ctl({"cert", "object", number, "--text", "he did not play", "--contact",
+           "tel 1"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = Ctl({"cert", "objections"});
   EXPECT_EQ(r.exit_code, 1) << "objections need a token";
@@ -429,7 +432,8 @@ TEST_F(RankdE2eTest, ObjectionsAndAwardsThroughRankctl) {
   EXPECT_NE(r.out.find("OPEN"), std::string::npos) << r.out;
   r = Ctl({"cert", "objections", "--state", "maybe"}, token_file_);
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  r = Ctl({"cert", "decide-objection", "1", "--verdict", "dismiss", "--note", "on record"},
+  r = Ctl({"cert", "decide-objection", "1", "--verdict", "dismiss", "--note",
+           "on record"},
           token_file_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = Ctl({"cert", "objections", "--state", "dismissed"}, token_file_);
@@ -437,8 +441,8 @@ TEST_F(RankdE2eTest, ObjectionsAndAwardsThroughRankctl) {
   EXPECT_NE(r.out.find("on record"), std::string::npos) << r.out;
 
   // A 1d of a second player is the basis of an award to 3d.
-  r = Ctl({"player", "register", "--name", "孙七", "--agency", "000", "--gender", "male",
-           "--birth-date", "1990-01-01", "--rank", "1k"},
+  r = Ctl({"player", "register", "--name", "孙七", "--agency", "000",
+           "--gender", "male", "--birth-date", "1990-01-01", "--rank", "1k"},
           token_file_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = Ctl({"cert", "issue", "--player", "2", "--grade", "1d", "--agency", "000",
@@ -446,18 +450,19 @@ TEST_F(RankdE2eTest, ObjectionsAndAwardsThroughRankctl) {
           token_file_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string one_dan = r.out.substr(r.out.find("000"), 9);
-  r = Ctl({"player", "set-rank", "2", "--rank", "3d", "--reason", "award", "--basis",
-           "provincial final 2026, 1st"},
+  r = Ctl({"player", "set-rank", "2", "--rank", "3d", "--reason", "award",
+           "--basis", "provincial final 2026, 1st"},
           token_file_);
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(r.err.find("INVALID_ARGUMENT"), std::string::npos) << r.err;
-  r = Ctl({"player", "set-rank", "2", "--rank", "3d", "--reason", "award", "--basis",
-           "provincial final 2026, 1st", "--certificate", one_dan},
+  r = Ctl({"player", "set-rank", "2", "--rank", "3d", "--reason", "award",
+           "--basis", "provincial final 2026, 1st", "--certificate", one_dan},
           token_file_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = Ctl({"player", "history", "2"}, token_file_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("certificate " + one_dan + " (1d): provincial final 2026, 1st"),
+  EXPECT_NE(r.out.find("certificate " + one_dan +
+                       " (1d): provincial final 2026, 1st"),
             std::string::npos)
       << r.out;
   EXPECT_EQ(Stop(), 0);

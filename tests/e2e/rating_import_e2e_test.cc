@@ -24,10 +24,9 @@ namespace {
 
 class RatingImportE2eTest : public IsolatedRankdCliTest {
  protected:
-
   std::string Register(const std::string& name, const std::string& rank) {
-    RunResult r = Ctl({"--json", "player", "register", "--name", name, "--agency", "110",
-                       "--rank", rank});
+    RunResult r = Ctl({"--json", "player", "register", "--name", name,
+                       "--agency", "110", "--rank", rank});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     return nlohmann::json::parse(r.out)["player"]["id"].get<std::string>();
   }
@@ -47,10 +46,12 @@ TEST_F(RatingImportE2eTest, ImportShowGetAndRateAnEventFromTheStart) {
   // A refused row stops the whole file: exit 1, line and column named.
   RunResult r;
   const std::string refused =
-      Write("refused.csv", "player,gor,as_of\n" + p1 + ",2350,2026-05-01\n" + p2 + ",abc,\n");
+      Write("refused.csv",
+            "player,gor,as_of\n" + p1 + ",2350,2026-05-01\n" + p2 + ",abc,\n");
   r = Ctl({"rating", "import", refused});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  EXPECT_TRUE(Has(r.out, "refused line 3, column gor: gor 'abc' is not a decimal number"))
+  EXPECT_TRUE(Has(
+      r.out, "refused line 3, column gor: gor 'abc' is not a decimal number"))
       << r.out;
   EXPECT_TRUE(Has(r.out, "nothing stored")) << r.out;
   EXPECT_TRUE(Rating(p1).is_null());
@@ -70,29 +71,38 @@ TEST_F(RatingImportE2eTest, ImportShowGetAndRateAnEventFromTheStart) {
   EXPECT_TRUE(Has(r.out, "added 1, matched 0, refused 0: stored")) << r.out;
   r = Ctl({"rating", "get", p1}, false);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(Has(r.out, "GoR 2350.0 (4d), 0 rated games in 0 events")) << r.out;
+  EXPECT_TRUE(Has(r.out, "GoR 2350.0 (4d), 0 rated games in 0 events"))
+      << r.out;
   EXPECT_TRUE(Has(r.out, "started from import egd.csv sha256:")) << r.out;
   EXPECT_TRUE(Has(r.out, " line 2 as of 2026-05-01")) << r.out;
 
   r = Ctl({"rating", "import", file});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_TRUE(Has(r.out, "added 0, matched 1, refused 0: nothing changed")) << r.out;
+  EXPECT_TRUE(Has(r.out, "added 0, matched 1, refused 0: nothing changed"))
+      << r.out;
   r = Ctl({"--json", "rating", "import", file});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(nlohmann::json::parse(r.out)["matched"], 1) << r.out;
 
   // An event between the two, from a CSV results file, closed.
-  r = Ctl({"event", "create", "--name", "Start Club 2025", "--organiser", "110", "--start",
-           "2025-05-01", "--end", "2025-05-01", "--competition", "club_event", "--level", "club",
-           "--sub-event", "open_individual", "--format", "round_robin", "--time-class", "A",
+  r = Ctl({"event",       "create",      "--name",        "Start Club 2025",
+           "--organiser", "110",         "--start",       "2025-05-01",
+           "--end",       "2025-05-01",  "--competition", "club_event",
+           "--level",     "club",        "--sub-event",   "open_individual",
+           "--format",    "round_robin", "--time-class",  "A",
            "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::string event = nlohmann::json::parse(r.out)["event"]["id"].get<std::string>();
+  const std::string event =
+      nlohmann::json::parse(r.out)["event"]["id"].get<std::string>();
   const std::string results =
       Write("results.csv",
-            "row,family_name,given_name,rank,country,club,egd_pin,player_id,withdrawn_after,r1\n"
-            "1,Start,One,2d,CN,110,," + p1 + ",,2+/b0\n"
-            "2,Seed,Two,1k,CN,110,," + p2 + ",,1-/w0\n");
+            "row,family_name,given_name,rank,country,club,egd_pin,player_id,"
+            "withdrawn_after,r1\n"
+            "1,Start,One,2d,CN,110,," +
+                p1 +
+                ",,2+/b0\n"
+                "2,Seed,Two,1k,CN,110,," +
+                p2 + ",,1-/w0\n");
   r = Ctl({"event", "import", results, "--event", event, "--format", "csv"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   r = Ctl({"event", "close", event});
@@ -111,9 +121,11 @@ TEST_F(RatingImportE2eTest, ImportShowGetAndRateAnEventFromTheStart) {
   game.result = ratings::GameResult::kBlackWin;
   const std::map<ratings::PlayerId, ratings::StartValue> starts = {
       {game.black, ratings::StartValue{2350, {}}}};
-  auto expected = ratings::Recompute(ratings::DefaultRatingsConfig().rating, {game}, starts);
+  auto expected = ratings::Recompute(ratings::DefaultRatingsConfig().rating,
+                                     {game}, starts);
   ASSERT_TRUE(expected.ok()) << expected.status();
-  auto seeded = ratings::Recompute(ratings::DefaultRatingsConfig().rating, {game});
+  auto seeded =
+      ratings::Recompute(ratings::DefaultRatingsConfig().rating, {game});
   ASSERT_TRUE(seeded.ok()) << seeded.status();
   const double want = expected->Find(game.black)->gor;
   ASSERT_NE(want, seeded->Find(game.black)->gor);
@@ -122,7 +134,8 @@ TEST_F(RatingImportE2eTest, ImportShowGetAndRateAnEventFromTheStart) {
   ASSERT_FALSE(rating.is_null());
   EXPECT_DOUBLE_EQ(rating["gor"].get<double>(), want) << rating.dump();
   EXPECT_EQ(rating["rated_games"], "1") << rating.dump();
-  EXPECT_DOUBLE_EQ(Rating(p2)["gor"].get<double>(), expected->Find(game.white)->gor);
+  EXPECT_DOUBLE_EQ(Rating(p2)["gor"].get<double>(),
+                   expected->Find(game.white)->gor);
   r = Ctl({"rating", "history", p1}, false);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(Has(r.out, "2350.0")) << r.out;
@@ -130,13 +143,16 @@ TEST_F(RatingImportE2eTest, ImportShowGetAndRateAnEventFromTheStart) {
   // rankd recomputes at every start: the start survives a restart.
   ASSERT_EQ(rankd_.Stop(), 0);
   started_ = false;
-  ASSERT_EQ(rankd_.Start(RANKD_PATH, dir_.File("rankd.db"), dir_.File("rankd2.log")), "");
+  ASSERT_EQ(
+      rankd_.Start(RANKD_PATH, dir_.File("rankd.db"), dir_.File("rankd2.log")),
+      "");
   started_ = true;
   server_ = rankd_.server();
   rating = Rating(p1);
   ASSERT_FALSE(rating.is_null());
   EXPECT_DOUBLE_EQ(rating["gor"].get<double>(), want);
-  EXPECT_TRUE(Has(rating["origin"].get<std::string>(), "line 2 as of 2026-05-01"));
+  EXPECT_TRUE(
+      Has(rating["origin"].get<std::string>(), "line 2 as of 2026-05-01"));
   r = Ctl({"--json", "rating", "recompute", "--dry-run"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_FALSE(nlohmann::json::parse(r.out).value("changed", false)) << r.out;
@@ -156,14 +172,17 @@ TEST_F(RatingImportE2eTest, ImportShowGetAndRateAnEventFromTheStart) {
 // named by a Chinese external id of agency 110); an agency operator may not
 // import ratings at all.
 TEST_F(RatingImportE2eTest, PlainUtf8AndGb18030FilesAndOperatorRefused) {
-  RunResult r = Ctl({"--json", "player", "register", "--name", "Zhang", "--agency", "110",
-                     "--rank", "1d", "--external-id", "张三"});
+  RunResult r =
+      Ctl({"--json", "player", "register", "--name", "Zhang", "--agency", "110",
+           "--rank", "1d", "--external-id", "张三"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::string zhang = nlohmann::json::parse(r.out)["player"]["id"].get<std::string>();
+  const std::string zhang =
+      nlohmann::json::parse(r.out)["player"]["id"].get<std::string>();
   const std::string li = Register("Li", "2k");
 
   // 110:张三 in GB18030 (张 D5C5, 三 C8FD).
-  const std::string gb = Write("gb.csv", "player,gor\r\n110:\xD5\xC5\xC8\xFD,2120\r\n");
+  const std::string gb =
+      Write("gb.csv", "player,gor\r\n110:\xD5\xC5\xC8\xFD,2120\r\n");
   r = Ctl({"rating", "import", gb});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_TRUE(Has(r.out, "(gb18030, 1 rows")) << r.out;
@@ -172,11 +191,13 @@ TEST_F(RatingImportE2eTest, PlainUtf8AndGb18030FilesAndOperatorRefused) {
   ASSERT_FALSE(rating.is_null());
   EXPECT_DOUBLE_EQ(rating["gor"].get<double>(), 2120.0);
 
-  const std::string plain = Write("plain.csv", "player,gor\n" + li + ",1850.5\n");
-  r = Ctl({"token", "create", "--role", "agency_operator", "--agency", "110", "--label", "bj",
-           "--out", dir_.File("op110.token")});
+  const std::string plain =
+      Write("plain.csv", "player,gor\n" + li + ",1850.5\n");
+  r = Ctl({"token", "create", "--role", "agency_operator", "--agency", "110",
+           "--label", "bj", "--out", dir_.File("op110.token")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  r = Ctl({"--token-file", dir_.File("op110.token"), "rating", "import", plain}, false);
+  r = Ctl({"--token-file", dir_.File("op110.token"), "rating", "import", plain},
+          false);
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_TRUE(Has(r.err, "PERMISSION_DENIED")) << r.err;
   EXPECT_TRUE(Rating(li).is_null());

@@ -98,7 +98,8 @@ TEST(ReadmeFirstDayTest, TheSectionsCommandsRunAsWritten) {
                         "RANKCTL_TOKEN_FILE", "RANKCTL_CA_FILE"}) {
     unsetenv(v);
   }
-  const RunResult r = e2e::Run({"/bin/bash", "-x", script}, dir.File("first_day"));
+  const RunResult r =
+      e2e::Run({"/bin/bash", "-x", script}, dir.File("first_day"));
   const std::string shown =
       "script:\n" + code + "\nstdout:\n" + r.out + "\nstderr:\n" + r.err;
   ASSERT_EQ(r.exit_code, 0) << shown;
@@ -113,11 +114,15 @@ TEST(ReadmeFirstDayTest, TheSectionsCommandsRunAsWritten) {
   EXPECT_NE(r.out.find("张三"), std::string::npos) << shown;
   // The players come from a file: a dry run, the import, and a second run
   // that matches both rows and changes nothing.
-  EXPECT_NE(r.out.find("added 2, matched 0, refused 0: dry run, nothing stored"),
+  EXPECT_NE(
+      r.out.find("added 2, matched 0, refused 0: dry run, nothing stored"),
+      std::string::npos)
+      << shown;
+  EXPECT_NE(r.out.find("added 2, matched 0, refused 0: stored"),
             std::string::npos)
       << shown;
-  EXPECT_NE(r.out.find("added 2, matched 0, refused 0: stored"), std::string::npos) << shown;
-  EXPECT_NE(r.out.find("added 0, matched 2, refused 0: nothing changed"), std::string::npos)
+  EXPECT_NE(r.out.find("added 0, matched 2, refused 0: nothing changed"),
+            std::string::npos)
       << shown;
   EXPECT_NE(r.out.find("released"), std::string::npos) << shown;
   std::smatch m;

@@ -10,7 +10,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using gorank::rules::go::KoRule;
   constexpr KoRule kKoRules[] = {KoRule::kSimple, KoRule::kPositionalSuperko,
-                                 KoRule::kSituationalSuperko, KoRule::kCyclesReported};
+                                 KoRule::kSituationalSuperko,
+                                 KoRule::kCyclesReported};
   gorank::rules::go::CheckOptions options;
   options.ko_rule = kKoRules[size % 4];
   std::string_view bytes(reinterpret_cast<const char*>(data), size);

@@ -18,7 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   // Each move token also alone, in every notation, against the start.
   const xq::Position start = xq::Position::Start();
-  for (xq::Notation n : {xq::Notation::kIccs, xq::Notation::kWxf, xq::Notation::kChinese})
+  for (xq::Notation n :
+       {xq::Notation::kIccs, xq::Notation::kWxf, xq::Notation::kChinese})
     (void)xq::ResolveMove(start, text.substr(0, 32), n);
   (void)xq::Position::FromFen(text.substr(0, 128));
   (void)xq::ParseResult(text.substr(0, 64));

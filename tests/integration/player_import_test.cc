@@ -30,8 +30,8 @@ std::string ResidentId(const std::string& birth, int seq) {
 }
 
 struct Row {
-  std::string name, agency = "110", resident_id, birth_date, gender, rank, rank_date,
-                    external_id, latin_name;
+  std::string name, agency = "110", resident_id, birth_date, gender, rank,
+                    rank_date, external_id, latin_name;
 };
 
 v1::PlayerImportRow ToProto(const Row& r, int line) {
@@ -61,7 +61,8 @@ class PlayerImportTest : public ::testing::Test {
         agencies_(v1::AgencyService::NewStub(server_.channel())) {}
 
   // Sends `messages` as they are on one stream.
-  Answer Send(const std::string& bearer, const std::vector<v1::ImportPlayersRequest>& messages) {
+  Answer Send(const std::string& bearer,
+              const std::vector<v1::ImportPlayersRequest>& messages) {
     auto ctx = TestServer::Context(bearer);
     v1::ImportPlayersResponse resp;
     auto writer = players_->ImportPlayers(ctx.get(), &resp);
@@ -76,8 +77,8 @@ class PlayerImportTest : public ::testing::Test {
   }
 
   // The rows (lines 2, 3, ...) in messages of 1,000, options in the first.
-  Answer Import(const std::string& bearer, const std::vector<Row>& rows, bool dry_run = false,
-                bool skip_bad = false) {
+  Answer Import(const std::string& bearer, const std::vector<Row>& rows,
+                bool dry_run = false, bool skip_bad = false) {
     std::vector<v1::ImportPlayersRequest> messages(1);
     messages[0].set_dry_run(dry_run);
     messages[0].set_skip_bad(skip_bad);
@@ -94,7 +95,8 @@ class PlayerImportTest : public ::testing::Test {
     v1::GetPlayerRequest r;
     r.set_player_id(id);
     v1::GetPlayerResponse resp;
-    EXPECT_TRUE(players_->GetPlayer(TestServer::Context(bearer).get(), r, &resp).ok());
+    EXPECT_TRUE(
+        players_->GetPlayer(TestServer::Context(bearer).get(), r, &resp).ok());
     return resp.player();
   }
 
@@ -102,7 +104,10 @@ class PlayerImportTest : public ::testing::Test {
     v1::GetRankHistoryRequest r;
     r.set_player_id(id);
     v1::GetRankHistoryResponse resp;
-    EXPECT_TRUE(players_->GetRankHistory(TestServer::Context(server_.admin).get(), r, &resp).ok());
+    EXPECT_TRUE(
+        players_
+            ->GetRankHistory(TestServer::Context(server_.admin).get(), r, &resp)
+            .ok());
     return {resp.entries().begin(), resp.entries().end()};
   }
 
@@ -135,17 +140,19 @@ std::string RefusalsOf(const v1::ImportSummary& s, int line) {
 TEST_F(PlayerImportTest, AddsPlayersWithAnImportHistoryEntryAndOneAuditEntry) {
   const size_t audit_before = Audit().size();
   const std::string rid = ResidentId("20080110", 1);
-  Answer a = Import(server_.admin,
-                    {{.name = "张三",
-                      .resident_id = rid,
-                      .gender = "男",
-                      .rank = "业余2段",
-                      .rank_date = "2019-07-01",
-                      .external_id = "BJ-0001",
-                      .latin_name = "Zhang San"},
-                     {.name = "李四", .agency = "130", .birth_date = "2010/3/5", .gender = "F",
-                      .rank = "5k"},
-                     {.name = "王五"}});
+  Answer a = Import(server_.admin, {{.name = "张三",
+                                     .resident_id = rid,
+                                     .gender = "男",
+                                     .rank = "业余2段",
+                                     .rank_date = "2019-07-01",
+                                     .external_id = "BJ-0001",
+                                     .latin_name = "Zhang San"},
+                                    {.name = "李四",
+                                     .agency = "130",
+                                     .birth_date = "2010/3/5",
+                                     .gender = "F",
+                                     .rank = "5k"},
+                                    {.name = "王五"}});
   ASSERT_TRUE(a.status.ok()) << a.status.error_message();
   EXPECT_EQ(a.summary.rows(), 3);
   EXPECT_EQ(a.summary.added(), 3);
@@ -184,15 +191,18 @@ TEST_F(PlayerImportTest, AddsPlayersWithAnImportHistoryEntryAndOneAuditEntry) {
   ASSERT_EQ(h2.size(), 1u);
   EXPECT_EQ(h2[0].effective_date().year(), 2024);  // default: the import day
   EXPECT_EQ(h2[0].effective_date().month(), 6);
-  EXPECT_TRUE(History(a.summary.outcomes(2).player_id()).empty());  // no rank, no entry
+  EXPECT_TRUE(
+      History(a.summary.outcomes(2).player_id()).empty());  // no rank, no entry
 
   const std::vector<ChangeRecord> audit = Audit();
   ASSERT_EQ(audit.size(), audit_before + 1);
   EXPECT_EQ(audit.back().action, "player.import");
-  EXPECT_EQ(audit.back().actor, "national/token:" + std::to_string(server_.admin_token_id));
+  EXPECT_EQ(audit.back().actor,
+            "national/token:" + std::to_string(server_.admin_token_id));
   EXPECT_NE(audit.back().after.find("players.csv"), std::string::npos);
   EXPECT_NE(audit.back().after.find("BJ-0001"), std::string::npos);
-  EXPECT_EQ(audit.back().after.find(rid), std::string::npos);  // never the resident ID
+  EXPECT_EQ(audit.back().after.find(rid),
+            std::string::npos);  // never the resident ID
 }
 
 TEST_F(PlayerImportTest, ASecondRunMatchesEveryRowAndChangesNothing) {
@@ -206,10 +216,12 @@ TEST_F(PlayerImportTest, ASecondRunMatchesEveryRowAndChangesNothing) {
   const auto before = Snap();
   Answer again = Import(server_.admin, rows);
   ASSERT_TRUE(again.status.ok()) << again.status.error_message();
-  EXPECT_EQ(again.summary.added(), 1);  // 王五 has neither ID: added again, flagged
+  EXPECT_EQ(again.summary.added(),
+            1);  // 王五 has neither ID: added again, flagged
   EXPECT_EQ(again.summary.matched(), 2);
-  EXPECT_NE(again.summary.outcomes(2).note().find("possible duplicate: player 3"),
-            std::string::npos)
+  EXPECT_NE(
+      again.summary.outcomes(2).note().find("possible duplicate: player 3"),
+      std::string::npos)
       << again.summary.outcomes(2).note();
 
   // Without the row that has no ID, a re-run changes nothing at all.
@@ -219,19 +231,25 @@ TEST_F(PlayerImportTest, ASecondRunMatchesEveryRowAndChangesNothing) {
   EXPECT_EQ(third.summary.added(), 0);
   EXPECT_EQ(third.summary.matched(), 2);
   EXPECT_TRUE(third.summary.stored());
-  EXPECT_EQ(third.summary.outcomes(0).player_id(), first.summary.outcomes(0).player_id());
+  EXPECT_EQ(third.summary.outcomes(0).player_id(),
+            first.summary.outcomes(0).player_id());
   EXPECT_TRUE(third.summary.outcomes(0).matched());
-  EXPECT_EQ(third.summary.outcomes(1).player_id(), first.summary.outcomes(1).player_id());
+  EXPECT_EQ(third.summary.outcomes(1).player_id(),
+            first.summary.outcomes(1).player_id());
   EXPECT_EQ(Snap(), before2);
   (void)before;
 }
 
-TEST_F(PlayerImportTest, EveryRefusalKindNamesItsLineAndColumnAndNothingIsStored) {
+TEST_F(PlayerImportTest,
+       EveryRefusalKindNamesItsLineAndColumnAndNothingIsStored) {
   v1::SuspendAgencyRequest suspend;
   suspend.set_prefix("120");
   suspend.set_reason("audit pending");
   v1::SuspendAgencyResponse sr;
-  ASSERT_TRUE(agencies_->SuspendAgency(TestServer::Context(server_.admin).get(), suspend, &sr).ok());
+  ASSERT_TRUE(agencies_
+                  ->SuspendAgency(TestServer::Context(server_.admin).get(),
+                                  suspend, &sr)
+                  .ok());
   const std::string rid = ResidentId("20080110", 7);
   std::string bad_check = ResidentId("20080110", 8);
   bad_check.back() = bad_check.back() == '1' ? '2' : '1';
@@ -240,29 +258,57 @@ TEST_F(PlayerImportTest, EveryRefusalKindNamesItsLineAndColumnAndNothingIsStored
     std::string column, says;
   };
   const std::vector<Case> cases = {
-      {{.name = "好人", .resident_id = rid, .external_id = "X1"}, "", ""},  // line 2: fine
+      {{.name = "好人", .resident_id = rid, .external_id = "X1"},
+       "",
+       ""},  // line 2: fine
       {{.name = ""}, "name", "name is empty"},
       {{.name = "甲", .agency = ""}, "agency", "agency is empty"},
       {{.name = "乙", .agency = "11"}, "agency", "not a three-digit prefix"},
       {{.name = "丙", .agency = "999"}, "agency", "agency 999 does not exist"},
-      {{.name = "丁", .agency = "120"}, "agency", "agency 120 is suspended (audit pending)"},
-      {{.name = "戊", .gender = "x"}, "gender", "gender 'x' is not one of male, female"},
-      {{.name = "己", .birth_date = "2008-13-01"}, "birth_date", "write YYYY-MM-DD"},
-      {{.name = "庚", .birth_date = "2030-01-01"}, "birth_date", "between 1900-01-01 and today"},
-      {{.name = "辛", .resident_id = bad_check}, "resident_id", "18-character resident ID"},
-      {{.name = "壬", .resident_id = ResidentId("20080110", 9), .birth_date = "2008-01-11"},
-       "birth_date", "differs from the birth date in the resident ID (2008-01-10)"},
-      {{.name = "癸", .rank = "12 dan"}, "rank", "rank '12 dan' is not a Go rank"},
-      {{.name = "子", .rank = "3d", .rank_date = "yesterday"}, "rank_date", "write YYYY-MM-DD"},
-      {{.name = "丑", .rank_date = "2020-01-01"}, "rank_date", "rank_date without a rank"},
-      {{.name = "寅", .rank = "3d", .rank_date = "2025-01-01"}, "rank_date",
+      {{.name = "丁", .agency = "120"},
+       "agency",
+       "agency 120 is suspended (audit pending)"},
+      {{.name = "戊", .gender = "x"},
+       "gender",
+       "gender 'x' is not one of male, female"},
+      {{.name = "己", .birth_date = "2008-13-01"},
+       "birth_date",
+       "write YYYY-MM-DD"},
+      {{.name = "庚", .birth_date = "2030-01-01"},
+       "birth_date",
        "between 1900-01-01 and today"},
-      {{.name = "卯", .external_id = std::string(65, 'e')}, "external_id",
+      {{.name = "辛", .resident_id = bad_check},
+       "resident_id",
+       "18-character resident ID"},
+      {{.name = "壬",
+        .resident_id = ResidentId("20080110", 9),
+        .birth_date = "2008-01-11"},
+       "birth_date",
+       "differs from the birth date in the resident ID (2008-01-10)"},
+      {{.name = "癸", .rank = "12 dan"},
+       "rank",
+       "rank '12 dan' is not a Go rank"},
+      {{.name = "子", .rank = "3d", .rank_date = "yesterday"},
+       "rank_date",
+       "write YYYY-MM-DD"},
+      {{.name = "丑", .rank_date = "2020-01-01"},
+       "rank_date",
+       "rank_date without a rank"},
+      {{.name = "寅", .rank = "3d", .rank_date = "2025-01-01"},
+       "rank_date",
+       "between 1900-01-01 and today"},
+      {{.name = "卯", .external_id = std::string(65, 'e')},
+       "external_id",
        "external_id is 65 bytes; the limit is 64 bytes"},
-      {{.name = "辰", .resident_id = rid}, "resident_id", "the same resident ID is on line 2"},
-      {{.name = "巳", .external_id = "X1"}, "external_id",
+      {{.name = "辰", .resident_id = rid},
+       "resident_id",
+       "the same resident ID is on line 2"},
+      {{.name = "巳", .external_id = "X1"},
+       "external_id",
        "the same external_id of agency 110 is on line 2"},
-      {{.name = std::string(121, 'n')}, "name", "name is longer than 120 bytes"},
+      {{.name = std::string(121, 'n')},
+       "name",
+       "name is longer than 120 bytes"},
   };
   std::vector<Row> rows;
   for (const Case& c : cases) rows.push_back(c.row);
@@ -279,8 +325,10 @@ TEST_F(PlayerImportTest, EveryRefusalKindNamesItsLineAndColumnAndNothingIsStored
       EXPECT_EQ(got, "") << "line " << line;
       continue;
     }
-    EXPECT_NE(got.find(cases[i].column + ": "), std::string::npos) << "line " << line << ": " << got;
-    EXPECT_NE(got.find(cases[i].says), std::string::npos) << "line " << line << ": " << got;
+    EXPECT_NE(got.find(cases[i].column + ": "), std::string::npos)
+        << "line " << line << ": " << got;
+    EXPECT_NE(got.find(cases[i].says), std::string::npos)
+        << "line " << line << ": " << got;
   }
   EXPECT_EQ(Snap(), before) << "a refused row stored something";
   // The refusals come by line.
@@ -291,39 +339,50 @@ TEST_F(PlayerImportTest, EveryRefusalKindNamesItsLineAndColumnAndNothingIsStored
 
 TEST_F(PlayerImportTest, AMatchedRowThatDiffersIsRefusedNamingBothValues) {
   const std::string rid = ResidentId("20080110", 3);
-  ASSERT_TRUE(Import(server_.admin, {{.name = "张三", .resident_id = rid, .rank = "1d"}})
+  ASSERT_TRUE(Import(server_.admin,
+                     {{.name = "张三", .resident_id = rid, .rank = "1d"}})
                   .summary.stored());
   const auto before = Snap();
   Answer a = Import(server_.admin, {{.name = "张山", .resident_id = rid}});
   ASSERT_TRUE(a.status.ok());
   const std::string got = RefusalsOf(a.summary, 2);
-  EXPECT_NE(got.find("name: this row is player 1 (same resident ID), whose name in the "
-                     "registry is 张三; the file has 张山"),
-            std::string::npos)
+  EXPECT_NE(
+      got.find(
+          "name: this row is player 1 (same resident ID), whose name in the "
+          "registry is 张三; the file has 张山"),
+      std::string::npos)
       << got;
   EXPECT_FALSE(a.summary.stored());
   EXPECT_EQ(Snap(), before);
 
   // Another agency: refused, the transfer named.
-  Answer b = Import(server_.admin, {{.name = "张三", .agency = "130", .resident_id = rid}});
+  Answer b = Import(server_.admin,
+                    {{.name = "张三", .agency = "130", .resident_id = rid}});
   EXPECT_NE(RefusalsOf(b.summary, 2).find("who belongs to agency 110, not 130"),
             std::string::npos)
       << RefusalsOf(b.summary, 2);
 }
 
-TEST_F(PlayerImportTest, AMatchedPlayerGetsAMissingExternalIdAndARankDifferenceIsANote) {
+TEST_F(PlayerImportTest,
+       AMatchedPlayerGetsAMissingExternalIdAndARankDifferenceIsANote) {
   const std::string rid = ResidentId("20080110", 4);
-  ASSERT_TRUE(Import(server_.admin, {{.name = "张三", .resident_id = rid, .rank = "1d"}})
+  ASSERT_TRUE(Import(server_.admin,
+                     {{.name = "张三", .resident_id = rid, .rank = "1d"}})
                   .summary.stored());
   const size_t audit_before = Audit().size();
-  Answer a = Import(server_.admin,
-                    {{.name = "张三", .resident_id = rid, .rank = "2d", .external_id = "E-9"}});
+  Answer a = Import(server_.admin, {{.name = "张三",
+                                     .resident_id = rid,
+                                     .rank = "2d",
+                                     .external_id = "E-9"}});
   ASSERT_TRUE(a.status.ok());
   EXPECT_EQ(a.summary.matched(), 1);
   EXPECT_EQ(a.summary.added(), 0);
   const std::string note = a.summary.outcomes(0).note();
-  EXPECT_NE(note.find("external_id E-9 recorded for player 1"), std::string::npos) << note;
-  EXPECT_NE(note.find("the registry holds 1d for player 1, the file 2d"), std::string::npos)
+  EXPECT_NE(note.find("external_id E-9 recorded for player 1"),
+            std::string::npos)
+      << note;
+  EXPECT_NE(note.find("the registry holds 1d for player 1, the file 2d"),
+            std::string::npos)
       << note;
   EXPECT_EQ(Get(server_.admin, 1).external_id(), "E-9");
   EXPECT_EQ(Get(server_.admin, 1).rank().notation(), "1d");
@@ -336,40 +395,47 @@ TEST_F(PlayerImportTest, AMatchedPlayerGetsAMissingExternalIdAndARankDifferenceI
 }
 
 TEST_F(PlayerImportTest, SameNameAndBirthDateWithoutIdsIsFlaggedNotRefused) {
-  Answer a = Import(server_.admin, {{.name = "赵六", .birth_date = "2001-02-03"},
-                                    {.name = "赵六", .birth_date = "2001-02-03"},
-                                    {.name = "赵六", .birth_date = "2001-02-04"}});
+  Answer a =
+      Import(server_.admin, {{.name = "赵六", .birth_date = "2001-02-03"},
+                             {.name = "赵六", .birth_date = "2001-02-03"},
+                             {.name = "赵六", .birth_date = "2001-02-04"}});
   ASSERT_TRUE(a.status.ok());
   EXPECT_EQ(a.summary.added(), 3);
   EXPECT_TRUE(a.summary.stored());
   EXPECT_EQ(a.summary.outcomes(0).note(), "");
-  EXPECT_NE(a.summary.outcomes(1).note().find("possible duplicate: line 2"), std::string::npos)
+  EXPECT_NE(a.summary.outcomes(1).note().find("possible duplicate: line 2"),
+            std::string::npos)
       << a.summary.outcomes(1).note();
   EXPECT_EQ(a.summary.outcomes(2).note(), "");
 }
 
 TEST_F(PlayerImportTest, OperatorsImportIntoTheirOwnAgencyOnly) {
-  Answer a = Import(server_.op110, {{.name = "甲", .agency = "110", .rank = "3d"},
-                                    {.name = "乙", .agency = "130"},
-                                    {.name = "丙", .agency = "110", .rank = "4d"}});
+  Answer a =
+      Import(server_.op110, {{.name = "甲", .agency = "110", .rank = "3d"},
+                             {.name = "乙", .agency = "130"},
+                             {.name = "丙", .agency = "110", .rank = "4d"}});
   ASSERT_TRUE(a.status.ok());
-  EXPECT_NE(RefusalsOf(a.summary, 3).find(
-                "agency: an operator of agency 110 imports players of its own agency only; this "
-                "row is of agency 130"),
+  EXPECT_NE(RefusalsOf(a.summary, 3)
+                .find("agency: an operator of agency 110 imports players of "
+                      "its own agency only; this "
+                      "row is of agency 130"),
             std::string::npos)
       << RefusalsOf(a.summary, 3);
-  EXPECT_NE(RefusalsOf(a.summary, 4).find("rank: an agency may record ranks up to 3d; 4d"),
+  EXPECT_NE(RefusalsOf(a.summary, 4)
+                .find("rank: an agency may record ranks up to 3d; 4d"),
             std::string::npos)
       << RefusalsOf(a.summary, 4);
   EXPECT_FALSE(a.summary.stored());
   // With skip_bad the good row is stored, by the operator.
-  Answer b = Import(server_.op110, {{.name = "甲", .agency = "110", .rank = "3d"},
-                                    {.name = "乙", .agency = "130"}},
+  Answer b = Import(server_.op110,
+                    {{.name = "甲", .agency = "110", .rank = "3d"},
+                     {.name = "乙", .agency = "130"}},
                     false, true);
   EXPECT_TRUE(b.summary.stored());
   EXPECT_EQ(b.summary.added(), 1);
   EXPECT_EQ(b.summary.refused(), 1);
-  EXPECT_EQ(Audit().back().actor.rfind("agency:110/token:", 0), 0u) << Audit().back().actor;
+  EXPECT_EQ(Audit().back().actor.rfind("agency:110/token:", 0), 0u)
+      << Audit().back().actor;
 
   const auto before = Snap();
   Answer auditor = Import(server_.auditor, {{.name = "甲"}});
@@ -381,7 +447,8 @@ TEST_F(PlayerImportTest, OperatorsImportIntoTheirOwnAgencyOnly) {
 
 TEST_F(PlayerImportTest, DryRunChecksEverythingAndStoresNothing) {
   const auto before = Snap();
-  Answer a = Import(server_.admin, {{.name = "甲", .rank = "2d"}, {.name = "乙"}}, true);
+  Answer a = Import(server_.admin,
+                    {{.name = "甲", .rank = "2d"}, {.name = "乙"}}, true);
   ASSERT_TRUE(a.status.ok());
   EXPECT_EQ(a.summary.added(), 2);
   EXPECT_FALSE(a.summary.stored());
@@ -390,7 +457,8 @@ TEST_F(PlayerImportTest, DryRunChecksEverythingAndStoresNothing) {
 }
 
 TEST_F(PlayerImportTest, OneRefusedRowStopsTheFileAndSkipBadStoresTheRest) {
-  const std::vector<Row> rows = {{.name = "甲"}, {.name = "乙", .gender = "?"}, {.name = "丙"}};
+  const std::vector<Row> rows = {
+      {.name = "甲"}, {.name = "乙", .gender = "?"}, {.name = "丙"}};
   const auto before = Snap();
   Answer a = Import(server_.admin, rows);
   EXPECT_FALSE(a.summary.stored());
@@ -419,7 +487,8 @@ TEST_F(PlayerImportTest, WholeCallProblemsAreStatuses) {
   late[0].set_file_sha256(kSha);
   *late[0].add_rows() = ToProto({.name = "甲"}, 2);
   late[1].set_dry_run(true);
-  EXPECT_EQ(Send(server_.admin, late).status.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(Send(server_.admin, late).status.error_code(),
+            StatusCode::INVALID_ARGUMENT);
 
   std::vector<v1::ImportPlayersRequest> no_sha(1);
   no_sha[0].set_file_name("p.csv");
@@ -434,9 +503,11 @@ TEST_F(PlayerImportTest, WholeCallProblemsAreStatuses) {
   many[0].set_file_sha256(kSha);
   int line = 2;
   for (auto& m : many) {
-    for (int i = 0; i < 1000 && line <= 200002; ++i) m.add_rows()->set_line(line++);
+    for (int i = 0; i < 1000 && line <= 200002; ++i)
+      m.add_rows()->set_line(line++);
   }
-  EXPECT_EQ(Send(server_.admin, many).status.error_code(), StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_EQ(Send(server_.admin, many).status.error_code(),
+            StatusCode::RESOURCE_EXHAUSTED);
 }
 
 TEST_F(PlayerImportTest, RegisterPlayerTakesAnExternalIdUniqueInTheAgency) {
@@ -445,19 +516,27 @@ TEST_F(PlayerImportTest, RegisterPlayerTakesAnExternalIdUniqueInTheAgency) {
   r.set_agency_prefix("110");
   r.set_external_id("BJ-77");
   v1::RegisterPlayerResponse resp;
-  ASSERT_TRUE(players_->RegisterPlayer(TestServer::Context(server_.op110).get(), r, &resp).ok());
+  ASSERT_TRUE(
+      players_
+          ->RegisterPlayer(TestServer::Context(server_.op110).get(), r, &resp)
+          .ok());
   EXPECT_EQ(resp.player().external_id(), "BJ-77");
   EXPECT_EQ(Get(server_.op130, resp.player().id()).external_id(), "");
   const auto before = Snap();
   r.set_name("周八");
-  grpc::Status dup = players_->RegisterPlayer(TestServer::Context(server_.op110).get(), r, &resp);
+  grpc::Status dup = players_->RegisterPlayer(
+      TestServer::Context(server_.op110).get(), r, &resp);
   EXPECT_EQ(dup.error_code(), StatusCode::ALREADY_EXISTS);
-  EXPECT_NE(dup.error_message().find("external_id BJ-77 of agency 110"), std::string::npos)
+  EXPECT_NE(dup.error_message().find("external_id BJ-77 of agency 110"),
+            std::string::npos)
       << dup.error_message();
   EXPECT_EQ(Snap(), before);
   // The same external id in another agency is another player's.
   r.set_agency_prefix("130");
-  EXPECT_TRUE(players_->RegisterPlayer(TestServer::Context(server_.op130).get(), r, &resp).ok());
+  EXPECT_TRUE(
+      players_
+          ->RegisterPlayer(TestServer::Context(server_.op130).get(), r, &resp)
+          .ok());
   // The import finds the registered player by it.
   Answer a = Import(server_.admin, {{.name = "周七", .external_id = "BJ-77"}});
   EXPECT_EQ(a.summary.matched(), 1);

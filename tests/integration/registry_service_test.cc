@@ -113,16 +113,18 @@ TEST_F(RegistryServiceTest, SearchHistoryAndRankChange) {
   sr.set_name_prefix("李");
   sr.set_page_size(1);
   v1::SearchPlayersResponse page;
-  ASSERT_TRUE(stubs_.players
-                  ->SearchPlayers(TestServer::Context(server_.auditor).get(), sr, &page)
-                  .ok());
+  ASSERT_TRUE(
+      stubs_.players
+          ->SearchPlayers(TestServer::Context(server_.auditor).get(), sr, &page)
+          .ok());
   ASSERT_EQ(page.players_size(), 1);
   EXPECT_EQ(page.players(0).name(), "李一");
   EXPECT_EQ(page.next_page_token(), "1");
   sr.set_page_token(page.next_page_token());
-  ASSERT_TRUE(stubs_.players
-                  ->SearchPlayers(TestServer::Context(server_.auditor).get(), sr, &page)
-                  .ok());
+  ASSERT_TRUE(
+      stubs_.players
+          ->SearchPlayers(TestServer::Context(server_.auditor).get(), sr, &page)
+          .ok());
   ASSERT_EQ(page.players_size(), 1);
   EXPECT_EQ(page.players(0).name(), "李二");
   EXPECT_EQ(page.next_page_token(), "");
@@ -137,9 +139,11 @@ TEST_F(RegistryServiceTest, SearchHistoryAndRankChange) {
   // An award that names neither an event nor a certificate is refused.
   grpc::Status s = stubs_.players->ChangeRank(
       TestServer::Context(server_.op110).get(), cr, &changed);
-  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << s.error_message();
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT)
+      << s.error_message();
   cr.set_reason(v1::RANK_CHANGE_REASON_CORRECTION);
-  s = stubs_.players->ChangeRank(TestServer::Context(server_.op110).get(), cr, &changed);
+  s = stubs_.players->ChangeRank(TestServer::Context(server_.op110).get(), cr,
+                                 &changed);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(changed.player().rank().notation(), "3k");
   EXPECT_EQ(changed.entry().to_rank().notation(), "3k");
@@ -156,7 +160,8 @@ TEST_F(RegistryServiceTest, SearchHistoryAndRankChange) {
   EXPECT_EQ(history.entries(0).reason(), v1::RANK_CHANGE_REASON_CORRECTION);
   EXPECT_EQ(history.entries(0).basis(), "2024 city open");
   // The public sees who acted, not with which token.
-  EXPECT_EQ(history.entries(0).actor(), "agency:110") << history.entries(0).actor();
+  EXPECT_EQ(history.entries(0).actor(), "agency:110")
+      << history.entries(0).actor();
 }
 
 TEST_F(RegistryServiceTest, ParseRankAndWhoAmI) {

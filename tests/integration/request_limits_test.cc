@@ -10,6 +10,8 @@
 // for a message over max_request_bytes), never INTERNAL, UNKNOWN or a
 // deadline, and the database must be unchanged after every refused call.
 // Values exactly at a limit must pass the limits check (any precise answer).
+#include "services/common/request_limits.h"
+
 #include <chrono>
 #include <climits>
 #include <cstdint>
@@ -29,7 +31,6 @@
 #include "grpcpp/support/byte_buffer.h"
 #include "gtest/gtest.h"
 #include "services/common/grpc_status.h"
-#include "services/common/request_limits.h"
 #include "tests/integration/test_server.h"
 
 namespace gorank::integration {
@@ -38,8 +39,10 @@ namespace {
 namespace gpb = google::protobuf;
 using gpb::FieldDescriptor;
 
-constexpr int kMaxRequestBytes = 4 << 20;  // ServerConfig::max_request_bytes default
-constexpr char kMarker[] = "~UTF8-MARK~";  // replaced by invalid UTF-8 of its length
+constexpr int kMaxRequestBytes =
+    4 << 20;  // ServerConfig::max_request_bytes default
+constexpr char kMarker[] =
+    "~UTF8-MARK~";  // replaced by invalid UTF-8 of its length
 
 struct Answer {
   grpc::Status status;
@@ -49,8 +52,9 @@ struct Answer {
 // One call of `method` ("/pkg.Service/Method") with the given serialized
 // request messages, as a generic bidirectional stream (which is what every
 // gRPC call is on the wire), with a 1 s deadline.
-Answer Call(const std::shared_ptr<grpc::Channel>& channel, const std::string& method,
-            const std::vector<std::string>& requests, const std::string& token) {
+Answer Call(const std::shared_ptr<grpc::Channel>& channel,
+            const std::string& method, const std::vector<std::string>& requests,
+            const std::string& token) {
   grpc::GenericStub stub(channel);
   grpc::CompletionQueue cq;
   grpc::ClientContext ctx;
@@ -100,7 +104,8 @@ std::vector<std::string> ServiceNames() {
   std::vector<std::string> out;
   for (const std::string& name : files) {
     if (name.rfind("gorank/v1/", 0) != 0) continue;
-    const gpb::FileDescriptor* f = gpb::DescriptorPool::generated_pool()->FindFileByName(name);
+    const gpb::FileDescriptor* f =
+        gpb::DescriptorPool::generated_pool()->FindFileByName(name);
     for (int i = 0; f != nullptr && i < f->service_count(); ++i) {
       out.push_back(f->service(i)->full_name());
     }
@@ -111,8 +116,8 @@ std::vector<std::string> ServiceNames() {
 enum class Expect { kRefused, kPasses };
 
 struct Case {
-  std::string what;          // for failure messages
-  std::string bytes;         // the serialized request
+  std::string what;   // for failure messages
+  std::string bytes;  // the serialized request
   Expect expect;
   std::string must_mention;  // part of the refusal message
 };
@@ -134,7 +139,9 @@ class CaseBuilder {
   // A fresh request with the messages along `path` created; returns the
   // innermost one (where the leaf field lives).
   gpb::Message* Reach(std::unique_ptr<gpb::Message>& root, const Path& path) {
-    root.reset(gpb::MessageFactory::generated_factory()->GetPrototype(request_)->New());
+    root.reset(gpb::MessageFactory::generated_factory()
+                   ->GetPrototype(request_)
+                   ->New());
     gpb::Message* m = root.get();
     for (const FieldDescriptor* f : path) {
       m = f->is_repeated() ? m->GetReflection()->AddMessage(m, f)
@@ -148,20 +155,22 @@ class CaseBuilder {
     cases_.push_back(Case{what, root.SerializeAsString(), expect, mention});
   }
 
-  void Walk(const gpb::Descriptor* d, const Path& path, const std::string& shown,
+  void Walk(const gpb::Descriptor* d, const Path& path,
+            const std::string& shown,
             std::set<const gpb::Descriptor*> on_path) {
     if (path.size() > 5 || !on_path.insert(d).second) return;
     for (int i = 0; i < d->field_count(); ++i) {
       const FieldDescriptor* f = d->field(i);
-      const std::string name =
-          (shown.empty() ? "" : shown + ".") + f->name() + (f->is_repeated() ? "[0]" : "");
+      const std::string name = (shown.empty() ? "" : shown + ".") + f->name() +
+                               (f->is_repeated() ? "[0]" : "");
       const std::string bare = (shown.empty() ? "" : shown + ".") + f->name();
       const FieldLimit limit = LimitOf(*f);
       if (f->is_repeated() && !f->is_map()) {
         std::unique_ptr<gpb::Message> root;
         gpb::Message* m = Reach(root, path);
         for (int64_t k = 0; k <= limit.max_items; ++k) AddDefault(m, f);
-        Add(bare + " with max_items + 1", *root, Expect::kRefused, bare + " has ");
+        Add(bare + " with max_items + 1", *root, Expect::kRefused,
+            bare + " has ");
       }
       if (f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
         Path deeper = path;
@@ -176,22 +185,44 @@ class CaseBuilder {
   void AddDefault(gpb::Message* m, const FieldDescriptor* f) {
     const gpb::Reflection* r = m->GetReflection();
     switch (f->cpp_type()) {
-      case FieldDescriptor::CPPTYPE_MESSAGE: r->AddMessage(m, f); break;
-      case FieldDescriptor::CPPTYPE_STRING: r->AddString(m, f, ""); break;
-      case FieldDescriptor::CPPTYPE_INT32: r->AddInt32(m, f, 0); break;
-      case FieldDescriptor::CPPTYPE_INT64: r->AddInt64(m, f, 0); break;
-      case FieldDescriptor::CPPTYPE_UINT32: r->AddUInt32(m, f, 0); break;
-      case FieldDescriptor::CPPTYPE_UINT64: r->AddUInt64(m, f, 0); break;
-      case FieldDescriptor::CPPTYPE_BOOL: r->AddBool(m, f, false); break;
-      case FieldDescriptor::CPPTYPE_ENUM: r->AddEnumValue(m, f, 0); break;
-      case FieldDescriptor::CPPTYPE_DOUBLE: r->AddDouble(m, f, 0); break;
-      case FieldDescriptor::CPPTYPE_FLOAT: r->AddFloat(m, f, 0); break;
+      case FieldDescriptor::CPPTYPE_MESSAGE:
+        r->AddMessage(m, f);
+        break;
+      case FieldDescriptor::CPPTYPE_STRING:
+        r->AddString(m, f, "");
+        break;
+      case FieldDescriptor::CPPTYPE_INT32:
+        r->AddInt32(m, f, 0);
+        break;
+      case FieldDescriptor::CPPTYPE_INT64:
+        r->AddInt64(m, f, 0);
+        break;
+      case FieldDescriptor::CPPTYPE_UINT32:
+        r->AddUInt32(m, f, 0);
+        break;
+      case FieldDescriptor::CPPTYPE_UINT64:
+        r->AddUInt64(m, f, 0);
+        break;
+      case FieldDescriptor::CPPTYPE_BOOL:
+        r->AddBool(m, f, false);
+        break;
+      case FieldDescriptor::CPPTYPE_ENUM:
+        r->AddEnumValue(m, f, 0);
+        break;
+      case FieldDescriptor::CPPTYPE_DOUBLE:
+        r->AddDouble(m, f, 0);
+        break;
+      case FieldDescriptor::CPPTYPE_FLOAT:
+        r->AddFloat(m, f, 0);
+        break;
     }
   }
 
   // Sets leaf `f` (one element when repeated) with `set`.
-  void With(const Path& path, const std::string& what, Expect expect, const std::string& mention,
-            const std::function<void(gpb::Message*, const gpb::Reflection*)>& set) {
+  void With(
+      const Path& path, const std::string& what, Expect expect,
+      const std::string& mention,
+      const std::function<void(gpb::Message*, const gpb::Reflection*)>& set) {
     std::unique_ptr<gpb::Message> root;
     gpb::Message* m = Reach(root, path);
     set(m, m->GetReflection());
@@ -220,14 +251,17 @@ class CaseBuilder {
           std::string& bytes = cases_.back().bytes;
           const size_t at = bytes.find(kMarker);
           ASSERT_NE(at, std::string::npos);
-          bytes.replace(at, 2, "\xC3\x28");  // same length: 0xC3 needs a continuation byte
+          bytes.replace(
+              at, 2,
+              "\xC3\x28");  // same length: 0xC3 needs a continuation byte
         }
         return;
       }
       case FieldDescriptor::CPPTYPE_ENUM:
         With(path, name + " undeclared value", Expect::kRefused, name + " is ",
              [f, rep](gpb::Message* m, const gpb::Reflection* r) {
-               rep ? r->AddEnumValue(m, f, 12345) : r->SetEnumValue(m, f, 12345);
+               rep ? r->AddEnumValue(m, f, 12345)
+                   : r->SetEnumValue(m, f, 12345);
              });
         return;
       case FieldDescriptor::CPPTYPE_INT32:
@@ -241,30 +275,34 @@ class CaseBuilder {
     }
   }
 
-  void Integers(const FieldDescriptor* f, const Path& path, const std::string& name,
-                const FieldLimit& limit) {
+  void Integers(const FieldDescriptor* f, const Path& path,
+                const std::string& name, const FieldLimit& limit) {
     const bool is32 = f->cpp_type() == FieldDescriptor::CPPTYPE_INT32;
     const bool is_unsigned = f->cpp_type() == FieldDescriptor::CPPTYPE_UINT32 ||
                              f->cpp_type() == FieldDescriptor::CPPTYPE_UINT64;
     const int64_t type_min = is_unsigned ? 0 : is32 ? INT32_MIN : INT64_MIN;
-    const int64_t type_max = is32 ? INT32_MAX : f->cpp_type() == FieldDescriptor::CPPTYPE_UINT32
-                                                    ? UINT32_MAX
-                                                    : INT64_MAX;
+    const int64_t type_max = is32 ? INT32_MAX
+                             : f->cpp_type() == FieldDescriptor::CPPTYPE_UINT32
+                                 ? UINT32_MAX
+                                 : INT64_MAX;
     auto set_int = [f](int64_t v) {
       return [f, v](gpb::Message* m, const gpb::Reflection* r) {
         const bool rep = f->is_repeated();
         switch (f->cpp_type()) {
           case FieldDescriptor::CPPTYPE_INT32:
-            rep ? r->AddInt32(m, f, static_cast<int32_t>(v)) : r->SetInt32(m, f, static_cast<int32_t>(v));
+            rep ? r->AddInt32(m, f, static_cast<int32_t>(v))
+                : r->SetInt32(m, f, static_cast<int32_t>(v));
             break;
           case FieldDescriptor::CPPTYPE_INT64:
             rep ? r->AddInt64(m, f, v) : r->SetInt64(m, f, v);
             break;
           case FieldDescriptor::CPPTYPE_UINT32:
-            rep ? r->AddUInt32(m, f, static_cast<uint32_t>(v)) : r->SetUInt32(m, f, static_cast<uint32_t>(v));
+            rep ? r->AddUInt32(m, f, static_cast<uint32_t>(v))
+                : r->SetUInt32(m, f, static_cast<uint32_t>(v));
             break;
           default:
-            rep ? r->AddUInt64(m, f, static_cast<uint64_t>(v)) : r->SetUInt64(m, f, static_cast<uint64_t>(v));
+            rep ? r->AddUInt64(m, f, static_cast<uint64_t>(v))
+                : r->SetUInt64(m, f, static_cast<uint64_t>(v));
         }
       };
     };
@@ -272,10 +310,13 @@ class CaseBuilder {
     if (limit.max < type_max) outside.insert({limit.max + 1, type_max});
     if (limit.min > type_min) outside.insert({limit.min - 1, type_min});
     for (int64_t v : outside) {
-      With(path, name + " = " + std::to_string(v), Expect::kRefused, name + " is ", set_int(v));
+      With(path, name + " = " + std::to_string(v), Expect::kRefused,
+           name + " is ", set_int(v));
     }
     for (int64_t v : {limit.min, limit.max}) {
-      if (v != 0) With(path, name + " = " + std::to_string(v), Expect::kPasses, "", set_int(v));
+      if (v != 0)
+        With(path, name + " = " + std::to_string(v), Expect::kPasses, "",
+             set_int(v));
     }
   }
 
@@ -283,19 +324,26 @@ class CaseBuilder {
   std::vector<Case> cases_;
 };
 
-bool IsStreamingRequest(const gpb::MethodDescriptor* m) { return m->client_streaming(); }
+bool IsStreamingRequest(const gpb::MethodDescriptor* m) {
+  return m->client_streaming();
+}
 
 // For a stream answered per message: the refusal in the first answer
 // ("error_code" / "error_message" fields), if any.
-bool RefusedInAnswer(const gpb::MethodDescriptor* method, const Answer& a, std::string* message) {
+bool RefusedInAnswer(const gpb::MethodDescriptor* method, const Answer& a,
+                     std::string* message) {
   if (a.responses.empty()) return false;
-  std::unique_ptr<gpb::Message> out(
-      gpb::MessageFactory::generated_factory()->GetPrototype(method->output_type())->New());
+  std::unique_ptr<gpb::Message> out(gpb::MessageFactory::generated_factory()
+                                        ->GetPrototype(method->output_type())
+                                        ->New());
   if (!out->ParseFromString(a.responses[0])) return false;
-  const FieldDescriptor* code = out->GetDescriptor()->FindFieldByName("error_code");
-  const FieldDescriptor* text = out->GetDescriptor()->FindFieldByName("error_message");
+  const FieldDescriptor* code =
+      out->GetDescriptor()->FindFieldByName("error_code");
+  const FieldDescriptor* text =
+      out->GetDescriptor()->FindFieldByName("error_message");
   if (code == nullptr || text == nullptr) return false;
-  if (out->GetReflection()->GetString(*out, code) != "INVALID_ARGUMENT") return false;
+  if (out->GetReflection()->GetString(*out, code) != "INVALID_ARGUMENT")
+    return false;
   *message = out->GetReflection()->GetString(*out, text);
   return true;
 }
@@ -306,9 +354,11 @@ TestServer* NewServer() {
   });
 }
 
-class RequestLimitsPropertyTest : public ::testing::TestWithParam<std::string> {};
+class RequestLimitsPropertyTest : public ::testing::TestWithParam<std::string> {
+};
 
-TEST_P(RequestLimitsPropertyTest, EveryMethodAnswersBadInputPreciselyAndChangesNothing) {
+TEST_P(RequestLimitsPropertyTest,
+       EveryMethodAnswersBadInputPreciselyAndChangesNothing) {
   std::unique_ptr<TestServer> server(NewServer());
   const gpb::ServiceDescriptor* service =
       gpb::DescriptorPool::generated_pool()->FindServiceByName(GetParam());
@@ -323,8 +373,8 @@ TEST_P(RequestLimitsPropertyTest, EveryMethodAnswersBadInputPreciselyAndChangesN
     // test (one that is served goes through the gate and is checked here).
     const std::vector<Case> cases = CaseBuilder(method->input_type()).Build();
     if (cases.empty()) continue;
-    if (Call(server->channel(), path, {""}, server->admin).status.error_code() ==
-        grpc::StatusCode::UNIMPLEMENTED) {
+    if (Call(server->channel(), path, {""}, server->admin)
+            .status.error_code() == grpc::StatusCode::UNIMPLEMENTED) {
       std::cout << path << ": not implemented by the server, skipped\n";
       continue;
     }
@@ -335,10 +385,12 @@ TEST_P(RequestLimitsPropertyTest, EveryMethodAnswersBadInputPreciselyAndChangesN
       const Answer a = Call(server->channel(), path, {c.bytes}, server->admin);
       ++calls;
       const grpc::StatusCode code = a.status.error_code();
-      ASSERT_NE(code, grpc::StatusCode::DEADLINE_EXCEEDED) << "no answer within 1 s";
+      ASSERT_NE(code, grpc::StatusCode::DEADLINE_EXCEEDED)
+          << "no answer within 1 s";
       ASSERT_NE(code, grpc::StatusCode::INTERNAL) << a.status.error_message();
       ASSERT_NE(code, grpc::StatusCode::UNKNOWN) << a.status.error_message();
-      ASSERT_NE(code, grpc::StatusCode::UNAVAILABLE) << a.status.error_message();
+      ASSERT_NE(code, grpc::StatusCode::UNAVAILABLE)
+          << a.status.error_message();
       EXPECT_LE(a.status.error_message().size(), kMaxErrorMessageBytes);
       std::string answer_message;
       const bool refused_in_answer =
@@ -346,19 +398,25 @@ TEST_P(RequestLimitsPropertyTest, EveryMethodAnswersBadInputPreciselyAndChangesN
           RefusedInAnswer(method, a, &answer_message);
       if (c.expect == Expect::kRefused) {
         if (static_cast<int>(c.bytes.size()) > kMaxRequestBytes) {
-          EXPECT_EQ(code, grpc::StatusCode::RESOURCE_EXHAUSTED) << a.status.error_message();
+          EXPECT_EQ(code, grpc::StatusCode::RESOURCE_EXHAUSTED)
+              << a.status.error_message();
         } else if (refused_in_answer) {
-          EXPECT_NE(answer_message.find(c.must_mention), std::string::npos) << answer_message;
+          EXPECT_NE(answer_message.find(c.must_mention), std::string::npos)
+              << answer_message;
         } else {
-          EXPECT_EQ(code, grpc::StatusCode::INVALID_ARGUMENT) << a.status.error_message();
-          EXPECT_NE(a.status.error_message().find(c.must_mention), std::string::npos)
+          EXPECT_EQ(code, grpc::StatusCode::INVALID_ARGUMENT)
+              << a.status.error_message();
+          EXPECT_NE(a.status.error_message().find(c.must_mention),
+                    std::string::npos)
               << a.status.error_message();
         }
       } else {
         // At the limit: past the limits check (the domain may still refuse).
-        EXPECT_EQ(a.status.error_message().find("; the limit is"), std::string::npos)
+        EXPECT_EQ(a.status.error_message().find("; the limit is"),
+                  std::string::npos)
             << a.status.error_message();
-        EXPECT_EQ(a.status.error_message().find("; the allowed range is"), std::string::npos)
+        EXPECT_EQ(a.status.error_message().find("; the allowed range is"),
+                  std::string::npos)
             << a.status.error_message();
       }
       absl::StatusOr<testing::DatabaseSnapshot> after = server->Snapshot();
@@ -371,13 +429,15 @@ TEST_P(RequestLimitsPropertyTest, EveryMethodAnswersBadInputPreciselyAndChangesN
       }
     }
   }
-  std::cout << GetParam() << ": " << calls << " calls, " << refused << " refused\n";
+  std::cout << GetParam() << ": " << calls << " calls, " << refused
+            << " refused\n";
 }
 
 INSTANTIATE_TEST_SUITE_P(AllServices, RequestLimitsPropertyTest,
                          ::testing::ValuesIn(ServiceNames()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string n = info.param.substr(info.param.rfind('.') + 1);
+                           std::string n =
+                               info.param.substr(info.param.rfind('.') + 1);
                            return n;
                          });
 
@@ -394,10 +454,12 @@ TEST_F(RequestLimitsTest, ThreeMiBObjectionIsRefusedAndTheAuditLogDoesNotGrow) {
   req.set_text(std::string(3 << 20, 'x'));
   req.set_contact("someone@example.org");
   for (int i = 0; i < 5; ++i) {
-    const Answer a = Call(server_.channel(), "/gorank.v1.CertificateService/LodgeObjection",
-                          {req.SerializeAsString()}, "");
+    const Answer a =
+        Call(server_.channel(), "/gorank.v1.CertificateService/LodgeObjection",
+             {req.SerializeAsString()}, "");
     EXPECT_EQ(a.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-    EXPECT_EQ(a.status.error_message(), "text is 3145728 bytes; the limit is 4000 bytes");
+    EXPECT_EQ(a.status.error_message(),
+              "text is 3145728 bytes; the limit is 4000 bytes");
   }
   auto after = server_.Snapshot();
   ASSERT_TRUE(after.ok());
@@ -410,17 +472,20 @@ TEST_F(RequestLimitsTest, InvalidUtf8InThePublicVerifyNamesTheField) {
   std::string bytes = req.SerializeAsString();
   bytes.replace(bytes.find(kMarker), 2, "\xFF\xFE");
   const Answer a =
-      Call(server_.channel(), "/gorank.v1.CertificateService/VerifyCertificate", {bytes}, "");
+      Call(server_.channel(), "/gorank.v1.CertificateService/VerifyCertificate",
+           {bytes}, "");
   EXPECT_EQ(a.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(a.status.error_message(),
-            "field gorank.v1.VerifyCertificateRequest.number is not valid UTF-8 text; the "
+            "field gorank.v1.VerifyCertificateRequest.number is not valid "
+            "UTF-8 text; the "
             "request was not read (send text as UTF-8)");
 }
 
 TEST_F(RequestLimitsTest, BytesThatAreNoProtobufMessageAreInvalidArgument) {
   // Field 1 (number) as a length-delimited value longer than the message.
-  const Answer a = Call(server_.channel(), "/gorank.v1.CertificateService/VerifyCertificate",
-                        {std::string("\x0a\x7f\x31\x31", 4)}, "");
+  const Answer a =
+      Call(server_.channel(), "/gorank.v1.CertificateService/VerifyCertificate",
+           {std::string("\x0a\x7f\x31\x31", 4)}, "");
   EXPECT_EQ(a.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(a.status.error_message(),
             "the request could not be parsed as its protobuf message type");
@@ -434,14 +499,16 @@ TEST_F(RequestLimitsTest, AStreamCutByInvalidUtf8EndsInInvalidArgument) {
   bad.set_record_id(kMarker);
   std::string bad_bytes = bad.SerializeAsString();
   bad_bytes.replace(bad_bytes.find(kMarker), 2, "\xC3\x28");
-  const Answer a = Call(server_.channel(), "/gorank.v1.RulesService/CheckGameRecords",
-                        {good.SerializeAsString(), bad_bytes, good.SerializeAsString()}, "");
+  const Answer a =
+      Call(server_.channel(), "/gorank.v1.RulesService/CheckGameRecords",
+           {good.SerializeAsString(), bad_bytes, good.SerializeAsString()}, "");
   ASSERT_GE(a.responses.size(), 1u);
   v1::CheckGameRecordsResponse first;
   ASSERT_TRUE(first.ParseFromString(a.responses[0]));
   EXPECT_EQ(first.record_id(), "good");
   EXPECT_EQ(a.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_NE(a.status.error_message().find("gorank.v1.CheckGameRecordsRequest.record_id"),
+  EXPECT_NE(a.status.error_message().find(
+                "gorank.v1.CheckGameRecordsRequest.record_id"),
             std::string::npos)
       << a.status.error_message();
 }
@@ -453,7 +520,8 @@ TEST_F(RequestLimitsTest, BigRankTextsAreAnsweredWithAShortMessage) {
     req.set_text(std::string(size, 'k'));
     v1::ParseRankResponse resp;
     auto ctx = TestServer::Context("");
-    ctx->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(1));
+    ctx->set_deadline(std::chrono::system_clock::now() +
+                      std::chrono::seconds(1));
     const grpc::Status s = ranks->ParseRank(ctx.get(), req, &resp);
     EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << size;
     EXPECT_LE(s.error_message().size(), 200u) << s.error_message();
@@ -462,16 +530,20 @@ TEST_F(RequestLimitsTest, BigRankTextsAreAnsweredWithAShortMessage) {
   v1::ParseRankRequest req;
   req.set_text(std::string(64, 'k'));
   v1::ParseRankResponse resp;
-  const grpc::Status s = ranks->ParseRank(TestServer::Context("").get(), req, &resp);
-  EXPECT_NE(s.error_message().find("...' (64 bytes) is not a rank"), std::string::npos)
+  const grpc::Status s =
+      ranks->ParseRank(TestServer::Context("").get(), req, &resp);
+  EXPECT_NE(s.error_message().find("...' (64 bytes) is not a rank"),
+            std::string::npos)
       << s.error_message();
   v1::SearchPlayersRequest search;
   search.mutable_min_rank()->set_notation(std::string(60, 'd'));
   v1::SearchPlayersResponse found;
-  const grpc::Status m = v1::PlayerRegistry::NewStub(server_.channel())
-                             ->SearchPlayers(TestServer::Context("").get(), search, &found);
+  const grpc::Status m =
+      v1::PlayerRegistry::NewStub(server_.channel())
+          ->SearchPlayers(TestServer::Context("").get(), search, &found);
   EXPECT_EQ(m.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_NE(m.error_message().find("(60 bytes)"), std::string::npos) << m.error_message();
+  EXPECT_NE(m.error_message().find("(60 bytes)"), std::string::npos)
+      << m.error_message();
 }
 
 TEST(BadTokenThrottleTest, UnknownTokensAreThrottledPerAddressLikeThePublic) {
@@ -484,11 +556,12 @@ TEST(BadTokenThrottleTest, UnknownTokensAreThrottledPerAddressLikeThePublic) {
   grpc::Status last;
   std::string retry_after;
   for (int i = 0; i < 6; ++i) {
-    auto ctx = TestServer::Context(i % 2 == 0 ? "not-a-token-" + std::to_string(i)
-                                              : server.revoked);
+    auto ctx = TestServer::Context(
+        i % 2 == 0 ? "not-a-token-" + std::to_string(i) : server.revoked);
     v1::WhoAmIResponse me;
     last = tokens->WhoAmI(ctx.get(), v1::WhoAmIRequest(), &me);
-    if (last.error_code() == grpc::StatusCode::UNAUTHENTICATED) ++unauthenticated;
+    if (last.error_code() == grpc::StatusCode::UNAUTHENTICATED)
+      ++unauthenticated;
     const auto& trailers = ctx->GetServerTrailingMetadata();
     if (auto it = trailers.find("retry-after-ms"); it != trailers.end()) {
       retry_after.assign(it->second.data(), it->second.size());
@@ -500,8 +573,8 @@ TEST(BadTokenThrottleTest, UnknownTokensAreThrottledPerAddressLikeThePublic) {
   EXPECT_FALSE(retry_after.empty());
   // A good token has its own bucket.
   v1::WhoAmIResponse me;
-  const grpc::Status ok = tokens->WhoAmI(TestServer::Context(server.admin).get(),
-                                         v1::WhoAmIRequest(), &me);
+  const grpc::Status ok = tokens->WhoAmI(
+      TestServer::Context(server.admin).get(), v1::WhoAmIRequest(), &me);
   EXPECT_TRUE(ok.ok()) << ok.error_message();
 }
 

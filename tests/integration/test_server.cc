@@ -37,9 +37,8 @@ std::string MakeToken(v1::TokenService::Stub& stub, const std::string& admin,
 
 TestServer::TestServer() : TestServer(nullptr) {}
 
-TestServer::TestServer(
-    const std::function<void(server::ServerConfig&, const std::string&)>&
-        adjust) {
+TestServer::TestServer(const std::function<void(server::ServerConfig&,
+                                                const std::string&)>& adjust) {
   spdlog::set_level(
       spdlog::level::warn);  // one log line per call is noise here
   clock_.SetDate(Date{2024, 6, 1});

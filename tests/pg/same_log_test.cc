@@ -39,10 +39,8 @@ struct Office {
     EXPECT_TRUE(opened.ok()) << opened.status();
     if (!opened.ok()) return;
     db = std::move(*opened);
-    registry_repo =
-        std::make_unique<storage::SqlRegistryRepository>(db.get());
-    cert_repo =
-        std::make_unique<storage::SqlCertificateRepository>(db.get());
+    registry_repo = std::make_unique<storage::SqlRegistryRepository>(db.get());
+    cert_repo = std::make_unique<storage::SqlCertificateRepository>(db.get());
     registry =
         std::make_unique<registry::PlayerRegistry>(registry_repo.get(), &clock);
     office = std::make_unique<Certification>(cert_repo.get(),
@@ -137,7 +135,8 @@ TEST(SameLogTest, TheSameHistoryGivesTheSameLogAndTablesOnBothEngines) {
   ASSERT_GT(a.size(), 10u);
   ASSERT_EQ(a.size(), b.size());
   // Written keyed, with the link to the entry before.
-  EXPECT_NE(std::get<1>(a.back()).find("\"audit_log:" + std::to_string(a.size() - 1) + "\":\"hmac:"),
+  EXPECT_NE(std::get<1>(a.back()).find(
+                "\"audit_log:" + std::to_string(a.size() - 1) + "\":\"hmac:"),
             std::string::npos)
       << std::get<1>(a.back());
   for (size_t i = 0; i < a.size(); ++i) {

@@ -141,7 +141,8 @@ TEST_F(TestDatabaseUrlOnPostgresTest, UrlPointsIntoAFreshEmptySchema) {
   // same name.)
   EXPECT_EQ(Query(conn.get(),
                   "SELECT count(*) FROM information_schema.tables WHERE "
-                  "table_name = 'players' AND table_schema = '" + schema + "'"),
+                  "table_name = 'players' AND table_schema = '" +
+                      schema + "'"),
             "1");
 }
 

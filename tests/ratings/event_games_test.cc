@@ -12,13 +12,13 @@
 namespace gorank::ratings {
 namespace {
 
+using test_events::G;
+using test_events::Player;
 using ::testing::HasSubstr;
 using tournaments::EntrantId;
 using tournaments::EventResults;
 using tournaments::Game;
 using tournaments::Outcome;
-using test_events::G;
-using test_events::Player;
 
 tournaments::Event ClosedEvent() {
   tournaments::Event event;

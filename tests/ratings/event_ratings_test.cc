@@ -14,11 +14,11 @@
 namespace gorank::ratings {
 namespace {
 
+using test_events::G;
+using test_events::Player;
 using tournaments::EventResults;
 using tournaments::Game;
 using tournaments::Outcome;
-using test_events::G;
-using test_events::Player;
 
 class EventRatingsTest : public ::testing::Test {
  protected:

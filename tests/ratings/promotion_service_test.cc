@@ -92,7 +92,8 @@ class PromotionServiceTest : public ::testing::Test {
   // each; closed.
   int64_t PlayEvent(Date day, const std::vector<std::vector<int>>& games) {
     v1::CreateEventRequest create;
-    *create.mutable_event() = test_events::ClubRoundRobin("Club Open " + day.ToString(), day);
+    *create.mutable_event() =
+        test_events::ClubRoundRobin("Club Open " + day.ToString(), day);
     v1::CreateEventResponse created;
     grpc::Status s = events_->CreateEvent(
         TestServer::Context(server_.admin).get(), create, &created);
@@ -131,7 +132,8 @@ class PromotionServiceTest : public ::testing::Test {
 
   // Alpha wins 2 games (exactly the minimum), Beta wins 1 (one short).
   void PlayFirstEvent() {
-    first_event_ = PlayEvent(Date{2024, 7, 1}, {{1, 1, 3}, {1, 2, 4}, {2, 1, 4}});
+    first_event_ =
+        PlayEvent(Date{2024, 7, 1}, {{1, 1, 3}, {1, 2, 4}, {2, 1, 4}});
   }
   int64_t first_event_ = 0;
 

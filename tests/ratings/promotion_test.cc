@@ -281,13 +281,7 @@ TEST(PlacementRules, AwardsAndBoundaries) {
        {1},
        true,
        false},
-      {"champion",
-       "am.champion_7d",
-       "6d",
-       "evening_news_cup",
-       {1},
-       true,
-       true},
+      {"champion", "am.champion_7d", "6d", "evening_news_cup", {1}, true, true},
       {"champion runner-up",
        "am.champion_7d",
        "6d",
@@ -295,13 +289,7 @@ TEST(PlacementRules, AwardsAndBoundaries) {
        {2},
        true,
        false},
-      {"world title",
-       "pro.world_title",
-       "5p",
-       "samsung_cup",
-       {1},
-       true,
-       true},
+      {"world title", "pro.world_title", "5p", "samsung_cup", {1}, true, true},
       {"world title, amateur",
        "pro.world_title",
        "7d",
@@ -351,13 +339,7 @@ TEST(PlacementRules, AwardsAndBoundaries) {
        {1},
        true,
        true},
-      {"unplaced",
-       "pro.world_title",
-       "5p",
-       "samsung_cup",
-       {0},
-       true,
-       false},
+      {"unplaced", "pro.world_title", "5p", "samsung_cup", {0}, true, false},
   };
   for (const Case& c : cases) {
     const RuleVerdict v = Explain(Placed(c.rank, c.category, c.places), c.rule);
@@ -372,8 +354,8 @@ TEST(PlacementRules, AwardsAndBoundaries) {
 }
 
 TEST(PlacementRules, DisabledRuleGivesNoVerdict) {
-  absl::StatusOr<std::vector<RuleVerdict>> all =
-      ExplainPlayer(Rules(), Placed("5d", "world_amateur_championship", {1}), kAsOf);
+  absl::StatusOr<std::vector<RuleVerdict>> all = ExplainPlayer(
+      Rules(), Placed("5d", "world_amateur_championship", {1}), kAsOf);
   ASSERT_TRUE(all.ok());
   for (const RuleVerdict& v : *all) EXPECT_NE(v.rule_id, "am.international_7d");
 }

@@ -208,9 +208,9 @@ TEST_F(RatingImportTest, TheNextEventRatesFromTheImportedStart) {
   const int64_t p1 = Register("Imported One");
   const int64_t p2 = Register("Seeded Two");
   v1::ImportSummary summary;
-  grpc::Status s = Import(server_.admin,
-                          {{2, std::to_string(p1), "2350", "", "2024-05-01"}},
-                          &summary);
+  grpc::Status s =
+      Import(server_.admin, {{2, std::to_string(p1), "2350", "", "2024-05-01"}},
+             &summary);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_TRUE(summary.stored());
   EXPECT_EQ(summary.added(), 1);
@@ -224,8 +224,8 @@ TEST_F(RatingImportTest, TheNextEventRatesFromTheImportedStart) {
   EXPECT_EQ(r.rated_games(), 0);
   EXPECT_EQ(r.grade().ladder(), v1::RANK_LADDER_AMATEUR_DAN);
   EXPECT_EQ(r.grade().level(), 4);  // 2350: 4d
-  EXPECT_EQ(r.origin(), "import starts.csv sha256:" + kSha +
-                            " line 2 as of 2024-05-01");
+  EXPECT_EQ(r.origin(),
+            "import starts.csv sha256:" + kSha + " line 2 as of 2024-05-01");
 
   const int64_t event = PlayAndClose(p1, p2);
   const RatingBook from_start =
@@ -245,8 +245,7 @@ TEST_F(RatingImportTest, TheNextEventRatesFromTheImportedStart) {
   v1::GetRatingHistoryRequest hreq;
   hreq.set_player_id(p1);
   v1::GetRatingHistoryResponse history;
-  s = ratings_->GetRatingHistory(TestServer::Context("").get(), hreq,
-                                 &history);
+  s = ratings_->GetRatingHistory(TestServer::Context("").get(), hreq, &history);
   ASSERT_TRUE(s.ok()) << s.error_message();
   ASSERT_EQ(history.changes_size(), 1);
   EXPECT_EQ(history.changes(0).gor_before(), 2350);
@@ -254,8 +253,8 @@ TEST_F(RatingImportTest, TheNextEventRatesFromTheImportedStart) {
   // A full recompute seeds from the stored start: the same table.
   v1::RecomputeRatingsRequest rreq;
   v1::RecomputeRatingsResponse recomputed;
-  s = ratings_->RecomputeRatings(TestServer::Context(server_.admin).get(),
-                                 rreq, &recomputed);
+  s = ratings_->RecomputeRatings(TestServer::Context(server_.admin).get(), rreq,
+                                 &recomputed);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_FALSE(recomputed.changed());
   EXPECT_EQ(recomputed.players(), 2);
@@ -316,8 +315,8 @@ TEST_F(RatingImportTest, EveryRefusalNamesItsLineAndColumnAndStoresNothing) {
   EXPECT_EQ(summary.refused(), 12);
   std::map<int, std::pair<std::string, std::string>> by_line;
   for (const v1::ImportRefusal& r : summary.refusals()) {
-    EXPECT_TRUE(by_line.emplace(r.line(), std::pair(r.column(), r.reason()))
-                    .second)
+    EXPECT_TRUE(
+        by_line.emplace(r.line(), std::pair(r.column(), r.reason())).second)
         << "line " << r.line() << " refused twice";
   }
   auto expect = [&](int line, const std::string& column,
@@ -327,8 +326,9 @@ TEST_F(RatingImportTest, EveryRefusalNamesItsLineAndColumnAndStoresNothing) {
     EXPECT_THAT(by_line[line].second, HasSubstr(words)) << "line " << line;
   };
   expect(2, "player", "player is empty");
-  expect(3, "player", "no registered player has this player id or external "
-                      "id '987654'");
+  expect(3, "player",
+         "no registered player has this player id or external "
+         "id '987654'");
   expect(4, "gor", "'abc' is not a decimal number");
   expect(5, "gor", "outside the EGF scale -900 .. 3200");
   expect(6, "gor", "no thousands separator");
@@ -337,10 +337,10 @@ TEST_F(RatingImportTest, EveryRefusalNamesItsLineAndColumnAndStoresNothing) {
   expect(9, "as_of", "write YYYY-MM-DD");
   expect(10, "player", "'EGD-7' names more than one player");
   expect(10, "player", "'110:EGD-7' for player " + std::to_string(a));
-  expect(11, "player", "'id:" + std::to_string(b) + "' for player " +
-                           std::to_string(b));
-  expect(11, "player", "'130:" + std::to_string(b) + "' for player " +
-                           std::to_string(e));
+  expect(11, "player",
+         "'id:" + std::to_string(b) + "' for player " + std::to_string(b));
+  expect(11, "player",
+         "'130:" + std::to_string(b) + "' for player " + std::to_string(e));
   expect(12, "player", "is on lines 12, 14 of this file");
   expect(14, "player", "is on lines 12, 14 of this file");
   EXPECT_FALSE(by_line.contains(13));
@@ -416,8 +416,7 @@ TEST_F(RatingImportTest, ResidentIdDryRunReImportAndReplacement) {
   ASSERT_EQ(summary.refusals_size(), 1);
   EXPECT_THAT(summary.refusals(0).reason(),
               HasSubstr("no registered player has this resident ID"));
-  EXPECT_THAT(summary.refusals(0).reason(),
-              ::testing::Not(HasSubstr(unknown)));
+  EXPECT_THAT(summary.refusals(0).reason(), ::testing::Not(HasSubstr(unknown)));
 }
 
 TEST_F(RatingImportTest, OnlyTheNationalAdminImports) {

@@ -63,8 +63,9 @@ TEST(PlanStartImport, WholeFileProblems) {
             absl::StatusCode::kInvalidArgument);
   StartImport bad_sha = File({{2, "1", "2000", "", ""}});
   bad_sha.file_sha256 = "xyz";
-  EXPECT_EQ(PlanStartImport(bad_sha, Found({1}), book, {}, today, 0).status().code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      PlanStartImport(bad_sha, Found({1}), book, {}, today, 0).status().code(),
+      absl::StatusCode::kInvalidArgument);
   StartImport big = File(std::vector<StartRow>(kMaxImportRows + 1));
   EXPECT_EQ(PlanStartImport(big, {}, book, {}, today, 0).status().code(),
             absl::StatusCode::kResourceExhausted);
@@ -79,8 +80,12 @@ TEST(PlanStartImport, OriginRatedPlayersAndReplacement) {
                   .ok());
   ASSERT_TRUE(book.SetStart(PlayerId{3}, 1500, std::nullopt).ok());
   std::map<PlayerId, RatingStart> stored;
-  stored[PlayerId{3}] = RatingStart{PlayerId{3}, 1500, std::nullopt, Date{2025, 6, 1},
-                                    "import old.csv line 9 as of 2025-06-01", 1};
+  stored[PlayerId{3}] = RatingStart{PlayerId{3},
+                                    1500,
+                                    std::nullopt,
+                                    Date{2025, 6, 1},
+                                    "import old.csv line 9 as of 2025-06-01",
+                                    1};
   absl::StatusOr<StartImportPlan> plan =
       PlanStartImport(File({{2, "1", "2300", "", ""},
                             {3, "3", "1600", "2500", "2025-12-31"},
@@ -100,8 +105,10 @@ TEST(PlanStartImport, OriginRatedPlayersAndReplacement) {
   EXPECT_EQ(plan->starts[1].as_of, (Date{2026, 1, 1}));  // today
   EXPECT_EQ(plan->starts[1].recorded_unix, 77);
   ASSERT_EQ(plan->report.outcomes.size(), 2u);
-  EXPECT_THAT(plan->report.outcomes[0].note,
-              HasSubstr("replaces the start gor 1500 as of 2025-06-01 (import old.csv"));
+  EXPECT_THAT(
+      plan->report.outcomes[0].note,
+      HasSubstr(
+          "replaces the start gor 1500 as of 2025-06-01 (import old.csv"));
   EXPECT_EQ(plan->report.added, 2);
   EXPECT_EQ(plan->report.refused, 1);
 }

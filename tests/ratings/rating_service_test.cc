@@ -44,7 +44,8 @@ class RatingServiceTest : public ::testing::Test {
   // registered, 3 and 4 guests. Round 1: 1 beats 2, 3 beats 4.
   int64_t SaveEvent(int64_t p1, int64_t p2) {
     v1::CreateEventRequest create;
-    *create.mutable_event() = test_events::ClubRoundRobin("Club Open", Date{2025, 5, 1});
+    *create.mutable_event() =
+        test_events::ClubRoundRobin("Club Open", Date{2025, 5, 1});
     v1::CreateEventResponse created;
     grpc::Status s = events_->CreateEvent(
         TestServer::Context(server_.admin).get(), create, &created);

@@ -150,8 +150,7 @@ TEST_F(SqlRatingRepositoryTest, AnEventIsAppendedOnce) {
   EXPECT_EQ(repo_->History(PlayerId{1})->size(), 1u);
 }
 
-TEST_F(SqlRatingRepositoryTest,
-       OnePendingProposalAndDecisionsOnlyOnPending) {
+TEST_F(SqlRatingRepositoryTest, OnePendingProposalAndDecisionsOnlyOnPending) {
   const int64_t p110 = AddPlayer("110");
   const int64_t p130 = AddPlayer("130");
   auto first = repo_->AddProposal(Proposal(p110, "am.rating"), Audit());

@@ -21,9 +21,9 @@ TEST_F(GomokuDisciplineTest, PlayerHoldsBothRanksAndHistoryPerDiscipline) {
   d.initial_rank = Rank::FromString("2d");
   const Player p = MustRegister(d);
 
-  auto g = registry_.ChangeRank(op110_, p.id, G("2d"),
-                                RankChangeReason::kTournamentAward,
-                                "Beijing Gomoku Open 2024, 2nd", std::nullopt, Event());
+  auto g = registry_.ChangeRank(
+      op110_, p.id, G("2d"), RankChangeReason::kTournamentAward,
+      "Beijing Gomoku Open 2024, 2nd", std::nullopt, Event());
   ASSERT_TRUE(g.ok()) << g.status();
   EXPECT_EQ(g->first.rank, Rank::FromString("2d"));  // Go rank untouched
   EXPECT_EQ(g->first.gomoku_rank, G("2d"));

@@ -88,7 +88,8 @@ TEST_F(SearchTest, ThePublicOnlyLooksUpWholeNames) {
   };
   EXPECT_EQ(Ids(public_, by("张小龙")), (std::vector<int64_t>{4}));
   EXPECT_EQ(Ids(public_, by("Zhang Min")), (std::vector<int64_t>{2}));
-  EXPECT_EQ(Ids(public_, by("张")), (std::vector<int64_t>{})) << "a prefix is no name";
+  EXPECT_EQ(Ids(public_, by("张")), (std::vector<int64_t>{}))
+      << "a prefix is no name";
   EXPECT_EQ(Ids(auditor_, by("张")), (std::vector<int64_t>{1, 2, 4}));
   for (int i = 0; i < 25; ++i) Add("同名", "", "120", std::nullopt);
   auto page = registry_.Search(public_, by("同名"));
@@ -96,15 +97,18 @@ TEST_F(SearchTest, ThePublicOnlyLooksUpWholeNames) {
   EXPECT_EQ(page->players.size(), 20u);
   EXPECT_TRUE(page->next_page_token.empty());
   SearchRequest all;
-  EXPECT_EQ(registry_.Search(public_, all).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(registry_.Search(public_, all).status().code(),
+            StatusCode::kInvalidArgument);
   SearchRequest paged = by("同名");
   paged.page_token = "10";
-  EXPECT_EQ(registry_.Search(public_, paged).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(registry_.Search(public_, paged).status().code(),
+            StatusCode::kInvalidArgument);
   SearchRequest by_agency;
   by_agency.agency_prefix = "120";
   EXPECT_EQ(registry_.Search(public_, by_agency).status().code(),
             StatusCode::kInvalidArgument);
-  EXPECT_EQ(Ids(op130_, by_agency).size(), 27u) << "callers with a token still list";
+  EXPECT_EQ(Ids(op130_, by_agency).size(), 27u)
+      << "callers with a token still list";
 }
 
 TEST_F(SearchTest, PaginatesWithTokens) {
@@ -194,10 +198,10 @@ class RankChangeTest : public RegistryFixture {
 
 TEST_F(RankChangeTest, OperatorRecordsAnAwardAndTheHistoryGrows) {
   const size_t audit_before = AuditSize();
-  auto result =
-      registry_.ChangeRank(op110_, player_.id, Rank::FromString("1d"),
-                           RankChangeReason::kTournamentAward,
-                           "2024 provincial championship", std::nullopt, Event());
+  auto result = registry_.ChangeRank(op110_, player_.id, Rank::FromString("1d"),
+                                     RankChangeReason::kTournamentAward,
+                                     "2024 provincial championship",
+                                     std::nullopt, Event());
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_EQ(result->first.rank, Rank::FromString("1d"));
   const RankHistoryEntry& e = result->second;
@@ -303,27 +307,31 @@ TEST_F(RankChangeTest, AnAwardNamesItsBasis) {
       {"negative event", AwardBasis{-3, ""}, StatusCode::kInvalidArgument},
       {"unknown event", AwardBasis{404, ""}, StatusCode::kNotFound},
       {"open event", AwardBasis{500, ""}, StatusCode::kFailedPrecondition},
-      {"unknown certificate", AwardBasis{0, "110249999"}, StatusCode::kNotFound},
+      {"unknown certificate", AwardBasis{0, "110249999"},
+       StatusCode::kNotFound},
   };
   for (const auto& c : refused) {
     SCOPED_TRACE(c.label);
-    EXPECT_REFUSED_UNCHANGED(registry_.ChangeRank(op110_, player_.id, three, kAward,
-                                                  "provincial final", std::nullopt, c.basis),
-                             c.code);
+    EXPECT_REFUSED_UNCHANGED(
+        registry_.ChangeRank(op110_, player_.id, three, kAward,
+                             "provincial final", std::nullopt, c.basis),
+        c.code);
   }
   // A correction names no award basis.
-  EXPECT_REFUSED_UNCHANGED(
-      registry_.ChangeRank(op110_, player_.id, three, RankChangeReason::kCorrection,
-                           "typo", std::nullopt, Event()),
-      StatusCode::kInvalidArgument);
+  EXPECT_REFUSED_UNCHANGED(registry_.ChangeRank(op110_, player_.id, three,
+                                                RankChangeReason::kCorrection,
+                                                "typo", std::nullopt, Event()),
+                           StatusCode::kInvalidArgument);
   // Without a checker (a server that cannot check) awards are refused.
   PlayerRegistry unchecked(&repo_, &clock_);
-  EXPECT_REFUSED_UNCHANGED(unchecked.ChangeRank(op110_, player_.id, three, kAward,
-                                                "provincial final", std::nullopt, Event()),
-                           StatusCode::kFailedPrecondition);
+  EXPECT_REFUSED_UNCHANGED(
+      unchecked.ChangeRank(op110_, player_.id, three, kAward,
+                           "provincial final", std::nullopt, Event()),
+      StatusCode::kFailedPrecondition);
 
-  auto by_cert = registry_.ChangeRank(op110_, player_.id, three, kAward, "final, 1st",
-                                      std::nullopt, AwardBasis{0, "110240001"});
+  auto by_cert =
+      registry_.ChangeRank(op110_, player_.id, three, kAward, "final, 1st",
+                           std::nullopt, AwardBasis{0, "110240001"});
   ASSERT_TRUE(by_cert.ok()) << by_cert.status();
   EXPECT_EQ(by_cert->second.basis, "certificate 110240001 (1d): final, 1st");
   // The public sees the number masked and no token id; staff see all.
@@ -333,7 +341,8 @@ TEST_F(RankChangeTest, AnAwardNamesItsBasis) {
   EXPECT_EQ(shown->back().actor, "agency:110");
   EXPECT_EQ(registry_.History(auditor_, player_.id)->back().basis,
             "certificate 110240001 (1d): final, 1st");
-  EXPECT_EQ(registry_.History(auditor_, player_.id)->back().actor, "agency:110/token:2");
+  EXPECT_EQ(registry_.History(auditor_, player_.id)->back().actor,
+            "agency:110/token:2");
   // The annual report's query finds it by reason, agency and date.
   RankChangeQuery q;
   q.agency_prefix = "110";

@@ -28,12 +28,15 @@ RegistryFixture::RegistryFixture() : registry_(&repo_, &clock_) {
           if (b.certificate != "110240001") {
             return absl::NotFoundError("no certificate " + b.certificate);
           }
-          if (p.id.value != 1) return absl::FailedPreconditionError("another holder");
+          if (p.id.value != 1)
+            return absl::FailedPreconditionError("another holder");
           return std::string("certificate 110240001 (1d)");
         }
-        if (b.event_id == 500) return absl::FailedPreconditionError("event 500 is not closed");
+        if (b.event_id == 500)
+          return absl::FailedPreconditionError("event 500 is not closed");
         if (b.event_id < 1 || b.event_id > 9) {
-          return absl::NotFoundError("no event with id " + std::to_string(b.event_id));
+          return absl::NotFoundError("no event with id " +
+                                     std::to_string(b.event_id));
         }
         return "event " + std::to_string(b.event_id) + " (fixture event)";
       });

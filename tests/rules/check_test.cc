@@ -9,7 +9,8 @@
 namespace gorank::rules::go {
 namespace {
 
-GameReport CheckOne(const std::string& sgf, const CheckOptions& options = CheckOptions()) {
+GameReport CheckOne(const std::string& sgf,
+                    const CheckOptions& options = CheckOptions()) {
   absl::StatusOr<std::vector<GameReport>> reports = CheckRecords(sgf, options);
   EXPECT_TRUE(reports.ok()) << reports.status();
   if (!reports.ok() || reports->empty()) return GameReport();
@@ -21,7 +22,8 @@ std::string Violations(const GameReport& r) {
   for (const Violation& v : r.violations) {
     if (!out.empty()) out += ",";
     out += std::to_string(v.move_number) + ":" + ViolationName(v.kind);
-    if (v.kind == ViolationKind::kSuperko) out += "@" + std::to_string(v.repeats_move);
+    if (v.kind == ViolationKind::kSuperko)
+      out += "@" + std::to_string(v.repeats_move);
   }
   return out.empty() ? "-" : out;
 }
@@ -68,46 +70,63 @@ const std::string kDoubleKo = "(;SZ[9]" + Ko(0, 0, 'a') + Ko(5, 0, 'b') +
                               "PL[W];W[gb];B[cb];W[];B[hb];W[bb])";
 // Three kos taken in rotation: after 6 moves the start position returns
 // with the same side to move.
-const std::string kTripleKo = "(;SZ[9]" + Ko(0, 0, 'a') + Ko(5, 0, 'a') + Ko(0, 6, 'b') +
+const std::string kTripleKo = "(;SZ[9]" + Ko(0, 0, 'a') + Ko(5, 0, 'a') +
+                              Ko(0, 6, 'b') +
                               "PL[B];B[cb];W[bh];B[hb];W[bb];B[ch];W[gb])";
 
 INSTANTIATE_TEST_SUITE_P(
     Go, Rules,
     testing::Values(
-        RuleCase{"SingleStoneSuicide", "(;SZ[9]AW[ba][ab]PL[B];B[aa])", kSsk, "1:suicide"},
-        RuleCase{"MultiStoneSuicide", "(;SZ[9]AB[aa]AW[ca][ab][bb]PL[B];B[ba])", kSsk,
+        RuleCase{"SingleStoneSuicide", "(;SZ[9]AW[ba][ab]PL[B];B[aa])", kSsk,
                  "1:suicide"},
-        RuleCase{"CaptureBeforeSuicideTest", "(;SZ[9]AB[da][bb][cb]AW[ba][ca][ab]PL[B];B[aa])",
+        RuleCase{"MultiStoneSuicide", "(;SZ[9]AB[aa]AW[ca][ab][bb]PL[B];B[ba])",
+                 kSsk, "1:suicide"},
+        RuleCase{"CaptureBeforeSuicideTest",
+                 "(;SZ[9]AB[da][bb][cb]AW[ba][ca][ab]PL[B];B[aa])", kSsk, "-"},
+        RuleCase{"Snapback",
+                 "(;SZ[9]AB[ca][cb][bc][ac]AW[ba][bb]PL[B];B[aa];W[ab];B[aa])",
                  kSsk, "-"},
-        RuleCase{"Snapback", "(;SZ[9]AB[ca][cb][bc][ac]AW[ba][bb]PL[B];B[aa];W[ab];B[aa])",
-                 kSsk, "-"},
-        RuleCase{"ImmediateKoUnderEveryRule", "(;SZ[9]" + Ko(0, 0, 'a') + "PL[B];B[cb];W[bb])",
-                 kSimple, "2:ko"},
-        RuleCase{"ImmediateKoIsKoNotSuperko", "(;SZ[9]" + Ko(0, 0, 'a') + "PL[B];B[cb];W[bb])",
-                 kPsk, "2:ko"},
+        RuleCase{"ImmediateKoUnderEveryRule",
+                 "(;SZ[9]" + Ko(0, 0, 'a') + "PL[B];B[cb];W[bb])", kSimple,
+                 "2:ko"},
+        RuleCase{"ImmediateKoIsKoNotSuperko",
+                 "(;SZ[9]" + Ko(0, 0, 'a') + "PL[B];B[cb];W[bb])", kPsk,
+                 "2:ko"},
         RuleCase{"KoAfterThreat",
-                 "(;SZ[9]" + Ko(0, 0, 'a') + "PL[B];B[cb];W[ii];B[ih];W[bb])", kSsk, "-"},
+                 "(;SZ[9]" + Ko(0, 0, 'a') + "PL[B];B[cb];W[ii];B[ih];W[bb])",
+                 kSsk, "-"},
         RuleCase{"KoBanLapsesAfterPassSimpleKo",
-                 "(;SZ[9]" + Ko(0, 0, 'a') + "PL[B];B[cb];W[];B[gg];W[bb])", kSimple, "-"},
+                 "(;SZ[9]" + Ko(0, 0, 'a') + "PL[B];B[cb];W[];B[gg];W[bb])",
+                 kSimple, "-"},
         RuleCase{"SituationalAllowsDoubleKoReturn", kDoubleKo, kSsk, "-"},
-        RuleCase{"PositionalForbidsDoubleKoReturn", kDoubleKo, kPsk, "5:superko@0"},
+        RuleCase{"PositionalForbidsDoubleKoReturn", kDoubleKo, kPsk,
+                 "5:superko@0"},
         RuleCase{"TripleKoIsSuperko", kTripleKo, kSsk, "6:superko@0"},
         RuleCase{"TripleKoUnderSimpleKo", kTripleKo, kSimple, "-"},
-        RuleCase{"TripleKoCyclesReportedNotViolations", kTripleKo, kCycles, "-"},
-        RuleCase{"OccupiedPoint", "(;SZ[9];B[ee];W[ee];B[dd])", kSsk, "2:occupied"},
-        RuleCase{"DoubleMove", "(;SZ[9];B[ee];W[cc];B[gg];B[gc];W[cg])", kSsk, "4:double_move"},
-        RuleCase{"PassOutOfTurn", "(;SZ[9];B[ee];B[];W[cc])", kSsk, "2:double_move"},
-        RuleCase{"WhiteFirstInEvenGame", "(;SZ[9];W[ee];B[cc];W[gg])", kSsk, "1:white_first"},
-        RuleCase{"WhiteFirstAfterHandicapStones", "(;SZ[9]HA[2]AB[cc][gg];W[ee];B[cg])", kSsk,
+        RuleCase{"TripleKoCyclesReportedNotViolations", kTripleKo, kCycles,
                  "-"},
-        RuleCase{"HandicapStonesPlayedAsMoves", "(;SZ[9]HA[2];B[cc];B[gg];W[ee];B[cg])", kSsk,
-                 "-"},
-        RuleCase{"MovesAfterTwoPasses", "(;SZ[9];B[ee];W[];B[];W[cc];B[dd])", kSsk,
-                 "4:after_end,5:after_end"},
-        RuleCase{"VoidMoveIsForfeitedTurn", "(;SZ[9]AW[ba][ab]PL[B];B[aa];W[ee];B[cc])", kSsk,
+        RuleCase{"OccupiedPoint", "(;SZ[9];B[ee];W[ee];B[dd])", kSsk,
+                 "2:occupied"},
+        RuleCase{"DoubleMove", "(;SZ[9];B[ee];W[cc];B[gg];B[gc];W[cg])", kSsk,
+                 "4:double_move"},
+        RuleCase{"PassOutOfTurn", "(;SZ[9];B[ee];B[];W[cc])", kSsk,
+                 "2:double_move"},
+        RuleCase{"WhiteFirstInEvenGame", "(;SZ[9];W[ee];B[cc];W[gg])", kSsk,
+                 "1:white_first"},
+        RuleCase{"WhiteFirstAfterHandicapStones",
+                 "(;SZ[9]HA[2]AB[cc][gg];W[ee];B[cg])", kSsk, "-"},
+        RuleCase{"HandicapStonesPlayedAsMoves",
+                 "(;SZ[9]HA[2];B[cc];B[gg];W[ee];B[cg])", kSsk, "-"},
+        RuleCase{"MovesAfterTwoPasses", "(;SZ[9];B[ee];W[];B[];W[cc];B[dd])",
+                 kSsk, "4:after_end,5:after_end"},
+        RuleCase{"VoidMoveIsForfeitedTurn",
+                 "(;SZ[9]AW[ba][ab]PL[B];B[aa];W[ee];B[cc])", kSsk,
                  "1:suicide"},
-        RuleCase{"TtIsPassOn19", "(;SZ[19];B[pd];W[tt];B[dp];W[];B[])", kSsk, "-"}),
-    [](const testing::TestParamInfo<RuleCase>& info) { return info.param.name; });
+        RuleCase{"TtIsPassOn19", "(;SZ[19];B[pd];W[tt];B[dp];W[];B[])", kSsk,
+                 "-"}),
+    [](const testing::TestParamInfo<RuleCase>& info) {
+      return info.param.name;
+    });
 
 TEST(Check, ViolationCarriesArticleAndPenalty) {
   GameReport r = CheckOne("(;SZ[9]" + Ko(0, 0, 'a') + "PL[B];B[cb];W[bb])");
@@ -132,7 +151,8 @@ TEST(Check, SuperkoNamesTheRepeatedMove) {
   GameReport r = CheckOne(kDoubleKo, options);
   ASSERT_EQ(r.violations.size(), 1u);
   EXPECT_EQ(r.violations[0].repeats_move, 0);
-  EXPECT_NE(r.violations[0].description.find("after move 0"), std::string::npos);
+  EXPECT_NE(r.violations[0].description.find("after move 0"),
+            std::string::npos);
 }
 
 TEST(Check, CycleReportedWithTheEventRuling) {
@@ -149,7 +169,8 @@ TEST(Check, CycleReportedWithTheEventRuling) {
 
 TEST(Check, DoubleMoveGivesWarningAndTwoWarningsLose) {
   // Black moves twice (warning 1) and is warned by the referee (warning 2).
-  GameReport r = CheckOne("(;SZ[9]KM[7.5]RE[B+R];B[ee];W[cc];B[gg];B[gc]WARNB[phone rang];W[cg])");
+  GameReport r = CheckOne(
+      "(;SZ[9]KM[7.5]RE[B+R];B[ee];W[cc];B[gg];B[gc]WARNB[phone rang];W[cg])");
   EXPECT_EQ(r.black_warnings, 2);
   EXPECT_EQ(r.two_warning_loser, Color::kBlack);
   EXPECT_EQ(r.outcome.kind, OutcomeKind::kWin);
@@ -181,14 +202,17 @@ TEST(Check, WarningCostsOneStoneInTheCount) {
 TEST(Check, SekiAndSharedPointsCountHalfEach) {
   GameReport r = CheckOne(
       "(;GM[1]FF[4]CA[UTF-8]SZ[9]KM[7.5]RU[Chinese]RE[W+12.5]"
-      "AB[da][ga][ha][ia][db][gb][hb][dc][ec][gc][hc][ic][fd][gd][hd][id][fe][ge][he][ie]"
+      "AB[da][ga][ha][ia][db][gb][hb][dc][ec][gc][hc][ic][fd][gd][hd][id][fe]["
+      "ge][he][ie]"
       "[ff][gf][hf][if][fg][gg][ig][fh][gh][hh][ih][fi][gi][hi][ii]"
-      "AW[aa][ba][ca][fa][bb][cb][fb][ac][bc][cc][fc][ad][bd][cd][dd][ed][ae][be][ce][de]"
-      "[ee][af][bf][cf][df][ef][ag][cg][dg][eg][ah][bh][ch][dh][eh][ai][bi][ci][di][ei]"
+      "AW[aa][ba][ca][fa][bb][cb][fb][ac][bc][cc][fc][ad][bd][cd][dd][ed][ae]["
+      "be][ce][de]"
+      "[ee][af][bf][cf][df][ef][ag][cg][dg][eg][ah][bh][ch][dh][eh][ai][bi][ci]"
+      "[di][ei]"
       "PL[B];B[];W[])");
   EXPECT_EQ(r.count.black_stones, 35);
   EXPECT_EQ(r.count.white_stones, 40);
-  EXPECT_EQ(r.count.shared_points, 2);  // the two seki liberties ea, eb
+  EXPECT_EQ(r.count.shared_points, 2);    // the two seki liberties ea, eb
   EXPECT_EQ(r.count.black_area, 35 + 2);  // eyes at ib and hg
   EXPECT_EQ(r.count.white_area, 40 + 2);  // eyes at ab and bg
   // 2*37 + 2 - (2*42 + 2) - 15 = -25 half points.
@@ -201,10 +225,14 @@ TEST(Check, SekiAndSharedPointsCountHalfEach) {
 TEST(Check, HandicapCompensationAndKomi) {
   // Black owns 41 of 81 points: 2*41-81 = +1; HA[2] returns 2 points: W+1.
   GameReport r = CheckOne(
-      "(;SZ[9]HA[2]KM[0]RE[W+1]AB[aa][ba][ca][da][ea][ab][bb][cb][db][eb][ac][bc][cc][dc]"
-      "[ec][ad][bd][cd][dd][ed][ae][be][ce][de][ee][af][bf][cf][df][ag][bg][cg][dg][ah][bh]"
-      "[ch][dh][ai][bi][ci][di]AW[fa][ga][ha][ia][fb][gb][hb][ib][fc][gc][hc][ic][fd][gd][hd]"
-      "[id][fe][ge][he][ie][ef][ff][gf][hf][if][eg][fg][gg][hg][ig][eh][fh][gh][hh][ih][ei]"
+      "(;SZ[9]HA[2]KM[0]RE[W+1]AB[aa][ba][ca][da][ea][ab][bb][cb][db][eb][ac]["
+      "bc][cc][dc]"
+      "[ec][ad][bd][cd][dd][ed][ae][be][ce][de][ee][af][bf][cf][df][ag][bg][cg]"
+      "[dg][ah][bh]"
+      "[ch][dh][ai][bi][ci][di]AW[fa][ga][ha][ia][fb][gb][hb][ib][fc][gc][hc]["
+      "ic][fd][gd][hd]"
+      "[id][fe][ge][he][ie][ef][ff][gf][hf][if][eg][fg][gg][hg][ig][eh][fh][gh]"
+      "[hh][ih][ei]"
       "[fi][gi][hi][ii];W[];B[])");
   EXPECT_EQ(r.count.black_area, 41);
   EXPECT_EQ(r.count.handicap_half_points, 4);
@@ -237,15 +265,19 @@ INSTANTIATE_TEST_SUITE_P(
                     KomiCase{"Fox550", "KM[550]", 11, true},
                     KomiCase{"HandicapOneNoKomi", "HA[1]KM[7.5]", 0, true},
                     KomiCase{"HandicapTwoNoKm", "HA[2]AB[cc][gg]", 0, true}),
-    [](const testing::TestParamInfo<KomiCase>& info) { return info.param.name; });
+    [](const testing::TestParamInfo<KomiCase>& info) {
+      return info.param.name;
+    });
 
 TEST(Check, DeadStonesFromTerritoryMarkup) {
   // 5x5: black wall on column c, a dead white stone at ea in black's area.
   const std::string base =
-      "(;SZ[5]KM[0]AB[ca][cb][cc][cd][ce][da]AW[ba][bb][bc][bd][be][ea];B[];W[]";
+      "(;SZ[5]KM[0]AB[ca][cb][cc][cd][ce][da]AW[ba][bb][bc][bd][be][ea];B[];W["
+      "]";
   GameReport alive = CheckOne(base + ")");
   EXPECT_TRUE(alive.dead_stones.empty());
-  GameReport marked = CheckOne(base + "TB[ea][eb][ec][ed][ee][db][dc][dd][de]TW[aa][ab][ac][ad][ae])");
+  GameReport marked = CheckOne(
+      base + "TB[ea][eb][ec][ed][ee][db][dc][dd][de]TW[aa][ab][ac][ad][ae])");
   ASSERT_EQ(marked.dead_stones.size(), 1u);
   EXPECT_EQ(ToSgf(marked.dead_stones[0]), "ea");
   EXPECT_EQ(marked.dead_stones_source, "record");
@@ -288,26 +320,30 @@ class DeclaredResults : public testing::TestWithParam<ResultCase> {};
 
 // 2x2, komi 0.5, black owns everything: B+3.5.
 TEST_P(DeclaredResults, ComparedWithTheCount) {
-  GameReport r = CheckOne("(;SZ[2]KM[0.5]RE[" + GetParam().re + "]AB[aa][bb];B[];W[])");
+  GameReport r =
+      CheckOne("(;SZ[2]KM[0.5]RE[" + GetParam().re + "]AB[aa][bb];B[];W[])");
   ASSERT_EQ(r.count.result, "B+3.5");
   EXPECT_EQ(r.result_check, GetParam().expected) << r.result_check_detail;
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Go, DeclaredResults,
-    testing::Values(ResultCase{"ExactPoints", "B+3.5", ResultCheck::kAgrees},
-                    ResultCase{"ChineseStones", "黑胜1又3/4子", ResultCheck::kAgrees},
-                    ResultCase{"WinnerOnly", "B+", ResultCheck::kAgrees},
-                    ResultCase{"WrongMargin", "B+1.5", ResultCheck::kContradicted},
-                    ResultCase{"WrongWinner", "W+3.5", ResultCheck::kContradicted},
-                    ResultCase{"Draw", "0", ResultCheck::kContradicted},
-                    ResultCase{"Resignation", "W+R", ResultCheck::kNotCompared},
-                    ResultCase{"ChineseResignation", "白中盘胜", ResultCheck::kNotCompared},
-                    ResultCase{"Time", "W+T", ResultCheck::kNotCompared},
-                    ResultCase{"Void", "Void", ResultCheck::kNotCompared},
-                    ResultCase{"Unknown", "?", ResultCheck::kNotDeclared},
-                    ResultCase{"Garbage", "black won, I think", ResultCheck::kNotDeclared}),
-    [](const testing::TestParamInfo<ResultCase>& info) { return info.param.name; });
+    testing::Values(
+        ResultCase{"ExactPoints", "B+3.5", ResultCheck::kAgrees},
+        ResultCase{"ChineseStones", "黑胜1又3/4子", ResultCheck::kAgrees},
+        ResultCase{"WinnerOnly", "B+", ResultCheck::kAgrees},
+        ResultCase{"WrongMargin", "B+1.5", ResultCheck::kContradicted},
+        ResultCase{"WrongWinner", "W+3.5", ResultCheck::kContradicted},
+        ResultCase{"Draw", "0", ResultCheck::kContradicted},
+        ResultCase{"Resignation", "W+R", ResultCheck::kNotCompared},
+        ResultCase{"ChineseResignation", "白中盘胜", ResultCheck::kNotCompared},
+        ResultCase{"Time", "W+T", ResultCheck::kNotCompared},
+        ResultCase{"Void", "Void", ResultCheck::kNotCompared},
+        ResultCase{"Unknown", "?", ResultCheck::kNotDeclared},
+        ResultCase{"Garbage", "black won, I think", ResultCheck::kNotDeclared}),
+    [](const testing::TestParamInfo<ResultCase>& info) {
+      return info.param.name;
+    });
 
 TEST(Check, GameEndsFromTheRecord) {
   EXPECT_EQ(CheckOne("(;SZ[9]RE[B+R];B[ee];W[cc])").end, GameEnd::kResignation);
@@ -333,8 +369,8 @@ TEST(Check, ChosenVariationIsReplayed) {
 }
 
 TEST(Check, CollectionGivesOneReportPerGame) {
-  absl::StatusOr<std::vector<GameReport>> reports =
-      CheckRecords("(;SZ[9];B[ee])(;SZ[9];W[ee])(;SZ[13];B[gg])", CheckOptions());
+  absl::StatusOr<std::vector<GameReport>> reports = CheckRecords(
+      "(;SZ[9];B[ee])(;SZ[9];W[ee])(;SZ[13];B[gg])", CheckOptions());
   ASSERT_TRUE(reports.ok()) << reports.status();
   ASSERT_EQ(reports->size(), 3u);
   EXPECT_FALSE((*reports)[0].failed());
@@ -354,22 +390,28 @@ class MalformedRecords : public testing::TestWithParam<BadRecord> {};
 TEST_P(MalformedRecords, InvalidArgumentWithOffset) {
   absl::Status status = CheckRecords(GetParam().sgf, CheckOptions()).status();
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(status.message().find(GetParam().message_part), std::string::npos) << status;
+  EXPECT_NE(status.message().find(GetParam().message_part), std::string::npos)
+      << status;
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Go, MalformedRecords,
     testing::Values(
-        BadRecord{"OffBoardMove", "(;SZ[9];B[ee];W[jj])", "byte offset 15: point 'jj' is off the 9x9 board"},
+        BadRecord{"OffBoardMove", "(;SZ[9];B[ee];W[jj])",
+                  "byte offset 15: point 'jj' is off the 9x9 board"},
         BadRecord{"OffBoard21", "(;SZ[21];B[tt];W[vv])", "off the 21x21 board"},
-        BadRecord{"NonSquare", "(;SZ[19:13];B[aa])", "non-square boards are not supported"},
+        BadRecord{"NonSquare", "(;SZ[19:13];B[aa])",
+                  "non-square boards are not supported"},
         BadRecord{"TooLarge", "(;SZ[26])", "board sizes 2..25"},
         BadRecord{"NotGo", "(;GM[4]SZ[15])", "not a Go record"},
         BadRecord{"BadPoint", "(;SZ[9];B[e])", "not an SGF point"},
-        BadRecord{"BothColours", "(;SZ[9];B[aa]W[bb])", "a node holds two moves"},
+        BadRecord{"BothColours", "(;SZ[9];B[aa]W[bb])",
+                  "a node holds two moves"},
         BadRecord{"BadKomi", "(;SZ[9]KM[seven])", "not a number"},
         BadRecord{"SecondGameNamed", "(;SZ[9])(;SZ[9];B[zz])", "game 1: "}),
-    [](const testing::TestParamInfo<BadRecord>& info) { return info.param.name; });
+    [](const testing::TestParamInfo<BadRecord>& info) {
+      return info.param.name;
+    });
 
 }  // namespace
 }  // namespace gorank::rules::go

@@ -93,15 +93,19 @@ INSTANTIATE_TEST_SUITE_P(
                     KomiCase{"2.75", 11, true}));
 
 TEST(ReadKomi, RefusesNonsense) {
-  EXPECT_EQ(ReadKomi("seven").status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(ReadKomi("0.3").status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(ReadKomi("seven").status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(ReadKomi("0.3").status().code(),
+            absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(ReadKomi("").status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 TEST(ReadKomi, NoteSaysWhatWasRead) {
   absl::StatusOr<Komi> k = ReadKomi("375");
   ASSERT_TRUE(k.ok());
-  EXPECT_EQ(k->note, "KM[375] read on the Fox scale as 3.75 stones (Chinese komi in 子) = 7.5 points");
+  EXPECT_EQ(k->note,
+            "KM[375] read on the Fox scale as 3.75 stones (Chinese komi in 子) "
+            "= 7.5 points");
 }
 
 }  // namespace

@@ -108,7 +108,8 @@ struct Generated {
 Generated Generate(int size, std::mt19937_64& rng) {
   Board board(size);
   NaiveBoard naive(size);
-  std::set<std::string> seen{naive.cells + "X"};  // situations: cells + side to move
+  std::set<std::string> seen{naive.cells +
+                             "X"};  // situations: cells + side to move
   std::string sgf = "(;GM[1]FF[4]SZ[" + std::to_string(size) + "]KM[7.5]";
   Color to_move = Color::kBlack;
   int passes = 0, moves = 0;
@@ -119,7 +120,8 @@ Generated Generate(int size, std::mt19937_64& rng) {
     char stone = to_move == Color::kBlack ? 'X' : 'O';
     char next = stone == 'X' ? 'O' : 'X';
     bool played = false;
-    for (int attempt = 0; attempt < 30 && !played && rng() % 60 != 0; ++attempt) {
+    for (int attempt = 0; attempt < 30 && !played && rng() % 60 != 0;
+         ++attempt) {
       int i = point(rng);
       Point p{i % size, i / size};
       if (board.Check(to_move, p) != Board::PlayResult::kOk) continue;
@@ -147,7 +149,8 @@ Generated Generate(int size, std::mt19937_64& rng) {
 
 TEST(RandomGames, ReplayCleanlyAndCountLikeANaiveBoard) {
   std::mt19937_64 rng(20020101);  // fixed seed: the same games every run
-  const std::pair<int, int> plan[] = {{5, 800}, {7, 600}, {9, 500}, {13, 100}, {19, 40}};
+  const std::pair<int, int> plan[] = {
+      {5, 800}, {7, 600}, {9, 500}, {13, 100}, {19, 40}};
   int games = 0, total_moves = 0;
   for (const auto& [size, count] : plan) {
     for (int g = 0; g < count; ++g, ++games) {
@@ -158,8 +161,9 @@ TEST(RandomGames, ReplayCleanlyAndCountLikeANaiveBoard) {
       ASSERT_TRUE(reports.ok()) << reports.status();
       const GameReport& r = reports->front();
       ASSERT_TRUE(r.violations.empty())
-          << "game " << games << ": " << r.violations[0].description << " at move "
-          << r.violations[0].move_number << "\n" << game.sgf;
+          << "game " << games << ": " << r.violations[0].description
+          << " at move " << r.violations[0].move_number << "\n"
+          << game.sgf;
       EXPECT_EQ(r.move_count, game.moves);
       EXPECT_EQ(r.end == GameEnd::kTwoPasses, game.two_passes);
       std::string position;
@@ -174,7 +178,8 @@ TEST(RandomGames, ReplayCleanlyAndCountLikeANaiveBoard) {
     }
   }
   EXPECT_EQ(games, 2040);
-  EXPECT_GT(total_moves, 100000);  // the games are long enough to mean something
+  EXPECT_GT(total_moves,
+            100000);  // the games are long enough to mean something
 }
 
 }  // namespace

@@ -30,7 +30,8 @@ GameTree ParseOne(const std::string& text) {
 }
 
 TEST(Sgf, ReadsPropertiesAndMainLine) {
-  GameTree g = ParseOne("(;GM[1]FF[4]SZ[9]PB[Ke Jie]KM[7.5];B[ee];W[cc];B[gg])");
+  GameTree g =
+      ParseOne("(;GM[1]FF[4]SZ[9]PB[Ke Jie]KM[7.5];B[ee];W[cc];B[gg])");
   ASSERT_EQ(g.node_count(), 4);
   EXPECT_EQ(g.FirstValue(0, "SZ")->text, "9");
   EXPECT_EQ(g.FirstValue(0, "PB")->text, "Ke Jie");
@@ -49,15 +50,16 @@ TEST(Sgf, EscapedBracketAndBackslash) {  // P01, P02
 TEST(Sgf, SoftLineBreaksInEveryNewlineConvention) {  // P08
   for (const char* nl : {"\n", "\r", "\r\n", "\n\r"}) {
     GameTree g = ParseOne(std::string("(;C[line1\\") + nl + "line2])");
-    EXPECT_EQ(g.FirstValue(0, "C")->text, "line1line2") << "newline bytes " << nl[0];
+    EXPECT_EQ(g.FirstValue(0, "C")->text, "line1line2")
+        << "newline bytes " << nl[0];
   }
   GameTree hard = ParseOne("(;C[line1\nline2\tend])");
   EXPECT_EQ(hard.FirstValue(0, "C")->text, "line1\nline2 end");  // tab -> space
 }
 
 TEST(Sgf, CollectionWithSeveralGames) {  // P03
-  absl::StatusOr<Collection> c =
-      ParseCollection("(;GM[1]FF[4]SZ[9];B[ee])\n(;GM[1]FF[4]SZ[9];B[cc];W[gg])");
+  absl::StatusOr<Collection> c = ParseCollection(
+      "(;GM[1]FF[4]SZ[9];B[ee])\n(;GM[1]FF[4]SZ[9];B[cc];W[gg])");
   ASSERT_TRUE(c.ok()) << c.status();
   ASSERT_EQ(c->games.size(), 2u);
   EXPECT_EQ(c->games[0].node_count(), 2);
@@ -65,7 +67,8 @@ TEST(Sgf, CollectionWithSeveralGames) {  // P03
 }
 
 TEST(Sgf, VariationsMainLineAndChosenPath) {  // P04
-  GameTree g = ParseOne("(;GM[1]FF[4]SZ[9];B[ee](;W[cc];B[gg])(;W[gg](;B[aa])(;B[bb])(;B[cc])))");
+  GameTree g = ParseOne(
+      "(;GM[1]FF[4]SZ[9];B[ee](;W[cc];B[gg])(;W[gg](;B[aa])(;B[bb])(;B[cc])))");
   EXPECT_EQ(LineValues(g, "W"), (std::vector<std::string>{"cc"}));
   EXPECT_EQ(LineValues(g, "B"), (std::vector<std::string>{"ee", "gg"}));
   EXPECT_EQ(LineValues(g, "W", {1}), (std::vector<std::string>{"gg"}));
@@ -77,7 +80,8 @@ TEST(Sgf, VariationsMainLineAndChosenPath) {  // P04
 }
 
 TEST(Sgf, LowercaseLegacyIdentifiers) {  // P05
-  GameTree g = ParseOne("(;GaMe[1]SiZe[9]AddBlack[aa][bb];Black[ee];White[cc])");
+  GameTree g =
+      ParseOne("(;GaMe[1]SiZe[9]AddBlack[aa][bb];Black[ee];White[cc])");
   EXPECT_EQ(g.FirstValue(0, "GM")->text, "1");
   EXPECT_EQ(g.FirstValue(0, "SZ")->text, "9");
   EXPECT_EQ(g.Values(0, "AB").size(), 2u);
@@ -86,7 +90,8 @@ TEST(Sgf, LowercaseLegacyIdentifiers) {  // P05
 }
 
 TEST(Sgf, JunkAroundTheTreeAndParenthesesInValues) {  // P10
-  GameTree h = ParseOne("garbage text (;GM[1]FF[4]SZ[9]C[(x) :)];B[ee]) trailing ])))");
+  GameTree h =
+      ParseOne("garbage text (;GM[1]FF[4]SZ[9]C[(x) :)];B[ee]) trailing ])))");
   EXPECT_EQ(h.FirstValue(0, "SZ")->text, "9");
   EXPECT_EQ(h.FirstValue(0, "C")->text, "(x) :)");
   EXPECT_EQ(LineValues(h, "B"), (std::vector<std::string>{"ee"}));
@@ -122,21 +127,31 @@ TEST_P(Malformed, RefusedWithOffsetAndExpectation) {
 INSTANTIATE_TEST_SUITE_P(
     Sgf, Malformed,
     testing::Values(
-        MalformedCase{"Empty", "", absl::StatusCode::kInvalidArgument, "no SGF game tree"},
-        MalformedCase{"NoTree", "hello (world)", absl::StatusCode::kInvalidArgument, "'(;'"},
-        MalformedCase{"UnclosedValue", "(;GM[1]C[abc", absl::StatusCode::kInvalidArgument,
-                      "byte offset 8: the value opened here has no closing ']'"},
-        MalformedCase{"MissingParen", "(;GM[1];B[aa]", absl::StatusCode::kInvalidArgument,
+        MalformedCase{"Empty", "", absl::StatusCode::kInvalidArgument,
+                      "no SGF game tree"},
+        MalformedCase{"NoTree", "hello (world)",
+                      absl::StatusCode::kInvalidArgument, "'(;'"},
+        MalformedCase{
+            "UnclosedValue", "(;GM[1]C[abc", absl::StatusCode::kInvalidArgument,
+            "byte offset 8: the value opened here has no closing ']'"},
+        MalformedCase{"MissingParen", "(;GM[1];B[aa]",
+                      absl::StatusCode::kInvalidArgument,
                       "byte offset 13: expected ')'"},
-        MalformedCase{"GarbageInTree", "(;GM[1] 42 ;B[aa])", absl::StatusCode::kInvalidArgument,
+        MalformedCase{"GarbageInTree", "(;GM[1] 42 ;B[aa])",
+                      absl::StatusCode::kInvalidArgument,
                       "byte offset 8: expected a property identifier"},
         MalformedCase{"VariationWithoutNode", "(;GM[1](B[aa]))",
-                      absl::StatusCode::kInvalidArgument, "byte offset 8: expected ';'"},
+                      absl::StatusCode::kInvalidArgument,
+                      "byte offset 8: expected ';'"},
         MalformedCase{"LowercaseOnlyIdentifier", "(;abc[1])",
-                      absl::StatusCode::kInvalidArgument, "at least one uppercase"},
-        MalformedCase{"PropertyWithoutValue", "(;GM;B[aa])", absl::StatusCode::kInvalidArgument,
+                      absl::StatusCode::kInvalidArgument,
+                      "at least one uppercase"},
+        MalformedCase{"PropertyWithoutValue", "(;GM;B[aa])",
+                      absl::StatusCode::kInvalidArgument,
                       "'[' to open a value of property GM"}),
-    [](const testing::TestParamInfo<MalformedCase>& info) { return info.param.name; });
+    [](const testing::TestParamInfo<MalformedCase>& info) {
+      return info.param.name;
+    });
 
 TEST(SgfLimits, RecordTooLarge) {
   Limits limits;
@@ -164,7 +179,9 @@ TEST(SgfLimits, HundredThousandNestedVariationsAreRefusedNotCrashing) {
   text.append(kDepth, ')');
   absl::Status status = ParseCollection(text).status();
   EXPECT_EQ(status.code(), absl::StatusCode::kResourceExhausted) << status;
-  EXPECT_NE(status.message().find("nested deeper than 10000"), std::string::npos) << status;
+  EXPECT_NE(status.message().find("nested deeper than 10000"),
+            std::string::npos)
+      << status;
 }
 
 TEST(SgfLimits, DeepButAllowedNestingParsesAndWalksIteratively) {

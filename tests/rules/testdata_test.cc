@@ -59,7 +59,8 @@ TEST_P(SharedTestdata, MatchesExpectedTsv) {
   ASSERT_EQ(e.ruleset, "chinese");
   std::string bytes = ReadFile(Dir() + e.file);
   ASSERT_FALSE(bytes.empty()) << e.file;
-  absl::StatusOr<std::vector<GameReport>> reports = CheckRecords(bytes, CheckOptions());
+  absl::StatusOr<std::vector<GameReport>> reports =
+      CheckRecords(bytes, CheckOptions());
   ASSERT_TRUE(reports.ok()) << reports.status();
   ASSERT_EQ(reports->size(), 1u);
   const GameReport& r = reports->front();
@@ -77,17 +78,21 @@ TEST_P(SharedTestdata, MatchesExpectedTsv) {
   EXPECT_EQ(r.failed(), e.violations != "-");
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Go, SharedTestdata, testing::ValuesIn(LoadExpectations()),
-    [](const testing::TestParamInfo<Expectation>& info) {
-      std::string name = info.param.file.substr(0, info.param.file.find('.'));
-      for (char& c : name) {
-        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-      }
-      return name;
-    });
+INSTANTIATE_TEST_SUITE_P(Go, SharedTestdata,
+                         testing::ValuesIn(LoadExpectations()),
+                         [](const testing::TestParamInfo<Expectation>& info) {
+                           std::string name = info.param.file.substr(
+                               0, info.param.file.find('.'));
+                           for (char& c : name) {
+                             if (!std::isalnum(static_cast<unsigned char>(c)))
+                               c = '_';
+                           }
+                           return name;
+                         });
 
-TEST(SharedTestdataFiles, AllTenRecordsAreListed) { EXPECT_EQ(LoadExpectations().size(), 10u); }
+TEST(SharedTestdataFiles, AllTenRecordsAreListed) {
+  EXPECT_EQ(LoadExpectations().size(), 10u);
+}
 
 }  // namespace
 }  // namespace gorank::rules::go

@@ -43,7 +43,8 @@ Result Rankctl(const testing::TempDir& dir, std::vector<std::string> args) {
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
-  const std::string out_path = dir.File("rankctl.out"), err_path = dir.File("rankctl.err");
+  const std::string out_path = dir.File("rankctl.out"),
+                    err_path = dir.File("rankctl.err");
   const int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   const pid_t pid = fork();
@@ -67,7 +68,8 @@ Result Rankctl(const testing::TempDir& dir, std::vector<std::string> args) {
 class XiangqiCliTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    port_ = rankd_.Start(RANKD_BIN, dir_.File("rankd.db"), std::chrono::seconds(30));
+    port_ = rankd_.Start(RANKD_BIN, dir_.File("rankd.db"),
+                         std::chrono::seconds(30));
     ASSERT_NE(port_, 0) << rankd_.Output();
   }
   std::string Write(const std::string& name, const std::string& text) {
@@ -85,46 +87,59 @@ class XiangqiCliTest : public ::testing::Test {
 constexpr char kMate[] =
     "[Game \"Chinese Chess\"]\n[Result \"1-0\"]\n"
     "[FEN \"3k5/9/R8/9/9/9/9/9/9/4K4 w - - 0 1\"]\n1. 车九平六 1-0\n";
-constexpr char kOpening[] = "[Format \"Chinese\"]\n1. 炮二平五 马８进７ 2. 马二进三 *\n";
+constexpr char kOpening[] =
+    "[Format \"Chinese\"]\n1. 炮二平五 马８进７ 2. 马二进三 *\n";
 constexpr char kHorseLeg[] = "1. C2.5 H8+7 2. H8+6 *\n";
 
 TEST_F(XiangqiCliTest, GoodFilesPassWithExitZero) {
-  const std::string mate = Write("mate.pgn", kMate), opening = Write("opening.pgn", kOpening);
-  const Result r = Rankctl(dir_, {"--server", Server(), "check", "--game", "xiangqi", mate,
-                                  opening});
+  const std::string mate = Write("mate.pgn", kMate),
+                    opening = Write("opening.pgn", kOpening);
+  const Result r = Rankctl(dir_, {"--server", Server(), "check", "--game",
+                                  "xiangqi", mate, opening});
   EXPECT_EQ(r.exit_status, 0) << r.out << r.err;
   const std::vector<std::string> lines = Lines(r.out);
   ASSERT_EQ(lines.size(), 3u) << r.out;
-  EXPECT_EQ(lines[0], mate + "  OK  red wins: black is checkmated after move 1");
+  EXPECT_EQ(lines[0],
+            mate + "  OK  red wins: black is checkmated after move 1");
   EXPECT_EQ(lines[1], opening + "  OK  unfinished after 3 moves");
   EXPECT_EQ(lines[2], "2 records: 2 ok, 0 failed, 0 malformed");
 }
 
 TEST_F(XiangqiCliTest, IllegalArbiterAndMalformedGiveExitThree) {
   const std::string leg = Write("leg.pgn", kHorseLeg);
-  const std::string chase = Write(
-      "chase.pgn",
-      "[FEN \"7R1/4k4/1n7/9/9/9/9/r8/9/3K5 w - - 0 1\"]\n"
-      "1. h9h7 b7a9 2. h7h9 a9b7 3. h9h7 b7a9 4. h7h9 a9b7 *\n");
+  const std::string chase =
+      Write("chase.pgn",
+            "[FEN \"7R1/4k4/1n7/9/9/9/9/r8/9/3K5 w - - 0 1\"]\n"
+            "1. h9h7 b7a9 2. h7h9 a9b7 3. h9h7 b7a9 4. h7h9 a9b7 *\n");
   const std::string broken = Write("broken.pgn", "[Red \"A\n");
-  const Result r = Rankctl(dir_, {"--server", Server(), "check", "--game", "xiangqi", leg,
-                                  chase, broken});
+  const Result r = Rankctl(dir_, {"--server", Server(), "check", "--game",
+                                  "xiangqi", leg, chase, broken});
   EXPECT_EQ(r.exit_status, 3) << r.out << r.err;
   const std::vector<std::string> lines = Lines(r.out);
   ASSERT_EQ(lines.size(), 4u) << r.out;
-  EXPECT_EQ(lines[0], leg + "  FAIL  move 3 (red) H8+6 (WXF): b0d1: the horse is blocked at "
-                            "the leg (蹩马腿) [illegal move, horse leg]; replay stopped at move 3");
-  EXPECT_EQ(lines[1].rfind(chase + "  ARBITER  needs an arbiter: moves 1-8 repeat", 0), 0u)
+  EXPECT_EQ(
+      lines[0],
+      leg +
+          "  FAIL  move 3 (red) H8+6 (WXF): b0d1: the horse is blocked at "
+          "the leg (蹩马腿) [illegal move, horse leg]; replay stopped at move "
+          "3");
+  EXPECT_EQ(lines[1].rfind(
+                chase + "  ARBITER  needs an arbiter: moves 1-8 repeat", 0),
+            0u)
       << lines[1];
-  EXPECT_EQ(lines[2].rfind(broken + "  MALFORMED  INVALID_ARGUMENT: tag at line 1", 0), 0u)
+  EXPECT_EQ(lines[2].rfind(
+                broken + "  MALFORMED  INVALID_ARGUMENT: tag at line 1", 0),
+            0u)
       << lines[2];
-  EXPECT_EQ(lines[3], "3 records: 0 ok, 2 failed, 1 malformed (1 of the failed need an arbiter)");
+  EXPECT_EQ(lines[3],
+            "3 records: 0 ok, 2 failed, 1 malformed (1 of the failed need an "
+            "arbiter)");
 }
 
 TEST_F(XiangqiCliTest, JsonNamesTheMoveNotationAndRule) {
   const std::string leg = Write("leg.pgn", kHorseLeg);
-  const Result r =
-      Rankctl(dir_, {"--server", Server(), "check", "--game", "xiangqi", "--json", leg});
+  const Result r = Rankctl(dir_, {"--server", Server(), "check", "--game",
+                                  "xiangqi", "--json", leg});
   EXPECT_EQ(r.exit_status, 3) << r.out << r.err;
   const std::vector<std::string> lines = Lines(r.out);
   ASSERT_EQ(lines.size(), 2u) << r.out;

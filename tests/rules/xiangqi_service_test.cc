@@ -50,10 +50,12 @@ class XiangqiServiceTest : public ::testing::Test {
   grpc::Status Check(const v1::CheckXiangqiRecordRequest& req,
                      v1::CheckXiangqiRecordResponse* resp) {
     grpc::ClientContext ctx;
-    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(20));
+    ctx.set_deadline(std::chrono::system_clock::now() +
+                     std::chrono::seconds(20));
     return stub_->CheckXiangqiRecord(&ctx, req, resp);
   }
-  grpc::Status Check(const std::string& record, v1::CheckXiangqiRecordResponse* resp) {
+  grpc::Status Check(const std::string& record,
+                     v1::CheckXiangqiRecordResponse* resp) {
     v1::CheckXiangqiRecordRequest req;
     req.set_record(record);
     return Check(req, resp);
@@ -82,7 +84,8 @@ TEST_F(XiangqiServiceTest, ThreeGamesOneReportEach) {
   EXPECT_TRUE(illegal.failed());
   ASSERT_EQ(illegal.violations_size(), 1);
   EXPECT_EQ(illegal.violations(0).move_number(), 3);
-  EXPECT_EQ(illegal.violations(0).kind(), v1::XIANGQI_VIOLATION_KIND_ILLEGAL_MOVE);
+  EXPECT_EQ(illegal.violations(0).kind(),
+            v1::XIANGQI_VIOLATION_KIND_ILLEGAL_MOVE);
   EXPECT_EQ(illegal.violations(0).rule(), v1::XIANGQI_RULE_HORSE_LEG);
   EXPECT_EQ(illegal.violations(0).side(), v1::XIANGQI_SIDE_RED);
   EXPECT_EQ(illegal.violations(0).notation(), "H8+6");
@@ -92,10 +95,12 @@ TEST_F(XiangqiServiceTest, ThreeGamesOneReportEach) {
   const v1::XiangqiGameReport& perpetual = r.games(2);
   EXPECT_TRUE(perpetual.failed());
   ASSERT_EQ(perpetual.repetitions_size(), 1);
-  EXPECT_EQ(perpetual.repetitions(0).ruling(), v1::XIANGQI_REPETITION_RULING_PERPETUAL_CHECK);
+  EXPECT_EQ(perpetual.repetitions(0).ruling(),
+            v1::XIANGQI_REPETITION_RULING_PERPETUAL_CHECK);
   EXPECT_EQ(perpetual.repetitions(0).loser(), v1::XIANGQI_SIDE_RED);
   ASSERT_EQ(perpetual.violations_size(), 1);
-  EXPECT_EQ(perpetual.violations(0).kind(), v1::XIANGQI_VIOLATION_KIND_RESULT_MISMATCH);
+  EXPECT_EQ(perpetual.violations(0).kind(),
+            v1::XIANGQI_VIOLATION_KIND_RESULT_MISMATCH);
   EXPECT_EQ(perpetual.outcome().winner(), v1::XIANGQI_SIDE_BLACK);
 }
 
@@ -122,7 +127,8 @@ TEST_F(XiangqiServiceTest, GbkRecordAndForcedNotation) {
   r.Clear();
   ASSERT_TRUE(Check(req, &r).ok());
   ASSERT_EQ(r.games(0).violations_size(), 1);
-  EXPECT_EQ(r.games(0).violations(0).kind(), v1::XIANGQI_VIOLATION_KIND_UNREADABLE_MOVE);
+  EXPECT_EQ(r.games(0).violations(0).kind(),
+            v1::XIANGQI_VIOLATION_KIND_UNREADABLE_MOVE);
 }
 
 TEST_F(XiangqiServiceTest, BadRequestsGetPreciseCodes) {
@@ -130,12 +136,15 @@ TEST_F(XiangqiServiceTest, BadRequestsGetPreciseCodes) {
   EXPECT_EQ(Check("", &r).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   grpc::Status s = Check("[Red \"A\n", &r);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_NE(s.error_message().find("line 1"), std::string::npos) << s.error_message();
+  EXPECT_NE(s.error_message().find("line 1"), std::string::npos)
+      << s.error_message();
   s = Check("[FEN \"4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1\"]\n1. e0e1\n", &r);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_NE(s.error_message().find("face"), std::string::npos) << s.error_message();
+  EXPECT_NE(s.error_message().find("face"), std::string::npos)
+      << s.error_message();
   s = Check(std::string((1 << 20) + 1, ' '), &r);
-  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << s.error_message();
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED)
+      << s.error_message();
   v1::CheckXiangqiRecordRequest req;
   req.set_record("1. h2e2");
   req.set_notation(static_cast<v1::XiangqiNotation>(42));
@@ -145,10 +154,14 @@ TEST_F(XiangqiServiceTest, BadRequestsGetPreciseCodes) {
 
 TEST(XiangqiProtoTest, RuleNumbersMatchTheDomain) {
   // The handler maps xiangqi::Rule to XiangqiRule by number.
-  EXPECT_EQ(static_cast<int>(xiangqi::Rule::kNoPiece), v1::XIANGQI_RULE_NO_PIECE);
-  EXPECT_EQ(static_cast<int>(xiangqi::Rule::kHorseLeg), v1::XIANGQI_RULE_HORSE_LEG);
-  EXPECT_EQ(static_cast<int>(xiangqi::Rule::kCannonScreen), v1::XIANGQI_RULE_CANNON_SCREEN);
-  EXPECT_EQ(static_cast<int>(xiangqi::Rule::kSelfCheck), v1::XIANGQI_RULE_SELF_CHECK);
+  EXPECT_EQ(static_cast<int>(xiangqi::Rule::kNoPiece),
+            v1::XIANGQI_RULE_NO_PIECE);
+  EXPECT_EQ(static_cast<int>(xiangqi::Rule::kHorseLeg),
+            v1::XIANGQI_RULE_HORSE_LEG);
+  EXPECT_EQ(static_cast<int>(xiangqi::Rule::kCannonScreen),
+            v1::XIANGQI_RULE_CANNON_SCREEN);
+  EXPECT_EQ(static_cast<int>(xiangqi::Rule::kSelfCheck),
+            v1::XIANGQI_RULE_SELF_CHECK);
   EXPECT_EQ(v1::XiangqiRule_MAX, v1::XIANGQI_RULE_SELF_CHECK);
 }
 

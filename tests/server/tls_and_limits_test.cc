@@ -28,8 +28,9 @@ class TlsTest : public ::testing::Test {
   void SetUp() override {
     spdlog::set_level(spdlog::level::warn);
     keys_ = dir_.File("tls");
-    const std::string cmd = std::string("bash ") + GORANK_MAKE_TLS_KEYS + " " + keys_ +
-                            " localhost national-admin agency-110 auditor > /dev/null";
+    const std::string cmd =
+        std::string("bash ") + GORANK_MAKE_TLS_KEYS + " " + keys_ +
+        " localhost national-admin agency-110 auditor > /dev/null";
     ASSERT_EQ(std::system(cmd.c_str()), 0);
   }
 
@@ -45,9 +46,11 @@ class TlsTest : public ::testing::Test {
   }
 
   // `cert`: the client certificate to present ("" for none).
-  std::shared_ptr<grpc::Channel> Channel(int port, bool with_ca, const std::string& cert) {
+  std::shared_ptr<grpc::Channel> Channel(int port, bool with_ca,
+                                         const std::string& cert) {
     const std::string target = "localhost:" + std::to_string(port);
-    if (!with_ca) return grpc::CreateChannel(target, grpc::InsecureChannelCredentials());
+    if (!with_ca)
+      return grpc::CreateChannel(target, grpc::InsecureChannelCredentials());
     grpc::SslCredentialsOptions tls;
     tls.pem_root_certs = ReadAll(keys_ + "/ca.pem");
     if (!cert.empty()) {
@@ -61,24 +64,29 @@ class TlsTest : public ::testing::Test {
                                  const std::string& admin, v1::Role role,
                                  const std::string& prefix) {
     grpc::ClientContext ctx;
-    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+    ctx.set_deadline(std::chrono::system_clock::now() +
+                     std::chrono::seconds(10));
     ctx.AddMetadata("authorization", "Bearer " + admin);
     v1::CreateTokenRequest req;
     req.set_role(role);
     req.set_agency_prefix(prefix);
     req.set_label("tls test");
     v1::CreateTokenResponse resp;
-    grpc::Status s = v1::TokenService::NewStub(channel)->CreateToken(&ctx, req, &resp);
+    grpc::Status s =
+        v1::TokenService::NewStub(channel)->CreateToken(&ctx, req, &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return resp.secret();
   }
 
   static grpc::Status WhoAmI(const std::shared_ptr<grpc::Channel>& channel,
-                             const std::string& token, v1::WhoAmIResponse* resp) {
+                             const std::string& token,
+                             v1::WhoAmIResponse* resp) {
     grpc::ClientContext ctx;
-    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+    ctx.set_deadline(std::chrono::system_clock::now() +
+                     std::chrono::seconds(10));
     if (!token.empty()) ctx.AddMetadata("authorization", "Bearer " + token);
-    return v1::TokenService::NewStub(channel)->WhoAmI(&ctx, v1::WhoAmIRequest(), resp);
+    return v1::TokenService::NewStub(channel)->WhoAmI(&ctx, v1::WhoAmIRequest(),
+                                                      resp);
   }
 
   testing::TempDir dir_;
@@ -111,7 +119,8 @@ TEST_F(TlsTest, MutualTlsRequiresACertificateForTokensOnly) {
   v1::WhoAmIResponse resp;
   // A token without a client certificate is refused.
   grpc::Status s = WhoAmI(Channel(port, true, ""), token, &resp);
-  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAUTHENTICATED) << s.error_message();
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAUTHENTICATED)
+      << s.error_message();
   // The public role still works without one.
   s = WhoAmI(Channel(port, true, ""), "", &resp);
   ASSERT_TRUE(s.ok()) << s.error_message();
@@ -128,20 +137,28 @@ TEST_F(TlsTest, MutualTlsBindsEachTokenToTheCertificateOfItsRole) {
   const int port = (*server)->port();
   const std::string admin = (*server)->bootstrap_secret();
   auto admin_channel = Channel(port, true, "national-admin");
-  const std::string op110 = CreateToken(admin_channel, admin, v1::ROLE_AGENCY_OPERATOR, "110");
-  const std::string op130 = CreateToken(admin_channel, admin, v1::ROLE_AGENCY_OPERATOR, "130");
-  const std::string auditor = CreateToken(admin_channel, admin, v1::ROLE_AUDITOR, "");
+  const std::string op110 =
+      CreateToken(admin_channel, admin, v1::ROLE_AGENCY_OPERATOR, "110");
+  const std::string op130 =
+      CreateToken(admin_channel, admin, v1::ROLE_AGENCY_OPERATOR, "130");
+  const std::string auditor =
+      CreateToken(admin_channel, admin, v1::ROLE_AUDITOR, "");
   v1::WhoAmIResponse resp;
   // The certificate of agency 110 does not carry the national-admin token.
   grpc::Status s = WhoAmI(Channel(port, true, "agency-110"), admin, &resp);
-  EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED) << s.error_message();
-  EXPECT_NE(s.error_message().find("'agency-110'"), std::string::npos) << s.error_message();
-  EXPECT_NE(s.error_message().find("'national-admin'"), std::string::npos) << s.error_message();
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED)
+      << s.error_message();
+  EXPECT_NE(s.error_message().find("'agency-110'"), std::string::npos)
+      << s.error_message();
+  EXPECT_NE(s.error_message().find("'national-admin'"), std::string::npos)
+      << s.error_message();
   // Nor another agency's token, nor the auditor's.
-  EXPECT_EQ(WhoAmI(Channel(port, true, "agency-110"), op130, &resp).error_code(),
-            grpc::StatusCode::PERMISSION_DENIED);
-  EXPECT_EQ(WhoAmI(Channel(port, true, "agency-110"), auditor, &resp).error_code(),
-            grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(
+      WhoAmI(Channel(port, true, "agency-110"), op130, &resp).error_code(),
+      grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(
+      WhoAmI(Channel(port, true, "agency-110"), auditor, &resp).error_code(),
+      grpc::StatusCode::PERMISSION_DENIED);
   EXPECT_EQ(WhoAmI(Channel(port, true, "auditor"), op110, &resp).error_code(),
             grpc::StatusCode::PERMISSION_DENIED);
   // Each token with the certificate of its role is served.
@@ -169,8 +186,9 @@ TEST(RateLimitTest, BurstAboveTheLimitIsRefusedAndOthersAreServed) {
   c.public_burst = 3;
   auto server = RankdServer::Start(c, &clock);
   ASSERT_TRUE(server.ok()) << server.status();
-  auto channel = grpc::CreateChannel("127.0.0.1:" + std::to_string((*server)->port()),
-                                     grpc::InsecureChannelCredentials());
+  auto channel =
+      grpc::CreateChannel("127.0.0.1:" + std::to_string((*server)->port()),
+                          grpc::InsecureChannelCredentials());
   auto stub = v1::RankService::NewStub(channel);
   v1::ParseRankRequest req;
   req.set_text("3d");

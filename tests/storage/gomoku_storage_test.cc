@@ -11,8 +11,8 @@
 #include "gtest/gtest.h"
 #include "services/common/status_macros.h"
 #include "storage/database.h"
-#include "storage/sqlite_database.h"
 #include "storage/migrations.h"
+#include "storage/sqlite_database.h"
 #include "tests/storage/repository_backends.h"
 #include "tests/testing/temp_dir.h"
 

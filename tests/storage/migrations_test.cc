@@ -14,8 +14,8 @@
 #include "gtest/gtest.h"
 #include "services/common/status_macros.h"
 #include "storage/database.h"
-#include "storage/sqlite_database.h"
 #include "storage/sql_registry_repository.h"
+#include "storage/sqlite_database.h"
 #include "tests/testing/database_snapshot.h"
 #include "tests/testing/temp_dir.h"
 
@@ -255,7 +255,8 @@ TEST(DatabaseTest, WritesRefusedAreRefusedWithTheReasonAndReadsGoOn) {
   testing::TempDir dir;
   auto db = Database::Open(dir.File("live.db"));
   ASSERT_TRUE(db.ok());
-  (*db)->RefuseWrites(absl::FailedPreconditionError("the audit log fails its check"));
+  (*db)->RefuseWrites(
+      absl::FailedPreconditionError("the audit log fails its check"));
   bool ran = false;
   absl::Status w = (*db)->Write([&](Connection&) {
     ran = true;

@@ -331,7 +331,8 @@ TEST_P(ContractTest, SearchFiltersAndPages) {
 // A whole-name query (the public's look-up) matches the name or the Latin
 // name exactly, never a longer name.
 TEST_P(ContractTest, WholeNameSearchMatchesExactly) {
-  for (const char* name : {"张三", "张三丰", "张"}) MustInsert(NewPlayer(name, "901"));
+  for (const char* name : {"张三", "张三丰", "张"})
+    MustInsert(NewPlayer(name, "901"));
   Player latin = NewPlayer("李四", "902");
   latin.latin_name = "Li Si";
   MustInsert(latin);
@@ -355,16 +356,18 @@ TEST_P(ContractTest, WholeNameSearchMatchesExactly) {
 TEST_P(ContractTest, RankChangesByReasonAgencyAndDate) {
   const PlayerId a = MustInsert(NewPlayer("a", "901"));
   const PlayerId b = MustInsert(NewPlayer("b", "902"));
-  auto change = [&](PlayerId id, std::optional<Rank> from, const char* to, Date d,
-                    RankChangeReason reason) {
+  auto change = [&](PlayerId id, std::optional<Rank> from, const char* to,
+                    Date d, RankChangeReason reason) {
     auto e = repo_->ApplyRankChange(
-        RankHistoryEntry{0, id, from, Rank::FromString(to), d, reason, "x", "actor", 3000},
+        RankHistoryEntry{0, id, from, Rank::FromString(to), d, reason, "x",
+                         "actor", 3000},
         Change("player.rank_change"));
     ASSERT_TRUE(e.ok()) << e.status();
   };
   const auto kAward = RankChangeReason::kTournamentAward;
   change(a, std::nullopt, "2k", Date{2024, 12, 31}, kAward);
-  change(a, Rank::FromString("2k"), "1k", Date{2025, 3, 1}, RankChangeReason::kCorrection);
+  change(a, Rank::FromString("2k"), "1k", Date{2025, 3, 1},
+         RankChangeReason::kCorrection);
   change(a, Rank::FromString("1k"), "1d", Date{2025, 1, 1}, kAward);
   change(b, std::nullopt, "3d", Date{2025, 6, 1}, kAward);
   RankChangeQuery q;

@@ -56,7 +56,8 @@ absl::StatusOr<int64_t> Int(Connection& c, const char* sql) {
 
 TEST(RequestScopeMigrationTest, IsVersionEight) {
   ASSERT_GE(LatestSchemaVersion(), kScopedVersion);
-  EXPECT_NE(std::string(Migrations()[kScopedVersion - 1].description).find("request ids"),
+  EXPECT_NE(std::string(Migrations()[kScopedVersion - 1].description)
+                .find("request ids"),
             std::string::npos);
   EXPECT_TRUE(Migrations()[kScopedVersion - 1].loads_data);
 }
@@ -69,32 +70,41 @@ TEST(RequestScopeMigrationTest, RewritesStoredKeysByTheIssuersAgency) {
     ASSERT_NE(conn, nullptr);
     ASSERT_TRUE(Migrate(*conn, kScopedVersion - 1).ok());
     const int64_t log_before = *Int(*conn, "SELECT count(*) FROM audit_log");
-    ASSERT_TRUE(conn->Exec(
-                        "INSERT INTO players(id, name, gender, agency_prefix, rank_ordinal, "
-                        "created_unix, updated_unix) VALUES(1, 'p', 0, '110', 3, 1, 1);"
-                        "INSERT INTO certificates(number, prefix, year, serial, player_id, "
-                        "grade_ordinal, issue_date, basis, basis_reference, issued_by, "
-                        "issued_unix, request_id, request_hash) VALUES "
-                        "('110250001', '110', 2025, 1, 1, 30, '2025-01-02', 1, 'r', "
-                        "'agency:110/token:7', 1, 'promotion-1', 'h1'),"
-                        "('000250001', '000', 2025, 1, 1, 31, '2025-01-03', 1, 'r', "
-                        "'national/token:1', 2, 'batch-9', 'h2'),"
-                        "('110250002', '110', 2025, 2, 1, 30, '2025-01-04', 1, 'r', "
-                        "'agency:110/token:7', 3, NULL, '')")
-                    .ok());
+    ASSERT_TRUE(
+        conn->Exec(
+                "INSERT INTO players(id, name, gender, agency_prefix, "
+                "rank_ordinal, "
+                "created_unix, updated_unix) VALUES(1, 'p', 0, '110', 3, 1, 1);"
+                "INSERT INTO certificates(number, prefix, year, serial, "
+                "player_id, "
+                "grade_ordinal, issue_date, basis, basis_reference, issued_by, "
+                "issued_unix, request_id, request_hash) VALUES "
+                "('110250001', '110', 2025, 1, 1, 30, '2025-01-02', 1, 'r', "
+                "'agency:110/token:7', 1, 'promotion-1', 'h1'),"
+                "('000250001', '000', 2025, 1, 1, 31, '2025-01-03', 1, 'r', "
+                "'national/token:1', 2, 'batch-9', 'h2'),"
+                "('110250002', '110', 2025, 2, 1, 30, '2025-01-04', 1, 'r', "
+                "'agency:110/token:7', 3, NULL, '')")
+            .ok());
     const absl::Status migrated = Migrate(*conn, kScopedVersion);
     ASSERT_TRUE(migrated.ok()) << migrated;
-    EXPECT_EQ(*Text(*conn, "SELECT request_id FROM certificates WHERE number = '110250001'"),
-              "110:promotion-1");
-    EXPECT_EQ(*Text(*conn, "SELECT request_id FROM certificates WHERE number = '000250001'"),
-              "000:batch-9");
-    EXPECT_EQ(*Int(*conn,
-                   "SELECT count(*) FROM certificates WHERE number = '110250002' "
-                   "AND request_id IS NULL"),
-              1);
+    EXPECT_EQ(
+        *Text(*conn,
+              "SELECT request_id FROM certificates WHERE number = '110250001'"),
+        "110:promotion-1");
+    EXPECT_EQ(
+        *Text(*conn,
+              "SELECT request_id FROM certificates WHERE number = '000250001'"),
+        "000:batch-9");
+    EXPECT_EQ(
+        *Int(*conn,
+             "SELECT count(*) FROM certificates WHERE number = '110250002' "
+             "AND request_id IS NULL"),
+        1);
     // One audit entry, holding the new digests of exactly the two rows.
     ASSERT_EQ(*Int(*conn, "SELECT count(*) FROM audit_log"), log_before + 1);
-    auto st = conn->Prepare("SELECT entry FROM audit_log ORDER BY seq DESC LIMIT 1");
+    auto st =
+        conn->Prepare("SELECT entry FROM audit_log ORDER BY seq DESC LIMIT 1");
     ASSERT_TRUE(st.ok());
     ASSERT_TRUE(*(*st)->Step());
     auto entry = audit::AuditEntry::Decode((*st)->Blob(0));
@@ -106,7 +116,8 @@ TEST(RequestScopeMigrationTest, RewritesStoredKeysByTheIssuersAgency) {
     ASSERT_TRUE(conn->Exec("COMMIT").ok());
     ASSERT_TRUE(current.ok()) << current.status();
     EXPECT_EQ(entry->rows.size(), 2u);
-    for (const char* row : {"certificates:110250001", "certificates:000250001"}) {
+    for (const char* row :
+         {"certificates:110250001", "certificates:000250001"}) {
       ASSERT_TRUE(entry->rows.count(row)) << row;
       EXPECT_EQ(entry->rows.at(row), current->at(row)) << row;
     }

@@ -1,6 +1,6 @@
-// Reading a database (SQLite or PostgreSQL) the way tests need: a snapshot of every
-// registry table (row counts and full contents) to prove that a refused call
-// changed nothing, and the audit log decoded back into ChangeRecords.
+// Reading a database (SQLite or PostgreSQL) the way tests need: a snapshot of
+// every registry table (row counts and full contents) to prove that a refused
+// call changed nothing, and the audit log decoded back into ChangeRecords.
 #ifndef GORANK_TESTS_TESTING_DATABASE_SNAPSHOT_H_
 #define GORANK_TESTS_TESTING_DATABASE_SNAPSHOT_H_
 

@@ -228,11 +228,14 @@ InMemoryRegistryRepository::ListRankHistory(PlayerId id) {
 }
 
 absl::StatusOr<std::vector<RankHistoryEntry>>
-InMemoryRegistryRepository::ListRankChanges(const registry::RankChangeQuery& q) {
+InMemoryRegistryRepository::ListRankChanges(
+    const registry::RankChangeQuery& q) {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<RankHistoryEntry> out;
   for (const RankHistoryEntry& e : history_) {
-    if (e.reason != q.reason || e.effective_date < q.from || q.to < e.effective_date) continue;
+    if (e.reason != q.reason || e.effective_date < q.from ||
+        q.to < e.effective_date)
+      continue;
     auto p = players_.find(e.player_id.value);
     if (!q.agency_prefix.empty() &&
         (p == players_.end() || p->second.agency_prefix != q.agency_prefix)) {
@@ -240,9 +243,10 @@ InMemoryRegistryRepository::ListRankChanges(const registry::RankChangeQuery& q) 
     }
     out.push_back(e);
   }
-  std::stable_sort(out.begin(), out.end(), [](const RankHistoryEntry& a, const RankHistoryEntry& b) {
-    return a.effective_date < b.effective_date;
-  });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const RankHistoryEntry& a, const RankHistoryEntry& b) {
+                     return a.effective_date < b.effective_date;
+                   });
   return out;
 }
 

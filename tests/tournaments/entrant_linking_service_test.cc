@@ -22,10 +22,14 @@ using ::testing::HasSubstr;
 const char kEgf[] =
     "; EV[Linking test]\n"
     ";\n"
-    "   1 Wang Lei                        5d CN 110    4+/b0    3+/b0    2+/b0\n"
-    "   2 张伟                            4d CN 110    3+/b0    4+/w0    1-/w0\n"
-    "   3 Chen Chen                       3d CN 110    2-/w0    1-/w0    4+/b0\n"
-    "   4 Li Wei                          2d CN 110    1-/w0    2-/b0    3-/w0\n";
+    "   1 Wang Lei                        5d CN 110    4+/b0    3+/b0    "
+    "2+/b0\n"
+    "   2 张伟                            4d CN 110    3+/b0    4+/w0    "
+    "1-/w0\n"
+    "   3 Chen Chen                       3d CN 110    2-/w0    1-/w0    "
+    "4+/b0\n"
+    "   4 Li Wei                          2d CN 110    1-/w0    2-/b0    "
+    "3-/w0\n";
 
 class EntrantLinkingServiceTest : public ::testing::Test {
  protected:
@@ -39,15 +43,16 @@ class EntrantLinkingServiceTest : public ::testing::Test {
     players_ = v1::PlayerRegistry::NewStub(server_->channel());
   }
 
-  int64_t Register(const std::string& name, const std::string& latin, const std::string& agency,
-                   const std::string& rank) {
+  int64_t Register(const std::string& name, const std::string& latin,
+                   const std::string& agency, const std::string& rank) {
     v1::RegisterPlayerRequest req;
     req.set_name(name);
     req.set_latin_name(latin);
     req.set_agency_prefix(agency);
     req.mutable_initial_rank()->set_notation(rank);
     v1::RegisterPlayerResponse resp;
-    grpc::Status s = players_->RegisterPlayer(TestServer::Context(server_->admin).get(), req, &resp);
+    grpc::Status s = players_->RegisterPlayer(
+        TestServer::Context(server_->admin).get(), req, &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return resp.player().id();
   }
@@ -68,20 +73,24 @@ class EntrantLinkingServiceTest : public ::testing::Test {
     e.set_shared_places_allowed(true);
     e.mutable_format()->set_kind(v1::FORMAT_KIND_ROUND_ROBIN);
     v1::CreateEventResponse resp;
-    grpc::Status s = events_->CreateEvent(TestServer::Context(server_->op110).get(), req, &resp);
+    grpc::Status s = events_->CreateEvent(
+        TestServer::Context(server_->op110).get(), req, &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return resp.event().id();
   }
 
-  grpc::Status Import(const v1::ImportResultsRequest& req, v1::ImportResultsResponse* resp) {
-    return events_->ImportResults(TestServer::Context(server_->op110).get(), req, resp);
+  grpc::Status Import(const v1::ImportResultsRequest& req,
+                      v1::ImportResultsResponse* resp) {
+    return events_->ImportResults(TestServer::Context(server_->op110).get(),
+                                  req, resp);
   }
 
   v1::EventResults Results(int64_t id) {
     v1::GetResultsRequest req;
     req.set_event_id(id);
     v1::GetResultsResponse resp;
-    EXPECT_TRUE(events_->GetResults(TestServer::Context("").get(), req, &resp).ok());
+    EXPECT_TRUE(
+        events_->GetResults(TestServer::Context("").get(), req, &resp).ok());
     return resp.results();
   }
 
@@ -98,7 +107,8 @@ class EntrantLinkingServiceTest : public ::testing::Test {
 
 TestServer* EntrantLinkingServiceTest::server_ = nullptr;
 
-TEST_F(EntrantLinkingServiceTest, ImportMatchesResolvesRoundTripsAndEditsOneGame) {
+TEST_F(EntrantLinkingServiceTest,
+       ImportMatchesResolvesRoundTripsAndEditsOneGame) {
   const int64_t wang = Register("王磊", "Wang Lei", "110", "5d");
   const int64_t zhang = Register("张伟", "Zhang Wei", "110", "4d");
   const int64_t chen1 = Register("陈晨", "Chen Chen", "110", "3d");
@@ -117,7 +127,8 @@ TEST_F(EntrantLinkingServiceTest, ImportMatchesResolvesRoundTripsAndEditsOneGame
   EXPECT_EQ(dry.matches(0).state(), v1::ROW_MATCH_STATE_MATCHED);
   EXPECT_EQ(dry.matches(0).player_id(), wang);
   EXPECT_EQ(dry.matches(0).line(), 3);
-  EXPECT_EQ(dry.matches(1).state(), v1::ROW_MATCH_STATE_MATCHED);  // by the Chinese name
+  EXPECT_EQ(dry.matches(1).state(),
+            v1::ROW_MATCH_STATE_MATCHED);  // by the Chinese name
   EXPECT_EQ(dry.matches(1).player_id(), zhang);
   EXPECT_EQ(dry.matches(2).state(), v1::ROW_MATCH_STATE_AMBIGUOUS);
   ASSERT_EQ(dry.matches(2).candidates_size(), 2);
@@ -137,7 +148,8 @@ TEST_F(EntrantLinkingServiceTest, ImportMatchesResolvesRoundTripsAndEditsOneGame
   grpc::Status s = Import(req, &resp);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
   EXPECT_THAT(s.error_message(), HasSubstr("rows: 3 Chen Chen (players "));
-  EXPECT_THAT(s.error_message(), HasSubstr("4 Li Wei (players " + std::to_string(li) + ")"));
+  EXPECT_THAT(s.error_message(),
+              HasSubstr("4 Li Wei (players " + std::to_string(li) + ")"));
   EXPECT_EQ(Rows(), rows_before);
   // A link to nobody is INVALID_ARGUMENT, nothing stored.
   v1::RowResolution* link = req.add_resolutions();
@@ -169,7 +181,8 @@ TEST_F(EntrantLinkingServiceTest, ImportMatchesResolvesRoundTripsAndEditsOneGame
   ex.set_event_id(id);
   ex.set_format(v1::RESULT_FILE_FORMAT_CSV);
   v1::ExportResultsResponse csv;
-  ASSERT_TRUE(events_->ExportResults(TestServer::Context("").get(), ex, &csv).ok());
+  ASSERT_TRUE(
+      events_->ExportResults(TestServer::Context("").get(), ex, &csv).ok());
   EXPECT_THAT(csv.content(), HasSubstr("," + std::to_string(chen2) + ","));
   const int64_t copy = CreateEvent("Linking test, copy");
   v1::ImportResultsRequest again;
@@ -183,7 +196,8 @@ TEST_F(EntrantLinkingServiceTest, ImportMatchesResolvesRoundTripsAndEditsOneGame
   EXPECT_EQ(resp.matches(2).state(), v1::ROW_MATCH_STATE_FILE_ID);
   const v1::EventResults copied = Results(copy);
   for (int i = 0; i < 4; ++i) {
-    EXPECT_EQ(copied.entrants(i).player_id(), stored.entrants(i).player_id()) << i;
+    EXPECT_EQ(copied.entrants(i).player_id(), stored.entrants(i).player_id())
+        << i;
   }
 
   // One game corrected: round 3, Chen Chen (3, black) v Li Wei (4) is a
@@ -198,7 +212,8 @@ TEST_F(EntrantLinkingServiceTest, ImportMatchesResolvesRoundTripsAndEditsOneGame
   g->set_outcome(v1::GAME_OUTCOME_WHITE_WINS);
   g->set_kind(v1::GAME_KIND_REGULAR);
   v1::EditResultsResponse edited;
-  s = events_->EditResults(TestServer::Context(server_->op110).get(), edit, &edited);
+  s = events_->EditResults(TestServer::Context(server_->op110).get(), edit,
+                           &edited);
   ASSERT_TRUE(s.ok()) << s.error_message();
   ASSERT_EQ(edited.changes_size(), 1);
   EXPECT_EQ(edited.changes(0), "round 3: 3-4:w (was 3-4:b)");
@@ -206,7 +221,8 @@ TEST_F(EntrantLinkingServiceTest, ImportMatchesResolvesRoundTripsAndEditsOneGame
   ASSERT_EQ(after.games_size(), stored.games_size());
   int changed = 0;
   for (int i = 0; i < after.games_size(); ++i) {
-    changed += after.games(i).SerializeAsString() != stored.games(i).SerializeAsString();
+    changed += after.games(i).SerializeAsString() !=
+               stored.games(i).SerializeAsString();
   }
   EXPECT_EQ(changed, 1);
 
@@ -216,10 +232,12 @@ TEST_F(EntrantLinkingServiceTest, ImportMatchesResolvesRoundTripsAndEditsOneGame
   v1::EditResultsRequest enter;
   enter.set_event_id(id);
   enter.add_add_entrants()->set_player_id(987654);
-  s = events_->EditResults(TestServer::Context(server_->op110).get(), enter, &edited);
+  s = events_->EditResults(TestServer::Context(server_->op110).get(), enter,
+                           &edited);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::NOT_FOUND);
   EXPECT_THAT(s.error_message(), HasSubstr("player 987654 is not registered"));
-  s = events_->EditResults(TestServer::Context(server_->op130).get(), edit, &edited);
+  s = events_->EditResults(TestServer::Context(server_->op130).get(), edit,
+                           &edited);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED);
   EXPECT_EQ(Rows(), rows_edit);
   EXPECT_EQ(Results(id).SerializeAsString(), after.SerializeAsString());

@@ -17,8 +17,12 @@ class FakeDirectory final : public PlayerDirectory {
  public:
   void Add(int64_t id, std::string name, std::string latin, std::string agency,
            const char* rank) {
-    players_.push_back({id, std::move(name), std::move(latin), std::move(agency),
-                        {"Beijing Go Association"}, R(rank)});
+    players_.push_back({id,
+                        std::move(name),
+                        std::move(latin),
+                        std::move(agency),
+                        {"Beijing Go Association"},
+                        R(rank)});
   }
   absl::StatusOr<RegisteredPlayer> Get(int64_t id) const override {
     for (const RegisteredPlayer& p : players_) {
@@ -30,7 +34,8 @@ class FakeDirectory final : public PlayerDirectory {
       const std::string& name) const override {
     std::vector<RegisteredPlayer> out;
     for (const RegisteredPlayer& p : players_) {
-      if (p.name.rfind(name, 0) == 0 || p.latin_name.rfind(name, 0) == 0) out.push_back(p);
+      if (p.name.rfind(name, 0) == 0 || p.latin_name.rfind(name, 0) == 0)
+        out.push_back(p);
     }
     return out;
   }
@@ -55,16 +60,17 @@ class MatchingTest : public ::testing::Test {
   MatchingTest() {
     dir_.Add(1, "王磊", "Wang Lei", "110", "3d");
     dir_.Add(2, "李伟", "Li Wei", "110", "2d");
-    dir_.Add(3, "李伟", "Li Wei", "310", "2d");   // a namesake elsewhere
+    dir_.Add(3, "李伟", "Li Wei", "310", "2d");  // a namesake elsewhere
     dir_.Add(4, "张三", "Zhang San", "110", "1d");
     dir_.Add(5, "陈晨", "Chen Chen", "110", "1d");
     dir_.Add(6, "陈晨", "Chen Chen", "110", "1d");  // same name, agency, rank
-    file_.results.entrants = {Row(1, "WANG", "Lei", "3d"),        // Latin, case
-                              Row(2, "Li", "Wei", "2d"),          // agency decides
-                              Row(3, "张", "三", "2d"),           // Chinese; rank differs
-                              Row(4, "Chen", "Chen", "1d"),       // two fit
-                              Row(5, "Nobody", "Here", "5k"),     // unknown
-                              Row(6, "Lei", "Wang", "3d", "xxxx")};  // given first
+    file_.results.entrants = {
+        Row(1, "WANG", "Lei", "3d"),           // Latin, case
+        Row(2, "Li", "Wei", "2d"),             // agency decides
+        Row(3, "张", "三", "2d"),              // Chinese; rank differs
+        Row(4, "Chen", "Chen", "1d"),          // two fit
+        Row(5, "Nobody", "Here", "5k"),        // unknown
+        Row(6, "Lei", "Wang", "3d", "xxxx")};  // given first
     file_.row_lines = {11, 12, 13, 14, 15, 16};
   }
   FakeDirectory dir_;
@@ -79,10 +85,12 @@ TEST_F(MatchingTest, ExactMatchesLinkTheRestIsListed) {
   EXPECT_EQ((*m)[0].state, RowMatchState::kMatched);
   EXPECT_EQ((*m)[0].player_id, 1);
   EXPECT_EQ((*m)[0].line, 11);
-  EXPECT_EQ((*m)[1].state, RowMatchState::kMatched);  // 310's Li Wei differs in agency
+  EXPECT_EQ((*m)[1].state,
+            RowMatchState::kMatched);  // 310's Li Wei differs in agency
   EXPECT_EQ((*m)[1].player_id, 2);
   EXPECT_EQ((*m)[1].candidates.size(), 2u);
-  EXPECT_EQ((*m)[2].state, RowMatchState::kAmbiguous);  // name fits, rank does not
+  EXPECT_EQ((*m)[2].state,
+            RowMatchState::kAmbiguous);  // name fits, rank does not
   EXPECT_THAT((*m)[2].candidates[0].differs, HasSubstr("registered rank 1d"));
   EXPECT_EQ((*m)[3].state, RowMatchState::kAmbiguous);
   EXPECT_EQ((*m)[3].candidates.size(), 2u);
@@ -91,12 +99,16 @@ TEST_F(MatchingTest, ExactMatchesLinkTheRestIsListed) {
   EventResults results = file_.results;
   absl::Status refused = ApplyMatches(*m, false, results);
   EXPECT_EQ(refused.code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_THAT(std::string(refused.message()),
-              HasSubstr("3 row(s) not linked to a registered player, nothing stored"));
-  EXPECT_THAT(std::string(refused.message()),
-              HasSubstr("rows: 3 张三 (players 4); 4 Chen Chen (players 5, 6); 5 Nobody Here "
-                        "(unknown)"));
-  EXPECT_THAT(DescribeRowMatch((*m)[3]), HasSubstr("player 5 陈晨 / Chen Chen 110 1d"));
+  EXPECT_THAT(
+      std::string(refused.message()),
+      HasSubstr("3 row(s) not linked to a registered player, nothing stored"));
+  EXPECT_THAT(
+      std::string(refused.message()),
+      HasSubstr(
+          "rows: 3 张三 (players 4); 4 Chen Chen (players 5, 6); 5 Nobody Here "
+          "(unknown)"));
+  EXPECT_THAT(DescribeRowMatch((*m)[3]),
+              HasSubstr("player 5 陈晨 / Chen Chen 110 1d"));
   EXPECT_FALSE(results.entrants[0].player_id.has_value());  // nothing changed
   ASSERT_TRUE(ApplyMatches(*m, true, results).ok());
   EXPECT_EQ(results.entrants[0].player_id, 1);
@@ -118,15 +130,19 @@ TEST_F(MatchingTest, ResolutionsLinkAndDeclareGuests) {
 }
 
 TEST_F(MatchingTest, BadResolutionsAndOnePlayerOnTwoRowsAreRefused) {
-  auto m = MatchRows(file_, dir_, {{9, 1, false}, {3, 0, false}, {4, 99, false}});
+  auto m =
+      MatchRows(file_, dir_, {{9, 1, false}, {3, 0, false}, {4, 99, false}});
   ASSERT_EQ(m.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(m.status().message()), HasSubstr("rows are 1..6"));
-  EXPECT_THAT(std::string(m.status().message()), HasSubstr("either a player id"));
-  EXPECT_THAT(std::string(m.status().message()), HasSubstr("player 99 is not registered"));
+  EXPECT_THAT(std::string(m.status().message()),
+              HasSubstr("either a player id"));
+  EXPECT_THAT(std::string(m.status().message()),
+              HasSubstr("player 99 is not registered"));
   // Row 6 ("Lei Wang", given name first) is Wang Lei too: two rows, one player.
   m = MatchRows(file_, dir_, {});
   ASSERT_EQ(m.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(std::string(m.status().message()), HasSubstr("row 6 (line 16): player 1 is already row 1"));
+  EXPECT_THAT(std::string(m.status().message()),
+              HasSubstr("row 6 (line 16): player 1 is already row 1"));
 }
 
 TEST_F(MatchingTest, CsvPlayerIdsAreCheckedNotTrusted) {
@@ -135,14 +151,16 @@ TEST_F(MatchingTest, CsvPlayerIdsAreCheckedNotTrusted) {
   file_.results.entrants[1].player_id = 77;
   auto m = MatchRows(file_, dir_, {});
   ASSERT_EQ(m.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(std::string(m.status().message()), HasSubstr("row 2 (line 12): player 77"));
+  EXPECT_THAT(std::string(m.status().message()),
+              HasSubstr("row 2 (line 12): player 77"));
   file_.results.entrants[1].player_id = 2;
   m = MatchRows(file_, dir_, {});
   ASSERT_TRUE(m.ok()) << m.status();
   EXPECT_EQ((*m)[0].state, RowMatchState::kFileId);
   EXPECT_EQ((*m)[0].player_id, 4);
   // Row 1 says WANG Lei but id 4 is 张三: linked, the difference shown.
-  EXPECT_THAT((*m)[0].candidates[0].differs, HasSubstr("registered as 张三 / Zhang San"));
+  EXPECT_THAT((*m)[0].candidates[0].differs,
+              HasSubstr("registered as 张三 / Zhang San"));
   EXPECT_EQ((*m)[1].candidates[0].differs, "");
 }
 
@@ -157,13 +175,15 @@ Game G(int round, int black, int white, Outcome o) {
 
 TEST_F(MatchingTest, AnEditChangesOnlyWhatItNames) {
   EventResults before;
-  before.entrants = {Row(1, "A", "a", "1d"), Row(2, "B", "b", "1d"), Row(3, "C", "c", "1d"),
-                     Row(4, "D", "d", "1d")};
-  before.games = {G(1, 1, 2, Outcome::kBlackWins), G(1, 3, 4, Outcome::kBlackWins),
+  before.entrants = {Row(1, "A", "a", "1d"), Row(2, "B", "b", "1d"),
+                     Row(3, "C", "c", "1d"), Row(4, "D", "d", "1d")};
+  before.games = {G(1, 1, 2, Outcome::kBlackWins),
+                  G(1, 3, 4, Outcome::kBlackWins),
                   G(2, 1, 3, Outcome::kWhiteWins), G(2, 2, 4, Outcome::kDraw)};
   ResultsEdit edit;
   edit.add_entrants.push_back({2, {}, std::nullopt});
-  edit.set_games.push_back(G(1, 4, 3, Outcome::kBlackWins));  // colours swapped: replaces 3-4
+  edit.set_games.push_back(
+      G(1, 4, 3, Outcome::kBlackWins));  // colours swapped: replaces 3-4
   edit.withdrawals.push_back({EntrantId{4}, std::nullopt, 2, false});
   edit.tie_decisions.push_back({TieDecisionMethod::kLots, {2, 1}});
   auto out = ApplyEdit(before, edit, &dir_);
@@ -185,11 +205,14 @@ TEST_F(MatchingTest, AnEditChangesOnlyWhatItNames) {
   bad.withdrawals.push_back({EntrantId{9}, std::nullopt, 1, false});
   out = ApplyEdit(before, bad, &dir_);
   ASSERT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(std::string(out.status().message()), HasSubstr("round 3 has no game 1-2"));
-  EXPECT_THAT(std::string(out.status().message()), HasSubstr("unknown entrant 9"));
+  EXPECT_THAT(std::string(out.status().message()),
+              HasSubstr("round 3 has no game 1-2"));
+  EXPECT_THAT(std::string(out.status().message()),
+              HasSubstr("unknown entrant 9"));
   ResultsEdit unknown;
   unknown.add_entrants.push_back({404, {}, std::nullopt});
-  EXPECT_EQ(ApplyEdit(before, unknown, &dir_).status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(ApplyEdit(before, unknown, &dir_).status().code(),
+            absl::StatusCode::kNotFound);
   EXPECT_EQ(ApplyEdit(before, ResultsEdit{}, &dir_).status().code(),
             absl::StatusCode::kInvalidArgument);
 }
@@ -216,8 +239,9 @@ TEST_F(MatchingTest, TeamsEnterTheirPlayersInBoardOrder) {
   // A player of another team is refused.
   ResultsEdit poach;
   poach.set_teams.push_back({1, "Beijing A", {1, 3}});
-  EXPECT_THAT(std::string(ApplyEdit(out->results, poach, &dir_).status().message()),
-              HasSubstr("player 3 plays for team 2"));
+  EXPECT_THAT(
+      std::string(ApplyEdit(out->results, poach, &dir_).status().message()),
+      HasSubstr("player 3 plays for team 2"));
 }
 
 }  // namespace

@@ -61,7 +61,9 @@ TEST_F(EventCliE2eTest, CreateImportStandingsExportCorrectCloseGrade) {
   r = Ctl({"event", "import", kEgfFile, "--event", id, "--format", "egf"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(Has(r.err, "FAILED_PRECONDITION")) << r.err;
-  EXPECT_TRUE(Has(r.err, "6 row(s) not linked") && Has(r.err, "6 Li Wei (unknown)")) << r.err;
+  EXPECT_TRUE(Has(r.err, "6 row(s) not linked") &&
+              Has(r.err, "6 Li Wei (unknown)"))
+      << r.err;
   r = Ctl({"event", "import", kEgfFile, "--event", id, "--format", "egf",
            "--allow-guests"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -110,8 +112,9 @@ TEST_F(EventCliE2eTest, CreateImportStandingsExportCorrectCloseGrade) {
 }
 
 TEST_F(EventCliE2eTest, HelpAndUsageErrors) {
-  for (const char* sub : {"create", "get", "list", "import", "export", "standings", "result",
-                          "close", "enter", "team", "withdraw", "decide", "entrants"}) {
+  for (const char* sub :
+       {"create", "get", "list", "import", "export", "standings", "result",
+        "close", "enter", "team", "withdraw", "decide", "entrants"}) {
     RunResult r = Ctl({"event", sub, "--help"}, false);
     EXPECT_EQ(r.exit_code, 0) << sub << r.err;
     EXPECT_TRUE(Has(r.out, "Usage")) << sub << r.out;
@@ -122,14 +125,19 @@ TEST_F(EventCliE2eTest, HelpAndUsageErrors) {
           false);  // neither --event nor --dry-run
   EXPECT_EQ(r.exit_code, 2);
   // Usage errors of the entry commands name what is wrong (exit 2).
-  for (const auto& [args, says] : std::vector<std::pair<std::vector<std::string>, std::string>>{
-           {{"event", "import", kEgfFile, "--event", "1", "--link", "3"}, "ROW=PLAYER_ID"},
+  for (const auto& [args, says] :
+       std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"event", "import", kEgfFile, "--event", "1", "--link", "3"},
+            "ROW=PLAYER_ID"},
            {{"event", "enter", "1"}, "--player or --guest"},
            {{"event", "enter", "1", "--guest", "Li"}, "FAMILY:GIVEN:RANK"},
-           {{"event", "withdraw", "1", "--after-round", "2"}, "--entrant ID or --team ID"},
+           {{"event", "withdraw", "1", "--after-round", "2"},
+            "--entrant ID or --team ID"},
            {{"event", "decide", "1"}, "--playoff or --lots"},
-           {{"event", "result", "1", "--round", "2"}, "--game, --bye or --remove"},
-           {{"event", "result", "1", "--round", "2", "--remove", "3"}, "expected A-B"}}) {
+           {{"event", "result", "1", "--round", "2"},
+            "--game, --bye or --remove"},
+           {{"event", "result", "1", "--round", "2", "--remove", "3"},
+            "expected A-B"}}) {
     r = Ctl(args, false);
     EXPECT_EQ(r.exit_code, 2) << args[1];
     EXPECT_TRUE(Has(r.err, says)) << r.err;

@@ -183,13 +183,16 @@ TEST_F(EventDeskTest, ImportStoresGuestsAndExportRepeatsTheDomainWriter) {
   const Event e = MustCreate(CityEvent());
   const std::string text = ReadTestFile("egf/round_robin_forfeits.h9");
   // No registry: every row is unknown, refused until declared guests.
-  auto refused = desk_.Import(Operator("110"), e.id, ResultFileFormat::kEgf, text, {});
+  auto refused =
+      desk_.Import(Operator("110"), e.id, ResultFileFormat::kEgf, text, {});
   EXPECT_EQ(refused.status().code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_THAT(std::string(refused.status().message()), HasSubstr("6 Li Wei (unknown)"));
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("6 Li Wei (unknown)"));
   EXPECT_TRUE(desk_.Results(e.id)->entrants.empty());
   ImportOptions guests;
   guests.allow_guests = true;
-  auto file = desk_.Import(Operator("110"), e.id, ResultFileFormat::kEgf, text, guests);
+  auto file =
+      desk_.Import(Operator("110"), e.id, ResultFileFormat::kEgf, text, guests);
   ASSERT_TRUE(file.ok()) << file.status();
   auto stored = desk_.Results(e.id);
   ASSERT_EQ(stored->entrants.size(), 6u);

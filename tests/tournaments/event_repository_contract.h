@@ -201,8 +201,7 @@ TEST_P(EventRepositoryContract, ClosedEventTakesOnlyATieDecision) {
   more.games[0].outcome = Outcome::kBlackWins;
   EXPECT_EQ(repo_->SaveResults(e->id, more, Change("results.edit")).code(),
             absl::StatusCode::kFailedPrecondition);
-  ASSERT_TRUE(
-      repo_->SaveResults(e->id, decided, Change("results.edit")).ok());
+  ASSERT_TRUE(repo_->SaveResults(e->id, decided, Change("results.edit")).ok());
   EXPECT_EQ(repo_->GetResults(e->id)->tie_decisions.size(), 1u);
   EXPECT_EQ(repo_->GetResults(e->id)->games[0].outcome, Outcome::kDraw);
   EXPECT_EQ(Audits(), 4);

@@ -52,10 +52,11 @@ const char kPlayersFile[] =
 
 // The first 12 play the Swiss and the first 8 the round robin; all 16 the
 // team event.
-const char* const kLatin[] = {"Wang Lei", "Li Wei",   "Zhang Wei", "Liu Yang",
-                              "Chen Chen", "Yang Fan", "Zhao Min",  "Huang Lei",
-                              "Zhou Jie",  "Wu Fang",  "Sun Li",    "Qian Ming",
-                              "Zheng Qiang", "Wang Fang", "Lin Tao", "He Jing"};
+const char* const kLatin[] = {
+    "Wang Lei",    "Li Wei",    "Zhang Wei", "Liu Yang",
+    "Chen Chen",   "Yang Fan",  "Zhao Min",  "Huang Lei",
+    "Zhou Jie",    "Wu Fang",   "Sun Li",    "Qian Ming",
+    "Zheng Qiang", "Wang Fang", "Lin Tao",   "He Jing"};
 
 // The director's EGF file of the Swiss: names in Latin letters (row 3 in
 // Chinese), the agency prefix as club, no ids. Row 12 withdrew after round
@@ -68,26 +69,42 @@ const char kSwissEgf[] =
     "; TM[90]\n"
     ";\n"
     "; Pl Name                            Rk Co Club\n"
-    "   1 Wang Lei                        5d CN 110    12+/b0   11+/b0   10+/b0    9+/b0    8+/b0\n"
-    "   2 Li Wei                          5d CN 110    11+/b0    9+/b0    7+/b0    5+/b0    3+/b0\n"
-    "   3 张伟                            4d CN 110    10+/b0    8+/b0    6+/b0    4+/b0    2-/w0\n"
-    "   4 Liu Yang                        4d CN 110     9+/b0    7+/b0    5+/b0    3-/w0       0+\n"
-    "   5 Chen Chen                       3d CN 110     8+/b0    6+/b0    4-/w0    2-/w0   11+/w0\n"
-    "   6 Yang Fan                        3d CN 110     7+/b0    5-/w0    3-/w0   12+/w0   10+/w0\n"
-    "   7 Zhao Min                        2d CN 110     6-/w0    4-/w0    2-/w0   11+/w0    9+/w0\n"
-    "   8 Huang Lei                       2d CN 110     5-/w0    3-/w0   12+/w0   10+/w0    1-/w0\n"
-    "   9 Zhou Jie                        1d CN 110     4-/w0    2-/w0   11-/w0    1-/w0    7-/b0\n"
-    "  10 Wu Fang                         1d CN 110     3-/w0   12+/w0    1-/w0    8-/b0    6-/b0\n"
-    "  11 Sun Li                          1k CN 110     2-/w0    1-/w0    9+/b0    7-/b0    5-/b0\n"
-    "  12 Qian Ming                       2k CN 110     1-/w0   10-/b0    8-/b0    6-/b0       0-\n";
+    "   1 Wang Lei                        5d CN 110    12+/b0   11+/b0   "
+    "10+/b0    9+/b0    8+/b0\n"
+    "   2 Li Wei                          5d CN 110    11+/b0    9+/b0    "
+    "7+/b0    5+/b0    3+/b0\n"
+    "   3 张伟                            4d CN 110    10+/b0    8+/b0    "
+    "6+/b0    4+/b0    2-/w0\n"
+    "   4 Liu Yang                        4d CN 110     9+/b0    7+/b0    "
+    "5+/b0    3-/w0       0+\n"
+    "   5 Chen Chen                       3d CN 110     8+/b0    6+/b0    "
+    "4-/w0    2-/w0   11+/w0\n"
+    "   6 Yang Fan                        3d CN 110     7+/b0    5-/w0    "
+    "3-/w0   12+/w0   10+/w0\n"
+    "   7 Zhao Min                        2d CN 110     6-/w0    4-/w0    "
+    "2-/w0   11+/w0    9+/w0\n"
+    "   8 Huang Lei                       2d CN 110     5-/w0    3-/w0   "
+    "12+/w0   10+/w0    1-/w0\n"
+    "   9 Zhou Jie                        1d CN 110     4-/w0    2-/w0   "
+    "11-/w0    1-/w0    7-/b0\n"
+    "  10 Wu Fang                         1d CN 110     3-/w0   12+/w0    "
+    "1-/w0    8-/b0    6-/b0\n"
+    "  11 Sun Li                          1k CN 110     2-/w0    1-/w0    "
+    "9+/b0    7-/b0    5-/b0\n"
+    "  12 Qian Ming                       2k CN 110     1-/w0   10-/b0    "
+    "8-/b0    6-/b0       0-\n";
 
 // Round robin of the first 8 players (circle method); 1 and 2 draw and
 // beat everyone else: tied on every criterion.
 const char* const kRoundRobinCells[] = {
-    "8+/b0,7+/b0,6+/b0,5+/b0,4+/b0,3+/b0,2=/b0", "7+/b0,5+/b0,3+/b0,8+/w0,6+/w0,4+/w0,1=/w0",
-    "6+/b0,4+/b0,2-/w0,7+/w0,5+/w0,1-/w0,8+/b0", "5+/b0,3-/w0,8+/w0,6+/w0,1-/w0,2-/b0,7+/b0",
-    "4-/w0,2-/w0,7+/w0,1-/w0,3-/b0,8+/b0,6+/b0", "3-/w0,8+/w0,1-/w0,4-/b0,2-/b0,7+/b0,5-/w0",
-    "2-/w0,1-/w0,5-/b0,3-/b0,8+/b0,6-/w0,4-/w0", "1-/w0,6-/b0,4-/b0,2-/b0,7-/w0,5-/w0,3-/w0"};
+    "8+/b0,7+/b0,6+/b0,5+/b0,4+/b0,3+/b0,2=/b0",
+    "7+/b0,5+/b0,3+/b0,8+/w0,6+/w0,4+/w0,1=/w0",
+    "6+/b0,4+/b0,2-/w0,7+/w0,5+/w0,1-/w0,8+/b0",
+    "5+/b0,3-/w0,8+/w0,6+/w0,1-/w0,2-/b0,7+/b0",
+    "4-/w0,2-/w0,7+/w0,1-/w0,3-/b0,8+/b0,6+/b0",
+    "3-/w0,8+/w0,1-/w0,4-/b0,2-/b0,7+/b0,5-/w0",
+    "2-/w0,1-/w0,5-/b0,3-/b0,8+/b0,6-/w0,4-/w0",
+    "1-/w0,6-/b0,4-/b0,2-/b0,7-/w0,5-/w0,3-/w0"};
 
 bool Has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
@@ -95,7 +112,8 @@ bool Has(const std::string& text, const std::string& part) {
 
 // YYYY-MM-DD `days_ago` days before now (UTC).
 std::string DaysAgo(int days_ago) {
-  const std::time_t t = std::time(nullptr) - static_cast<std::time_t>(days_ago) * 86400;
+  const std::time_t t =
+      std::time(nullptr) - static_cast<std::time_t>(days_ago) * 86400;
   std::tm tm{};
   gmtime_r(&t, &tm);
   char buf[16];
@@ -107,8 +125,9 @@ class ResultsChainE2eTest : public ::testing::Test {
  protected:
   void SetUp() override {
     rankd_ = std::make_unique<Child>(
-        std::vector<std::string>{RANKD_PATH, "--db", dir_.File("rankd.db"), "--listen",
-                                 "127.0.0.1:0", "--admin-token-file", admin_},
+        std::vector<std::string>{RANKD_PATH, "--db", dir_.File("rankd.db"),
+                                 "--listen", "127.0.0.1:0",
+                                 "--admin-token-file", admin_},
         dir_.File("rankd.log"));
     ASSERT_TRUE(rankd_->started());
     const std::string marker = "serving on port ";
@@ -116,17 +135,19 @@ class ResultsChainE2eTest : public ::testing::Test {
     for (int attempt = 0; attempt < 500 && port == 0; ++attempt) {
       const std::string log = ReadFile(dir_.File("rankd.log"));
       const size_t at = log.find(marker);
-      if (at != std::string::npos) port = std::atoi(log.c_str() + at + marker.size());
+      if (at != std::string::npos)
+        port = std::atoi(log.c_str() + at + marker.size());
       if (port == 0) {
         ASSERT_TRUE(rankd_->running()) << "rankd exited:\n" << log;
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));  // bounded poll
+        std::this_thread::sleep_for(
+            std::chrono::milliseconds(20));  // bounded poll
       }
     }
     ASSERT_GT(port, 0) << ReadFile(dir_.File("rankd.log"));
     server_ = "127.0.0.1:" + std::to_string(port);
     // The tournament director: an operator of agency 110.
-    RunResult r = Ctl({"token", "create", "--role", "agency_operator", "--agency", "110",
-                       "--label", "director"},
+    RunResult r = Ctl({"token", "create", "--role", "agency_operator",
+                       "--agency", "110", "--label", "director"},
                       admin_);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     std::ofstream(director_) << r.out.substr(r.out.rfind("rkd_"), 68) << "\n";
@@ -138,7 +159,8 @@ class ResultsChainE2eTest : public ::testing::Test {
     }
   }
 
-  RunResult Ctl(const std::vector<std::string>& args, const std::string& token = "") {
+  RunResult Ctl(const std::vector<std::string>& args,
+                const std::string& token = "") {
     std::vector<std::string> argv = {RANKCTL_PATH, "--server", server_};
     if (!token.empty()) {
       argv.push_back("--token-file");
@@ -166,9 +188,10 @@ class ResultsChainE2eTest : public ::testing::Test {
       std::getline(ss, rank, '\t');
       std::getline(ss, gender, '\t');
       std::getline(ss, born, '\t');
-      RunResult r = Ctl({"player", "register", "--name", name, "--latin-name", latin, "--agency",
-                         "110", "--rank", rank, "--rank-basis", "certificate before 2026",
-                         "--gender", gender, "--birth-date", born, "--json"},
+      RunResult r = Ctl({"player", "register", "--name", name, "--latin-name",
+                         latin, "--agency", "110", "--rank", rank,
+                         "--rank-basis", "certificate before 2026", "--gender",
+                         gender, "--birth-date", born, "--json"},
                         admin_);
       ASSERT_EQ(r.exit_code, 0) << r.err;
       const auto j = nlohmann::json::parse(r.out, nullptr, false);
@@ -180,10 +203,11 @@ class ResultsChainE2eTest : public ::testing::Test {
 
   // Creates an event as the director; returns its id.
   std::string CreateEvent(std::vector<std::string> flags) {
-    std::vector<std::string> args = {"event", "create", "--organiser", "110", "--start",
-                                     DaysAgo(12), "--end", DaysAgo(10), "--level", "national",
-                                     "--competition", "national_amateur_open", "--time-class",
-                                     "A", "--json"};
+    std::vector<std::string> args = {
+        "event",        "create",    "--organiser",   "110",
+        "--start",      DaysAgo(12), "--end",         DaysAgo(10),
+        "--level",      "national",  "--competition", "national_amateur_open",
+        "--time-class", "A",         "--json"};
     args.insert(args.end(), flags.begin(), flags.end());
     RunResult r = Ctl(args, director_);
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -195,27 +219,33 @@ class ResultsChainE2eTest : public ::testing::Test {
   // The office's view after the close: every player named has a GoR from
   // the event; `promoted` gets a proposal to `to_rank` that is approved
   // into a certificate; `graded` shows `grade`.
-  void CheckOfficeView(const std::vector<std::string>& rated, const std::string& promoted,
-                       const std::string& to_rank, const std::string& graded,
-                       const std::string& grade) {
+  void CheckOfficeView(const std::vector<std::string>& rated,
+                       const std::string& promoted, const std::string& to_rank,
+                       const std::string& graded, const std::string& grade) {
     for (const std::string& latin : rated) {
       RunResult r = Ctl({"rating", "get", ids_[latin]});
       EXPECT_EQ(r.exit_code, 0) << latin << ": " << r.err;
-      EXPECT_TRUE(Has(r.out, "GoR ") && Has(r.out, "in 1 events")) << latin << ": " << r.out;
+      EXPECT_TRUE(Has(r.out, "GoR ") && Has(r.out, "in 1 events"))
+          << latin << ": " << r.out;
     }
     if (!promoted.empty()) {
-      RunResult r = Ctl({"promotion", "evaluate", "--player", ids_[promoted], "--json"}, admin_);
+      RunResult r =
+          Ctl({"promotion", "evaluate", "--player", ids_[promoted], "--json"},
+              admin_);
       ASSERT_EQ(r.exit_code, 0) << r.err;
       const auto j = nlohmann::json::parse(r.out, nullptr, false);
       ASSERT_FALSE(j.is_discarded()) << r.out;
       std::string proposal;
       for (const auto& p : j["proposals"]) {
-        if (p["to_rank"]["notation"] == to_rank) proposal = p["proposal_id"].get<std::string>();
+        if (p["to_rank"]["notation"] == to_rank)
+          proposal = p["proposal_id"].get<std::string>();
       }
-      ASSERT_FALSE(proposal.empty()) << "no proposal to " << to_rank << ": " << r.out;
+      ASSERT_FALSE(proposal.empty())
+          << "no proposal to " << to_rank << ": " << r.out;
       r = Ctl({"promotion", "approve", proposal}, admin_);
       ASSERT_EQ(r.exit_code, 0) << r.err;
-      EXPECT_TRUE(Has(r.out, "-> " + to_rank) && Has(r.out, "certificate ")) << r.out;
+      EXPECT_TRUE(Has(r.out, "-> " + to_rank) && Has(r.out, "certificate "))
+          << r.out;
     }
     RunResult r = Ctl({"grade", "player", ids_[graded]});
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -233,22 +263,25 @@ class ResultsChainE2eTest : public ::testing::Test {
 
 TEST_F(ResultsChainE2eTest, SwissFromAnEgfFile) {
   // A namesake of row 5 already registered (same agency and rank).
-  RunResult r = Ctl({"player", "register", "--name", "陈晨", "--latin-name", "Chen Chen",
-                     "--agency", "110", "--rank", "3d", "--json"},
+  RunResult r = Ctl({"player", "register", "--name", "陈晨", "--latin-name",
+                     "Chen Chen", "--agency", "110", "--rank", "3d", "--json"},
                     admin_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string namesake =
       nlohmann::json::parse(r.out)["player"]["id"].get<std::string>();
   ASSERT_NO_FATAL_FAILURE(RegisterPlayersFromFile());
-  const std::string id = CreateEvent({"--name", "National Amateur Open 2026", "--sub-event",
-                                      "open_individual", "--format", "swiss", "--rounds", "5"});
+  const std::string id =
+      CreateEvent({"--name", "National Amateur Open 2026", "--sub-event",
+                   "open_individual", "--format", "swiss", "--rounds", "5"});
   const std::string egf = File("swiss.h9", kSwissEgf);
 
   // The dry run shows the matching: 11 rows linked, row 5 ambiguous with
   // both candidates; nothing stored.
   r = Ctl({"event", "import", egf, "--event", id, "--dry-run"}, director_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(Has(r.out, "12 players, 29 games, 1 byes (dry run: nothing stored)")) << r.out;
+  EXPECT_TRUE(
+      Has(r.out, "12 players, 29 games, 1 byes (dry run: nothing stored)"))
+      << r.out;
   EXPECT_TRUE(Has(r.out, "AMBIGUOUS")) << r.out;
   EXPECT_TRUE(Has(r.out, "player " + namesake + " 陈晨")) << r.out;
   EXPECT_TRUE(Has(r.out, "player " + ids_["Chen Chen"] + " 陈晨")) << r.out;
@@ -257,13 +290,15 @@ TEST_F(ResultsChainE2eTest, SwissFromAnEgfFile) {
   r = Ctl({"event", "import", egf, "--event", id}, director_);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(Has(r.err, "FAILED_PRECONDITION") &&
-              Has(r.err, "5 Chen Chen (players " + namesake + ", " + ids_["Chen Chen"] + ")"))
+              Has(r.err, "5 Chen Chen (players " + namesake + ", " +
+                             ids_["Chen Chen"] + ")"))
       << r.err;
   r = Ctl({"event", "entrants", id});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_FALSE(Has(r.out, "Wang Lei")) << r.out;
   // Resolved: every entrant is a registered player.
-  r = Ctl({"event", "import", egf, "--event", id, "--link", "5=" + ids_["Chen Chen"]},
+  r = Ctl({"event", "import", egf, "--event", id, "--link",
+           "5=" + ids_["Chen Chen"]},
           director_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(Has(r.out, "linked (--link)")) << r.out;
@@ -275,30 +310,33 @@ TEST_F(ResultsChainE2eTest, SwissFromAnEgfFile) {
 
   // One correction changes one game: Zhou Jie (9, black) beat Zhao Min (7)
   // in round 5; the round's other games stay.
-  r = Ctl({"event", "result", id, "--round", "5", "--game", "9-7:b"}, director_);
+  r = Ctl({"event", "result", id, "--round", "5", "--game", "9-7:b"},
+          director_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(Has(r.out, "round 5: 9-7:b (was 9-7:w)")) << r.out;
   r = Ctl({"event", "export", id, "--format", "csv"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(Has(r.out, "8+/b0\n") && Has(r.out, "3+/b0\n") && Has(r.out, "7+/b0\n"))
+  EXPECT_TRUE(Has(r.out, "8+/b0\n") && Has(r.out, "3+/b0\n") &&
+              Has(r.out, "7+/b0\n"))
       << r.out;  // Wang Lei, Li Wei and Zhou Jie's round 5
   // Qian Ming withdrew after round 4.
-  r = Ctl({"event", "withdraw", id, "--entrant", "12", "--after-round", "4"}, director_);
+  r = Ctl({"event", "withdraw", id, "--entrant", "12", "--after-round", "4"},
+          director_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(Has(r.out, "entrant 12: withdrew after round 4")) << r.out;
   r = Ctl({"event", "close", id}, director_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(Has(r.out, "closed")) << r.out;
 
-  ASSERT_NO_FATAL_FAILURE(CheckOfficeView({kLatin, kLatin + 12}, "Wang Lei", "6d", "Wang Lei",
-                                          "Grade 1 Athlete"));
+  ASSERT_NO_FATAL_FAILURE(CheckOfficeView({kLatin, kLatin + 12}, "Wang Lei",
+                                          "6d", "Wang Lei", "Grade 1 Athlete"));
 }
 
 TEST_F(ResultsChainE2eTest, TeamRoundRobinWithBoardOrders) {
   ASSERT_NO_FATAL_FAILURE(RegisterPlayersFromFile());
-  const std::string id = CreateEvent({"--name", "National Amateur Team Open 2026",
-                                      "--sub-event", "open_team", "--format",
-                                      "team_round_robin", "--boards", "2"});
+  const std::string id = CreateEvent(
+      {"--name", "National Amateur Team Open 2026", "--sub-event", "open_team",
+       "--format", "team_round_robin", "--boards", "2"});
   // Eight teams of two (the grade standard counts teams: at least 8), board
   // 1 first; the players become entrants 1..16 in this order, so board b of
   // team t is entrant 2t-2+b.
@@ -308,7 +346,8 @@ TEST_F(ResultsChainE2eTest, TeamRoundRobinWithBoardOrders) {
                        ids_[kLatin[2 * t - 2]] + "," + ids_[kLatin[2 * t - 1]]},
                       director_);
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_TRUE(Has(r.out, "team " + std::to_string(t) + " " + name + " added")) << r.out;
+    EXPECT_TRUE(Has(r.out, "team " + std::to_string(t) + " " + name + " added"))
+        << r.out;
   }
   RunResult r = Ctl({"event", "entrants", id});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -318,8 +357,13 @@ TEST_F(ResultsChainE2eTest, TeamRoundRobinWithBoardOrders) {
   std::vector<int> circle = {1, 2, 3, 4, 5, 6, 7, 8};
   for (int round = 1; round <= 7; ++round) {
     for (int board = 1; board <= 2; ++board) {
-      std::vector<std::string> args = {"event", "result", id, "--round",
-                                       std::to_string(round), "--board", std::to_string(board)};
+      std::vector<std::string> args = {"event",
+                                       "result",
+                                       id,
+                                       "--round",
+                                       std::to_string(round),
+                                       "--board",
+                                       std::to_string(board)};
       for (int k = 0; k < 4; ++k) {
         const int strong = std::min(circle[k], circle[7 - k]);
         const int weak = std::max(circle[k], circle[7 - k]);
@@ -331,22 +375,25 @@ TEST_F(ResultsChainE2eTest, TeamRoundRobinWithBoardOrders) {
       r = Ctl(args, director_);
       ASSERT_EQ(r.exit_code, 0) << r.err;
     }
-    circle = {circle[0], circle[7], circle[1], circle[2], circle[3], circle[4], circle[5],
-              circle[6]};
+    circle = {circle[0], circle[7], circle[1], circle[2],
+              circle[3], circle[4], circle[5], circle[6]};
   }
   // A wrong board-2 result of round 1 (team 1 v team 8) and its
   // correction: that game alone changes.
-  r = Ctl({"event", "result", id, "--round", "1", "--board", "2", "--game", "16-2:b"},
+  r = Ctl({"event", "result", id, "--round", "1", "--board", "2", "--game",
+           "16-2:b"},
           director_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(Has(r.out, "round 1: 16-2:b (was 16-2:w)")) << r.out;
-  r = Ctl({"event", "result", id, "--round", "1", "--board", "2", "--game", "16-2:w"},
+  r = Ctl({"event", "result", id, "--round", "1", "--board", "2", "--game",
+           "16-2:w"},
           director_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = Ctl({"event", "standings", id});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (int t = 1; t < 8; ++t) {
-    EXPECT_LT(r.out.find("Team " + std::to_string(t)), r.out.find("Team " + std::to_string(t + 1)))
+    EXPECT_LT(r.out.find("Team " + std::to_string(t)),
+              r.out.find("Team " + std::to_string(t + 1)))
         << r.out;
   }
   EXPECT_TRUE(Has(r.out, "8 played over the board")) << r.out;
@@ -354,8 +401,8 @@ TEST_F(ResultsChainE2eTest, TeamRoundRobinWithBoardOrders) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
 
   // Team placings earn grades, not dan promotions.
-  ASSERT_NO_FATAL_FAILURE(CheckOfficeView({kLatin, kLatin + 16}, "", "", "Li Wei",
-                                          "Grade 1 Athlete"));
+  ASSERT_NO_FATAL_FAILURE(CheckOfficeView({kLatin, kLatin + 16}, "", "",
+                                          "Li Wei", "Grade 1 Athlete"));
   r = Ctl({"promotion", "evaluate"}, admin_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(Has(r.out, "no player meets a promotion rule")) << r.out;
@@ -363,22 +410,23 @@ TEST_F(ResultsChainE2eTest, TeamRoundRobinWithBoardOrders) {
 
 TEST_F(ResultsChainE2eTest, RoundRobinFromCsvWithAPendingPlayoff) {
   ASSERT_NO_FATAL_FAILURE(RegisterPlayersFromFile());
-  const std::string id = CreateEvent({"--name", "National Amateur Masters 2026", "--sub-event",
-                                      "open_individual", "--format", "round_robin",
-                                      "--no-shared-places"});
+  const std::string id = CreateEvent(
+      {"--name", "National Amateur Masters 2026", "--sub-event",
+       "open_individual", "--format", "round_robin", "--no-shared-places"});
   // The CSV names each player by registry id.
   const std::vector<std::string> order(kLatin, kLatin + 8);
-  std::string csv = "row,family_name,given_name,rank,country,club,egd_pin,player_id,"
-                    "withdrawn_after,r1,r2,r3,r4,r5,r6,r7\n";
+  std::string csv =
+      "row,family_name,given_name,rank,country,club,egd_pin,player_id,"
+      "withdrawn_after,r1,r2,r3,r4,r5,r6,r7\n";
   const char* const ranks[] = {"5d", "5d", "4d", "4d", "3d", "3d", "2d", "2d"};
   for (int i = 0; i < 8; ++i) {
     const std::string& latin = order[i];
-    csv += std::to_string(i + 1) + "," + latin.substr(0, latin.find(' ')) + "," +
-           latin.substr(latin.find(' ') + 1) + "," + ranks[i] + ",CN,110,," + ids_[latin] + ",," +
-           kRoundRobinCells[i] + "\n";
+    csv += std::to_string(i + 1) + "," + latin.substr(0, latin.find(' ')) +
+           "," + latin.substr(latin.find(' ') + 1) + "," + ranks[i] +
+           ",CN,110,," + ids_[latin] + ",," + kRoundRobinCells[i] + "\n";
   }
-  RunResult r = Ctl({"event", "import", File("masters.csv", csv), "--format", "csv",
-                     "--event", id},
+  RunResult r = Ctl({"event", "import", File("masters.csv", csv), "--format",
+                     "csv", "--event", id},
                     director_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(Has(r.out, "player id in the file")) << r.out;
@@ -397,7 +445,8 @@ TEST_F(ResultsChainE2eTest, RoundRobinFromCsvWithAPendingPlayoff) {
   EXPECT_TRUE(Has(r.out, "Grade 1 Athlete")) << r.out;
   // Li Wei (entrant 2) won the play-off; only a decision of that tie is
   // taken after the close.
-  r = Ctl({"event", "result", id, "--round", "1", "--game", "3-6:w"}, director_);
+  r = Ctl({"event", "result", id, "--round", "1", "--game", "3-6:w"},
+          director_);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(Has(r.err, "FAILED_PRECONDITION")) << r.err;
   r = Ctl({"event", "decide", id, "--playoff", "2,1"}, director_);
@@ -405,55 +454,74 @@ TEST_F(ResultsChainE2eTest, RoundRobinFromCsvWithAPendingPlayoff) {
   EXPECT_TRUE(Has(r.out, "play-off 2,1 recorded")) << r.out;
   EXPECT_LT(r.out.find("Li Wei"), r.out.find("Wang Lei")) << r.out;
 
-  ASSERT_NO_FATAL_FAILURE(CheckOfficeView(order, "Li Wei", "6d", "Li Wei", "Grade 1 Athlete"));
+  ASSERT_NO_FATAL_FAILURE(
+      CheckOfficeView(order, "Li Wei", "6d", "Li Wei", "Grade 1 Athlete"));
 }
 
 // Bad links and edits get a precise status naming what is wrong, and leave
 // the event as it was.
 TEST_F(ResultsChainE2eTest, BadLinksAndEditsAreRefusedAndChangeNothing) {
   ASSERT_NO_FATAL_FAILURE(RegisterPlayersFromFile());
-  const std::string id = CreateEvent({"--name", "National Amateur Open 2026", "--sub-event",
-                                      "open_individual", "--format", "swiss", "--rounds", "5"});
+  const std::string id =
+      CreateEvent({"--name", "National Amateur Open 2026", "--sub-event",
+                   "open_individual", "--format", "swiss", "--rounds", "5"});
   const std::string egf = File("swiss.h9", kSwissEgf);
   struct Case {
     std::vector<std::string> extra;
     std::string says;
   };
   for (const Case& c : std::vector<Case>{
-           {{"--link", "5=99999"}, "row 5 (line 12): player 99999 is not registered"},
+           {{"--link", "5=99999"},
+            "row 5 (line 12): player 99999 is not registered"},
            {{"--link", "13=" + ids_["Wang Lei"]}, "the file's rows are 1..12"},
-           {{"--link", "5=" + ids_["Wang Lei"]}, "player " + ids_["Wang Lei"] + " is already row 1"},
-           {{"--link", "5=" + ids_["Chen Chen"], "--guest", "5"}, "the row is resolved twice"}}) {
+           {{"--link", "5=" + ids_["Wang Lei"]},
+            "player " + ids_["Wang Lei"] + " is already row 1"},
+           {{"--link", "5=" + ids_["Chen Chen"], "--guest", "5"},
+            "the row is resolved twice"}}) {
     std::vector<std::string> args = {"event", "import", egf, "--event", id};
     args.insert(args.end(), c.extra.begin(), c.extra.end());
     RunResult r = Ctl(args, director_);
     EXPECT_EQ(r.exit_code, 1) << c.says;
     EXPECT_TRUE(Has(r.err, "INVALID_ARGUMENT") && Has(r.err, c.says)) << r.err;
   }
-  RunResult r = Ctl({"event", "import", egf, "--event", id, "--link", "five=3"}, director_);
+  RunResult r = Ctl({"event", "import", egf, "--event", id, "--link", "five=3"},
+                    director_);
   EXPECT_EQ(r.exit_code, 2) << r.err;  // usage
   r = Ctl({"event", "enter", id, "--player", "99999"}, director_);
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_TRUE(Has(r.err, "NOT_FOUND") && Has(r.err, "player 99999 is not registered")) << r.err;
+  EXPECT_TRUE(Has(r.err, "NOT_FOUND") &&
+              Has(r.err, "player 99999 is not registered"))
+      << r.err;
   r = Ctl({"event", "entrants", id});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << "only the header: " << r.out;
 
   // With the file stored: a removal of a game that is not there, a second
   // game for a player in one round, a withdrawal of an unknown entrant.
-  r = Ctl({"event", "import", egf, "--event", id, "--link", "5=" + ids_["Chen Chen"]},
+  r = Ctl({"event", "import", egf, "--event", id, "--link",
+           "5=" + ids_["Chen Chen"]},
           director_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::string before = Ctl({"event", "export", id, "--format", "csv"}).out;
-  r = Ctl({"event", "result", id, "--round", "2", "--remove", "1-2"}, director_);
+  const std::string before =
+      Ctl({"event", "export", id, "--format", "csv"}).out;
+  r = Ctl({"event", "result", id, "--round", "2", "--remove", "1-2"},
+          director_);
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_TRUE(Has(r.err, "INVALID_ARGUMENT") && Has(r.err, "round 2 has no game 1-2")) << r.err;
-  r = Ctl({"event", "result", id, "--round", "2", "--game", "1-2:b"}, director_);
+  EXPECT_TRUE(Has(r.err, "INVALID_ARGUMENT") &&
+              Has(r.err, "round 2 has no game 1-2"))
+      << r.err;
+  r = Ctl({"event", "result", id, "--round", "2", "--game", "1-2:b"},
+          director_);
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_TRUE(Has(r.err, "INVALID_ARGUMENT") && Has(r.err, "already plays in round 2")) << r.err;
-  r = Ctl({"event", "withdraw", id, "--entrant", "40", "--after-round", "2"}, director_);
+  EXPECT_TRUE(Has(r.err, "INVALID_ARGUMENT") &&
+              Has(r.err, "already plays in round 2"))
+      << r.err;
+  r = Ctl({"event", "withdraw", id, "--entrant", "40", "--after-round", "2"},
+          director_);
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_TRUE(Has(r.err, "INVALID_ARGUMENT") && Has(r.err, "unknown entrant 40")) << r.err;
+  EXPECT_TRUE(Has(r.err, "INVALID_ARGUMENT") &&
+              Has(r.err, "unknown entrant 40"))
+      << r.err;
   r = Ctl({"event", "withdraw", id, "--entrant", "3"}, director_);
   EXPECT_EQ(r.exit_code, 2) << r.err;  // --after-round missing
   EXPECT_EQ(Ctl({"event", "export", id, "--format", "csv"}).out, before);

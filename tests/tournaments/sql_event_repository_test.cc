@@ -37,8 +37,7 @@ std::shared_ptr<SqliteBackend> OpenBackend(bool sqlite_file = false) {
   }
   b->db = std::move(*db);
   b->events = std::make_unique<storage::SqlEventRepository>(b->db.get());
-  b->registry =
-      std::make_unique<storage::SqlRegistryRepository>(b->db.get());
+  b->registry = std::make_unique<storage::SqlRegistryRepository>(b->db.get());
   b->audit_baseline = *gorank::testing::CountAuditRows(b->db.get());
   return b;
 }
@@ -79,8 +78,9 @@ EventBackend MakeSqliteBackend() { return MakeBackend(/*sqlite_file=*/true); }
 EventBackend MakePostgresBackend() {
   if (!gorank::testing::TestOnPostgres()) {
     EventBackend none;
-    none.skip = std::string("the PostgreSQL case runs in the pg. twin (ctest ") +
-                "-R '^pg\\.'), which sets " + gorank::testing::kTestPgUrlFileEnv;
+    none.skip =
+        std::string("the PostgreSQL case runs in the pg. twin (ctest ") +
+        "-R '^pg\\.'), which sets " + gorank::testing::kTestPgUrlFileEnv;
     return none;
   }
   return MakeBackend(/*sqlite_file=*/false);

@@ -384,8 +384,9 @@ TEST_F(TournamentServiceTest, ADanCertificateQualifiesOnceItsNoticeHasEnded) {
             issued.certificate().number().substr(0, 5) + "****");
   EXPECT_EQ(effective.grants(0).basis().certificate().rank().notation(), "4d");
   v1::EvaluatePlayerResponse for_staff;
-  ASSERT_TRUE(grades_->EvaluatePlayer(TestServer::Context(server_->admin).get(), ereq,
-                                      &for_staff)
+  ASSERT_TRUE(grades_
+                  ->EvaluatePlayer(TestServer::Context(server_->admin).get(),
+                                   ereq, &for_staff)
                   .ok());
   EXPECT_EQ(for_staff.grants(0).basis().certificate().number(),
             issued.certificate().number());

@@ -173,7 +173,8 @@ TEST_F(WebServerTest, NoticesListAndObjectionsChangeState) {
   EXPECT_TRUE(Has(page->body, "李四")) << page->body;
   // The basis of the grant and the holder's own agency are shown; who
   // issued it with which token is not.
-  EXPECT_TRUE(Has(page->body, "<span class=\"basis\">比赛成绩: 2025 national championship"))
+  EXPECT_TRUE(Has(page->body,
+                  "<span class=\"basis\">比赛成绩: 2025 national championship"))
       << page->body;
   EXPECT_TRUE(Has(page->body, "持证人所属单位")) << page->body;
   EXPECT_FALSE(Has(page->body, "token:")) << page->body;
@@ -265,11 +266,11 @@ TEST_F(WebServerTest, BadInputIsAPreciseErrorAndChangesNothing) {
       R"({"number":"000259999","text":"t","contact":"c"})", "application/json");
   ASSERT_TRUE(unknown_cert);
   EXPECT_EQ(unknown_cert->status, 404) << unknown_cert->body;
-  auto not_under_notice = client->Post(
-      "/objections", httplib::Params{{"number", cert_.number()},
-                                     {"text", "t"},
-                                     {"contact", "c"},
-                                     {"form_token", form_token}});
+  auto not_under_notice =
+      client->Post("/objections", httplib::Params{{"number", cert_.number()},
+                                                  {"text", "t"},
+                                                  {"contact", "c"},
+                                                  {"form_token", form_token}});
   ASSERT_TRUE(not_under_notice);
   EXPECT_GE(not_under_notice->status, 400) << not_under_notice->body;
   EXPECT_TRUE(Has(not_under_notice->body, "id=\"error-message\""))

@@ -40,7 +40,8 @@ Board::Board(int size) : size_(size), stride_(size + 2) {
   offsets_ = {1, -1, stride_, -stride_};
   cells_.fill(kBorder);
   for (int row = 0; row < size_; ++row) {
-    for (int col = 0; col < size_; ++col) cells_[Index(Point{col, row})] = kEmptyCell;
+    for (int col = 0; col < size_; ++col)
+      cells_[Index(Point{col, row})] = kEmptyCell;
   }
   Table();  // build the keys before any concurrent use
 }
@@ -89,7 +90,8 @@ Board::PlayResult Board::Play(Color color, Point p) {
   }
   for (int off : offsets_) {
     int n = index + off;
-    if (cells_[n] == c && head_[n] != head_[index]) Merge(head_[index], head_[n]);
+    if (cells_[n] == c && head_[n] != head_[index])
+      Merge(head_[index], head_[n]);
   }
   int captured = 0;
   int captured_at = -1;
@@ -187,7 +189,8 @@ void Board::CellsAfter(Color color, Point p, uint8_t* out) const {
 }
 
 void Board::Setup(const std::vector<std::pair<Point, Color>>& changes) {
-  for (const auto& [p, color] : changes) cells_[Index(p)] = static_cast<uint8_t>(color);
+  for (const auto& [p, color] : changes)
+    cells_[Index(p)] = static_cast<uint8_t>(color);
   Rebuild();
 }
 
@@ -222,7 +225,8 @@ void Board::Rebuild() {
       if (cells_[i] == kEmptyCell) continue;
       for (int off : offsets_) {
         int n = i + off;
-        if (cells_[n] == cells_[i] && head_[n] != head_[i]) Merge(head_[i], head_[n]);
+        if (cells_[n] == cells_[i] && head_[n] != head_[i])
+          Merge(head_[i], head_[n]);
       }
     }
   }

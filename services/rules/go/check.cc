@@ -21,13 +21,20 @@ struct Rule {
 
 Rule RuleOf(ViolationKind kind) {
   switch (kind) {
-    case ViolationKind::kSuicide: return {"第5条 禁着点、第19条", true, false};
-    case ViolationKind::kKoRecapture: return {"第20条第1款 禁止单劫立即回提、第18条第3款", true, true};
-    case ViolationKind::kSuperko: return {"第6条 禁止全局同形、第20条", true, false};
-    case ViolationKind::kOccupied: return {"第2条第4款 棋子下定后不再移动", true, false};
-    case ViolationKind::kDoubleMove: return {"第17条第2款 连下两着", false, true};
-    case ViolationKind::kWhiteFirst: return {"第2条第3款 黑先白后", false, false};
-    case ViolationKind::kAfterEnd: return {"第7条 终局、第21条第3款", false, false};
+    case ViolationKind::kSuicide:
+      return {"第5条 禁着点、第19条", true, false};
+    case ViolationKind::kKoRecapture:
+      return {"第20条第1款 禁止单劫立即回提、第18条第3款", true, true};
+    case ViolationKind::kSuperko:
+      return {"第6条 禁止全局同形、第20条", true, false};
+    case ViolationKind::kOccupied:
+      return {"第2条第4款 棋子下定后不再移动", true, false};
+    case ViolationKind::kDoubleMove:
+      return {"第17条第2款 连下两着", false, true};
+    case ViolationKind::kWhiteFirst:
+      return {"第2条第3款 黑先白后", false, false};
+    case ViolationKind::kAfterEnd:
+      return {"第7条 终局、第21条第3款", false, false};
   }
   return {"", false, false};
 }
@@ -35,15 +42,19 @@ Rule RuleOf(ViolationKind kind) {
 std::string Describe(ViolationKind kind, int repeats, int end_move) {
   switch (kind) {
     case ViolationKind::kSuicide:
-      return "suicide: the stone's chain would have no liberty and it captures nothing";
+      return "suicide: the stone's chain would have no liberty and it captures "
+             "nothing";
     case ViolationKind::kKoRecapture:
       return "immediate ko recapture without a ko threat in between";
     case ViolationKind::kSuperko:
-      return "repeats the whole-board position after move " + std::to_string(repeats) +
-             " (superko)";
-    case ViolationKind::kOccupied: return "the point is already occupied";
-    case ViolationKind::kDoubleMove: return "second move in a row by the same side";
-    case ViolationKind::kWhiteFirst: return "white moved first in an even game";
+      return "repeats the whole-board position after move " +
+             std::to_string(repeats) + " (superko)";
+    case ViolationKind::kOccupied:
+      return "the point is already occupied";
+    case ViolationKind::kDoubleMove:
+      return "second move in a row by the same side";
+    case ViolationKind::kWhiteFirst:
+      return "white moved first in an even game";
     case ViolationKind::kAfterEnd:
       return "move after the game ended at move " + std::to_string(end_move);
   }
@@ -71,7 +82,8 @@ class Replay {
     situational_ = options_.ko_rule != KoRule::kPositionalSuperko;
     if (use_history_) {
       // Positions: the start, one per step, one per void or pass.
-      history_.Reset(board_.cell_count(), 2 * static_cast<int>(record_.steps.size()) + 2);
+      history_.Reset(board_.cell_count(),
+                     2 * static_cast<int>(record_.steps.size()) + 2);
       scratch_.resize(board_.cell_count());
       Remember();
     }
@@ -91,9 +103,11 @@ class Replay {
     }
   }
 
-  void AddWarning(Color color, int move, WarningSource source, std::string reason) {
+  void AddWarning(Color color, int move, WarningSource source,
+                  std::string reason) {
     report_.warnings.push_back(Warning{color, move, source, std::move(reason)});
-    int& count = color == Color::kBlack ? report_.black_warnings : report_.white_warnings;
+    int& count = color == Color::kBlack ? report_.black_warnings
+                                        : report_.white_warnings;
     if (++count == 2 && report_.two_warning_loser == Color::kEmpty) {
       report_.two_warning_loser = color;
     }
@@ -104,9 +118,13 @@ class Replay {
 
  private:
   uint64_t Key(uint64_t hash, Color to_move) const {
-    return situational_ && to_move == Color::kWhite ? hash ^ kWhiteToMoveKey : hash;
+    return situational_ && to_move == Color::kWhite ? hash ^ kWhiteToMoveKey
+                                                    : hash;
   }
-  void Remember() { history_.Add(Key(board_.hash(), to_move_), board_.cells(), report_.move_count); }
+  void Remember() {
+    history_.Add(Key(board_.hash(), to_move_), board_.cells(),
+                 report_.move_count);
+  }
 
   void Report(const RecordMove& m, ViolationKind kind, int repeats = -1) {
     Rule rule = RuleOf(kind);
@@ -123,7 +141,8 @@ class Replay {
     v.description = Describe(kind, repeats, report_.end_move);
     report_.violations.push_back(std::move(v));
     if (rule.warning) {
-      AddWarning(m.color, report_.move_count, WarningSource::kViolation, ViolationName(kind));
+      AddWarning(m.color, report_.move_count, WarningSource::kViolation,
+                 ViolationName(kind));
     }
   }
 
@@ -143,7 +162,8 @@ class Replay {
     if (ended_) return Report(m, ViolationKind::kAfterEnd);
     bool first = first_move_;
     first_move_ = false;
-    if (first && empty_start_ && record_.handicap < 2 && m.color == Color::kWhite) {
+    if (first && empty_start_ && record_.handicap < 2 &&
+        m.color == Color::kWhite) {
       to_move_ = Color::kBlack;
       return Report(m, ViolationKind::kWhiteFirst);
     }
@@ -154,10 +174,14 @@ class Replay {
     if (m.color != to_move_) return Void(m, ViolationKind::kDoubleMove);
     if (m.pass) return Pass();
     switch (board_.Check(m.color, m.point)) {
-      case Board::PlayResult::kOccupied: return Void(m, ViolationKind::kOccupied);
-      case Board::PlayResult::kKoRecapture: return Void(m, ViolationKind::kKoRecapture);
-      case Board::PlayResult::kSuicide: return Void(m, ViolationKind::kSuicide);
-      case Board::PlayResult::kOk: break;
+      case Board::PlayResult::kOccupied:
+        return Void(m, ViolationKind::kOccupied);
+      case Board::PlayResult::kKoRecapture:
+        return Void(m, ViolationKind::kKoRecapture);
+      case Board::PlayResult::kSuicide:
+        return Void(m, ViolationKind::kSuicide);
+      case Board::PlayResult::kOk:
+        break;
     }
     Color next = Opponent(m.color);
     if (placements_left_ > 0 && --placements_left_ > 0) next = Color::kBlack;
@@ -170,7 +194,8 @@ class Replay {
           return Void(m, ViolationKind::kSuperko, repeats);
         }
         if (repeats >= 0 && !report_.cycle) {
-          report_.cycle = Cycle{report_.move_count, repeats, options_.cycle_ruling};
+          report_.cycle =
+              Cycle{report_.move_count, repeats, options_.cycle_ruling};
         }
       }
     }
@@ -222,31 +247,45 @@ std::vector<std::string> Rows(const Board& board) {
 
 const char* ViolationName(ViolationKind kind) {
   switch (kind) {
-    case ViolationKind::kSuicide: return "suicide";
-    case ViolationKind::kKoRecapture: return "ko";
-    case ViolationKind::kSuperko: return "superko";
-    case ViolationKind::kOccupied: return "occupied";
-    case ViolationKind::kDoubleMove: return "double_move";
-    case ViolationKind::kWhiteFirst: return "white_first";
-    case ViolationKind::kAfterEnd: return "after_end";
+    case ViolationKind::kSuicide:
+      return "suicide";
+    case ViolationKind::kKoRecapture:
+      return "ko";
+    case ViolationKind::kSuperko:
+      return "superko";
+    case ViolationKind::kOccupied:
+      return "occupied";
+    case ViolationKind::kDoubleMove:
+      return "double_move";
+    case ViolationKind::kWhiteFirst:
+      return "white_first";
+    case ViolationKind::kAfterEnd:
+      return "after_end";
   }
   return "";
 }
 
 const char* GameEndName(GameEnd end) {
   switch (end) {
-    case GameEnd::kUnfinished: return "unfinished";
-    case GameEnd::kTwoPasses: return "two_passes";
-    case GameEnd::kAgreement: return "agreement";
-    case GameEnd::kResignation: return "resignation";
-    case GameEnd::kTime: return "time";
-    case GameEnd::kForfeit: return "forfeit";
+    case GameEnd::kUnfinished:
+      return "unfinished";
+    case GameEnd::kTwoPasses:
+      return "two_passes";
+    case GameEnd::kAgreement:
+      return "agreement";
+    case GameEnd::kResignation:
+      return "resignation";
+    case GameEnd::kTime:
+      return "time";
+    case GameEnd::kForfeit:
+      return "forfeit";
   }
   return "";
 }
 
 absl::StatusOr<GameReport> CheckGame(const sgf::GameTree& game,
-                                     const CheckOptions& options, int game_index) {
+                                     const CheckOptions& options,
+                                     int game_index) {
   GameReport report;
   report.game_index = game_index;
   GORANK_ASSIGN_OR_RETURN(std::vector<int> line, game.Line(options.variation));
@@ -254,10 +293,12 @@ absl::StatusOr<GameReport> CheckGame(const sgf::GameTree& game,
   report.notes = report.record.notes;
   Replay replay(options, report);
   for (int i = 0; i < options.black_warnings; ++i) {
-    replay.AddWarning(Color::kBlack, 0, WarningSource::kRequest, "given in the request");
+    replay.AddWarning(Color::kBlack, 0, WarningSource::kRequest,
+                      "given in the request");
   }
   for (int i = 0; i < options.white_warnings; ++i) {
-    replay.AddWarning(Color::kWhite, 0, WarningSource::kRequest, "given in the request");
+    replay.AddWarning(Color::kWhite, 0, WarningSource::kRequest,
+                      "given in the request");
   }
   replay.Run();
   report.final_position = Rows(replay.board());
@@ -265,8 +306,8 @@ absl::StatusOr<GameReport> CheckGame(const sgf::GameTree& game,
   return report;
 }
 
-absl::StatusOr<std::vector<GameReport>> CheckRecords(std::string_view bytes,
-                                                     const CheckOptions& options) {
+absl::StatusOr<std::vector<GameReport>> CheckRecords(
+    std::string_view bytes, const CheckOptions& options) {
   GORANK_ASSIGN_OR_RETURN(sgf::Collection collection,
                           sgf::ParseCollection(bytes, options.limits));
   std::vector<GameReport> reports;

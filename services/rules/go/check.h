@@ -47,7 +47,12 @@
 namespace gorank::rules::go {
 
 enum class Ruleset { kChinese, kJapanese, kKorean };
-enum class KoRule { kSimple, kPositionalSuperko, kSituationalSuperko, kCyclesReported };
+enum class KoRule {
+  kSimple,
+  kPositionalSuperko,
+  kSituationalSuperko,
+  kCyclesReported
+};
 enum class CycleRuling { kNoResult, kDraw, kReplay };
 
 struct CheckOptions {
@@ -69,9 +74,9 @@ enum class ViolationKind {
   kKoRecapture,  // 第20条第1款, 第18条第3款: void, turn forfeited, warning
   kSuperko,      // 第6条, 第20条: void, turn forfeited
   kOccupied,     // 第2条: void, turn forfeited
-  kDoubleMove,   // 第17条第2款: void, warning
-  kWhiteFirst,   // 第2条第3款: void
-  kAfterEnd,     // 第7条, 第21条第3款: void
+  kDoubleMove,  // 第17条第2款: void, warning
+  kWhiteFirst,  // 第2条第3款: void
+  kAfterEnd,    // 第7条, 第21条第3款: void
 };
 
 struct Violation {
@@ -80,7 +85,8 @@ struct Violation {
   bool pass = false;
   Point point;
   ViolationKind kind = ViolationKind::kSuicide;
-  int repeats_move = -1;  // superko: move after which the position arose (0 = start)
+  int repeats_move =
+      -1;  // superko: move after which the position arose (0 = start)
   bool move_void = true;
   bool turn_forfeited = false;
   bool warning = false;
@@ -103,7 +109,14 @@ struct Cycle {
   CycleRuling ruling = CycleRuling::kNoResult;
 };
 
-enum class GameEnd { kUnfinished, kTwoPasses, kAgreement, kResignation, kTime, kForfeit };
+enum class GameEnd {
+  kUnfinished,
+  kTwoPasses,
+  kAgreement,
+  kResignation,
+  kTime,
+  kForfeit
+};
 
 enum class OutcomeKind { kWin, kDraw, kNoResult, kReplay };
 enum class OutcomeBasis { kCount, kTwoWarnings, kDeclared, kCycle };
@@ -115,8 +128,8 @@ struct Outcome {
 };
 
 enum class ResultCheck {
-  kNotDeclared,   // RE absent, "?", or unreadable
-  kNotCompared,   // resignation / time / forfeit / void: legality only
+  kNotDeclared,  // RE absent, "?", or unreadable
+  kNotCompared,  // resignation / time / forfeit / void: legality only
   kAgrees,
   kContradicted,
 };
@@ -126,7 +139,7 @@ struct GameReport {
   GameRecord record;   // game information as read (moves included)
   std::string charset;
   std::vector<std::string> notes;  // charset, komi and handicap readings
-  int move_count = 0;              // move nodes on the line (passes, void moves included)
+  int move_count = 0;  // move nodes on the line (passes, void moves included)
   std::vector<Violation> violations;
   std::vector<Warning> warnings;
   int black_warnings = 0;
@@ -134,10 +147,12 @@ struct GameReport {
   Color two_warning_loser = Color::kEmpty;  // kEmpty when nobody reached two
   std::optional<Cycle> cycle;
   GameEnd end = GameEnd::kUnfinished;
-  int end_move = 0;  // the move that ended the game (last move for RE-based ends)
-  std::vector<std::string> final_position;  // rows top to bottom: '.', 'X' black, 'O' white
-  std::vector<Point> dead_stones;           // removed before counting
-  std::string dead_stones_source;           // "request", "record", ""
+  int end_move =
+      0;  // the move that ended the game (last move for RE-based ends)
+  std::vector<std::string>
+      final_position;  // rows top to bottom: '.', 'X' black, 'O' white
+  std::vector<Point> dead_stones;  // removed before counting
+  std::string dead_stones_source;  // "request", "record", ""
   Count count;
   Outcome outcome;
   ResultCheck result_check = ResultCheck::kNotDeclared;
@@ -159,14 +174,15 @@ const char* GameEndName(GameEnd end);
 // record (see ReadGameRecord) or a variation path that does not fit the tree.
 // Thread-safe.
 absl::StatusOr<GameReport> CheckGame(const sgf::GameTree& game,
-                                     const CheckOptions& options, int game_index = 0);
+                                     const CheckOptions& options,
+                                     int game_index = 0);
 
 // Parses `bytes` (one SGF file, any number of games) and checks every game;
 // one report per game, in order. Errors: those of sgf::ParseCollection and
 // CheckGame (prefixed with the game's index when the collection has several).
 // Thread-safe.
-absl::StatusOr<std::vector<GameReport>> CheckRecords(std::string_view bytes,
-                                                     const CheckOptions& options);
+absl::StatusOr<std::vector<GameReport>> CheckRecords(
+    std::string_view bytes, const CheckOptions& options);
 
 }  // namespace gorank::rules::go
 

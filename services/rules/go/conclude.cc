@@ -8,8 +8,8 @@ namespace {
 
 bool IsLegalityOnly(const DeclaredResult& re) {
   return re.kind == ResultKind::kWin &&
-         (re.reason == WinReason::kResignation || re.reason == WinReason::kTime ||
-          re.reason == WinReason::kForfeit);
+         (re.reason == WinReason::kResignation ||
+          re.reason == WinReason::kTime || re.reason == WinReason::kForfeit);
 }
 
 void DecideEnd(GameReport& report) {
@@ -19,11 +19,19 @@ void DecideEnd(GameReport& report) {
     report.end = GameEnd::kAgreement;
   } else if (re.kind == ResultKind::kWin) {
     switch (re.reason) {
-      case WinReason::kResignation: report.end = GameEnd::kResignation; break;
-      case WinReason::kTime: report.end = GameEnd::kTime; break;
-      case WinReason::kForfeit: report.end = GameEnd::kForfeit; break;
+      case WinReason::kResignation:
+        report.end = GameEnd::kResignation;
+        break;
+      case WinReason::kTime:
+        report.end = GameEnd::kTime;
+        break;
+      case WinReason::kForfeit:
+        report.end = GameEnd::kForfeit;
+        break;
       case WinReason::kScore:
-      case WinReason::kUnspecified: report.end = GameEnd::kAgreement; break;
+      case WinReason::kUnspecified:
+        report.end = GameEnd::kAgreement;
+        break;
     }
   }
   if (report.end != GameEnd::kUnfinished) report.end_move = report.move_count;
@@ -42,9 +50,10 @@ absl::Status CollectDead(const Board& board, const CheckOptions& options,
     for (Point p : *options.dead_stones) {
       if (!board.OnBoard(p)) {
         return absl::InvalidArgumentError(
-            "dead stone (" + std::to_string(p.col) + ", " + std::to_string(p.row) +
-            ") is off the " + std::to_string(board.size()) + "x" +
-            std::to_string(board.size()) + " board");
+            "dead stone (" + std::to_string(p.col) + ", " +
+            std::to_string(p.row) + ") is off the " +
+            std::to_string(board.size()) + "x" + std::to_string(board.size()) +
+            " board");
       }
       for (Point s : board.ChainAt(p)) add(s);
     }
@@ -75,7 +84,8 @@ ScoringSettings Settings(const Board& board, const CheckOptions& options,
   } else if (rec.handicap == 1) {
     s.komi_half_points = 0;
     if (rec.komi && rec.komi->half_points != 0) {
-      report.notes.push_back("HA[1] (让先): no komi, KM[" + rec.komi_text + "] not applied");
+      report.notes.push_back("HA[1] (让先): no komi, KM[" + rec.komi_text +
+                             "] not applied");
     }
   } else if (rec.komi) {
     s.komi_half_points = rec.komi->half_points;
@@ -88,9 +98,10 @@ ScoringSettings Settings(const Board& board, const CheckOptions& options,
   }
   if (area && rec.handicap >= 2) {
     s.handicap_half_points = 2 * rec.handicap;
-    report.notes.push_back("HA[" + std::to_string(rec.handicap) + "]: black returns " +
-                           std::to_string(rec.handicap) + "/2 stones (" +
-                           std::to_string(rec.handicap) + " points) to white");
+    report.notes.push_back("HA[" + std::to_string(rec.handicap) +
+                           "]: black returns " + std::to_string(rec.handicap) +
+                           "/2 stones (" + std::to_string(rec.handicap) +
+                           " points) to white");
   }
   s.black_warnings = report.black_warnings;
   s.white_warnings = report.white_warnings;
@@ -103,14 +114,16 @@ void DecideOutcome(GameReport& report) {
   const DeclaredResult& re = report.record.result;
   Outcome& o = report.outcome;
   if (report.two_warning_loser != Color::kEmpty) {
-    o = {OutcomeKind::kWin, Opponent(report.two_warning_loser), OutcomeBasis::kTwoWarnings};
+    o = {OutcomeKind::kWin, Opponent(report.two_warning_loser),
+         OutcomeBasis::kTwoWarnings};
   } else if (IsLegalityOnly(re)) {
     o = {OutcomeKind::kWin, re.winner, OutcomeBasis::kDeclared};
   } else if (report.cycle) {
     o.basis = OutcomeBasis::kCycle;
-    o.kind = report.cycle->ruling == CycleRuling::kDraw     ? OutcomeKind::kDraw
-             : report.cycle->ruling == CycleRuling::kReplay ? OutcomeKind::kReplay
-                                                            : OutcomeKind::kNoResult;
+    o.kind = report.cycle->ruling == CycleRuling::kDraw ? OutcomeKind::kDraw
+             : report.cycle->ruling == CycleRuling::kReplay
+                 ? OutcomeKind::kReplay
+                 : OutcomeKind::kNoResult;
   } else {
     int m = report.count.margin_half_points;
     o.basis = OutcomeBasis::kCount;
@@ -125,11 +138,15 @@ std::string OutcomeText(const GameReport& report) {
     case OutcomeBasis::kTwoWarnings:
       return std::string(ColorLetter(report.two_warning_loser)) +
              " loses by two warnings (第24条第2款)";
-    case OutcomeBasis::kCycle: return "the repetition cycle is ruled by the event (第20条第3款)";
-    case OutcomeBasis::kDeclared: return "the declared result";
-    case OutcomeBasis::kCount: break;
+    case OutcomeBasis::kCycle:
+      return "the repetition cycle is ruled by the event (第20条第3款)";
+    case OutcomeBasis::kDeclared:
+      return "the declared result";
+    case OutcomeBasis::kCount:
+      break;
   }
-  return "the count gives " + report.count.result + " (" + report.count.chinese + ")";
+  return "the count gives " + report.count.result + " (" +
+         report.count.chinese + ")";
 }
 
 void CheckDeclared(GameReport& report) {
@@ -147,16 +164,19 @@ void CheckDeclared(GameReport& report) {
       report.result_check_detail = re_text + " could not be read";
       return;
     case ResultKind::kVoid:
-      if (o.basis == OutcomeBasis::kCycle && o.kind == OutcomeKind::kNoResult) break;
+      if (o.basis == OutcomeBasis::kCycle && o.kind == OutcomeKind::kNoResult)
+        break;
       report.result_check = ResultCheck::kNotCompared;
-      report.result_check_detail = re_text + ": no result declared; legality only";
+      report.result_check_detail =
+          re_text + ": no result declared; legality only";
       return;
     case ResultKind::kDraw:
     case ResultKind::kWin:
       if (IsLegalityOnly(re)) {
         report.result_check = ResultCheck::kNotCompared;
         report.result_check_detail =
-            re_text + ": decided without a count; only the moves' legality is checked";
+            re_text +
+            ": decided without a count; only the moves' legality is checked";
         return;
       }
       break;
@@ -165,15 +185,18 @@ void CheckDeclared(GameReport& report) {
   if (re.kind == ResultKind::kVoid) {
     agrees = true;
   } else if (o.kind == OutcomeKind::kWin) {
-    agrees = re.kind == ResultKind::kWin && re.winner == o.winner &&
-             (!re.has_margin || o.basis != OutcomeBasis::kCount ||
-              re.margin_half_points == std::abs(report.count.margin_half_points));
+    agrees =
+        re.kind == ResultKind::kWin && re.winner == o.winner &&
+        (!re.has_margin || o.basis != OutcomeBasis::kCount ||
+         re.margin_half_points == std::abs(report.count.margin_half_points));
   } else {
     agrees = o.kind == OutcomeKind::kDraw && re.kind == ResultKind::kDraw;
   }
-  report.result_check = agrees ? ResultCheck::kAgrees : ResultCheck::kContradicted;
-  report.result_check_detail =
-      re_text + (agrees ? " agrees with " : " contradicts ") + OutcomeText(report);
+  report.result_check =
+      agrees ? ResultCheck::kAgrees : ResultCheck::kContradicted;
+  report.result_check_detail = re_text +
+                               (agrees ? " agrees with " : " contradicts ") +
+                               OutcomeText(report);
 }
 
 }  // namespace

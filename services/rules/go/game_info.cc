@@ -15,12 +15,14 @@ std::string Trim(std::string_view s) {
 }
 
 std::string Upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (char& c : s)
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return s;
 }
 
 void ReplaceAll(std::string& s, std::string_view from, std::string_view to) {
-  for (size_t pos = s.find(from); pos != std::string::npos; pos = s.find(from, pos + to.size())) {
+  for (size_t pos = s.find(from); pos != std::string::npos;
+       pos = s.find(from, pos + to.size())) {
     s.replace(pos, from.size(), to);
   }
 }
@@ -37,13 +39,15 @@ bool ParseHundredths(std::string_view s, long* out, bool* had_point) {
   if (i < s.size() && (s[i] == '+' || s[i] == '-')) negative = s[i++] == '-';
   long whole = 0, frac = 0;
   int frac_digits = 0, whole_digits = 0;
-  for (; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])); ++i, ++whole_digits) {
+  for (; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]));
+       ++i, ++whole_digits) {
     whole = whole * 10 + (s[i] - '0');
     if (whole > 100000000) return false;
   }
   *had_point = i < s.size() && s[i] == '.';
   if (*had_point) {
-    for (++i; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])); ++i) {
+    for (++i; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]));
+         ++i) {
       if (++frac_digits > 2) {
         if (s[i] != '0') return false;
         continue;
@@ -70,7 +74,9 @@ bool ParseStoneQuarters(std::string s, int* quarters) {
   if (you != std::string::npos) {
     long whole;
     bool point;
-    if (!ParseHundredths(s.substr(0, you), &whole, &point) || point || whole < 0) return false;
+    if (!ParseHundredths(s.substr(0, you), &whole, &point) || point ||
+        whole < 0)
+      return false;
     total = static_cast<int>(whole / 100) * 4;
     frac = s.substr(you + std::string("又").size());
   }
@@ -130,7 +136,7 @@ void ParseChinese(std::string s, DeclaredResult& r) {
   ReplaceAll(s, "勝", "胜");
   ReplaceAll(s, "負", "负");
   ReplaceAll(s, "黒", "黑");
-  Color side = s.rfind("黑", 0) == 0 ? Color::kBlack
+  Color side = s.rfind("黑", 0) == 0   ? Color::kBlack
                : s.rfind("白", 0) == 0 ? Color::kWhite
                                        : Color::kEmpty;
   if (side == Color::kEmpty) {
@@ -144,7 +150,8 @@ void ParseChinese(std::string s, DeclaredResult& r) {
   }
   r.kind = ResultKind::kWin;
   r.winner = lost ? Opponent(side) : side;
-  if (Contains(s, "中盘") || Contains(s, "中押") || Contains(s, "不计点") || Contains(s, "认输")) {
+  if (Contains(s, "中盘") || Contains(s, "中押") || Contains(s, "不计点") ||
+      Contains(s, "认输")) {
     r.reason = WinReason::kResignation;
     return;
   }
@@ -157,9 +164,10 @@ void ParseChinese(std::string s, DeclaredResult& r) {
   bool ok;
   if (Contains(amount, "目")) {
     ok = ParsePointHalves(amount, &halves);
-  } else if (Contains(amount, "子") || Contains(amount, "又") || Contains(amount, "/") ||
-             Contains(amount, "半")) {
-    ok = ParseStoneQuarters(amount, &halves);  // quarters of a stone = half points
+  } else if (Contains(amount, "子") || Contains(amount, "又") ||
+             Contains(amount, "/") || Contains(amount, "半")) {
+    ok = ParseStoneQuarters(amount,
+                            &halves);  // quarters of a stone = half points
   } else {
     ok = ParsePointHalves(amount, &halves);
   }
@@ -183,13 +191,16 @@ DeclaredResult ParseResult(std::string_view text) {
   std::string u = Upper(r.text);
   if (u == "?" || u == "UNFINISHED" || u == "UNKNOWN") {
     r.kind = ResultKind::kUnknown;
-  } else if (u == "VOID" || u == "NO RESULT" || u == "无胜负" || u == "無勝負") {
+  } else if (u == "VOID" || u == "NO RESULT" || u == "无胜负" ||
+             u == "無勝負") {
     r.kind = ResultKind::kVoid;
-  } else if (u == "0" || u == "DRAW" || u == "JIGO" || u == "和棋" || u == "和" ||
-             u == "和局" || u == "持棋" || u == "B+0" || u == "W+0") {
+  } else if (u == "0" || u == "DRAW" || u == "JIGO" || u == "和棋" ||
+             u == "和" || u == "和局" || u == "持棋" || u == "B+0" ||
+             u == "W+0") {
     r.kind = ResultKind::kDraw;
   } else if (u.size() >= 2 && (u[0] == 'B' || u[0] == 'W') &&
-             (u[1] == '+' || u.rfind("BLACK+", 0) == 0 || u.rfind("WHITE+", 0) == 0)) {
+             (u[1] == '+' || u.rfind("BLACK+", 0) == 0 ||
+              u.rfind("WHITE+", 0) == 0)) {
     r.kind = ResultKind::kWin;
     r.winner = u[0] == 'B' ? Color::kBlack : Color::kWhite;
     ParseEnglishTail(Trim(u.substr(u.find('+') + 1)), r);
@@ -225,12 +236,13 @@ absl::StatusOr<Komi> ReadKomi(std::string_view text) {
     komi.note += " points = ";
   }
   if (h % 50 != 0) {
-    return absl::InvalidArgumentError("KM[" + t +
-                                      "] is not a whole or half number of points");
+    return absl::InvalidArgumentError(
+        "KM[" + t + "] is not a whole or half number of points");
   }
   komi.half_points = static_cast<int>(h / 50);
   if (!komi.note.empty()) {
-    komi.note += std::string(h < 0 ? "-" : "") + std::to_string(std::labs(h) / 100) +
+    komi.note += std::string(h < 0 ? "-" : "") +
+                 std::to_string(std::labs(h) / 100) +
                  (h % 100 != 0 ? ".5" : "") + " points";
   }
   return komi;

@@ -13,10 +13,10 @@
 namespace gorank::rules::go {
 
 enum class ResultKind {
-  kAbsent,    // no RE (or RE[])
-  kUnknown,   // "?", "Unfinished"
-  kVoid,      // "Void", "无胜负": no result
-  kDraw,      // "0", "Draw", "Jigo", "和棋"
+  kAbsent,   // no RE (or RE[])
+  kUnknown,  // "?", "Unfinished"
+  kVoid,     // "Void", "无胜负": no result
+  kDraw,     // "0", "Draw", "Jigo", "和棋"
   kWin,
   kUnparsed,  // something we cannot read; reported, never compared
 };

@@ -17,7 +17,8 @@ void PositionHistory::Reset(int cell_count, int expected_positions) {
   cell_count_ = cell_count;
   snapshots_.clear();
   moves_.clear();
-  size_t wanted = expected_positions > 0 ? static_cast<size_t>(expected_positions) : 0;
+  size_t wanted =
+      expected_positions > 0 ? static_cast<size_t>(expected_positions) : 0;
   snapshots_.reserve(wanted * cell_count);
   moves_.reserve(wanted);
   size_t slots = kInitialSlots;
@@ -44,10 +45,12 @@ int PositionHistory::Find(uint64_t key, const uint8_t* cells) const {
   if (slots_.empty()) return -1;
   size_t mask = slots_.size() - 1;
   int best = -1;
-  for (size_t slot = SlotOf(key, mask); slots_[slot] != 0; slot = (slot + 1) & mask) {
+  for (size_t slot = SlotOf(key, mask); slots_[slot] != 0;
+       slot = (slot + 1) & mask) {
     if (slot_keys_[slot] != key) continue;
     int entry = slots_[slot] - 1;
-    const uint8_t* snapshot = snapshots_.data() + static_cast<size_t>(entry) * cell_count_;
+    const uint8_t* snapshot =
+        snapshots_.data() + static_cast<size_t>(entry) * cell_count_;
     if (std::memcmp(snapshot, cells, cell_count_) != 0) continue;  // collision
     if (best < 0 || moves_[entry] < best) best = moves_[entry];
   }
@@ -57,7 +60,8 @@ int PositionHistory::Find(uint64_t key, const uint8_t* cells) const {
 bool PositionHistory::ContainsKey(uint64_t key) const {
   if (slots_.empty()) return false;
   size_t mask = slots_.size() - 1;
-  for (size_t slot = SlotOf(key, mask); slots_[slot] != 0; slot = (slot + 1) & mask) {
+  for (size_t slot = SlotOf(key, mask); slots_[slot] != 0;
+       slot = (slot + 1) & mask) {
     if (slot_keys_[slot] == key) return true;
   }
   return false;

@@ -37,14 +37,16 @@ int Coordinate(char c) {
   return -1;
 }
 
-absl::StatusOr<Point> ParsePoint(const sgf::Value& v, const std::string& text, int size) {
+absl::StatusOr<Point> ParsePoint(const sgf::Value& v, const std::string& text,
+                                 int size) {
   if (text.size() != 2 || Coordinate(text[0]) < 0 || Coordinate(text[1]) < 0) {
     return ValueError(v, "'" + text + "' is not an SGF point (two letters)");
   }
   Point p{Coordinate(text[0]), Coordinate(text[1])};
   if (p.col >= size || p.row >= size) {
-    return ValueError(v, "point '" + text + "' is off the " + std::to_string(size) +
-                             "x" + std::to_string(size) + " board");
+    return ValueError(v, "point '" + text + "' is off the " +
+                             std::to_string(size) + "x" + std::to_string(size) +
+                             " board");
   }
   return p;
 }
@@ -61,14 +63,16 @@ absl::Status AddPoints(const sgf::Value& v, int size, std::vector<Point>& out) {
   GORANK_ASSIGN_OR_RETURN(Point a, ParsePoint(v, text.substr(0, colon), size));
   GORANK_ASSIGN_OR_RETURN(Point b, ParsePoint(v, text.substr(colon + 1), size));
   for (int row = std::min(a.row, b.row); row <= std::max(a.row, b.row); ++row) {
-    for (int col = std::min(a.col, b.col); col <= std::max(a.col, b.col); ++col) {
+    for (int col = std::min(a.col, b.col); col <= std::max(a.col, b.col);
+         ++col) {
       out.push_back(Point{col, row});
     }
   }
   return absl::OkStatus();
 }
 
-absl::Status ReadSetup(const sgf::GameTree& game, int node, int size, Setup& setup) {
+absl::Status ReadSetup(const sgf::GameTree& game, int node, int size,
+                       Setup& setup) {
   static const std::pair<const char*, Color> kSetup[] = {
       {"AE", Color::kEmpty}, {"AB", Color::kBlack}, {"AW", Color::kWhite}};
   for (const auto& [id, color] : kSetup) {
@@ -81,7 +85,8 @@ absl::Status ReadSetup(const sgf::GameTree& game, int node, int size, Setup& set
   return absl::OkStatus();
 }
 
-absl::StatusOr<RecordMove> ReadMove(const sgf::Value& v, Color color, int size) {
+absl::StatusOr<RecordMove> ReadMove(const sgf::Value& v, Color color,
+                                    int size) {
   RecordMove move;
   move.color = color;
   move.offset = v.offset;
@@ -106,17 +111,21 @@ absl::Status ReadStep(const sgf::GameTree& game, int node, bool root, int size,
     if (id == "B" || id == "W") {
       if (step.move) return ValueError(first, "a node holds two moves");
       GORANK_ASSIGN_OR_RETURN(
-          step.move, ReadMove(first, id == "B" ? Color::kBlack : Color::kWhite, size));
+          step.move,
+          ReadMove(first, id == "B" ? Color::kBlack : Color::kWhite, size));
     } else if (id == "WARNB" || id == "WARNW") {
       auto& list = id == "WARNB" ? step.black_warnings : step.white_warnings;
       for (uint32_t k = 0; k < prop.value_count; ++k) {
         list.push_back(Trim(game.value(prop.first_value + k).text));
       }
     } else if (!root && (id == "AB" || id == "AW" || id == "AE")) {
-      Color color = id == "AB" ? Color::kBlack : id == "AW" ? Color::kWhite : Color::kEmpty;
+      Color color = id == "AB"   ? Color::kBlack
+                    : id == "AW" ? Color::kWhite
+                                 : Color::kEmpty;
       for (uint32_t k = 0; k < prop.value_count; ++k) {
         std::vector<Point> points;
-        GORANK_RETURN_IF_ERROR(AddPoints(game.value(prop.first_value + k), size, points));
+        GORANK_RETURN_IF_ERROR(
+            AddPoints(game.value(prop.first_value + k), size, points));
         for (Point p : points) step.setup.emplace_back(p, color);
       }
     }
@@ -130,7 +139,8 @@ std::string Text(const sgf::GameTree& game, int node, const char* id) {
 }
 
 absl::Status ReadRoot(const sgf::GameTree& game, GameRecord& record) {
-  if (const sgf::Value* gm = game.FirstValue(0, "GM"); gm != nullptr && Trim(gm->text) != "1") {
+  if (const sgf::Value* gm = game.FirstValue(0, "GM");
+      gm != nullptr && Trim(gm->text) != "1") {
     return ValueError(*gm, "GM[" + gm->text + "] is not a Go record (GM[1])");
   }
   if (const sgf::Value* sz = game.FirstValue(0, "SZ"); sz != nullptr) {
@@ -143,24 +153,29 @@ absl::Status ReadRoot(const sgf::GameTree& game, GameRecord& record) {
                         ParseInt(Trim(text.substr(colon + 1)), &rows);
     if (!ok) return ValueError(*sz, "SZ[" + text + "] is not a board size");
     if (cols != rows) {
-      return ValueError(*sz, "SZ[" + text + "]: non-square boards are not supported");
+      return ValueError(
+          *sz, "SZ[" + text + "]: non-square boards are not supported");
     }
     if (cols < kMinBoardSize || cols > kMaxBoardSize) {
-      return ValueError(*sz, "SZ[" + text + "]: board sizes 2..25 are supported");
+      return ValueError(*sz,
+                        "SZ[" + text + "]: board sizes 2..25 are supported");
     }
     record.size = cols;
   }
   if (const sgf::Value* ha = game.FirstValue(0, "HA"); ha != nullptr) {
     std::string text = Trim(ha->text);
-    if (!text.empty() && (!ParseInt(text, &record.handicap) || record.handicap > 361)) {
-      return ValueError(*ha, "HA[" + text + "] is not a number of handicap stones");
+    if (!text.empty() &&
+        (!ParseInt(text, &record.handicap) || record.handicap > 361)) {
+      return ValueError(*ha,
+                        "HA[" + text + "] is not a number of handicap stones");
     }
   }
   if (const sgf::Value* km = game.FirstValue(0, "KM"); km != nullptr) {
     record.komi_text = Trim(km->text);
     if (!record.komi_text.empty()) {
       absl::StatusOr<Komi> komi = ReadKomi(record.komi_text);
-      if (!komi.ok()) return ValueError(*km, std::string(komi.status().message()));
+      if (!komi.ok())
+        return ValueError(*km, std::string(komi.status().message()));
       if (!komi->note.empty()) record.notes.push_back(komi->note);
       record.komi = *komi;
     }

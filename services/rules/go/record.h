@@ -36,7 +36,7 @@ struct RecordMove {
 };
 
 struct RecordStep {
-  Setup setup;                      // AB/AW/AE in a node after the root
+  Setup setup;  // AB/AW/AE in a node after the root
   std::optional<RecordMove> move;
   std::vector<std::string> black_warnings;  // WARNB values
   std::vector<std::string> white_warnings;  // WARNW values
@@ -52,17 +52,17 @@ struct GameRecord {
   std::string event, round, date, place, rules, application;
   std::optional<Color> player_to_move;  // PL of the root
   Setup initial_setup;                  // AB/AW/AE of the root
-  std::vector<RecordStep> steps;        // root (when it has a move) and later nodes
-  std::vector<Point> territory_black;   // TB of the last node
-  std::vector<Point> territory_white;   // TW of the last node
-  std::vector<std::string> notes;       // reinterpretations (komi scale, ...)
+  std::vector<RecordStep> steps;  // root (when it has a move) and later nodes
+  std::vector<Point> territory_black;  // TB of the last node
+  std::vector<Point> territory_white;  // TW of the last node
+  std::vector<std::string> notes;      // reinterpretations (komi scale, ...)
 };
 
 // Reads the nodes `line` (from GameTree::Line) of `game`.
 // INVALID_ARGUMENT, naming the byte offset: GM other than 1; SZ not a number,
 // non-square (`SZ[19:13]`), or outside 2..25; HA not a whole number 0..361;
-// KM unreadable (see ReadKomi); a node with two moves (B and W); a point that is
-// malformed or off the board (a move off the board is a malformed record);
+// KM unreadable (see ReadKomi); a node with two moves (B and W); a point that
+// is malformed or off the board (a move off the board is a malformed record);
 // PL other than B/W (1/2 accepted, as some FF[3] writers use).
 // Thread-safe.
 absl::StatusOr<GameRecord> ReadGameRecord(const sgf::GameTree& game,

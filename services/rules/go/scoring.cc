@@ -24,7 +24,8 @@ void CountRegions(const Grid& grid, int size, Count& count) {
       int i = stack[--top];
       ++region;
       int row = i / size, col = i % size;
-      const int neighbours[4][2] = {{row - 1, col}, {row + 1, col}, {row, col - 1}, {row, col + 1}};
+      const int neighbours[4][2] = {
+          {row - 1, col}, {row + 1, col}, {row, col - 1}, {row, col + 1}};
       for (const auto& [r, c] : neighbours) {
         if (r < 0 || c < 0 || r >= size || c >= size) continue;
         int n = r * size + c;
@@ -38,7 +39,8 @@ void CountRegions(const Grid& grid, int size, Count& count) {
     }
     if (black && !white) count.black_territory += region;
     if (white && !black) count.white_territory += region;
-    if (black == white) count.shared_points += region;  // both, or an empty board
+    if (black == white)
+      count.shared_points += region;  // both, or an empty board
   }
 }
 
@@ -49,7 +51,8 @@ Count CountPosition(const Board& board, const std::vector<Point>& dead,
   const int size = board.size();
   Grid grid{};
   for (int row = 0; row < size; ++row) {
-    for (int col = 0; col < size; ++col) grid[row * size + col] = board.At(Point{col, row});
+    for (int col = 0; col < size; ++col)
+      grid[row * size + col] = board.At(Point{col, row});
   }
   Count count;
   count.method = settings.method;
@@ -80,10 +83,9 @@ Count CountPosition(const Board& board, const std::vector<Point>& dead,
     black = 2 * (count.black_territory + count.black_prisoners);
     white = 2 * (count.white_territory + count.white_prisoners);
   }
-  count.margin_half_points = black - white - count.komi_half_points -
-                             count.handicap_half_points -
-                             count.black_warning_half_points +
-                             count.white_warning_half_points;
+  count.margin_half_points =
+      black - white - count.komi_half_points - count.handicap_half_points -
+      count.black_warning_half_points + count.white_warning_half_points;
   count.result = FormatPoints(count.margin_half_points);
   count.chinese = FormatChineseStones(count.margin_half_points);
   return count;

@@ -20,26 +20,28 @@ enum class ScoringMethod { kArea, kTerritory };
 
 struct ScoringSettings {
   ScoringMethod method = ScoringMethod::kArea;
-  int komi_half_points = 15;       // given to white; may be negative
-  int handicap_half_points = 0;    // given to white (area: 2 x n points)
-  int black_warnings = 0;          // each costs one stone (2 points)
+  int komi_half_points = 15;     // given to white; may be negative
+  int handicap_half_points = 0;  // given to white (area: 2 x n points)
+  int black_warnings = 0;        // each costs one stone (2 points)
   int white_warnings = 0;
-  int black_captures = 0;          // prisoners taken during play (territory)
+  int black_captures = 0;  // prisoners taken during play (territory)
   int white_captures = 0;
 };
 
 struct Count {
   ScoringMethod method = ScoringMethod::kArea;
-  int black_stones = 0;       // live stones left on the board
+  int black_stones = 0;  // live stones left on the board
   int white_stones = 0;
-  int black_territory = 0;    // empty points bordered by black only
+  int black_territory = 0;  // empty points bordered by black only
   int white_territory = 0;
-  int shared_points = 0;      // empty points bordered by both (dame, seki liberties)
-  int black_area = 0;         // stones + territory (shared points not included)
+  int shared_points =
+      0;               // empty points bordered by both (dame, seki liberties)
+  int black_area = 0;  // stones + territory (shared points not included)
   int white_area = 0;
-  int black_dead = 0;         // black stones removed as dead before counting
+  int black_dead = 0;  // black stones removed as dead before counting
   int white_dead = 0;
-  int black_prisoners = 0;    // territory counting: stones black took (captures + dead white)
+  int black_prisoners =
+      0;  // territory counting: stones black took (captures + dead white)
   int white_prisoners = 0;
   int komi_half_points = 0;
   int handicap_half_points = 0;
@@ -47,8 +49,8 @@ struct Count {
   int white_warning_half_points = 0;
   // Black's total minus white's total after every adjustment; > 0 black wins.
   int margin_half_points = 0;
-  std::string result;  // SGF form: "B+1.5", "W+1", "0"
-  std::string chinese; // "黑胜3/4子", "白胜1又1/4子", "和棋"
+  std::string result;   // SGF form: "B+1.5", "W+1", "0"
+  std::string chinese;  // "黑胜3/4子", "白胜1又1/4子", "和棋"
 };
 
 // Counts `board` with the stones at `dead` removed first (every listed point

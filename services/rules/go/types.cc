@@ -4,24 +4,31 @@ namespace gorank::rules::go {
 
 const char* ColorLetter(Color c) {
   switch (c) {
-    case Color::kBlack: return "B";
-    case Color::kWhite: return "W";
-    case Color::kEmpty: break;
+    case Color::kBlack:
+      return "B";
+    case Color::kWhite:
+      return "W";
+    case Color::kEmpty:
+      break;
   }
   return "-";
 }
 
 const char* ColorChinese(Color c) {
   switch (c) {
-    case Color::kBlack: return "黑";
-    case Color::kWhite: return "白";
-    case Color::kEmpty: break;
+    case Color::kBlack:
+      return "黑";
+    case Color::kWhite:
+      return "白";
+    case Color::kEmpty:
+      break;
   }
   return "";
 }
 
 std::string ToSgf(Point p) {
-  return std::string{static_cast<char>('a' + p.col), static_cast<char>('a' + p.row)};
+  return std::string{static_cast<char>('a' + p.col),
+                     static_cast<char>('a' + p.row)};
 }
 
 std::string ToLabel(Point p, int board_size) {

@@ -20,7 +20,9 @@ std::string FindDeclaredCharset(std::string_view bytes) {
     size_t end = bytes.find(']', pos + 3);
     if (end == std::string_view::npos || end - pos > 64) return "";
     std::string value(bytes.substr(pos + 3, end - pos - 3));
-    while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back()))) value.pop_back();
+    while (!value.empty() &&
+           std::isspace(static_cast<unsigned char>(value.back())))
+      value.pop_back();
     size_t first = value.find_first_not_of(" \t\r\n");
     return first == std::string::npos ? "" : value.substr(first);
   }
@@ -31,7 +33,9 @@ std::string FindDeclaredCharset(std::string_view bytes) {
 std::string CanonicalCharset(const std::string& declared) {
   std::string upper;
   for (char c : declared) {
-    if (c != ' ' && c != '_') upper.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+    if (c != ' ' && c != '_')
+      upper.push_back(
+          static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
   }
   if (upper == "UTF-8" || upper == "UTF8") return "UTF-8";
   // GB2312 and GBK files are routinely mislabelled as each other; GB18030 is
@@ -41,7 +45,8 @@ std::string CanonicalCharset(const std::string& declared) {
       upper == "GB2312-80" || upper == "X-GBK" || upper == "WINDOWS-936") {
     return "GB18030";
   }
-  if (upper == "BIG5" || upper == "BIG-5" || upper == "CP950") return "BIG5-HKSCS";
+  if (upper == "BIG5" || upper == "BIG-5" || upper == "CP950")
+    return "BIG5-HKSCS";
   if (upper == "ISO-8859-1" || upper == "ISO8859-1" || upper == "LATIN1" ||
       upper == "LATIN-1" || upper == "ISO-8859-1:1987") {
     return "ISO-8859-1";
@@ -144,8 +149,8 @@ absl::StatusOr<std::string> ConvertToUtf8(std::string_view bytes,
     }
     size_t offset = bytes.size() - in_left;
     status = absl::InvalidArgumentError(
-        "bytes at offset " + std::to_string(offset) + " are not valid " +
-        from + (errno == EINVAL ? " (truncated character at the end)" : ""));
+        "bytes at offset " + std::to_string(offset) + " are not valid " + from +
+        (errno == EINVAL ? " (truncated character at the end)" : ""));
     break;
   }
   iconv_close(cd);

@@ -22,9 +22,10 @@
 namespace gorank::rules::sgf {
 
 struct DecodedText {
-  std::string utf8;     // the record as UTF-8
-  std::string charset;  // what was used: "UTF-8", "GB18030", "BIG5", "ISO-8859-1", ...
-  std::string declared; // the CA[] value as written, empty when absent
+  std::string utf8;  // the record as UTF-8
+  std::string
+      charset;  // what was used: "UTF-8", "GB18030", "BIG5", "ISO-8859-1", ...
+  std::string declared;  // the CA[] value as written, empty when absent
   // Empty when the declaration was followed (or there was none and the bytes
   // were UTF-8); otherwise a sentence for the report ("no CA[] and the bytes
   // are not UTF-8: decoded as GBK/GB18030").

@@ -19,16 +19,19 @@ const Property* GameTree::Find(int node, std::string_view id) const {
 
 const Value* GameTree::FirstValue(int node, std::string_view id) const {
   const Property* p = Find(node, id);
-  return p == nullptr || p->value_count == 0 ? nullptr : &values_[p->first_value];
+  return p == nullptr || p->value_count == 0 ? nullptr
+                                             : &values_[p->first_value];
 }
 
-std::vector<const Value*> GameTree::Values(int node, std::string_view id) const {
+std::vector<const Value*> GameTree::Values(int node,
+                                           std::string_view id) const {
   std::vector<const Value*> out;
   const Node& n = nodes_[node];
   for (uint32_t i = 0; i < n.property_count; ++i) {
     const Property& p = properties_[n.first_property + i];
     if (p.id != id) continue;
-    for (uint32_t k = 0; k < p.value_count; ++k) out.push_back(&values_[p.first_value + k]);
+    for (uint32_t k = 0; k < p.value_count; ++k)
+      out.push_back(&values_[p.first_value + k]);
   }
   return out;
 }
@@ -74,9 +77,9 @@ class Parser {
     std::vector<GameTree> games;
     while (FindGameStart()) {
       if (static_cast<int>(games.size()) >= limits_.max_games) {
-        return absl::ResourceExhaustedError(
-            "more than " + std::to_string(limits_.max_games) +
-            " game trees in one collection");
+        return absl::ResourceExhaustedError("more than " +
+                                            std::to_string(limits_.max_games) +
+                                            " game trees in one collection");
       }
       games.emplace_back();
       GORANK_RETURN_IF_ERROR(ParseGameTree(games.back()));
@@ -108,7 +111,8 @@ class Parser {
   }
 
   static bool IsSpace(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
+           c == '\f';
   }
   static bool IsLetter(char c) {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
@@ -122,9 +126,9 @@ class Parser {
     std::string found = pos_ >= text_.size()
                             ? "end of input"
                             : "'" + std::string(1, text_[pos_]) + "'";
-    return absl::InvalidArgumentError(
-        "malformed SGF at byte offset " + std::to_string(pos_) +
-        ": expected " + expected + ", found " + found);
+    return absl::InvalidArgumentError("malformed SGF at byte offset " +
+                                      std::to_string(pos_) + ": expected " +
+                                      expected + ", found " + found);
   }
 
   // REQUIRES: text_[pos_] == '('. Reads one whole game tree iteratively.
@@ -234,7 +238,8 @@ class Parser {
         if (pos_ >= text_.size()) break;
         char d = text_[pos_++];
         if (d == '\n' || d == '\r') {  // soft line break: dropped
-          if (pos_ < text_.size() && (text_[pos_] == '\n' || text_[pos_] == '\r') &&
+          if (pos_ < text_.size() &&
+              (text_[pos_] == '\n' || text_[pos_] == '\r') &&
               text_[pos_] != d) {
             ++pos_;
           }

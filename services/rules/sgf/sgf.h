@@ -79,7 +79,8 @@ class GameTree {
   // taken. An empty `variation` gives the main line.
   // INVALID_ARGUMENT when an element is out of range for its fork, or when
   // `variation` has more elements than the line has forks.
-  absl::StatusOr<std::vector<int>> Line(const std::vector<int>& variation) const;
+  absl::StatusOr<std::vector<int>> Line(
+      const std::vector<int>& variation) const;
 
  private:
   friend class Parser;
@@ -89,10 +90,10 @@ class GameTree {
 };
 
 struct Collection {
-  std::vector<GameTree> games;  // at least one
-  std::string charset;          // charset the bytes were decoded from
-  std::string declared_charset; // CA[] as written, may be empty
-  std::string charset_note;     // see DecodedText::note; empty when plain
+  std::vector<GameTree> games;   // at least one
+  std::string charset;           // charset the bytes were decoded from
+  std::string declared_charset;  // CA[] as written, may be empty
+  std::string charset_note;      // see DecodedText::note; empty when plain
 };
 
 // Parses a whole SGF file (one or more game trees).
@@ -107,8 +108,8 @@ absl::StatusOr<Collection> ParseCollection(std::string_view bytes,
 
 // Parses already-decoded UTF-8 text (no charset handling). Same errors as
 // ParseCollection except the byte limit, which the caller applies.
-absl::StatusOr<std::vector<GameTree>> ParseText(std::string_view text,
-                                                const Limits& limits = Limits());
+absl::StatusOr<std::vector<GameTree>> ParseText(
+    std::string_view text, const Limits& limits = Limits());
 
 }  // namespace gorank::rules::sgf
 

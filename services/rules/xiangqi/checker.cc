@@ -13,37 +13,50 @@ std::string Lower(std::string s) {
   return s;
 }
 
-absl::StatusOr<std::optional<Notation>> FormatTag(const std::string& tag, int line) {
+absl::StatusOr<std::optional<Notation>> FormatTag(const std::string& tag,
+                                                  int line) {
   const std::string f = Lower(tag);
   if (f.empty()) return std::optional<Notation>();
-  if (f == "iccs" || f == "coordinates") return std::optional<Notation>(Notation::kIccs);
+  if (f == "iccs" || f == "coordinates")
+    return std::optional<Notation>(Notation::kIccs);
   if (f == "wxf") return std::optional<Notation>(Notation::kWxf);
-  if (f == "chinese" || f == "中文") return std::optional<Notation>(Notation::kChinese);
-  return absl::InvalidArgumentError("game at line " + std::to_string(line) + ": [Format \"" +
-                                    tag + "\"] is not ICCS, WXF or Chinese");
+  if (f == "chinese" || f == "中文")
+    return std::optional<Notation>(Notation::kChinese);
+  return absl::InvalidArgumentError("game at line " + std::to_string(line) +
+                                    ": [Format \"" + tag +
+                                    "\"] is not ICCS, WXF or Chinese");
 }
 
 ViolationKind KindOf(Resolution::Status s) {
   switch (s) {
-    case Resolution::Status::kUnreadable: return ViolationKind::kUnreadableMove;
-    case Resolution::Status::kNoSuchPiece: return ViolationKind::kNoSuchPiece;
-    case Resolution::Status::kAmbiguous: return ViolationKind::kAmbiguousMove;
-    default: return ViolationKind::kIllegalMove;
+    case Resolution::Status::kUnreadable:
+      return ViolationKind::kUnreadableMove;
+    case Resolution::Status::kNoSuchPiece:
+      return ViolationKind::kNoSuchPiece;
+    case Resolution::Status::kAmbiguous:
+      return ViolationKind::kAmbiguousMove;
+    default:
+      return ViolationKind::kIllegalMove;
   }
 }
 
 std::string MoveLabel(const WrittenMove& m, Side side) {
-  return "move " + std::to_string(m.number) + " (" + SideName(side) + ") " + m.text;
+  return "move " + std::to_string(m.number) + " (" + SideName(side) + ") " +
+         m.text;
 }
 
 std::string Wins(Side s) { return std::string(SideName(s)) + " wins"; }
 
 const char* ResultWords(RecordedResult::Kind k) {
   switch (k) {
-    case RecordedResult::Kind::kRedWins: return "red wins";
-    case RecordedResult::Kind::kBlackWins: return "black wins";
-    case RecordedResult::Kind::kDraw: return "a draw";
-    default: return "no result";
+    case RecordedResult::Kind::kRedWins:
+      return "red wins";
+    case RecordedResult::Kind::kBlackWins:
+      return "black wins";
+    case RecordedResult::Kind::kDraw:
+      return "a draw";
+    default:
+      return "no result";
   }
 }
 
@@ -54,12 +67,14 @@ void CheckResult(const RecordedResult& recorded, std::optional<Side> winner,
   if (recorded.kind != K::kRedWins && recorded.kind != K::kBlackWins &&
       recorded.kind != K::kDraw)
     return;
-  const K expected = !winner ? K::kDraw : *winner == Side::kRed ? K::kRedWins : K::kBlackWins;
+  const K expected = !winner                 ? K::kDraw
+                     : *winner == Side::kRed ? K::kRedWins
+                                             : K::kBlackWins;
   if (recorded.kind == expected) return;
   Violation v;
   v.kind = ViolationKind::kResultMismatch;
-  v.message = "the record says " + std::string(ResultWords(recorded.kind)) + " (\"" +
-              recorded.text + "\"), but " + board;
+  v.message = "the record says " + std::string(ResultWords(recorded.kind)) +
+              " (\"" + recorded.text + "\"), but " + board;
   report->violations.push_back(std::move(v));
 }
 
@@ -67,30 +82,44 @@ void CheckResult(const RecordedResult& recorded, std::optional<Side> winner,
 
 const char* ViolationKindName(ViolationKind kind) {
   switch (kind) {
-    case ViolationKind::kUnreadableMove: return "unreadable move";
-    case ViolationKind::kNoSuchPiece: return "no such piece";
-    case ViolationKind::kAmbiguousMove: return "ambiguous move";
-    case ViolationKind::kIllegalMove: return "illegal move";
-    case ViolationKind::kAfterGameEnd: return "move after the end of the game";
-    case ViolationKind::kResultMismatch: return "result mismatch";
+    case ViolationKind::kUnreadableMove:
+      return "unreadable move";
+    case ViolationKind::kNoSuchPiece:
+      return "no such piece";
+    case ViolationKind::kAmbiguousMove:
+      return "ambiguous move";
+    case ViolationKind::kIllegalMove:
+      return "illegal move";
+    case ViolationKind::kAfterGameEnd:
+      return "move after the end of the game";
+    case ViolationKind::kResultMismatch:
+      return "result mismatch";
   }
   return "?";
 }
 
 const char* EndReasonName(EndReason r) {
   switch (r) {
-    case EndReason::kUnfinished: return "unfinished";
-    case EndReason::kCheckmate: return "checkmate";
-    case EndReason::kNoLegalMove: return "no legal move";
-    case EndReason::kRepetition: return "repetition";
-    case EndReason::kRecordedWin: return "recorded win";
-    case EndReason::kRecordedDraw: return "recorded draw";
-    case EndReason::kNeedsArbiter: return "needs an arbiter";
+    case EndReason::kUnfinished:
+      return "unfinished";
+    case EndReason::kCheckmate:
+      return "checkmate";
+    case EndReason::kNoLegalMove:
+      return "no legal move";
+    case EndReason::kRepetition:
+      return "repetition";
+    case EndReason::kRecordedWin:
+      return "recorded win";
+    case EndReason::kRecordedDraw:
+      return "recorded draw";
+    case EndReason::kNeedsArbiter:
+      return "needs an arbiter";
   }
   return "?";
 }
 
-absl::StatusOr<GameReport> CheckGame(const PgnGame& game, const CheckOptions& options) {
+absl::StatusOr<GameReport> CheckGame(const PgnGame& game,
+                                     const CheckOptions& options) {
   GameReport report;
   report.line = game.line;
   report.red = game.red;
@@ -104,13 +133,15 @@ absl::StatusOr<GameReport> CheckGame(const PgnGame& game, const CheckOptions& op
   if (!game.fen.empty()) {
     absl::StatusOr<Position> p = Position::FromFen(game.fen);
     if (!p.ok())
-      return absl::InvalidArgumentError("game at line " + std::to_string(game.line) +
-                                        ": [FEN]: " + std::string(p.status().message()));
+      return absl::InvalidArgumentError(
+          "game at line " + std::to_string(game.line) +
+          ": [FEN]: " + std::string(p.status().message()));
     pos = *p;
   }
   std::optional<Notation> notation = options.notation;
   if (!notation) {
-    absl::StatusOr<std::optional<Notation>> tag = FormatTag(game.format, game.line);
+    absl::StatusOr<std::optional<Notation>> tag =
+        FormatTag(game.format, game.line);
     if (!tag.ok()) return tag.status();
     notation = *tag;
   }
@@ -129,11 +160,13 @@ absl::StatusOr<GameReport> CheckGame(const PgnGame& game, const CheckOptions& op
     ended = true;
     board_winner = Opponent(loser);
     out.winner = board_winner;
-    out.reason = pos.InCheck() ? EndReason::kCheckmate : EndReason::kNoLegalMove;
+    out.reason =
+        pos.InCheck() ? EndReason::kCheckmate : EndReason::kNoLegalMove;
     out.decided_at_move = at;
-    board_says = std::string(SideName(loser)) +
-                 (pos.InCheck() ? " is checkmated" : " has no legal move (困毙)") +
-                 (at ? " after move " + std::to_string(at) : " in the start position");
+    board_says =
+        std::string(SideName(loser)) +
+        (pos.InCheck() ? " is checkmated" : " has no legal move (困毙)") +
+        (at ? " after move " + std::to_string(at) : " in the start position");
     out.summary = Wins(Opponent(loser)) + ": " + board_says;
   };
   if (!pos.HasLegalMove()) end_by_no_move(0);
@@ -146,7 +179,8 @@ absl::StatusOr<GameReport> CheckGame(const PgnGame& game, const CheckOptions& op
       v.kind = ViolationKind::kAfterGameEnd;
       v.side = side;
       v.notation = m.text;
-      v.message = MoveLabel(m, side) + ": the game had ended (" + out.summary + ")";
+      v.message =
+          MoveLabel(m, side) + ": the game had ended (" + out.summary + ")";
       report.violations.push_back(std::move(v));
       break;
     }
@@ -159,7 +193,8 @@ absl::StatusOr<GameReport> CheckGame(const PgnGame& game, const CheckOptions& op
       v.rule = r.rule;
       v.side = side;
       v.notation = m.text;
-      v.message = MoveLabel(m, side) + " (" + NotationName(n) + "): " + r.message;
+      v.message =
+          MoveLabel(m, side) + " (" + NotationName(n) + "): " + r.message;
       report.violations.push_back(std::move(v));
       stopped = true;
       break;
@@ -188,20 +223,25 @@ absl::StatusOr<GameReport> CheckGame(const PgnGame& game, const CheckOptions& op
       cycle.push_back(AnalyzeMove(before[k], played[k]));
     rep.verdict = JudgeRepetition(cycle);
     ended = true;
-    out.reason = rep.verdict.ruling == RepetitionRuling::kNeedsArbiter ? EndReason::kNeedsArbiter
-                                                                       : EndReason::kRepetition;
+    out.reason = rep.verdict.ruling == RepetitionRuling::kNeedsArbiter
+                     ? EndReason::kNeedsArbiter
+                     : EndReason::kRepetition;
     out.decided_at_move = m.number;
     board_winner.reset();
     if (rep.verdict.loser) board_winner = Opponent(*rep.verdict.loser);
     out.winner = board_winner;
-    board_says = "moves " + std::to_string(rep.first_move) + "-" + std::to_string(m.number) +
-                 " repeat the position a third time: " + RepetitionRulingName(rep.verdict.ruling) +
-                 ", " + rep.verdict.description;
+    board_says = "moves " + std::to_string(rep.first_move) + "-" +
+                 std::to_string(m.number) +
+                 " repeat the position a third time: " +
+                 RepetitionRulingName(rep.verdict.ruling) + ", " +
+                 rep.verdict.description;
     out.summary = (rep.verdict.ruling == RepetitionRuling::kNeedsArbiter
                        ? std::string("needs an arbiter")
-                       : board_winner ? Wins(*board_winner) : std::string("draw")) +
+                   : board_winner ? Wins(*board_winner)
+                                  : std::string("draw")) +
                   ": " + board_says;
-    report.needs_arbiter = rep.verdict.ruling == RepetitionRuling::kNeedsArbiter;
+    report.needs_arbiter =
+        rep.verdict.ruling == RepetitionRuling::kNeedsArbiter;
     report.repetitions.push_back(std::move(rep));
   }
   report.final_fen = pos.ToFen();
@@ -210,7 +250,8 @@ absl::StatusOr<GameReport> CheckGame(const PgnGame& game, const CheckOptions& op
   const K recorded = game.result.kind;
   if (stopped) {
     out = Outcome();
-    out.summary = "replay stopped at move " + std::to_string(report.violations.back().move_number);
+    out.summary = "replay stopped at move " +
+                  std::to_string(report.violations.back().move_number);
   } else if (ended && out.reason != EndReason::kNeedsArbiter) {
     CheckResult(game.result, board_winner, board_says, &report);
   } else if (ended) {
@@ -223,14 +264,17 @@ absl::StatusOr<GameReport> CheckGame(const PgnGame& game, const CheckOptions& op
                   std::to_string(report.moves_played) + " moves";
   } else if (recorded == K::kDraw) {
     out.reason = EndReason::kRecordedDraw;
-    out.summary = "a draw as recorded after " + std::to_string(report.moves_played) + " moves";
+    out.summary = "a draw as recorded after " +
+                  std::to_string(report.moves_played) + " moves";
   } else {
-    out.summary = "unfinished after " + std::to_string(report.moves_played) + " moves";
+    out.summary =
+        "unfinished after " + std::to_string(report.moves_played) + " moves";
   }
   return report;
 }
 
-absl::StatusOr<FileReport> CheckRecord(std::string_view bytes, const CheckOptions& options) {
+absl::StatusOr<FileReport> CheckRecord(std::string_view bytes,
+                                       const CheckOptions& options) {
   absl::StatusOr<PgnFile> file = ReadPgn(bytes);
   if (!file.ok()) return file.status();
   FileReport out;

@@ -54,8 +54,8 @@ struct Violation {
   ViolationKind kind = ViolationKind::kIllegalMove;
   Rule rule = Rule::kNone;  // for kIllegalMove
   Side side = Side::kRed;
-  std::string notation;     // as written
-  std::string message;      // "move 7 (red) C2.5: h2h9: the cannon ..."
+  std::string notation;  // as written
+  std::string message;   // "move 7 (red) C2.5: h2h9: the cannon ..."
 };
 
 struct Repetition {
@@ -100,7 +100,8 @@ struct FileReport {
 
 // INVALID_ARGUMENT naming the game's line for a [FEN] that is not a legal
 // position or a [Format] other than ICCS, WXF or Chinese. Thread-safe.
-absl::StatusOr<GameReport> CheckGame(const PgnGame& game, const CheckOptions& options = {});
+absl::StatusOr<GameReport> CheckGame(const PgnGame& game,
+                                     const CheckOptions& options = {});
 
 // ReadPgn, then CheckGame for each game; their errors pass through.
 absl::StatusOr<FileReport> CheckRecord(std::string_view bytes,

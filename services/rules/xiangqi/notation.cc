@@ -15,15 +15,20 @@ struct MoveSpec {
   int arg = 0;    // ranks moved or file number reached, 1-9
 };
 
-int FileNumber(Side side, int file) { return side == Side::kRed ? 9 - file : file + 1; }
-int FileFromNumber(Side side, int n) { return side == Side::kRed ? 9 - n : n - 1; }
+int FileNumber(Side side, int file) {
+  return side == Side::kRed ? 9 - file : file + 1;
+}
+int FileFromNumber(Side side, int n) {
+  return side == Side::kRed ? 9 - n : n - 1;
+}
 bool Straight(PieceType t) {
   return t == PieceType::kGeneral || t == PieceType::kChariot ||
          t == PieceType::kCannon || t == PieceType::kSoldier;
 }
 
 // The side's pieces of type t on a file, front (towards the opponent) first.
-std::vector<Square> OnFile(const Position& pos, Side side, PieceType t, int file) {
+std::vector<Square> OnFile(const Position& pos, Side side, PieceType t,
+                           int file) {
   std::vector<Square> out;
   const Piece want = MakePiece(side, t);
   for (int i = 0; i < 10; ++i) {
@@ -57,10 +62,15 @@ std::u32string DecodeUtf8(std::string_view s) {
   std::u32string out;
   for (size_t i = 0; i < s.size();) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
-    int len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    int len = c < 0x80         ? 1
+              : (c >> 5) == 6  ? 2
+              : (c >> 4) == 14 ? 3
+              : (c >> 3) == 30 ? 4
+                               : 0;
     if (len == 0 || i + len > s.size()) return U"\uFFFD";
     char32_t v = len == 1 ? c : c & (0x3f >> (len - 1));
-    for (int k = 1; k < len; ++k) v = (v << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3f);
+    for (int k = 1; k < len; ++k)
+      v = (v << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3f);
     out += v;
     i += len;
   }
@@ -79,50 +89,94 @@ int Numeral(char32_t c) {
 
 PieceType ChinesePiece(char32_t c) {
   switch (c) {
-    case U'帅': case U'帥': case U'将': case U'將': return PieceType::kGeneral;
-    case U'仕': case U'士': return PieceType::kAdvisor;
-    case U'相': case U'象': return PieceType::kElephant;
-    case U'马': case U'馬': case U'傌': case U'碼': return PieceType::kHorse;
-    case U'车': case U'車': case U'俥': case U'伡': return PieceType::kChariot;
-    case U'炮': case U'砲': case U'包': return PieceType::kCannon;
-    case U'兵': case U'卒': return PieceType::kSoldier;
-    default: return PieceType::kNone;
+    case U'帅':
+    case U'帥':
+    case U'将':
+    case U'將':
+      return PieceType::kGeneral;
+    case U'仕':
+    case U'士':
+      return PieceType::kAdvisor;
+    case U'相':
+    case U'象':
+      return PieceType::kElephant;
+    case U'马':
+    case U'馬':
+    case U'傌':
+    case U'碼':
+      return PieceType::kHorse;
+    case U'车':
+    case U'車':
+    case U'俥':
+    case U'伡':
+      return PieceType::kChariot;
+    case U'炮':
+    case U'砲':
+    case U'包':
+      return PieceType::kCannon;
+    case U'兵':
+    case U'卒':
+      return PieceType::kSoldier;
+    default:
+      return PieceType::kNone;
   }
 }
 
 int ChineseMarker(char32_t c) {
   switch (c) {
-    case U'前': return 1;
-    case U'中': return 2;
-    case U'后': case U'後': return -1;
-    default: return 0;
+    case U'前':
+      return 1;
+    case U'中':
+      return 2;
+    case U'后':
+    case U'後':
+      return -1;
+    default:
+      return 0;
   }
 }
 
 char ChineseOp(char32_t c) {
   switch (c) {
-    case U'进': case U'進': return '+';
-    case U'退': return '-';
-    case U'平': return '.';
-    default: return 0;
+    case U'进':
+    case U'進':
+      return '+';
+    case U'退':
+      return '-';
+    case U'平':
+      return '.';
+    default:
+      return 0;
   }
 }
 
 PieceType WxfPiece(char c) {
   switch (c & ~0x20) {
-    case 'K': return PieceType::kGeneral;
-    case 'A': return PieceType::kAdvisor;
-    case 'E': case 'B': return PieceType::kElephant;
-    case 'H': case 'N': return PieceType::kHorse;
-    case 'R': return PieceType::kChariot;
-    case 'C': return PieceType::kCannon;
-    case 'P': return PieceType::kSoldier;
-    default: return PieceType::kNone;
+    case 'K':
+      return PieceType::kGeneral;
+    case 'A':
+      return PieceType::kAdvisor;
+    case 'E':
+    case 'B':
+      return PieceType::kElephant;
+    case 'H':
+    case 'N':
+      return PieceType::kHorse;
+    case 'R':
+      return PieceType::kChariot;
+    case 'C':
+      return PieceType::kCannon;
+    case 'P':
+      return PieceType::kSoldier;
+    default:
+      return PieceType::kNone;
   }
 }
 
 bool IsDigit19(char c) { return c >= '1' && c <= '9'; }
-char WxfOp(char c) { return c == '+' ? '+' : c == '-' ? '-' : (c == '.' || c == '=') ? '.' : 0; }
+char WxfOp(char c) {
+  return c == '+' ? '+' : c == '-' ? '-' : (c == '.' || c == '=') ? '.' : 0;
+}
 
 bool ParseWxf(std::string_view t, MoveSpec* spec) {
   if (t.size() != 4 || !WxfOp(t[2]) || !IsDigit19(t[3])) return false;
@@ -154,8 +208,9 @@ bool ParseChinese(const std::u32string& t, MoveSpec* spec) {
   spec->op = ChineseOp(t[n - 2]);
   spec->arg = Numeral(t[n - 1]);
   if (!spec->op || !spec->arg) return false;
-  const int marker = ChineseMarker(t[0]) ? ChineseMarker(t[0])
-                     : Numeral(t[0]) <= 5 ? Numeral(t[0]) : 0;
+  const int marker = ChineseMarker(t[0])  ? ChineseMarker(t[0])
+                     : Numeral(t[0]) <= 5 ? Numeral(t[0])
+                                          : 0;
   if (n == 5) {  // 前兵七平六
     spec->type = ChinesePiece(t[1]);
     spec->place = marker;
@@ -181,7 +236,8 @@ bool ParseChinese(const std::u32string& t, MoveSpec* spec) {
 // The point a piece on `from` reaches by op/arg, or 0 when its movement
 // cannot reach any point that way.
 Square Target(Side side, PieceType t, Square from, char op, int arg) {
-  const int ff = FileOf(from), fr = RankOf(from), fwd = side == Side::kRed ? 1 : -1;
+  const int ff = FileOf(from), fr = RankOf(from),
+            fwd = side == Side::kRed ? 1 : -1;
   int tf = ff, tr = fr;
   if (Straight(t)) {
     if (op == '.') {
@@ -207,20 +263,28 @@ Square Target(Side side, PieceType t, Square from, char op, int arg) {
 
 Rule StepRule(PieceType t) {
   switch (t) {
-    case PieceType::kGeneral: return Rule::kGeneralStep;
-    case PieceType::kAdvisor: return Rule::kAdvisorStep;
-    case PieceType::kElephant: return Rule::kElephantStep;
-    case PieceType::kHorse: return Rule::kHorseStep;
-    case PieceType::kChariot: return Rule::kChariotLine;
-    case PieceType::kCannon: return Rule::kCannonLine;
-    case PieceType::kSoldier: return Rule::kSoldierStep;
-    case PieceType::kNone: break;
+    case PieceType::kGeneral:
+      return Rule::kGeneralStep;
+    case PieceType::kAdvisor:
+      return Rule::kAdvisorStep;
+    case PieceType::kElephant:
+      return Rule::kElephantStep;
+    case PieceType::kHorse:
+      return Rule::kHorseStep;
+    case PieceType::kChariot:
+      return Rule::kChariotLine;
+    case PieceType::kCannon:
+      return Rule::kCannonLine;
+    case PieceType::kSoldier:
+      return Rule::kSoldierStep;
+    case PieceType::kNone:
+      break;
   }
   return Rule::kNoPiece;
 }
 
-Resolution Fail(Resolution::Status status, std::string message, Rule rule = Rule::kNone,
-                Move move = 0) {
+Resolution Fail(Resolution::Status status, std::string message,
+                Rule rule = Rule::kNone, Move move = 0) {
   Resolution r;
   r.status = status;
   r.message = std::move(message);
@@ -231,7 +295,8 @@ Resolution Fail(Resolution::Status status, std::string message, Rule rule = Rule
 
 Resolution ResolveSpec(const Position& pos, const MoveSpec& spec) {
   const Side side = pos.side_to_move();
-  const std::string who = std::string(SideName(side)) + " has no " + PieceTypeName(spec.type);
+  const std::string who =
+      std::string(SideName(side)) + " has no " + PieceTypeName(spec.type);
   std::vector<Square> candidates;
   if (spec.file) {
     const std::vector<Square> list =
@@ -287,7 +352,8 @@ Resolution ResolveSpec(const Position& pos, const MoveSpec& spec) {
   if (illegal != 0) {
     const Rule rule = WhyIllegal(pos, From(illegal), To(illegal));
     return Fail(Resolution::Status::kIllegal,
-                MoveToIccs(illegal) + ": " + RuleDescription(rule), rule, illegal);
+                MoveToIccs(illegal) + ": " + RuleDescription(rule), rule,
+                illegal);
   }
   const Rule rule = StepRule(spec.type);
   return Fail(Resolution::Status::kIllegal,
@@ -298,7 +364,8 @@ Resolution ResolveSpec(const Position& pos, const MoveSpec& spec) {
 
 std::string Numeral(Side side, int n) {
   std::string out;
-  AppendUtf8(&out, side == Side::kRed ? kRedNumerals[n - 1] : kBlackNumerals[n - 1]);
+  AppendUtf8(&out,
+             side == Side::kRed ? kRedNumerals[n - 1] : kBlackNumerals[n - 1]);
   return out;
 }
 
@@ -306,9 +373,12 @@ std::string Numeral(Side side, int n) {
 
 const char* NotationName(Notation n) {
   switch (n) {
-    case Notation::kIccs: return "ICCS";
-    case Notation::kWxf: return "WXF";
-    case Notation::kChinese: return "Chinese";
+    case Notation::kIccs:
+      return "ICCS";
+    case Notation::kWxf:
+      return "WXF";
+    case Notation::kChinese:
+      return "Chinese";
   }
   return "?";
 }
@@ -319,8 +389,8 @@ Notation DetectNotation(std::string_view token) {
   std::string t;
   for (char c : token)
     if (c != '-') t += static_cast<char>(c | 0x20);
-  if (t.size() == 4 && t[0] >= 'a' && t[0] <= 'i' && t[1] >= '0' && t[1] <= '9' &&
-      t[2] >= 'a' && t[2] <= 'i' && t[3] >= '0' && t[3] <= '9')
+  if (t.size() == 4 && t[0] >= 'a' && t[0] <= 'i' && t[1] >= '0' &&
+      t[1] <= '9' && t[2] >= 'a' && t[2] <= 'i' && t[3] >= '0' && t[3] <= '9')
     return Notation::kIccs;
   return Notation::kWxf;
 }
@@ -346,24 +416,28 @@ std::string FormatMove(const Position& pos, Move m, Notation n) {
   while (same[place] != from) ++place;
   const int count = static_cast<int>(same.size());
   const int file = FileNumber(side, FileOf(from));
-  const bool soldiers_by_place =
-      t == PieceType::kSoldier && count >= 2 && (count >= 3 || TandemFiles(pos, side, t) >= 2);
+  const bool soldiers_by_place = t == PieceType::kSoldier && count >= 2 &&
+                                 (count >= 3 || TandemFiles(pos, side, t) >= 2);
   if (n == Notation::kWxf) {
     static const char kLetter[] = " KAEHRCP";
     std::string out;
     if (count < 2) {
-      out = std::string(1, kLetter[static_cast<int>(t)]) + static_cast<char>('0' + file);
+      out = std::string(1, kLetter[static_cast<int>(t)]) +
+            static_cast<char>('0' + file);
     } else if (soldiers_by_place) {
-      out = std::string(1, static_cast<char>('1' + place)) + static_cast<char>('0' + file);
+      out = std::string(1, static_cast<char>('1' + place)) +
+            static_cast<char>('0' + file);
     } else {
-      out = std::string(1, place == 0 ? '+' : '-') + kLetter[static_cast<int>(t)];
+      out =
+          std::string(1, place == 0 ? '+' : '-') + kLetter[static_cast<int>(t)];
     }
     return out + op + static_cast<char>('0' + arg);
   }
   static const char32_t kRedNames[] = U" 帅仕相马车炮兵";
   static const char32_t kBlackNames[] = U" 将士象马车炮卒";
   std::string out;
-  const char32_t name = (side == Side::kRed ? kRedNames : kBlackNames)[static_cast<int>(t)];
+  const char32_t name =
+      (side == Side::kRed ? kRedNames : kBlackNames)[static_cast<int>(t)];
   const auto marker = [&] {
     if (count == 2) return place == 0 ? U'前' : U'后';
     if (count == 3) return place == 0 ? U'前' : place == 1 ? U'中' : U'后';
@@ -385,8 +459,10 @@ std::string FormatMove(const Position& pos, Move m, Notation n) {
 }
 
 Resolution ResolveMove(const Position& pos, std::string_view text, Notation n) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
+    text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t'))
+    text.remove_suffix(1);
   if (n == Notation::kIccs) {
     std::string t;
     for (char c : text)
@@ -403,8 +479,8 @@ Resolution ResolveMove(const Position& pos, std::string_view text, Notation n) {
       r.move = EncodeMove(from, to);
       return r;
     }
-    return Fail(Resolution::Status::kIllegal, t + ": " + RuleDescription(rule), rule,
-                EncodeMove(from, to));
+    return Fail(Resolution::Status::kIllegal, t + ": " + RuleDescription(rule),
+                rule, EncodeMove(from, to));
   }
   MoveSpec spec;
   const bool read = n == Notation::kWxf ? ParseWxf(text, &spec)
@@ -413,7 +489,8 @@ Resolution ResolveMove(const Position& pos, std::string_view text, Notation n) {
     return Fail(Resolution::Status::kUnreadable,
                 n == Notation::kWxf
                     ? "not a WXF move (piece, file, +/-/., number: C2.5, +C.5)"
-                    : "not a Chinese move (piece, file, 进/退/平, number: 炮二平五, 前炮平五)");
+                    : "not a Chinese move (piece, file, 进/退/平, number: "
+                      "炮二平五, 前炮平五)");
   return ResolveSpec(pos, spec);
 }
 

@@ -39,11 +39,14 @@ class Reader {
   // ASCII white space and U+3000 (ideographic space).
   bool AtSpace() const {
     const char c = text_[i_];
-    if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v') return true;
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' ||
+        c == '\v')
+      return true;
     return rest().substr(0, 3) == "\xe3\x80\x80";
   }
   std::string Where() const {
-    return "line " + std::to_string(line_) + ", column " + std::to_string(column_);
+    return "line " + std::to_string(line_) + ", column " +
+           std::to_string(column_);
   }
 
  private:
@@ -53,7 +56,8 @@ class Reader {
 };
 
 bool IsDelimiter(char c) {
-  return c == '[' || c == ']' || c == '{' || c == '}' || c == '(' || c == ')' || c == ';';
+  return c == '[' || c == ']' || c == '{' || c == '}' || c == '(' || c == ')' ||
+         c == ';';
 }
 
 // "12." "12..." "12．" "12、": the length of the number and its dots, 0 when
@@ -66,7 +70,8 @@ size_t MoveNumberLength(std::string_view w) {
   for (;;) {
     if (j < w.size() && w[j] == '.') {
       ++j;
-    } else if (w.substr(j, 3) == "\xef\xbc\x8e" || w.substr(j, 3) == "\xe3\x80\x81") {
+    } else if (w.substr(j, 3) == "\xef\xbc\x8e" ||
+               w.substr(j, 3) == "\xe3\x80\x81") {
       j += 3;
     } else {
       break;
@@ -76,13 +81,15 @@ size_t MoveNumberLength(std::string_view w) {
 }
 
 bool IsResultToken(std::string_view w) {
-  if (w == "1-0" || w == "0-1" || w == "1/2-1/2" || w == "*" || w == "\xc2\xbd-\xc2\xbd")
+  if (w == "1-0" || w == "0-1" || w == "1/2-1/2" || w == "*" ||
+      w == "\xc2\xbd-\xc2\xbd")
     return true;
   // Chinese results ("红胜", "和棋") end the moves too; no move reads as one.
   for (char c : w) {
     if (static_cast<unsigned char>(c) >= 0x80) {
       const RecordedResult::Kind k = ParseResult(w).kind;
-      return k == RecordedResult::Kind::kRedWins || k == RecordedResult::Kind::kBlackWins ||
+      return k == RecordedResult::Kind::kRedWins ||
+             k == RecordedResult::Kind::kBlackWins ||
              k == RecordedResult::Kind::kDraw;
     }
   }
@@ -102,8 +109,8 @@ struct Builder {
   absl::Status Flush(int next_line) {
     if (started) {
       if (static_cast<int>(file.games.size()) >= kMaxGames)
-        return absl::ResourceExhaustedError("more than " + std::to_string(kMaxGames) +
-                                            " games in one file");
+        return absl::ResourceExhaustedError(
+            "more than " + std::to_string(kMaxGames) + " games in one file");
       file.games.push_back(std::move(game));
     }
     game = PgnGame();
@@ -128,7 +135,8 @@ absl::Status ReadTag(Reader& r, Builder& b) {
     r.Advance();
   }
   while (!r.done() && r.AtSpace()) r.Advance();
-  if (r.done() || r.peek() != '"') return bad("expected a quoted value after [" + name);
+  if (r.done() || r.peek() != '"')
+    return bad("expected a quoted value after [" + name);
   r.Advance();
   std::string value;
   for (;;) {
@@ -149,17 +157,24 @@ absl::Status ReadTag(Reader& r, Builder& b) {
   if (r.done() || r.peek() != ']') return bad("expected ']' to close [" + name);
   r.Advance();
   if (++b.tags > kMaxTags)
-    return absl::ResourceExhaustedError("more than " + std::to_string(kMaxTags) +
-                                        " tags in one game");
+    return absl::ResourceExhaustedError(
+        "more than " + std::to_string(kMaxTags) + " tags in one game");
   const std::string key = Lower(name);
   PgnGame& g = b.game;
-  if (key == "red" || (key == "white" && g.red.empty())) g.red = value;
-  else if (key == "black") g.black = value;
-  else if (key == "event") g.event = value;
-  else if (key == "date") g.date = value;
-  else if (key == "fen") g.fen = value;
-  else if (key == "format") g.format = value;
-  else if (key == "game") g.game = value;
+  if (key == "red" || (key == "white" && g.red.empty()))
+    g.red = value;
+  else if (key == "black")
+    g.black = value;
+  else if (key == "event")
+    g.event = value;
+  else if (key == "date")
+    g.date = value;
+  else if (key == "fen")
+    g.fen = value;
+  else if (key == "format")
+    g.format = value;
+  else if (key == "game")
+    g.game = value;
   else if (key == "result") {
     g.result = ParseResult(value);
     b.tag_result = true;
@@ -170,7 +185,9 @@ absl::Status ReadTag(Reader& r, Builder& b) {
 absl::Status SkipComment(Reader& r) {
   const std::string where = r.Where();
   while (!r.done() && r.peek() != '}') r.Advance();
-  if (r.done()) return absl::InvalidArgumentError("comment at " + where + " is not closed with '}'");
+  if (r.done())
+    return absl::InvalidArgumentError("comment at " + where +
+                                      " is not closed with '}'");
   r.Advance();
   return absl::OkStatus();
 }
@@ -192,7 +209,8 @@ absl::Status SkipVariation(Reader& r) {
     }
     r.Advance();
   }
-  return absl::InvalidArgumentError("variation at " + where + " is not closed with ')'");
+  return absl::InvalidArgumentError("variation at " + where +
+                                    " is not closed with ')'");
 }
 
 }  // namespace
@@ -204,12 +222,17 @@ RecordedResult ParseResult(std::string_view text) {
   while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
   while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
   if (t.empty()) return r;
-  const auto has = [&](std::string_view s) { return t.find(s) != std::string_view::npos; };
-  if (t == "1-0" || has("红胜") || has("紅勝") || has("红方胜") || has("黑负") || has("黑方负"))
+  const auto has = [&](std::string_view s) {
+    return t.find(s) != std::string_view::npos;
+  };
+  if (t == "1-0" || has("红胜") || has("紅勝") || has("红方胜") ||
+      has("黑负") || has("黑方负"))
     r.kind = RecordedResult::Kind::kRedWins;
-  else if (t == "0-1" || has("黑胜") || has("黑勝") || has("黑方胜") || has("红负") || has("红方负"))
+  else if (t == "0-1" || has("黑胜") || has("黑勝") || has("黑方胜") ||
+           has("红负") || has("红方负"))
     r.kind = RecordedResult::Kind::kBlackWins;
-  else if (t == "1/2-1/2" || t == "\xc2\xbd-\xc2\xbd" || has("和棋") || has("和局") || has("平局"))
+  else if (t == "1/2-1/2" || t == "\xc2\xbd-\xc2\xbd" || has("和棋") ||
+           has("和局") || has("平局"))
     r.kind = RecordedResult::Kind::kDraw;
   else
     r.kind = RecordedResult::Kind::kUnknown;  // "*" and anything unread
@@ -218,9 +241,9 @@ RecordedResult ParseResult(std::string_view text) {
 
 absl::StatusOr<PgnFile> ReadPgn(std::string_view bytes) {
   if (bytes.size() > kMaxRecordBytes)
-    return absl::ResourceExhaustedError("the record is " + std::to_string(bytes.size()) +
-                                        " bytes; at most " + std::to_string(kMaxRecordBytes) +
-                                        " are read");
+    return absl::ResourceExhaustedError(
+        "the record is " + std::to_string(bytes.size()) + " bytes; at most " +
+        std::to_string(kMaxRecordBytes) + " are read");
   if (bytes.substr(0, 3) == "\xef\xbb\xbf") bytes.remove_prefix(3);
   std::string text;
   Builder b;
@@ -228,10 +251,12 @@ absl::StatusOr<PgnFile> ReadPgn(std::string_view bytes) {
     text = std::string(bytes);
     b.file.charset = "UTF-8";
   } else {
-    absl::StatusOr<std::string> converted = sgf::ConvertToUtf8(bytes, "GB18030");
+    absl::StatusOr<std::string> converted =
+        sgf::ConvertToUtf8(bytes, "GB18030");
     if (!converted.ok())
-      return absl::InvalidArgumentError("the record is neither UTF-8 nor GBK: " +
-                                        std::string(converted.status().message()));
+      return absl::InvalidArgumentError(
+          "the record is neither UTF-8 nor GBK: " +
+          std::string(converted.status().message()));
     text = std::move(*converted);
     b.file.charset = "GB18030";
     b.file.charset_note = "the bytes are not UTF-8: read as GBK (GB18030)";
@@ -254,8 +279,8 @@ absl::StatusOr<PgnFile> ReadPgn(std::string_view bytes) {
     } else if (c == '(') {
       s = SkipVariation(r);
     } else if (c == ')' || c == ']' || c == '}') {
-      return absl::InvalidArgumentError(std::string("'") + c + "' at " + r.Where() +
-                                        " closes nothing");
+      return absl::InvalidArgumentError(std::string("'") + c + "' at " +
+                                        r.Where() + " closes nothing");
     } else if (c == '$') {
       r.Advance();
       while (!r.done() && r.peek() >= '0' && r.peek() <= '9') r.Advance();
@@ -274,18 +299,22 @@ absl::StatusOr<PgnFile> ReadPgn(std::string_view bytes) {
         continue;
       }
       const size_t number = MoveNumberLength(word);
-      if (number > 0 && !(word.size() == number + 1 && word[number] >= '0' && word[number] <= '9')) {
+      if (number > 0 && !(word.size() == number + 1 && word[number] >= '0' &&
+                          word[number] <= '9')) {
         word.remove_prefix(number);
       }
       if (word.find_first_not_of('.') == std::string_view::npos) continue;
       if (++b.total_moves > kMaxRecordMoves)
-        return absl::ResourceExhaustedError("more than " + std::to_string(kMaxRecordMoves) +
+        return absl::ResourceExhaustedError("more than " +
+                                            std::to_string(kMaxRecordMoves) +
                                             " moves in one file");
       WrittenMove m;
       m.number = static_cast<int>(b.game.moves.size()) + 1;
       m.text = std::string(word);
       m.line = line;
-      m.column = column + static_cast<int>(number > 0 && word.data() != start.data() ? number : 0);
+      m.column =
+          column + static_cast<int>(
+                       number > 0 && word.data() != start.data() ? number : 0);
       b.game.moves.push_back(std::move(m));
     }
     if (!s.ok()) return s;
@@ -295,7 +324,8 @@ absl::StatusOr<PgnFile> ReadPgn(std::string_view bytes) {
     if (!s.ok()) return s;
   }
   if (b.file.games.empty())
-    return absl::InvalidArgumentError("no game in the record (expected PGN tags or moves)");
+    return absl::InvalidArgumentError(
+        "no game in the record (expected PGN tags or moves)");
   return std::move(b.file);
 }
 

@@ -23,7 +23,7 @@ namespace gorank::rules::xiangqi {
 
 inline constexpr size_t kMaxRecordBytes = 1 << 20;  // as for SGF
 inline constexpr int kMaxGames = 10000;             // games a file
-inline constexpr int kMaxRecordMoves = 200000;           // moves a file, all games
+inline constexpr int kMaxRecordMoves = 200000;      // moves a file, all games
 inline constexpr int kMaxTags = 1000;               // tag pairs a game
 
 struct WrittenMove {
@@ -52,12 +52,12 @@ struct PgnGame {
 
 struct PgnFile {
   std::vector<PgnGame> games;
-  std::string charset;  // "UTF-8" or "GB18030"
+  std::string charset;       // "UTF-8" or "GB18030"
   std::string charset_note;  // set when the bytes were not UTF-8
 };
 
-// Errors: RESOURCE_EXHAUSTED over kMaxRecordBytes, kMaxGames, kMaxRecordMoves or
-// kMaxTags (naming the limit); INVALID_ARGUMENT, naming the line and column,
+// Errors: RESOURCE_EXHAUSTED over kMaxRecordBytes, kMaxGames, kMaxRecordMoves
+// or kMaxTags (naming the limit); INVALID_ARGUMENT, naming the line and column,
 // for bytes that are neither UTF-8 nor GBK, an unterminated tag, comment,
 // string or variation, a ')' without '(', and a file without any game.
 // Thread-safe.

@@ -67,14 +67,22 @@ const char* SideName(Side s) { return s == Side::kRed ? "red" : "black"; }
 
 const char* PieceTypeName(PieceType t) {
   switch (t) {
-    case PieceType::kGeneral: return "general";
-    case PieceType::kAdvisor: return "advisor";
-    case PieceType::kElephant: return "elephant";
-    case PieceType::kHorse: return "horse";
-    case PieceType::kChariot: return "chariot";
-    case PieceType::kCannon: return "cannon";
-    case PieceType::kSoldier: return "soldier";
-    case PieceType::kNone: break;
+    case PieceType::kGeneral:
+      return "general";
+    case PieceType::kAdvisor:
+      return "advisor";
+    case PieceType::kElephant:
+      return "elephant";
+    case PieceType::kHorse:
+      return "horse";
+    case PieceType::kChariot:
+      return "chariot";
+    case PieceType::kCannon:
+      return "cannon";
+    case PieceType::kSoldier:
+      return "soldier";
+    case PieceType::kNone:
+      break;
   }
   return "nothing";
 }
@@ -92,7 +100,9 @@ std::string SquareName(Square s) {
          static_cast<char>('0' + RankOf(s));
 }
 
-std::string MoveToIccs(Move m) { return SquareName(From(m)) + SquareName(To(m)); }
+std::string MoveToIccs(Move m) {
+  return SquareName(From(m)) + SquareName(To(m));
+}
 
 Position::Position() {
   for (int i = 0; i < kCells; ++i) {
@@ -109,7 +119,8 @@ void Position::Put(Square s, Piece p, int slot) {
   board_[s] = p;
   slot_[s] = static_cast<int8_t>(slot);
   squares_[static_cast<int>(SideOf(p))][slot] = s;
-  if (TypeOf(p) == PieceType::kGeneral) general_[static_cast<int>(SideOf(p))] = s;
+  if (TypeOf(p) == PieceType::kGeneral)
+    general_[static_cast<int>(SideOf(p))] = s;
   hash_ ^= T().zobrist[p][s];
 }
 
@@ -126,28 +137,48 @@ absl::StatusOr<Position> Position::FromFen(const std::string& fen) {
   for (; i < fen.size() && fen[i] != ' '; ++i) {
     const char c = fen[i];
     if (c == '/') {
-      if (file != 9) return bad("rank " + std::to_string(rank) + " does not have 9 points");
+      if (file != 9)
+        return bad("rank " + std::to_string(rank) + " does not have 9 points");
       if (--rank < 0) return bad("more than 10 ranks");
       file = 0;
       continue;
     }
     if (c >= '1' && c <= '9') {
       file += c - '0';
-      if (file > 9) return bad("rank " + std::to_string(rank) + " has more than 9 points");
+      if (file > 9)
+        return bad("rank " + std::to_string(rank) + " has more than 9 points");
       continue;
     }
-    if (file >= 9) return bad("rank " + std::to_string(rank) + " has more than 9 points");
+    if (file >= 9)
+      return bad("rank " + std::to_string(rank) + " has more than 9 points");
     PieceType t = PieceType::kNone;
     switch (c | 0x20) {
-      case 'k': t = PieceType::kGeneral; break;
-      case 'a': t = PieceType::kAdvisor; break;
-      case 'b': case 'e': t = PieceType::kElephant; break;
-      case 'n': case 'h': t = PieceType::kHorse; break;
-      case 'r': t = PieceType::kChariot; break;
-      case 'c': t = PieceType::kCannon; break;
-      case 'p': t = PieceType::kSoldier; break;
+      case 'k':
+        t = PieceType::kGeneral;
+        break;
+      case 'a':
+        t = PieceType::kAdvisor;
+        break;
+      case 'b':
+      case 'e':
+        t = PieceType::kElephant;
+        break;
+      case 'n':
+      case 'h':
+        t = PieceType::kHorse;
+        break;
+      case 'r':
+        t = PieceType::kChariot;
+        break;
+      case 'c':
+        t = PieceType::kCannon;
+        break;
+      case 'p':
+        t = PieceType::kSoldier;
+        break;
       default:
-        return bad(std::string("'") + c + "' is not a piece letter (KABNRCP, upper case red)");
+        return bad(std::string("'") + c +
+                   "' is not a piece letter (KABNRCP, upper case red)");
     }
     const Side side = (c >= 'A' && c <= 'Z') ? Side::kRed : Side::kBlack;
     const int si = static_cast<int>(side);
@@ -163,10 +194,12 @@ absl::StatusOr<Position> Position::FromFen(const std::string& fen) {
         if (!T().palace[si][s]) return bad(where + " is outside its palace");
         break;
       case PieceType::kAdvisor:
-        if (!T().advisor_point[si][s]) return bad(where + " is not on a palace diagonal point");
+        if (!T().advisor_point[si][s])
+          return bad(where + " is not on a palace diagonal point");
         break;
       case PieceType::kElephant:
-        if (!T().elephant_point[si][s]) return bad(where + " is not on one of its 7 points");
+        if (!T().elephant_point[si][s])
+          return bad(where + " is not on one of its 7 points");
         break;
       case PieceType::kSoldier: {
         const int rel = side == Side::kRed ? rank : 9 - rank;
@@ -181,8 +214,10 @@ absl::StatusOr<Position> Position::FromFen(const std::string& fen) {
     pos.Put(s, MakePiece(side, t), slot);
     ++file;
   }
-  if (rank != 0 || file != 9) return bad("the board needs 10 ranks of 9 points");
-  if (count[0][1] != 1 || count[1][1] != 1) return bad("each side needs one general");
+  if (rank != 0 || file != 9)
+    return bad("the board needs 10 ranks of 9 points");
+  if (count[0][1] != 1 || count[1][1] != 1)
+    return bad("each side needs one general");
   while (i < fen.size() && fen[i] == ' ') ++i;
   if (i < fen.size()) {
     const char c = fen[i];
@@ -193,7 +228,8 @@ absl::StatusOr<Position> Position::FromFen(const std::string& fen) {
       return bad("the side to move must be w (red) or b (black)");
     }
   }
-  if (pos.GeneralsFace()) return bad("the generals face each other on an open file");
+  if (pos.GeneralsFace())
+    return bad("the generals face each other on an open file");
   if (pos.Attacked(pos.general(Opponent(pos.side_)), pos.side_))
     return bad(std::string(SideName(Opponent(pos.side_))) +
                " is in check with " + SideName(pos.side_) + " to move");
@@ -206,7 +242,10 @@ std::string Position::ToFen() const {
     int empty = 0;
     for (int f = 0; f < 9; ++f) {
       const Piece p = at(f, r);
-      if (p == kEmpty) { ++empty; continue; }
+      if (p == kEmpty) {
+        ++empty;
+        continue;
+      }
       if (empty) out += static_cast<char>('0' + empty);
       empty = 0;
       char c = " KABNRCP"[static_cast<int>(TypeOf(p))];
@@ -247,7 +286,8 @@ bool Position::Attacked(Square s, Side by) const {
       // A step inside its palace, or facing the other general on a file.
       if (x == s + d && t.palace[bi][s]) return true;
       if ((d == kN || d == kS) &&
-          board_[s] == (ColorBit(Opponent(by)) | static_cast<Piece>(PieceType::kGeneral)))
+          board_[s] == (ColorBit(Opponent(by)) |
+                        static_cast<Piece>(PieceType::kGeneral)))
         return true;
     }
     x += d;
@@ -283,15 +323,19 @@ void Position::GeneratePseudo(MoveList* out) const {
   for (int slot = 0; slot < 16; ++slot) {
     const Square from = squares_[si][slot];
     if (from == 0) continue;
-    const auto add = [&](int to) { out->Add(EncodeMove(from, static_cast<Square>(to))); };
+    const auto add = [&](int to) {
+      out->Add(EncodeMove(from, static_cast<Square>(to)));
+    };
     switch (TypeOf(board_[from])) {
       case PieceType::kGeneral:
         for (int d : kLines)
-          if (t.palace[si][from + d] && !(board_[from + d] & mine)) add(from + d);
+          if (t.palace[si][from + d] && !(board_[from + d] & mine))
+            add(from + d);
         break;
       case PieceType::kAdvisor:
         for (int d : kDiagonals)
-          if (t.palace[si][from + d] && !(board_[from + d] & mine)) add(from + d);
+          if (t.palace[si][from + d] && !(board_[from + d] & mine))
+            add(from + d);
         break;
       case PieceType::kElephant:
         for (int d : kDiagonals) {
@@ -368,10 +412,10 @@ void Position::GenerateLegal(MoveList* out) const {
     // A move can expose the general only through a line it leaves or enters
     // (chariot, cannon screen, the other general) or a horse leg it frees.
     const int ff = FileOf(from), fr = RankOf(from);
-    const bool risky = in_check || from == g || ff == gf || fr == gr ||
-                       FileOf(to) == gf || RankOf(to) == gr ||
-                       ((ff - gf == 1 || gf - ff == 1) &&
-                        (fr - gr == 1 || gr - fr == 1));
+    const bool risky =
+        in_check || from == g || ff == gf || fr == gr || FileOf(to) == gf ||
+        RankOf(to) == gr ||
+        ((ff - gf == 1 || gf - ff == 1) && (fr - gr == 1 || gr - fr == 1));
     if (!risky || LeavesGeneralSafe(m)) out->Add(m);
   }
 }
@@ -407,7 +451,8 @@ Undo Position::MakeMove(Move m) {
   board_[from] = kEmpty;
   slot_[from] = -1;
   squares_[static_cast<int>(side_)][slot] = to;
-  if (TypeOf(moving) == PieceType::kGeneral) general_[static_cast<int>(side_)] = to;
+  if (TypeOf(moving) == PieceType::kGeneral)
+    general_[static_cast<int>(side_)] = to;
   hash_ ^= t.zobrist[moving][from] ^ t.zobrist[moving][to] ^ t.black_to_move;
   side_ = Opponent(side_);
   return undo;
@@ -422,7 +467,8 @@ void Position::UnmakeMove(Move m, const Undo& undo) {
   board_[from] = moving;
   slot_[from] = slot;
   squares_[static_cast<int>(side_)][slot] = from;
-  if (TypeOf(moving) == PieceType::kGeneral) general_[static_cast<int>(side_)] = from;
+  if (TypeOf(moving) == PieceType::kGeneral)
+    general_[static_cast<int>(side_)] = from;
   board_[to] = undo.captured;
   slot_[to] = undo.captured_slot;
   hash_ ^= t.zobrist[moving][from] ^ t.zobrist[moving][to] ^ t.black_to_move;

@@ -27,7 +27,9 @@
 namespace gorank::rules::xiangqi {
 
 enum class Side : uint8_t { kRed = 0, kBlack = 1 };
-inline Side Opponent(Side s) { return s == Side::kRed ? Side::kBlack : Side::kRed; }
+inline Side Opponent(Side s) {
+  return s == Side::kRed ? Side::kBlack : Side::kRed;
+}
 const char* SideName(Side s);  // "red", "black"
 
 enum class PieceType : uint8_t {
@@ -48,12 +50,16 @@ inline constexpr Piece kEmpty = 0;
 inline constexpr Piece kRedBit = 8;
 inline constexpr Piece kBlackBit = 16;
 inline constexpr Piece kOffBoard = 32;
-inline constexpr Piece ColorBit(Side s) { return s == Side::kRed ? kRedBit : kBlackBit; }
+inline constexpr Piece ColorBit(Side s) {
+  return s == Side::kRed ? kRedBit : kBlackBit;
+}
 inline constexpr Piece MakePiece(Side s, PieceType t) {
   return static_cast<Piece>(ColorBit(s) | static_cast<uint8_t>(t));
 }
 inline PieceType TypeOf(Piece p) { return static_cast<PieceType>(p & 7); }
-inline Side SideOf(Piece p) { return (p & kBlackBit) ? Side::kBlack : Side::kRed; }
+inline Side SideOf(Piece p) {
+  return (p & kBlackBit) ? Side::kBlack : Side::kRed;
+}
 
 // Mailbox squares.
 using Square = uint8_t;
@@ -67,7 +73,7 @@ inline int RankOf(Square s) { return s / kWidth - 2; }
 bool OnBoard(Square s);
 bool InPalace(Side side, Square s);   // the 9 points of side's palace
 bool OnOwnHalf(Side side, Square s);  // side's bank of the river
-std::string SquareName(Square s);  // ICCS "e0"
+std::string SquareName(Square s);     // ICCS "e0"
 
 // A move: from in the low byte, to in the high byte; 0 is no move.
 using Move = uint16_t;

@@ -34,7 +34,8 @@ std::map<int, Attack> Attacks(const Position& pos) {
     for (Move r : replies) retaken |= To(r) == To(m);
     // A target that could take its attacker first (two chariots on one
     // line: an offer to exchange) is not a certain chase either.
-    const bool mutual = pos.WithSideToMove(Opponent(side)).IsLegal(EncodeMove(To(m), From(m)));
+    const bool mutual =
+        pos.WithSideToMove(Opponent(side)).IsLegal(EncodeMove(To(m), From(m)));
     Attack& entry = out[pos.slot(To(m))];
     entry.type = t;
     entry.square = To(m);
@@ -74,8 +75,8 @@ SideVerdict Classify(const std::vector<const MoveEffect*>& moves) {
       first_chase = false;
     } else {
       std::vector<int> keep;
-      std::set_intersection(common.begin(), common.end(), slots.begin(), slots.end(),
-                            std::back_inserter(keep));
+      std::set_intersection(common.begin(), common.end(), slots.begin(),
+                            slots.end(), std::back_inserter(keep));
       common = keep;
     }
   }
@@ -96,12 +97,18 @@ SideVerdict Classify(const std::vector<const MoveEffect*>& moves) {
 
 const char* RepetitionRulingName(RepetitionRuling r) {
   switch (r) {
-    case RepetitionRuling::kPerpetualCheck: return "perpetual check (长将)";
-    case RepetitionRuling::kMutualPerpetualCheck: return "mutual perpetual check (双方长将)";
-    case RepetitionRuling::kPerpetualChase: return "perpetual chase (长捉)";
-    case RepetitionRuling::kMutualPerpetualChase: return "mutual perpetual chase (双方长捉)";
-    case RepetitionRuling::kIdle: return "idle repetition (闲着)";
-    case RepetitionRuling::kNeedsArbiter: return "needs an arbiter";
+    case RepetitionRuling::kPerpetualCheck:
+      return "perpetual check (长将)";
+    case RepetitionRuling::kMutualPerpetualCheck:
+      return "mutual perpetual check (双方长将)";
+    case RepetitionRuling::kPerpetualChase:
+      return "perpetual chase (长捉)";
+    case RepetitionRuling::kMutualPerpetualChase:
+      return "mutual perpetual chase (双方长捉)";
+    case RepetitionRuling::kIdle:
+      return "idle repetition (闲着)";
+    case RepetitionRuling::kNeedsArbiter:
+      return "needs an arbiter";
   }
   return "?";
 }
@@ -113,7 +120,8 @@ MoveEffect AnalyzeMove(const Position& before, Move m) {
   after.MakeMove(m);
   e.check = after.InCheck();
   const std::map<int, Attack> old_attacks = Attacks(before);
-  const std::map<int, Attack> new_attacks = Attacks(after.WithSideToMove(e.mover));
+  const std::map<int, Attack> new_attacks =
+      Attacks(after.WithSideToMove(e.mover));
   for (const auto& [slot, attack] : new_attacks) {
     const bool fresh = old_attacks.count(slot) == 0;
     if (fresh && attack.unprotected) {
@@ -128,27 +136,32 @@ MoveEffect AnalyzeMove(const Position& before, Move m) {
 
 RepetitionVerdict JudgeRepetition(const std::vector<MoveEffect>& cycle) {
   std::vector<const MoveEffect*> by_side[2];
-  for (const MoveEffect& m : cycle) by_side[static_cast<int>(m.mover)].push_back(&m);
+  for (const MoveEffect& m : cycle)
+    by_side[static_cast<int>(m.mover)].push_back(&m);
   const SideVerdict red = Classify(by_side[0]), black = Classify(by_side[1]);
   RepetitionVerdict v;
   const auto loses = [&](Side s, RepetitionRuling r, const std::string& why) {
     v.ruling = r;
     v.loser = s;
-    v.description = std::string(SideName(s)) + " " + why + ": " + SideName(s) + " loses";
+    v.description =
+        std::string(SideName(s)) + " " + why + ": " + SideName(s) + " loses";
   };
   if (red.play == Play::kCheck && black.play == Play::kCheck) {
     v.ruling = RepetitionRuling::kMutualPerpetualCheck;
     v.description = "both sides check on every move: a draw";
   } else if (red.play == Play::kCheck) {
-    loses(Side::kRed, RepetitionRuling::kPerpetualCheck, "checks on every move");
+    loses(Side::kRed, RepetitionRuling::kPerpetualCheck,
+          "checks on every move");
   } else if (black.play == Play::kCheck) {
-    loses(Side::kBlack, RepetitionRuling::kPerpetualCheck, "checks on every move");
+    loses(Side::kBlack, RepetitionRuling::kPerpetualCheck,
+          "checks on every move");
   } else if (red.play == Play::kUncertain || black.play == Play::kUncertain) {
     v.ruling = RepetitionRuling::kNeedsArbiter;
-    v.description = std::string(red.play == Play::kUncertain ? "red" : "black") +
-                    " attacks on every move, but not as a chase this checker can "
-                    "decide (a protected piece, changing or standing targets): "
-                    "needs an arbiter";
+    v.description =
+        std::string(red.play == Play::kUncertain ? "red" : "black") +
+        " attacks on every move, but not as a chase this checker can "
+        "decide (a protected piece, changing or standing targets): "
+        "needs an arbiter";
   } else if (red.play == Play::kChase && black.play == Play::kChase) {
     v.ruling = RepetitionRuling::kMutualPerpetualChase;
     v.description = "both sides chase on every move: a draw";
@@ -160,7 +173,8 @@ RepetitionVerdict JudgeRepetition(const std::vector<MoveEffect>& cycle) {
           "chases the " + v.chased_piece + " on every move");
   } else {
     v.ruling = RepetitionRuling::kIdle;
-    v.description = "neither side checks or chases on every move (闲着): a draw";
+    v.description =
+        "neither side checks or chases on every move (闲着): a draw";
   }
   return v;
 }

@@ -39,7 +39,8 @@ enum class RepetitionRuling {
   kIdle,                  // draw
   kNeedsArbiter,
 };
-const char* RepetitionRulingName(RepetitionRuling r);  // "perpetual check (长将)"
+const char* RepetitionRulingName(
+    RepetitionRuling r);  // "perpetual check (长将)"
 
 struct ChasedPiece {
   int slot = -1;  // the piece's slot in its side's list (its identity)
@@ -50,9 +51,9 @@ struct ChasedPiece {
 // What one move did, for the rules above.
 struct MoveEffect {
   Side mover = Side::kRed;
-  bool check = false;                // the move gives check
-  std::vector<ChasedPiece> chased;   // newly attacked, no recapture
-  bool threat = false;               // attacks something, not as a certain chase
+  bool check = false;               // the move gives check
+  std::vector<ChasedPiece> chased;  // newly attacked, no recapture
+  bool threat = false;              // attacks something, not as a certain chase
 };
 
 // REQUIRES: m is legal in `before`. Thread-safe (const).

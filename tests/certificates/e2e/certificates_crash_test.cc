@@ -124,7 +124,8 @@ TEST(CertificatesCrashTest, AcknowledgedCertificatesSurviveSigkill) {
       req.set_basis(v1::CERTIFICATE_BASIS_TOURNAMENT);
       req.set_basis_reference("club league round " + std::to_string(i));
       v1::IssueCertificateResponse resp;
-      const grpc::Status st = certs->IssueCertificate(Context(admin).get(), req, &resp);
+      const grpc::Status st =
+          certs->IssueCertificate(Context(admin).get(), req, &resp);
       if (!st.ok()) {
         last_failure = st;
         return;
@@ -142,7 +143,8 @@ TEST(CertificatesCrashTest, AcknowledgedCertificatesSurviveSigkill) {
   const std::vector<std::string> numbers = acked.Numbers();
 
   RankdProcess second;
-  const int port2 = second.Start(GORANK_RANKD_PATH, db_path, milliseconds(20000));
+  const int port2 =
+      second.Start(GORANK_RANKD_PATH, db_path, milliseconds(20000));
   ASSERT_NE(port2, 0) << "rankd did not restart:\n" << second.Output();
   auto channel2 = Connect(port2);
   auto certs2 = v1::CertificateService::NewStub(channel2);
@@ -162,36 +164,44 @@ TEST(CertificatesCrashTest, AcknowledgedCertificatesSurviveSigkill) {
   v1::IssueCertificateResponse after;
   s = certs2->IssueCertificate(Context(admin).get(), next, &after);
   ASSERT_TRUE(s.ok()) << s.error_message();
-  certs2.reset();  // no open connection: rankd need not wait out its grace period
+  certs2
+      .reset();  // no open connection: rankd need not wait out its grace period
   channel2.reset();
   second.Signal(SIGTERM);
   const int stopped = second.Wait();
-  EXPECT_TRUE(WIFEXITED(stopped) && WEXITSTATUS(stopped) == 0) << second.Output();
+  EXPECT_TRUE(WIFEXITED(stopped) && WEXITSTATUS(stopped) == 0)
+      << second.Output();
 
   sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  ASSERT_EQ(
+      sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr),
+      SQLITE_OK);
   EXPECT_EQ(Query(db, "PRAGMA integrity_check"),
             (std::vector<std::vector<std::string>>{{"ok"}}));
   std::map<std::string, std::vector<int>> serials;  // year -> serials
-  for (const auto& row :
-       Query(db, "SELECT year, serial FROM certificates WHERE prefix = '000' ORDER BY year, serial")) {
+  for (const auto& row : Query(db,
+                               "SELECT year, serial FROM certificates WHERE "
+                               "prefix = '000' ORDER BY year, serial")) {
     ASSERT_EQ(row.size(), 2u) << row[0];
     serials[row[0]].push_back(std::stoi(row[1]));
   }
   std::map<std::string, int> last;
-  for (const auto& row :
-       Query(db, "SELECT year, last_serial FROM certificate_serials WHERE prefix = '000'")) {
+  for (const auto& row : Query(db,
+                               "SELECT year, last_serial FROM "
+                               "certificate_serials WHERE prefix = '000'")) {
     ASSERT_EQ(row.size(), 2u) << row[0];
     last[row[0]] = std::stoi(row[1]);
   }
   std::set<std::string> stored;
-  for (const auto& row : Query(db, "SELECT number FROM certificates")) stored.insert(row[0]);
+  for (const auto& row : Query(db, "SELECT number FROM certificates"))
+    stored.insert(row[0]);
   sqlite3_close(db);
 
   size_t total = 0;
   for (const auto& [year, list] : serials) {
     for (size_t i = 0; i < list.size(); ++i) {
-      ASSERT_EQ(list[i], static_cast<int>(i + 1)) << "gap or duplicate in " << year;
+      ASSERT_EQ(list[i], static_cast<int>(i + 1))
+          << "gap or duplicate in " << year;
     }
     EXPECT_EQ(last[year], static_cast<int>(list.size())) << year;
     total += list.size();

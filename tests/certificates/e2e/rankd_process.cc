@@ -24,7 +24,8 @@ int RankdProcess::Start(const std::string& binary, const std::string& db_path,
                         std::chrono::milliseconds timeout) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) return 0;
-  std::vector<std::string> args = {binary, "--db", db_path, "--listen", "127.0.0.1:0"};
+  std::vector<std::string> args = {binary, "--db", db_path, "--listen",
+                                   "127.0.0.1:0"};
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -54,7 +55,8 @@ int RankdProcess::Start(const std::string& binary, const std::string& db_path,
   static const std::regex kServing("rankd serving on port ([0-9]+)");
   std::unique_lock<std::mutex> lock(mu_);
   std::smatch m;
-  cv_.wait_for(lock, timeout, [&] { return eof_ || std::regex_search(output_, m, kServing); });
+  cv_.wait_for(lock, timeout,
+               [&] { return eof_ || std::regex_search(output_, m, kServing); });
   if (!std::regex_search(output_, m, kServing)) return 0;
   return std::stoi(m[1].str());
 }

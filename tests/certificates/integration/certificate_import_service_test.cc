@@ -21,7 +21,8 @@ struct Row {
 
 // A valid resident ID of someone born on 1990-01-01 with sequence `seq`.
 std::string ResidentId(int seq) {
-  std::string first17 = "11010119900101" + std::to_string(100 + seq).substr(0, 3);
+  std::string first17 =
+      "11010119900101" + std::to_string(100 + seq).substr(0, 3);
   return first17 + registry::ResidentIdCheckChar(first17);
 }
 
@@ -33,7 +34,6 @@ struct Options {
 
 class CertificateImportTest : public GrpcFixture {
  protected:
-
   // Rows on lines 2, 3, ... (the header is line 1), 1,000 a message.
   grpc::Status Import(const std::string& token, const std::vector<Row>& rows,
                       v1::ImportSummary* out, Options o = Options()) {
@@ -65,7 +65,8 @@ class CertificateImportTest : public GrpcFixture {
     if (out) *out = resp.summary();
     return s;
   }
-  v1::ImportSummary MustImport(const std::vector<Row>& rows, Options o = Options()) {
+  v1::ImportSummary MustImport(const std::vector<Row>& rows,
+                               Options o = Options()) {
     v1::ImportSummary summary;
     const grpc::Status s = Import(admin_, rows, &summary, o);
     EXPECT_TRUE(s.ok()) << s.error_message();
@@ -79,12 +80,14 @@ class CertificateImportTest : public GrpcFixture {
     *out = resp.certificate();
     return s;
   }
-  v1::VerifyCertificateResponse Verify(const std::string& number, const std::string& name) {
+  v1::VerifyCertificateResponse Verify(const std::string& number,
+                                       const std::string& name) {
     v1::VerifyCertificateRequest req;
     req.set_number(number);
     req.set_holder_name(name);
     v1::VerifyCertificateResponse resp;
-    const grpc::Status s = certs_->VerifyCertificate(Context("").get(), req, &resp);
+    const grpc::Status s =
+        certs_->VerifyCertificate(Context("").get(), req, &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return resp;
   }
@@ -92,7 +95,8 @@ class CertificateImportTest : public GrpcFixture {
     v1::GetPlayerRequest req;
     req.set_player_id(id);
     v1::GetPlayerResponse resp;
-    const grpc::Status s = players_->GetPlayer(Context(admin_).get(), req, &resp);
+    const grpc::Status s =
+        players_->GetPlayer(Context(admin_).get(), req, &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return resp.player();
   }
@@ -100,14 +104,16 @@ class CertificateImportTest : public GrpcFixture {
     v1::GetRankHistoryRequest req;
     req.set_player_id(id);
     v1::GetRankHistoryResponse resp;
-    const grpc::Status s = players_->GetRankHistory(Context(admin_).get(), req, &resp);
+    const grpc::Status s =
+        players_->GetRankHistory(Context(admin_).get(), req, &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return {resp.entries().begin(), resp.entries().end()};
   }
   int64_t LogSize() {
     v1::GetCheckpointRequest req;
     v1::GetCheckpointResponse resp;
-    const grpc::Status s = audit_->GetCheckpoint(Context(admin_).get(), req, &resp);
+    const grpc::Status s =
+        audit_->GetCheckpoint(Context(admin_).get(), req, &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return resp.checkpoint().tree_size();
   }
@@ -117,24 +123,29 @@ class CertificateImportTest : public GrpcFixture {
     req.set_begin(size - 1);
     req.set_end(size);
     v1::GetEntriesResponse resp;
-    const grpc::Status s = audit_->GetEntries(Context(admin_).get(), req, &resp);
+    const grpc::Status s =
+        audit_->GetEntries(Context(admin_).get(), req, &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return resp.entries_size() == 1 ? resp.entries(0).entry() : "";
   }
   // Gives the player `external_id` in `agency` (player import writes these).
-  void SetExternalId(int64_t player, const std::string& agency, const std::string& external_id) {
-    const absl::Status s = server_->database()->Write([&](storage::Connection& c) {
-      static constexpr char kSql[] =
-          "INSERT INTO player_external_ids(agency_prefix, external_id, player_id) "
-          "VALUES(?1, ?2, ?3)";
-      auto st = c.Prepare(kSql);
-      if (!st.ok()) return st.status();
-      (*st)->Bind(1, agency).Bind(2, external_id).Bind(3, player);
-      return (*st)->Run();
-    });
+  void SetExternalId(int64_t player, const std::string& agency,
+                     const std::string& external_id) {
+    const absl::Status s =
+        server_->database()->Write([&](storage::Connection& c) {
+          static constexpr char kSql[] =
+              "INSERT INTO player_external_ids(agency_prefix, external_id, "
+              "player_id) "
+              "VALUES(?1, ?2, ?3)";
+          auto st = c.Prepare(kSql);
+          if (!st.ok()) return st.status();
+          (*st)->Bind(1, agency).Bind(2, external_id).Bind(3, player);
+          return (*st)->Run();
+        });
     ASSERT_TRUE(s.ok()) << s;
   }
-  static const v1::ImportRefusal* RefusalAt(const v1::ImportSummary& s, int line,
+  static const v1::ImportRefusal* RefusalAt(const v1::ImportSummary& s,
+                                            int line,
                                             const std::string& column) {
     for (const auto& r : s.refusals()) {
       if (r.line() == line && r.column() == column) return &r;
@@ -143,20 +154,24 @@ class CertificateImportTest : public GrpcFixture {
   }
 };
 
-TEST_F(CertificateImportTest, HistoricNumbersAreStoredVerifyPubliclyAndMoveTheCounter) {
+TEST_F(CertificateImportTest,
+       HistoricNumbersAreStoredVerifyPubliclyAndMoveTheCounter) {
   const v1::Player li = MustRegister("李娜", "110", "1k", ResidentId(1));
   const v1::Player wang = MustRegister("王芳", "110", "2k");
   MustGiveStock("110", 2025, 10);
   const int64_t log_before = LogSize();
   const v1::ImportSummary s = MustImport({
       {"110150001", ResidentId(1), "2d", "2015-03-01", "110", ""},
-      {"110 15 0007", "id:" + std::to_string(wang.id()), "业余3段", "2015-06-01", "110", "go"},
+      {"110 15 0007", "id:" + std::to_string(wang.id()), "业余3段",
+       "2015-06-01", "110", "go"},
       {"000240003", std::to_string(li.id()), "6d", "2024-05-01", "000", ""},
-      {"110250005", std::to_string(wang.id()), "1k", "2025-02-01", "110", "gomoku"},
+      {"110250005", std::to_string(wang.id()), "1k", "2025-02-01", "110",
+       "gomoku"},
   });
   EXPECT_EQ(s.rows(), 4);
   EXPECT_EQ(s.added(), 4);
-  EXPECT_EQ(s.refused(), 0) << (s.refusals_size() ? s.refusals(0).reason() : "");
+  EXPECT_EQ(s.refused(), 0)
+      << (s.refusals_size() ? s.refusals(0).reason() : "");
   EXPECT_TRUE(s.stored());
   ASSERT_EQ(s.outcomes_size(), 4);
   EXPECT_EQ(s.outcomes(1).number(), "110150007");
@@ -198,7 +213,8 @@ TEST_F(CertificateImportTest, HistoricNumbersAreStoredVerifyPubliclyAndMoveTheCo
   // and the imported certificate used none of the stock.
   v1::Certificate issued;
   const v1::Player zhao = MustRegister("赵敏", "110", "3k");
-  ASSERT_TRUE(Issue(admin_, IssueRequest(zhao.id(), "2k", "110"), &issued).ok());
+  ASSERT_TRUE(
+      Issue(admin_, IssueRequest(zhao.id(), "2k", "110"), &issued).ok());
   EXPECT_EQ(issued.number(), "110250006");
   EXPECT_FALSE(issued.imported());
   v1::GetStockRequest stock;
@@ -209,7 +225,8 @@ TEST_F(CertificateImportTest, HistoricNumbersAreStoredVerifyPubliclyAndMoveTheCo
   EXPECT_EQ(order.order().used(), 1);
 }
 
-TEST_F(CertificateImportTest, ReimportingTheSameFileMatchesEveryRowAndChangesNothing) {
+TEST_F(CertificateImportTest,
+       ReimportingTheSameFileMatchesEveryRowAndChangesNothing) {
   const v1::Player p = MustRegister("李娜", "110", "1k");
   const std::vector<Row> rows = {
       {"110150001", std::to_string(p.id()), "2d", "2015-03-01", "110", ""},
@@ -227,7 +244,8 @@ TEST_F(CertificateImportTest, ReimportingTheSameFileMatchesEveryRowAndChangesNot
   EXPECT_EQ(History(p.id()).size(), 3u);  // registration, 1d, 2d: never lowered
 }
 
-TEST_F(CertificateImportTest, ACollisionWithAStoredCertificateIsRefusedNamingBoth) {
+TEST_F(CertificateImportTest,
+       ACollisionWithAStoredCertificateIsRefusedNamingBoth) {
   const v1::Player a = MustRegister("李娜", "110", "1k");
   const v1::Player b = MustRegister("王芳", "110", "1k");
   MustGiveStock("110", 2025, 10);
@@ -235,8 +253,11 @@ TEST_F(CertificateImportTest, ACollisionWithAStoredCertificateIsRefusedNamingBot
   ASSERT_TRUE(Issue(admin_, IssueRequest(a.id(), "1d", "110"), &issued).ok());
   ASSERT_EQ(issued.number(), "110250001");
   v1::ImportSummary s;
-  ASSERT_TRUE(Import(admin_, {{"110250001", std::to_string(b.id()), "2d", "2025-03-01", "110", ""}},
-                     &s).ok());
+  ASSERT_TRUE(Import(admin_,
+                     {{"110250001", std::to_string(b.id()), "2d", "2025-03-01",
+                       "110", ""}},
+                     &s)
+                  .ok());
   EXPECT_FALSE(s.stored());
   const v1::ImportRefusal* r = RefusalAt(s, 2, "number");
   ASSERT_NE(r, nullptr);
@@ -244,12 +265,14 @@ TEST_F(CertificateImportTest, ACollisionWithAStoredCertificateIsRefusedNamingBot
                              std::to_string(a.id()) + " (李娜), 1d"),
             std::string::npos)
       << r->reason();
-  EXPECT_NE(r->reason().find("this row is player " + std::to_string(b.id()) + " (王芳), 2d"),
+  EXPECT_NE(r->reason().find("this row is player " + std::to_string(b.id()) +
+                             " (王芳), 2d"),
             std::string::npos)
       << r->reason();
 }
 
-TEST_F(CertificateImportTest, EveryRefusalNamesItsLineAndColumnAndNothingIsStored) {
+TEST_F(CertificateImportTest,
+       EveryRefusalNamesItsLineAndColumnAndNothingIsStored) {
   const v1::Player p = MustRegister("李娜", "110", "1k");
   const v1::Player q = MustRegister("王芳", "110", "1k");
   const std::string id = std::to_string(p.id());
@@ -260,28 +283,30 @@ TEST_F(CertificateImportTest, EveryRefusalNamesItsLineAndColumnAndNothingIsStore
   bad_id[17] = bad_id[17] == '0' ? '1' : '0';
   const int64_t log = LogSize();
   v1::ImportSummary s;
-  ASSERT_TRUE(Import(admin_,
-                     {
-                         {"110150001", h, "2d", "2015-03-01", "110", ""},        // 2 good
-                         {"11015001", h, "2d", "2015-03-01", "110", ""},         // 3
-                         {"120150001", h, "2d", "2015-03-01", "110", ""},        // 4
-                         {"110160002", h, "2d", "2015-03-01", "110", ""},        // 5
-                         {"999150001", h, "2d", "2015-03-01", "999", ""},        // 6
-                         {"110250003", h, "2d", "2025-12-11", "110", ""},        // 7
-                         {"110150004", h, "2d", "2015-02-30", "110", ""},        // 8
-                         {"110150005", h, "2x", "2015-03-01", "110", ""},        // 9
-                         {"110150006", h, "5d", "2015-03-01", "110", ""},        // 10
-                         {"000150007", h, "7d", "2015-03-01", "000", "gomoku"},  // 11
-                         {"110150008", h, "2d", "2015-03-01", "110", "chess"},   // 12
-                         {"110150009", "", "2d", "2015-03-01", "110", ""},        // 13
-                         {"110150010", "no-such", "2d", "2015-03-01", "110", ""}, // 14
-                         {"110150011", id, "2d", "2015-03-01", "110", ""},        // 15
-                         {"110150001", "id:" + id, "2d", "2015-03-01", "110", ""},  // 16
-                         {"110150012", bad_id, "2d", "2015-03-01", "110", ""},  // 17
-                         {"110000000", h, "2d", "2015-03-01", "110", ""},        // 18
-                     },
-                     &s)
-                  .ok());
+  ASSERT_TRUE(
+      Import(
+          admin_,
+          {
+              {"110150001", h, "2d", "2015-03-01", "110", ""},        // 2 good
+              {"11015001", h, "2d", "2015-03-01", "110", ""},         // 3
+              {"120150001", h, "2d", "2015-03-01", "110", ""},        // 4
+              {"110160002", h, "2d", "2015-03-01", "110", ""},        // 5
+              {"999150001", h, "2d", "2015-03-01", "999", ""},        // 6
+              {"110250003", h, "2d", "2025-12-11", "110", ""},        // 7
+              {"110150004", h, "2d", "2015-02-30", "110", ""},        // 8
+              {"110150005", h, "2x", "2015-03-01", "110", ""},        // 9
+              {"110150006", h, "5d", "2015-03-01", "110", ""},        // 10
+              {"000150007", h, "7d", "2015-03-01", "000", "gomoku"},  // 11
+              {"110150008", h, "2d", "2015-03-01", "110", "chess"},   // 12
+              {"110150009", "", "2d", "2015-03-01", "110", ""},       // 13
+              {"110150010", "no-such", "2d", "2015-03-01", "110", ""},   // 14
+              {"110150011", id, "2d", "2015-03-01", "110", ""},          // 15
+              {"110150001", "id:" + id, "2d", "2015-03-01", "110", ""},  // 16
+              {"110150012", bad_id, "2d", "2015-03-01", "110", ""},      // 17
+              {"110000000", h, "2d", "2015-03-01", "110", ""},           // 18
+          },
+          &s)
+          .ok());
   EXPECT_EQ(s.rows(), 17);
   EXPECT_FALSE(s.stored());
   struct Expect {
@@ -310,14 +335,15 @@ TEST_F(CertificateImportTest, EveryRefusalNamesItsLineAndColumnAndNothingIsStore
   for (const Expect& e : expected) {
     const v1::ImportRefusal* r = RefusalAt(s, e.line, e.column);
     ASSERT_NE(r, nullptr) << "line " << e.line << " column " << e.column;
-    EXPECT_NE(r->reason().find(e.says), std::string::npos) << "line " << e.line << ": "
-                                                            << r->reason();
+    EXPECT_NE(r->reason().find(e.says), std::string::npos)
+        << "line " << e.line << ": " << r->reason();
   }
   EXPECT_EQ(s.refused(), 16);
   EXPECT_EQ(s.added(), 1);  // line 2 would be added, but nothing is stored
   // The ambiguous holder says how to write each reading.
   const v1::ImportRefusal* amb = RefusalAt(s, 15, "holder");
-  EXPECT_NE(amb->reason().find("write id:" + id + " or 110:" + id), std::string::npos)
+  EXPECT_NE(amb->reason().find("write id:" + id + " or 110:" + id),
+            std::string::npos)
       << amb->reason();
   v1::Certificate c;
   EXPECT_EQ(Get("110150001", &c).error_code(), grpc::StatusCode::NOT_FOUND);
@@ -365,14 +391,17 @@ TEST_F(CertificateImportTest, TheNoticeRunsFromTheIssueDate) {
       {"000240001", std::to_string(p.id()), "4d", "2024-06-01", "000", ""},
   });
   ASSERT_TRUE(s.stored());
-  EXPECT_NE(s.outcomes(0).note().find("under public notice until 2025-12-12"), std::string::npos)
+  EXPECT_NE(s.outcomes(0).note().find("under public notice until 2025-12-12"),
+            std::string::npos)
       << s.outcomes(0).note();
   v1::Certificate c;
   ASSERT_TRUE(Get("000250001", &c).ok());
   EXPECT_EQ(c.state(), v1::CERTIFICATE_STATE_UNDER_NOTICE);
   EXPECT_EQ(c.notice_until_unix(), clock_.NowSeconds() + 2 * 86400);
-  EXPECT_EQ(Verify("000250001", "李娜").outcome(), v1::VERIFY_OUTCOME_UNDER_NOTICE);
-  EXPECT_EQ(Player(p.id()).rank().notation(), "4d");  // the 2024 4d is effective
+  EXPECT_EQ(Verify("000250001", "李娜").outcome(),
+            v1::VERIFY_OUTCOME_UNDER_NOTICE);
+  EXPECT_EQ(Player(p.id()).rank().notation(),
+            "4d");  // the 2024 4d is effective
   clock_.Advance(2 * 86400);
   EXPECT_EQ(Verify("000250001", "李娜").outcome(), v1::VERIFY_OUTCOME_VALID);
   EXPECT_EQ(Player(p.id()).rank().notation(), "5d");
@@ -418,7 +447,8 @@ TEST_F(CertificateImportTest, TheAnnualReportCountsImportedCertificatesApart) {
   req.set_agency_prefix("110");
   req.set_year(2025);
   v1::GetAnnualReportResponse resp;
-  const grpc::Status s = audit_->GetAnnualReport(Context(admin_).get(), req, &resp);
+  const grpc::Status s =
+      audit_->GetAnnualReport(Context(admin_).get(), req, &resp);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(resp.report().issued(), 3);
   EXPECT_EQ(resp.report().imported(), 2);
@@ -427,17 +457,22 @@ TEST_F(CertificateImportTest, TheAnnualReportCountsImportedCertificatesApart) {
   EXPECT_TRUE(resp.report().missing_serials().empty());
 }
 
-TEST_F(CertificateImportTest, AnOperatorImportsOnlyItsOwnAgencysCertificatesOfItsOwnPlayers) {
+TEST_F(CertificateImportTest,
+       AnOperatorImportsOnlyItsOwnAgencysCertificatesOfItsOwnPlayers) {
   const std::string op110 = MustCreateToken(v1::ROLE_AGENCY_OPERATOR, "110");
   const v1::Player mine = MustRegister("李娜", "110", "1k");
   const v1::Player theirs = MustRegister("王芳", "120", "1k");
   v1::ImportSummary s;
   ASSERT_TRUE(Import(op110,
                      {
-                         {"110150001", std::to_string(mine.id()), "2d", "2015-03-01", "110", ""},
-                         {"120150001", std::to_string(mine.id()), "2d", "2015-03-01", "120", ""},
-                         {"110150002", std::to_string(theirs.id()), "2d", "2015-03-01", "110", ""},
-                         {"000150001", std::to_string(mine.id()), "5d", "2015-03-01", "000", ""},
+                         {"110150001", std::to_string(mine.id()), "2d",
+                          "2015-03-01", "110", ""},
+                         {"120150001", std::to_string(mine.id()), "2d",
+                          "2015-03-01", "120", ""},
+                         {"110150002", std::to_string(theirs.id()), "2d",
+                          "2015-03-01", "110", ""},
+                         {"000150001", std::to_string(mine.id()), "5d",
+                          "2015-03-01", "000", ""},
                      },
                      &s)
                   .ok());
@@ -447,14 +482,16 @@ TEST_F(CertificateImportTest, AnOperatorImportsOnlyItsOwnAgencysCertificatesOfIt
   const v1::ImportRefusal* other = RefusalAt(s, 4, "holder");
   ASSERT_NE(other, nullptr);
   // Another agency's player is refused exactly like an unknown one.
-  EXPECT_NE(other->reason().find("no player of agency 110 has player id"), std::string::npos)
+  EXPECT_NE(other->reason().find("no player of agency 110 has player id"),
+            std::string::npos)
       << other->reason();
   ASSERT_NE(RefusalAt(s, 5, "issuing_agency"), nullptr);
 
   const std::string auditor = MustCreateToken(v1::ROLE_AUDITOR, "");
-  const std::vector<Row> one = {{"110150001", std::to_string(mine.id()), "2d", "2015-03-01",
-                                 "110", ""}};
-  EXPECT_EQ(Import(auditor, one, nullptr).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  const std::vector<Row> one = {
+      {"110150001", std::to_string(mine.id()), "2d", "2015-03-01", "110", ""}};
+  EXPECT_EQ(Import(auditor, one, nullptr).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
   EXPECT_NE(Import("", one, nullptr).error_code(), grpc::StatusCode::OK);
   ASSERT_TRUE(Import(op110, one, &s).ok());
   EXPECT_TRUE(s.stored());
@@ -463,7 +500,8 @@ TEST_F(CertificateImportTest, AnOperatorImportsOnlyItsOwnAgencysCertificatesOfIt
 
 TEST_F(CertificateImportTest, TheStreamsOwnRulesAreStatuses) {
   // No rows.
-  EXPECT_EQ(Import(admin_, {}, nullptr).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(Import(admin_, {}, nullptr).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
   // Options after the first message.
   const v1::Player p = MustRegister("李娜", "110", "1k");
   v1::ImportCertificatesResponse resp;
@@ -483,12 +521,15 @@ TEST_F(CertificateImportTest, TheStreamsOwnRulesAreStatuses) {
   writer->WritesDone();
   const grpc::Status s = writer->Finish();
   EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_NE(s.error_message().find("first message only"), std::string::npos) << s.error_message();
+  EXPECT_NE(s.error_message().find("first message only"), std::string::npos)
+      << s.error_message();
   v1::Certificate c;
   EXPECT_EQ(Get("110150001", &c).error_code(), grpc::StatusCode::NOT_FOUND);
   // Over 200,000 rows.
-  std::vector<Row> many(200001, Row{"110150001", "1", "2d", "2015-03-01", "110", ""});
-  EXPECT_EQ(Import(admin_, many, nullptr).error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  std::vector<Row> many(200001,
+                        Row{"110150001", "1", "2d", "2015-03-01", "110", ""});
+  EXPECT_EQ(Import(admin_, many, nullptr).error_code(),
+            grpc::StatusCode::RESOURCE_EXHAUSTED);
 }
 
 }  // namespace

@@ -16,19 +16,23 @@ class CertificateServiceTest : public GrpcFixture {
  protected:
   void SetUp() override {
     holder_ = MustRegister("张三", "000", "1k", kResidentId);
-    ASSERT_TRUE(Issue(admin_, IssueRequest(holder_.id(), "1d", "000"), &cert_).ok());
+    ASSERT_TRUE(
+        Issue(admin_, IssueRequest(holder_.id(), "1d", "000"), &cert_).ok());
     ASSERT_EQ(cert_.number(), "000250001");
   }
 
   grpc::Status Verify(const std::string& number, const std::string& name,
-                      v1::VerifyCertificateResponse* resp, std::string* trailers) {
+                      v1::VerifyCertificateResponse* resp,
+                      std::string* trailers) {
     v1::VerifyCertificateRequest req;
     req.set_number(number);
     req.set_holder_name(name);
     auto ctx = Context("");
     const grpc::Status s = certs_->VerifyCertificate(ctx.get(), req, resp);
     for (const auto& [key, value] : ctx->GetServerTrailingMetadata()) {
-      trailers->append(key.data(), key.size()).append("=").append(value.data(), value.size());
+      trailers->append(key.data(), key.size())
+          .append("=")
+          .append(value.data(), value.size());
     }
     return s;
   }
@@ -40,8 +44,10 @@ class CertificateServiceTest : public GrpcFixture {
 TEST_F(CertificateServiceTest, UnknownNumberAndWrongNameAreByteIdentical) {
   v1::VerifyCertificateResponse unknown, wrong_name, right;
   std::string unknown_trailers, wrong_trailers, right_trailers;
-  const grpc::Status s1 = Verify("000259999", "张三", &unknown, &unknown_trailers);
-  const grpc::Status s2 = Verify(cert_.number(), "张四", &wrong_name, &wrong_trailers);
+  const grpc::Status s1 =
+      Verify("000259999", "张三", &unknown, &unknown_trailers);
+  const grpc::Status s2 =
+      Verify(cert_.number(), "张四", &wrong_name, &wrong_trailers);
   ASSERT_TRUE(s1.ok()) << s1.error_message();
   ASSERT_TRUE(s2.ok()) << s2.error_message();
   EXPECT_EQ(s1.error_code(), s2.error_code());
@@ -66,12 +72,14 @@ TEST_F(CertificateServiceTest, UnknownNumberAndWrongNameAreByteIdentical) {
 }
 
 // Every field name reachable from `d`.
-void CollectFieldNames(const google::protobuf::Descriptor* d, std::set<std::string>* names,
+void CollectFieldNames(const google::protobuf::Descriptor* d,
+                       std::set<std::string>* names,
                        std::set<const google::protobuf::Descriptor*>* seen) {
   if (!seen->insert(d).second) return;
   for (int i = 0; i < d->field_count(); ++i) {
     names->insert(d->field(i)->name());
-    if (d->field(i)->message_type()) CollectFieldNames(d->field(i)->message_type(), names, seen);
+    if (d->field(i)->message_type())
+      CollectFieldNames(d->field(i)->message_type(), names, seen);
   }
 }
 
@@ -96,7 +104,8 @@ TEST_F(CertificateServiceTest, LookupRankShowsNoIdNumbersOrBirthDates) {
   const std::string bytes = resp.SerializeAsString();
   EXPECT_EQ(bytes.find(kResidentId), std::string::npos);
   EXPECT_EQ(bytes.find("110105"), std::string::npos);
-  EXPECT_EQ(resp.DebugString().find("1949"), std::string::npos) << resp.DebugString();
+  EXPECT_EQ(resp.DebugString().find("1949"), std::string::npos)
+      << resp.DebugString();
 }
 
 TEST_F(CertificateServiceTest, ARetriedRequestIdGivesTheSameCertificate) {
@@ -109,15 +118,18 @@ TEST_F(CertificateServiceTest, ARetriedRequestIdGivesTheSameCertificate) {
   EXPECT_EQ(first.number(), "000250002");
   req.mutable_grade()->set_notation("3d");
   const grpc::Status s = Issue(admin_, req, &other);
-  EXPECT_EQ(s.error_code(), grpc::StatusCode::ALREADY_EXISTS) << s.error_message();
-  ASSERT_TRUE(Issue(admin_, IssueRequest(holder_.id(), "2d", "000"), &other).ok());
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::ALREADY_EXISTS)
+      << s.error_message();
+  ASSERT_TRUE(
+      Issue(admin_, IssueRequest(holder_.id(), "2d", "000"), &other).ok());
   EXPECT_EQ(other.number(), "000250003");
 }
 
 TEST_F(CertificateServiceTest, NoticesAreListedForThePublicAndEndWithTheClock) {
   const v1::Player strong = MustRegister("李四", "000", "3d");
   v1::Certificate four;
-  ASSERT_TRUE(Issue(admin_, IssueRequest(strong.id(), "4d", "000"), &four).ok());
+  ASSERT_TRUE(
+      Issue(admin_, IssueRequest(strong.id(), "4d", "000"), &four).ok());
   EXPECT_EQ(four.state(), v1::CERTIFICATE_STATE_UNDER_NOTICE);
   v1::ListNoticesResponse notices;
   ASSERT_TRUE(certs_->ListNotices(Context("").get(), {}, &notices).ok());
@@ -147,8 +159,10 @@ TEST_F(CertificateServiceTest, ExportHoldersShowsIdNumbersOnlyToThoseAllowed) {
   req.set_agency_prefix("000");
   req.set_year(2025);
   v1::ExportHoldersResponse national, audited;
-  ASSERT_TRUE(certs_->ExportHolders(Context(admin_).get(), req, &national).ok());
-  ASSERT_TRUE(certs_->ExportHolders(Context(auditor).get(), req, &audited).ok());
+  ASSERT_TRUE(
+      certs_->ExportHolders(Context(admin_).get(), req, &national).ok());
+  ASSERT_TRUE(
+      certs_->ExportHolders(Context(auditor).get(), req, &audited).ok());
   ASSERT_EQ(national.records_size(), 1);
   EXPECT_EQ(national.records(0).resident_id(), kResidentId);
   EXPECT_EQ(national.records(0).birth_date().year(), 1949);

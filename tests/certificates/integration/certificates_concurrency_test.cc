@@ -30,9 +30,10 @@ class ConcurrencyTest : public GrpcFixture {};
 TEST_F(ConcurrencyTest, SerialsOfEachPrefixYearAreGaplessAndUnique) {
   const std::string op110 = MustCreateToken(v1::ROLE_AGENCY_OPERATOR, "110");
   const std::string op120 = MustCreateToken(v1::ROLE_AGENCY_OPERATOR, "120");
-  for (const char* agency : {"110", "120", "130"}) MustGiveStock(agency, 2025, 1000);
+  for (const char* agency : {"110", "120", "130"})
+    MustGiveStock(agency, 2025, 1000);
   const std::pair<std::string, std::string> plan[kThreads] = {
-      {op110, "110"}, {op110, "110"}, {op120, "120"},  {op120, "120"},
+      {op110, "110"},  {op110, "110"},  {op120, "120"},  {op120, "120"},
       {admin_, "130"}, {admin_, "000"}, {admin_, "000"}, {admin_, "000"}};
   std::vector<Worker> workers(kThreads);
   for (int t = 0; t < kThreads; ++t) {
@@ -48,15 +49,16 @@ TEST_F(ConcurrencyTest, SerialsOfEachPrefixYearAreGaplessAndUnique) {
       Worker& w = workers[t];
       for (int i = 0; i < kPerThread; ++i) {
         // 10k, 10k, ... 1k: every fifth issuance also raises the rank.
-        v1::IssueCertificateRequest req =
-            IssueRequest(w.player_id, std::to_string(10 - i / 5) + "k", w.agency);
+        v1::IssueCertificateRequest req = IssueRequest(
+            w.player_id, std::to_string(10 - i / 5) + "k", w.agency);
         req.set_request_id("t" + std::to_string(t) + "-" + std::to_string(i));
         v1::Certificate c;
         const grpc::Status s = Issue(w.token, req, &c);
         if (s.ok()) {
           w.numbers.push_back(c.number());
         } else {
-          w.errors.push_back(std::to_string(s.error_code()) + ": " + s.error_message());
+          w.errors.push_back(std::to_string(s.error_code()) + ": " +
+                             s.error_message());
         }
       }
     });
@@ -66,7 +68,8 @@ TEST_F(ConcurrencyTest, SerialsOfEachPrefixYearAreGaplessAndUnique) {
   std::map<std::string, int> acknowledged;  // prefix -> count
   std::set<std::string> all;
   for (const Worker& w : workers) {
-    EXPECT_TRUE(w.errors.empty()) << w.errors.size() << " failed, first: " << w.errors[0];
+    EXPECT_TRUE(w.errors.empty())
+        << w.errors.size() << " failed, first: " << w.errors[0];
     for (const std::string& n : w.numbers) {
       EXPECT_TRUE(all.insert(n).second) << "number issued twice: " << n;
       EXPECT_EQ(n.substr(0, 5), w.agency + "25");
@@ -78,9 +81,12 @@ TEST_F(ConcurrencyTest, SerialsOfEachPrefixYearAreGaplessAndUnique) {
   // prefix-year -> serials, and certificate_serials, straight from the file.
   std::map<std::string, std::vector<int64_t>> serials;
   std::map<std::string, int64_t> last;
-  const absl::Status read = server_->database()->Read([&](storage::Connection& c) -> absl::Status {
+  const absl::Status read = server_->database()->Read([&](storage::Connection&
+                                                              c)
+                                                          -> absl::Status {
     auto rows = c.Prepare(
-        "SELECT prefix || ':' || year, serial, number FROM certificates ORDER BY prefix, year, "
+        "SELECT prefix || ':' || year, serial, number FROM certificates ORDER "
+        "BY prefix, year, "
         "serial");
     if (!rows.ok()) return rows.status();
     while (true) {
@@ -88,11 +94,12 @@ TEST_F(ConcurrencyTest, SerialsOfEachPrefixYearAreGaplessAndUnique) {
       if (!row.ok()) return row.status();
       if (!*row) break;
       serials[(*rows)->Text(0)].push_back((*rows)->Int(1));
-      EXPECT_EQ(all.count((*rows)->Text(2)), 1u) << "unacknowledged row " << (*rows)->Text(2);
+      EXPECT_EQ(all.count((*rows)->Text(2)), 1u)
+          << "unacknowledged row " << (*rows)->Text(2);
     }
     rows->reset();
-    auto counters =
-        c.Prepare("SELECT prefix || ':' || year, last_serial FROM certificate_serials");
+    auto counters = c.Prepare(
+        "SELECT prefix || ':' || year, last_serial FROM certificate_serials");
     if (!counters.ok()) return counters.status();
     while (true) {
       auto row = (*counters)->Step();

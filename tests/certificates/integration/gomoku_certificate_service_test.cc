@@ -170,7 +170,8 @@ TEST_F(GomokuCertificateServiceTest, RevocationFallsBackWithinTheDiscipline) {
 TEST_F(GomokuCertificateServiceTest, ChangeRankAndParseRankTakeTheDiscipline) {
   // An award names its basis: here the player's Gomoku 2d certificate.
   v1::Certificate two;
-  ASSERT_TRUE(Issue(op110_, GomokuRequest(player_.id(), "2d", "110"), &two).ok());
+  ASSERT_TRUE(
+      Issue(op110_, GomokuRequest(player_.id(), "2d", "110"), &two).ok());
   v1::ChangeRankRequest req;
   req.set_player_id(player_.id());
   req.mutable_new_rank()->set_notation("三段");

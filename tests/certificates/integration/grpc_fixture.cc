@@ -34,26 +34,32 @@ GrpcFixture::GrpcFixture() {
 
 GrpcFixture::~GrpcFixture() { server_->Shutdown(); }
 
-std::unique_ptr<grpc::ClientContext> GrpcFixture::Context(const std::string& token) {
+std::unique_ptr<grpc::ClientContext> GrpcFixture::Context(
+    const std::string& token) {
   auto ctx = std::make_unique<grpc::ClientContext>();
   if (!token.empty()) ctx->AddMetadata("authorization", "Bearer " + token);
-  ctx->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+  ctx->set_deadline(std::chrono::system_clock::now() +
+                    std::chrono::seconds(30));
   return ctx;
 }
 
-std::string GrpcFixture::MustCreateToken(v1::Role role, const std::string& agency) {
+std::string GrpcFixture::MustCreateToken(v1::Role role,
+                                         const std::string& agency) {
   v1::CreateTokenRequest req;
   req.set_role(role);
   req.set_agency_prefix(agency);
   req.set_label("test " + agency);
   v1::CreateTokenResponse resp;
-  const grpc::Status s = tokens_->CreateToken(Context(admin_).get(), req, &resp);
+  const grpc::Status s =
+      tokens_->CreateToken(Context(admin_).get(), req, &resp);
   EXPECT_TRUE(s.ok()) << s.error_message();
   return resp.secret();
 }
 
-v1::Player GrpcFixture::MustRegister(const std::string& name, const std::string& agency,
-                                     const std::string& rank, const std::string& resident_id) {
+v1::Player GrpcFixture::MustRegister(const std::string& name,
+                                     const std::string& agency,
+                                     const std::string& rank,
+                                     const std::string& resident_id) {
   v1::RegisterPlayerRequest req;
   req.set_name(name);
   req.set_gender(v1::GENDER_FEMALE);
@@ -66,12 +72,14 @@ v1::Player GrpcFixture::MustRegister(const std::string& name, const std::string&
   req.set_agency_prefix(agency);
   if (!rank.empty()) req.mutable_initial_rank()->set_notation(rank);
   v1::RegisterPlayerResponse resp;
-  const grpc::Status s = players_->RegisterPlayer(Context(admin_).get(), req, &resp);
+  const grpc::Status s =
+      players_->RegisterPlayer(Context(admin_).get(), req, &resp);
   EXPECT_TRUE(s.ok()) << s.error_message();
   return resp.player();
 }
 
-void GrpcFixture::MustGiveStock(const std::string& agency, int year, int quantity) {
+void GrpcFixture::MustGiveStock(const std::string& agency, int year,
+                                int quantity) {
   v1::RecordReviewRequest review;
   review.set_agency_prefix(agency);
   review.set_year(year - 1);
@@ -80,7 +88,8 @@ void GrpcFixture::MustGiveStock(const std::string& agency, int year, int quantit
   review.set_checkpoint_size(1);
   v1::RecordReviewResponse reviewed;
   if (reviewer_.empty()) reviewer_ = MustCreateToken(v1::ROLE_AUDITOR, "");
-  grpc::Status s = audit_->RecordReview(Context(reviewer_).get(), review, &reviewed);
+  grpc::Status s =
+      audit_->RecordReview(Context(reviewer_).get(), review, &reviewed);
   ASSERT_TRUE(s.ok()) << s.error_message();
   v1::OrderStockRequest order;
   order.set_agency_prefix(agency);
@@ -97,9 +106,8 @@ void GrpcFixture::MustGiveStock(const std::string& agency, int year, int quantit
   ASSERT_TRUE(s.ok()) << s.error_message();
 }
 
-v1::IssueCertificateRequest GrpcFixture::IssueRequest(int64_t player_id,
-                                                      const std::string& grade,
-                                                      const std::string& agency) {
+v1::IssueCertificateRequest GrpcFixture::IssueRequest(
+    int64_t player_id, const std::string& grade, const std::string& agency) {
   v1::IssueCertificateRequest req;
   req.set_player_id(player_id);
   req.mutable_grade()->set_notation(grade);
@@ -113,7 +121,8 @@ grpc::Status GrpcFixture::Issue(const std::string& token,
                                 const v1::IssueCertificateRequest& request,
                                 v1::Certificate* out) {
   v1::IssueCertificateResponse resp;
-  const grpc::Status s = certs_->IssueCertificate(Context(token).get(), request, &resp);
+  const grpc::Status s =
+      certs_->IssueCertificate(Context(token).get(), request, &resp);
   if (s.ok()) *out = resp.certificate();
   return s;
 }

@@ -31,21 +31,24 @@ class GrpcFixture : public ::testing::Test {
   std::string MustCreateToken(v1::Role role, const std::string& agency);
   // Registers a player (as the national admin) with gender and birth date.
   v1::Player MustRegister(const std::string& name, const std::string& agency,
-                          const std::string& rank, const std::string& resident_id = "");
+                          const std::string& rank,
+                          const std::string& resident_id = "");
   // Records a passed annual review of year - 1 (as an auditor), then
   // orders and releases the stock of `year` (as the national admin).
   void MustGiveStock(const std::string& agency, int year, int quantity);
-  static v1::IssueCertificateRequest IssueRequest(int64_t player_id, const std::string& grade,
+  static v1::IssueCertificateRequest IssueRequest(int64_t player_id,
+                                                  const std::string& grade,
                                                   const std::string& agency);
   // Issues as `token`; returns the status and fills `out`.
-  grpc::Status Issue(const std::string& token, const v1::IssueCertificateRequest& request,
+  grpc::Status Issue(const std::string& token,
+                     const v1::IssueCertificateRequest& request,
                      v1::Certificate* out);
 
   testing::TempDir dir_;
   FakeClock clock_;
   std::unique_ptr<server::RankdServer> server_;
   std::shared_ptr<grpc::Channel> channel_;
-  std::string admin_;  // the bootstrap national-admin token
+  std::string admin_;     // the bootstrap national-admin token
   std::string reviewer_;  // an auditor token, created on first use
   std::unique_ptr<v1::CertificateService::Stub> certs_;
   std::unique_ptr<v1::PlayerRegistry::Stub> players_;

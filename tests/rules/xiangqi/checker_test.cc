@@ -1,11 +1,12 @@
 // The record check: every violation kind, the result against the board
 // (checkmate, no legal move), and every repetition reading, on the board
 // and (for the rarer combinations) on the judge's table of move effects.
+#include "services/rules/xiangqi/checker.h"
+
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "services/rules/xiangqi/checker.h"
 
 namespace gorank::rules::xiangqi {
 namespace {
@@ -17,7 +18,8 @@ GameReport CheckOne(const std::string& pgn, const CheckOptions& options = {}) {
   return r->games[0];
 }
 
-std::string Game(const std::string& fen, const std::string& result, const std::string& moves) {
+std::string Game(const std::string& fen, const std::string& result,
+                 const std::string& moves) {
   std::string out = "[Game \"Chinese Chess\"]\n[Result \"" + result + "\"]\n";
   if (!fen.empty()) out += "[FEN \"" + fen + "\"]\n";
   return out + moves + "\n";
@@ -84,18 +86,23 @@ struct ViolationCase {
 
 TEST(XiangqiCheckerTest, EveryViolationKindWithItsMove) {
   const std::vector<ViolationCase> cases = {
-      {Game("", "*", "1. h2e2 h9g7 2. b0d1"), ViolationKind::kIllegalMove, 3, Rule::kHorseLeg},
-      {Game("", "*", "1. C2.5 C8+7"), ViolationKind::kIllegalMove, 2, Rule::kCannonScreen},
+      {Game("", "*", "1. h2e2 h9g7 2. b0d1"), ViolationKind::kIllegalMove, 3,
+       Rule::kHorseLeg},
+      {Game("", "*", "1. C2.5 C8+7"), ViolationKind::kIllegalMove, 2,
+       Rule::kCannonScreen},
       {Game("4k4/9/9/9/9/9/9/9/3N5/2BK5 w - - 0 1", "*", "1. 相七进五"),
        ViolationKind::kIllegalMove, 1, Rule::kElephantEye},
-      {Game("", "*", "1. h2e2 zz"), ViolationKind::kUnreadableMove, 2, Rule::kNone},
+      {Game("", "*", "1. h2e2 zz"), ViolationKind::kUnreadableMove, 2,
+       Rule::kNone},
       {Game("", "*", "1. C1.5"), ViolationKind::kNoSuchPiece, 1, Rule::kNone},
       {Game("3k5/9/9/9/9/R8/9/9/9/R3K4 w - - 0 1", "*", "1. R9+1"),
        ViolationKind::kAmbiguousMove, 1, Rule::kNone},
-      {Game(kMateIn1, "1-0", "1. a7d7 d9e9"), ViolationKind::kAfterGameEnd, 2, Rule::kNone},
-      {Game("", "*", "1. h2e2 e2e6"), ViolationKind::kIllegalMove, 2, Rule::kOpponentPiece},
-      {Game("4k4/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1", "*", "1. e1d2"), ViolationKind::kIllegalMove,
-       1, Rule::kFlyingGeneral},
+      {Game(kMateIn1, "1-0", "1. a7d7 d9e9"), ViolationKind::kAfterGameEnd, 2,
+       Rule::kNone},
+      {Game("", "*", "1. h2e2 e2e6"), ViolationKind::kIllegalMove, 2,
+       Rule::kOpponentPiece},
+      {Game("4k4/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1", "*", "1. e1d2"),
+       ViolationKind::kIllegalMove, 1, Rule::kFlyingGeneral},
   };
   for (const ViolationCase& c : cases) {
     const GameReport r = CheckOne(c.pgn);
@@ -104,7 +111,9 @@ TEST(XiangqiCheckerTest, EveryViolationKindWithItsMove) {
     EXPECT_EQ(v.kind, c.kind) << c.pgn << ": " << v.message;
     EXPECT_EQ(v.move_number, c.move) << v.message;
     EXPECT_EQ(v.rule, c.rule) << v.message;
-    EXPECT_NE(v.message.find("move " + std::to_string(c.move)), std::string::npos) << v.message;
+    EXPECT_NE(v.message.find("move " + std::to_string(c.move)),
+              std::string::npos)
+        << v.message;
     EXPECT_FALSE(v.notation.empty());
   }
 }
@@ -148,7 +157,8 @@ TEST(XiangqiCheckerTest, PerpetualCheckLoses) {
     EXPECT_EQ(r.violations[0].kind, ViolationKind::kResultMismatch);
   }
   // Playing on after the ruling is a move after the end.
-  r = CheckOne(Game(kPerpetualCheckFen, "0-1", std::string(kPerpetualCheck) + " d9d8"));
+  r = CheckOne(
+      Game(kPerpetualCheckFen, "0-1", std::string(kPerpetualCheck) + " d9d8"));
   ASSERT_EQ(r.violations.size(), 1u);
   EXPECT_EQ(r.violations[0].kind, ViolationKind::kAfterGameEnd);
   EXPECT_EQ(r.violations[0].move_number, 10);
@@ -177,7 +187,8 @@ TEST(XiangqiCheckerTest, PerpetualChaseOfAnUnprotectedHorseLoses) {
   ASSERT_EQ(r.repetitions.size(), 1u);
   EXPECT_EQ(r.repetitions[0].verdict.ruling, RepetitionRuling::kPerpetualChase);
   EXPECT_EQ(r.repetitions[0].verdict.loser, Side::kRed);
-  EXPECT_NE(r.repetitions[0].verdict.chased_piece.find("black horse"), std::string::npos);
+  EXPECT_NE(r.repetitions[0].verdict.chased_piece.find("black horse"),
+            std::string::npos);
   EXPECT_EQ(r.outcome.winner, Side::kBlack);
 }
 
@@ -206,11 +217,13 @@ TEST(XiangqiCheckerTest, OfferingAChariotExchangeIsNotACertainChase) {
   EXPECT_NE(r.repetitions[0].verdict.ruling, RepetitionRuling::kPerpetualChase);
 }
 
-MoveEffect Effect(Side mover, bool check, int chased_slot = -1, bool threat = false) {
+MoveEffect Effect(Side mover, bool check, int chased_slot = -1,
+                  bool threat = false) {
   MoveEffect e;
   e.mover = mover;
   e.check = check;
-  if (chased_slot >= 0) e.chased.push_back(ChasedPiece{chased_slot, PieceType::kHorse, 0});
+  if (chased_slot >= 0)
+    e.chased.push_back(ChasedPiece{chased_slot, PieceType::kHorse, 0});
   e.threat = threat;
   return e;
 }
@@ -224,33 +237,56 @@ TEST(XiangqiRepetitionTest, EveryReading) {
     std::optional<Side> loser;
   };
   const std::vector<Case> cases = {
-      {"red checks, black idles", {Effect(R, true), Effect(B, false), Effect(R, true), Effect(B, false)},
-       RepetitionRuling::kPerpetualCheck, R},
-      {"black checks, red idles", {Effect(R, false), Effect(B, true), Effect(R, false), Effect(B, true)},
-       RepetitionRuling::kPerpetualCheck, B},
-      {"both check", {Effect(R, true), Effect(B, true), Effect(R, true), Effect(B, true)},
-       RepetitionRuling::kMutualPerpetualCheck, std::nullopt},
+      {"red checks, black idles",
+       {Effect(R, true), Effect(B, false), Effect(R, true), Effect(B, false)},
+       RepetitionRuling::kPerpetualCheck,
+       R},
+      {"black checks, red idles",
+       {Effect(R, false), Effect(B, true), Effect(R, false), Effect(B, true)},
+       RepetitionRuling::kPerpetualCheck,
+       B},
+      {"both check",
+       {Effect(R, true), Effect(B, true), Effect(R, true), Effect(B, true)},
+       RepetitionRuling::kMutualPerpetualCheck,
+       std::nullopt},
       {"check against chase: the checker loses",
-       {Effect(R, true), Effect(B, false, 3), Effect(R, true), Effect(B, false, 3)},
-       RepetitionRuling::kPerpetualCheck, R},
-      {"red chases one piece", {Effect(R, false, 5), Effect(B, false), Effect(R, false, 5), Effect(B, false)},
-       RepetitionRuling::kPerpetualChase, R},
+       {Effect(R, true), Effect(B, false, 3), Effect(R, true),
+        Effect(B, false, 3)},
+       RepetitionRuling::kPerpetualCheck,
+       R},
+      {"red chases one piece",
+       {Effect(R, false, 5), Effect(B, false), Effect(R, false, 5),
+        Effect(B, false)},
+       RepetitionRuling::kPerpetualChase,
+       R},
       {"one check one chase counts as a chase",
-       {Effect(R, true), Effect(B, false), Effect(R, false, 5), Effect(B, false)},
-       RepetitionRuling::kPerpetualChase, R},
-      {"both chase", {Effect(R, false, 5), Effect(B, false, 2), Effect(R, false, 5), Effect(B, false, 2)},
-       RepetitionRuling::kMutualPerpetualChase, std::nullopt},
+       {Effect(R, true), Effect(B, false), Effect(R, false, 5),
+        Effect(B, false)},
+       RepetitionRuling::kPerpetualChase,
+       R},
+      {"both chase",
+       {Effect(R, false, 5), Effect(B, false, 2), Effect(R, false, 5),
+        Effect(B, false, 2)},
+       RepetitionRuling::kMutualPerpetualChase,
+       std::nullopt},
       {"chasing different pieces",
-       {Effect(R, false, 5), Effect(B, false), Effect(R, false, 6), Effect(B, false)},
-       RepetitionRuling::kNeedsArbiter, std::nullopt},
+       {Effect(R, false, 5), Effect(B, false), Effect(R, false, 6),
+        Effect(B, false)},
+       RepetitionRuling::kNeedsArbiter,
+       std::nullopt},
       {"threats that are not certain chases",
-       {Effect(R, false, -1, true), Effect(B, false), Effect(R, false, -1, true), Effect(B, false)},
-       RepetitionRuling::kNeedsArbiter, std::nullopt},
+       {Effect(R, false, -1, true), Effect(B, false),
+        Effect(R, false, -1, true), Effect(B, false)},
+       RepetitionRuling::kNeedsArbiter,
+       std::nullopt},
       {"one check one idle move is allowed",
        {Effect(R, true), Effect(B, false), Effect(R, false), Effect(B, false)},
-       RepetitionRuling::kIdle, std::nullopt},
-      {"both idle", {Effect(R, false), Effect(B, false), Effect(R, false), Effect(B, false)},
-       RepetitionRuling::kIdle, std::nullopt},
+       RepetitionRuling::kIdle,
+       std::nullopt},
+      {"both idle",
+       {Effect(R, false), Effect(B, false), Effect(R, false), Effect(B, false)},
+       RepetitionRuling::kIdle,
+       std::nullopt},
   };
   for (const Case& c : cases) {
     const RepetitionVerdict v = JudgeRepetition(c.cycle);

@@ -1,12 +1,13 @@
 // ICCS, WXF and Chinese notation: examples read and written by hand, and a
 // round trip (write, then read back to the same move) over every legal move
 // of seeded random games and of the perft positions.
+#include "services/rules/xiangqi/notation.h"
+
 #include <random>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "services/rules/xiangqi/notation.h"
 #include "services/rules/xiangqi/position.h"
 
 namespace gorank::rules::xiangqi {
@@ -66,7 +67,8 @@ TEST(XiangqiNotationTest, ExamplesInAllThreeNotations) {
     EXPECT_EQ(FormatMove(p, m, Notation::kIccs), c.iccs);
     EXPECT_EQ(FormatMove(p, m, Notation::kWxf), c.wxf) << c.iccs;
     EXPECT_EQ(FormatMove(p, m, Notation::kChinese), c.chinese) << c.iccs;
-    for (auto [n, text] : {std::pair{Notation::kWxf, c.wxf}, {Notation::kChinese, c.chinese}}) {
+    for (auto [n, text] :
+         {std::pair{Notation::kWxf, c.wxf}, {Notation::kChinese, c.chinese}}) {
       const Resolution r = ResolveMove(p, text, n);
       EXPECT_EQ(r.status, Resolution::Status::kOk) << text << ": " << r.message;
       EXPECT_EQ(r.move, m) << text;
@@ -89,12 +91,15 @@ TEST(XiangqiNotationTest, OtherSpellingsAreRead) {
     EXPECT_EQ(r.status, Resolution::Status::kOk) << text << ": " << r.message;
     EXPECT_EQ(r.move, cannon) << text;
   }
-  EXPECT_EQ(ResolveMove(start, "傌八進七", Notation::kChinese).move, Iccs(start, "b0c2"));
-  EXPECT_EQ(ResolveMove(start, "N8+7", Notation::kWxf).move, Iccs(start, "b0c2"));
+  EXPECT_EQ(ResolveMove(start, "傌八進七", Notation::kChinese).move,
+            Iccs(start, "b0c2"));
+  EXPECT_EQ(ResolveMove(start, "N8+7", Notation::kWxf).move,
+            Iccs(start, "b0c2"));
   const Position two = Fen("5k3/9/9/9/9/4C4/9/4C4/9/3K5 w");
   EXPECT_EQ(ResolveMove(two, "C+.6", Notation::kWxf).move, Iccs(two, "e4d4"));
   const Position files = Fen("3k5/9/2P3P2/2P3P2/9/9/9/9/9/4K4 w");
-  EXPECT_EQ(ResolveMove(files, "前兵七进一", Notation::kChinese).move, Iccs(files, "c7c8"));
+  EXPECT_EQ(ResolveMove(files, "前兵七进一", Notation::kChinese).move,
+            Iccs(files, "c7c8"));
 }
 
 TEST(XiangqiNotationTest, DetectsTheNotation) {
@@ -116,26 +121,46 @@ struct Bad {
 TEST(XiangqiNotationTest, UnreadableImpossibleAndAmbiguousMoves) {
   const char* two_chariots = "3k5/9/9/9/9/R8/9/9/9/R3K4 w";
   const std::vector<Bad> cases = {
-      {nullptr, "zz", Notation::kWxf, Resolution::Status::kUnreadable, Rule::kNone},
-      {nullptr, "X2.5", Notation::kWxf, Resolution::Status::kUnreadable, Rule::kNone},
-      {nullptr, "C2*5", Notation::kWxf, Resolution::Status::kUnreadable, Rule::kNone},
-      {nullptr, "j2e2", Notation::kIccs, Resolution::Status::kUnreadable, Rule::kNone},
-      {nullptr, "炮二走五", Notation::kChinese, Resolution::Status::kUnreadable, Rule::kNone},
-      {nullptr, "C1.5", Notation::kWxf, Resolution::Status::kNoSuchPiece, Rule::kNone},
-      {nullptr, "炮一平五", Notation::kChinese, Resolution::Status::kNoSuchPiece, Rule::kNone},
-      {nullptr, "+C.5", Notation::kWxf, Resolution::Status::kNoSuchPiece, Rule::kNone},
-      {nullptr, "H8+6", Notation::kWxf, Resolution::Status::kIllegal, Rule::kHorseLeg},
-      {nullptr, "马八进六", Notation::kChinese, Resolution::Status::kIllegal, Rule::kHorseLeg},
-      {nullptr, "H8+8", Notation::kWxf, Resolution::Status::kIllegal, Rule::kHorseStep},
-      {nullptr, "A4.5", Notation::kWxf, Resolution::Status::kIllegal, Rule::kAdvisorStep},
-      {nullptr, "R9+4", Notation::kWxf, Resolution::Status::kIllegal, Rule::kChariotBlocked},
-      {nullptr, "C2+6", Notation::kWxf, Resolution::Status::kIllegal, Rule::kCannonBlocked},
-      {nullptr, "P7.6", Notation::kWxf, Resolution::Status::kIllegal, Rule::kSoldierSideways},
-      {nullptr, "P7-1", Notation::kWxf, Resolution::Status::kIllegal, Rule::kSoldierBackward},
-      {nullptr, "a0a4", Notation::kIccs, Resolution::Status::kIllegal, Rule::kChariotBlocked},
-      {nullptr, "b7b0", Notation::kIccs, Resolution::Status::kIllegal, Rule::kOpponentPiece},
-      {two_chariots, "R9+1", Notation::kWxf, Resolution::Status::kAmbiguous, Rule::kNone},
-      {two_chariots, "车九进一", Notation::kChinese, Resolution::Status::kAmbiguous, Rule::kNone},
+      {nullptr, "zz", Notation::kWxf, Resolution::Status::kUnreadable,
+       Rule::kNone},
+      {nullptr, "X2.5", Notation::kWxf, Resolution::Status::kUnreadable,
+       Rule::kNone},
+      {nullptr, "C2*5", Notation::kWxf, Resolution::Status::kUnreadable,
+       Rule::kNone},
+      {nullptr, "j2e2", Notation::kIccs, Resolution::Status::kUnreadable,
+       Rule::kNone},
+      {nullptr, "炮二走五", Notation::kChinese, Resolution::Status::kUnreadable,
+       Rule::kNone},
+      {nullptr, "C1.5", Notation::kWxf, Resolution::Status::kNoSuchPiece,
+       Rule::kNone},
+      {nullptr, "炮一平五", Notation::kChinese,
+       Resolution::Status::kNoSuchPiece, Rule::kNone},
+      {nullptr, "+C.5", Notation::kWxf, Resolution::Status::kNoSuchPiece,
+       Rule::kNone},
+      {nullptr, "H8+6", Notation::kWxf, Resolution::Status::kIllegal,
+       Rule::kHorseLeg},
+      {nullptr, "马八进六", Notation::kChinese, Resolution::Status::kIllegal,
+       Rule::kHorseLeg},
+      {nullptr, "H8+8", Notation::kWxf, Resolution::Status::kIllegal,
+       Rule::kHorseStep},
+      {nullptr, "A4.5", Notation::kWxf, Resolution::Status::kIllegal,
+       Rule::kAdvisorStep},
+      {nullptr, "R9+4", Notation::kWxf, Resolution::Status::kIllegal,
+       Rule::kChariotBlocked},
+      {nullptr, "C2+6", Notation::kWxf, Resolution::Status::kIllegal,
+       Rule::kCannonBlocked},
+      {nullptr, "P7.6", Notation::kWxf, Resolution::Status::kIllegal,
+       Rule::kSoldierSideways},
+      {nullptr, "P7-1", Notation::kWxf, Resolution::Status::kIllegal,
+       Rule::kSoldierBackward},
+      {nullptr, "a0a4", Notation::kIccs, Resolution::Status::kIllegal,
+       Rule::kChariotBlocked},
+      {nullptr, "b7b0", Notation::kIccs, Resolution::Status::kIllegal,
+       Rule::kOpponentPiece},
+      {two_chariots, "R9+1", Notation::kWxf, Resolution::Status::kAmbiguous,
+       Rule::kNone},
+      {two_chariots, "车九进一", Notation::kChinese,
+       Resolution::Status::kAmbiguous, Rule::kNone},
   };
   for (const Bad& c : cases) {
     const Position p = c.fen ? Fen(c.fen) : Position::Start();
@@ -147,7 +172,8 @@ TEST(XiangqiNotationTest, UnreadableImpossibleAndAmbiguousMoves) {
   // With a marker the two chariots are told apart.
   const Position p = Fen(two_chariots);
   EXPECT_EQ(ResolveMove(p, "+R+1", Notation::kWxf).move, Iccs(p, "a4a5"));
-  EXPECT_EQ(ResolveMove(p, "后车进一", Notation::kChinese).move, Iccs(p, "a0a1"));
+  EXPECT_EQ(ResolveMove(p, "后车进一", Notation::kChinese).move,
+            Iccs(p, "a0a1"));
 }
 
 void RoundTripAll(const Position& p) {
@@ -158,7 +184,8 @@ void RoundTripAll(const Position& p) {
       const std::string text = FormatMove(p, m, n);
       const Resolution r = ResolveMove(p, text, n);
       ASSERT_EQ(r.status, Resolution::Status::kOk)
-          << p.ToFen() << " " << MoveToIccs(m) << " as " << text << ": " << r.message;
+          << p.ToFen() << " " << MoveToIccs(m) << " as " << text << ": "
+          << r.message;
       ASSERT_EQ(r.move, m) << p.ToFen() << " " << text;
       EXPECT_EQ(DetectNotation(text), n) << text;
     }
@@ -180,8 +207,10 @@ TEST(XiangqiNotationTest, RoundTripOnEveryGeneratedMove) {
     }
   }
   EXPECT_GT(positions, 2000);
-  for (const char* fen : {"5k3/9/4P4/4P4/4P4/9/9/9/9/3K5 w", "3k5/9/2P3P2/2P3P2/9/9/9/9/9/4K4 w",
-                          "4k4/9/9/9/9/4p4/4p4/4p4/9/3K5 b", "3k5/9/9/9/4P4/2P1P4/2P1P4/9/9/4K4 w"})
+  for (const char* fen :
+       {"5k3/9/4P4/4P4/4P4/9/9/9/9/3K5 w", "3k5/9/2P3P2/2P3P2/9/9/9/9/9/4K4 w",
+        "4k4/9/9/9/9/4p4/4p4/4p4/9/3K5 b",
+        "3k5/9/9/9/4P4/2P1P4/2P1P4/9/9/4K4 w"})
     RoundTripAll(Fen(fen));
 }
 

@@ -1,11 +1,12 @@
 // The PGN reader: tags, numbered moves, comments, variations, several games,
 // results, UTF-8 and GBK bytes, and its errors and limits.
+#include "services/rules/xiangqi/pgn.h"
+
 #include <iconv.h>
 
 #include <string>
 
 #include "gtest/gtest.h"
-#include "services/rules/xiangqi/pgn.h"
 
 namespace gorank::rules::xiangqi {
 namespace {
@@ -38,7 +39,8 @@ TEST(XiangqiPgnTest, TagsMovesCommentsAndVariations) {
       "[Result \"1-0\"]\n"
       "[Format \"ICCS\"]\n"
       "\n"
-      "1. h2e2 {central cannon} h9g7 (1... b9c7 2. h0g2) 2. h0g2 $1 i9h9 ; a comment\n"
+      "1. h2e2 {central cannon} h9g7 (1... b9c7 2. h0g2) 2. h0g2 $1 i9h9 ; a "
+      "comment\n"
       "3.i0h0 1-0\n";
   absl::StatusOr<PgnFile> f = ReadPgn(pgn);
   ASSERT_TRUE(f.ok()) << f.status();
@@ -52,7 +54,8 @@ TEST(XiangqiPgnTest, TagsMovesCommentsAndVariations) {
   EXPECT_EQ(g.black, "Zhang San");
   EXPECT_EQ(g.format, "ICCS");
   EXPECT_EQ(g.result.kind, RecordedResult::Kind::kRedWins);
-  EXPECT_EQ(Texts(g), (std::vector<std::string>{"h2e2", "h9g7", "h0g2", "i9h9", "i0h0"}));
+  EXPECT_EQ(Texts(g),
+            (std::vector<std::string>{"h2e2", "h9g7", "h0g2", "i9h9", "i0h0"}));
   EXPECT_EQ(g.moves[0].number, 1);
   EXPECT_EQ(g.moves[4].number, 5);
   EXPECT_EQ(g.moves[0].line, 9);
@@ -61,7 +64,8 @@ TEST(XiangqiPgnTest, TagsMovesCommentsAndVariations) {
 
 TEST(XiangqiPgnTest, SeveralGamesAndTheirStartLines) {
   const std::string pgn =
-      "[Red \"A\"]\n1. C2.5 H8+7 *\n\n[Red \"B\"]\n[FEN \"3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1\"]\n"
+      "[Red \"A\"]\n1. C2.5 H8+7 *\n\n[Red \"B\"]\n[FEN "
+      "\"3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1\"]\n"
       "1. K5+1 0-1\n1. h2e2 1/2-1/2\n";
   absl::StatusOr<PgnFile> f = ReadPgn(pgn);
   ASSERT_TRUE(f.ok()) << f.status();
@@ -78,7 +82,8 @@ TEST(XiangqiPgnTest, SeveralGamesAndTheirStartLines) {
 
 TEST(XiangqiPgnTest, ChineseMovesInUtf8AndGbk) {
   const std::string utf8 =
-      "[Game \"Chinese Chess\"]\n[Red \"王天一\"]\n[Black \"郑惟桐\"]\n[Result \"红胜\"]\n"
+      "[Game \"Chinese Chess\"]\n[Red \"王天一\"]\n[Black \"郑惟桐\"]\n[Result "
+      "\"红胜\"]\n"
       "[Format \"Chinese\"]\n1．炮二平五　马８进７ 2. 马二进三 车９平８ 红胜\n";
   for (const std::string& bytes : {utf8, ToGbk(utf8), "\xef\xbb\xbf" + utf8}) {
     absl::StatusOr<PgnFile> f = ReadPgn(bytes);
@@ -87,7 +92,8 @@ TEST(XiangqiPgnTest, ChineseMovesInUtf8AndGbk) {
     EXPECT_EQ(g.red, "王天一");
     EXPECT_EQ(g.black, "郑惟桐");
     EXPECT_EQ(g.result.kind, RecordedResult::Kind::kRedWins);
-    EXPECT_EQ(Texts(g), (std::vector<std::string>{"炮二平五", "马８进７", "马二进三", "车９平８"}));
+    EXPECT_EQ(Texts(g), (std::vector<std::string>{"炮二平五", "马８进７",
+                                                  "马二进三", "车９平８"}));
     if (bytes == utf8 || bytes[0] == '\xef') {
       EXPECT_EQ(f->charset, "UTF-8");
       EXPECT_TRUE(f->charset_note.empty());
@@ -101,12 +107,13 @@ TEST(XiangqiPgnTest, ChineseMovesInUtf8AndGbk) {
 TEST(XiangqiPgnTest, ReadsResults) {
   using K = RecordedResult::Kind;
   const std::vector<std::pair<const char*, K>> cases = {
-      {"1-0", K::kRedWins},   {"0-1", K::kBlackWins}, {"1/2-1/2", K::kDraw},
-      {"*", K::kUnknown},     {"", K::kAbsent},       {"红胜", K::kRedWins},
-      {"黑胜", K::kBlackWins}, {"和棋", K::kDraw},      {"红负", K::kBlackWins},
-      {"黑方负", K::kRedWins}, {"平局", K::kDraw},      {"unknown", K::kUnknown},
+      {"1-0", K::kRedWins},    {"0-1", K::kBlackWins}, {"1/2-1/2", K::kDraw},
+      {"*", K::kUnknown},      {"", K::kAbsent},       {"红胜", K::kRedWins},
+      {"黑胜", K::kBlackWins}, {"和棋", K::kDraw},     {"红负", K::kBlackWins},
+      {"黑方负", K::kRedWins}, {"平局", K::kDraw},     {"unknown", K::kUnknown},
   };
-  for (const auto& [text, kind] : cases) EXPECT_EQ(ParseResult(text).kind, kind) << text;
+  for (const auto& [text, kind] : cases)
+    EXPECT_EQ(ParseResult(text).kind, kind) << text;
 }
 
 TEST(XiangqiPgnTest, SyntaxErrorsNameTheLine) {
@@ -134,10 +141,12 @@ TEST(XiangqiPgnTest, Limits) {
             absl::StatusCode::kResourceExhausted);
   std::string many;
   for (int i = 0; i <= kMaxGames; ++i) many += "* ";
-  EXPECT_EQ(ReadPgn(many).status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(ReadPgn(many).status().code(),
+            absl::StatusCode::kResourceExhausted);
   std::string moves;
   while (moves.size() < kMaxRecordBytes - 10) moves += "h2e2 ";
-  EXPECT_EQ(ReadPgn(moves).status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(ReadPgn(moves).status().code(),
+            absl::StatusCode::kResourceExhausted);
 }
 
 }  // namespace

@@ -1,12 +1,13 @@
 // The piece rules one by one (legality.h names the rule a move breaks), FEN
 // reading and writing, and the position's invariants under make/unmake.
+#include "services/rules/xiangqi/position.h"
+
 #include <random>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "services/rules/xiangqi/legality.h"
-#include "services/rules/xiangqi/position.h"
 
 namespace gorank::rules::xiangqi {
 namespace {
@@ -28,16 +29,21 @@ TEST(XiangqiRulesTest, EveryPieceRule) {
       {"onto its own horse", nullptr, "a0b0", Rule::kOwnPieceOnTarget},
       {"general one step", nullptr, "e0e1", Rule::kNone},
       {"general two steps", nullptr, "e0e2", Rule::kGeneralStep},
-      {"general out of the palace", "4k4/9/9/9/9/9/9/9/9/3K5 w", "d0c0", Rule::kGeneralPalace},
-      {"general onto the open file", "4k4/9/9/9/9/9/9/9/9/3K5 w", "d0e0", Rule::kFlyingGeneral},
-      {"general up the palace", "4k4/9/9/9/9/9/9/9/9/3K5 w", "d0d1", Rule::kNone},
+      {"general out of the palace", "4k4/9/9/9/9/9/9/9/9/3K5 w", "d0c0",
+       Rule::kGeneralPalace},
+      {"general onto the open file", "4k4/9/9/9/9/9/9/9/9/3K5 w", "d0e0",
+       Rule::kFlyingGeneral},
+      {"general up the palace", "4k4/9/9/9/9/9/9/9/9/3K5 w", "d0d1",
+       Rule::kNone},
       {"advisor straight", nullptr, "d0d1", Rule::kAdvisorStep},
       {"advisor out of the palace", nullptr, "d0c1", Rule::kAdvisorPalace},
       {"advisor to the centre", nullptr, "d0e1", Rule::kNone},
       {"elephant two diagonally", nullptr, "c0e2", Rule::kNone},
       {"elephant straight", nullptr, "c0c2", Rule::kElephantStep},
-      {"elephant over the river", "4k4/9/9/9/9/2B6/9/9/9/3K5 w", "c4e6", Rule::kElephantRiver},
-      {"elephant eye blocked", "4k4/9/9/9/9/9/9/9/3N5/2BK5 w", "c0e2", Rule::kElephantEye},
+      {"elephant over the river", "4k4/9/9/9/9/2B6/9/9/9/3K5 w", "c4e6",
+       Rule::kElephantRiver},
+      {"elephant eye blocked", "4k4/9/9/9/9/9/9/9/3N5/2BK5 w", "c0e2",
+       Rule::kElephantEye},
       {"horse jump", nullptr, "b0c2", Rule::kNone},
       {"horse leg blocked", nullptr, "b0d1", Rule::kHorseLeg},
       {"horse diagonal", nullptr, "b0c1", Rule::kHorseStep},
@@ -48,31 +54,43 @@ TEST(XiangqiRulesTest, EveryPieceRule) {
       {"cannon capture without a screen", nullptr, "b2b7", Rule::kCannonScreen},
       {"cannon move through a piece", nullptr, "b2b8", Rule::kCannonBlocked},
       {"cannon diagonal", nullptr, "b2c4", Rule::kCannonLine},
-      {"cannon capture over two screens",
-       "3k5/9/4r4/9/4p4/9/4P4/4C4/9/4K4 w", "e2e7", Rule::kCannonScreen},
+      {"cannon capture over two screens", "3k5/9/4r4/9/4p4/9/4P4/4C4/9/4K4 w",
+       "e2e7", Rule::kCannonScreen},
       {"soldier forward", nullptr, "e3e4", Rule::kNone},
-      {"soldier sideways before the river", nullptr, "e3d3", Rule::kSoldierSideways},
+      {"soldier sideways before the river", nullptr, "e3d3",
+       Rule::kSoldierSideways},
       {"soldier two steps", nullptr, "e3e5", Rule::kSoldierStep},
-      {"crossed soldier backward", "3k5/9/9/9/4P4/9/9/9/9/4K4 w", "e5e4", Rule::kSoldierBackward},
-      {"crossed soldier sideways", "3k5/9/9/9/4P4/9/9/9/9/4K4 w", "e5d5", Rule::kNone},
-      {"black soldier forward is down", "3k5/9/9/4p4/9/9/9/9/9/4K4 b", "e6e5", Rule::kNone},
-      {"black soldier up", "3k5/9/9/4p4/9/9/9/9/9/4K4 b", "e6e7", Rule::kSoldierBackward},
-      {"general into a chariot's line", "5k3/9/9/9/9/9/9/9/4r4/3K5 w", "d0e0", Rule::kSelfCheck},
-      {"pinned chariot", "4k4/9/9/9/9/9/9/4r4/4R4/4K4 w", "e1d1", Rule::kSelfCheck},
-      {"pinned chariot along its line", "4k4/9/9/9/9/9/9/4r4/4R4/4K4 w", "e1e2", Rule::kNone},
+      {"crossed soldier backward", "3k5/9/9/9/4P4/9/9/9/9/4K4 w", "e5e4",
+       Rule::kSoldierBackward},
+      {"crossed soldier sideways", "3k5/9/9/9/4P4/9/9/9/9/4K4 w", "e5d5",
+       Rule::kNone},
+      {"black soldier forward is down", "3k5/9/9/4p4/9/9/9/9/9/4K4 b", "e6e5",
+       Rule::kNone},
+      {"black soldier up", "3k5/9/9/4p4/9/9/9/9/9/4K4 b", "e6e7",
+       Rule::kSoldierBackward},
+      {"general into a chariot's line", "5k3/9/9/9/9/9/9/9/4r4/3K5 w", "d0e0",
+       Rule::kSelfCheck},
+      {"pinned chariot", "4k4/9/9/9/9/9/9/4r4/4R4/4K4 w", "e1d1",
+       Rule::kSelfCheck},
+      {"pinned chariot along its line", "4k4/9/9/9/9/9/9/4r4/4R4/4K4 w", "e1e2",
+       Rule::kNone},
       {"last piece between the generals", "4k4/9/9/9/9/9/9/9/4A4/4K4 w", "e1d2",
        Rule::kFlyingGeneral},
-      {"a screen for the enemy cannon", "5k3/9/9/9/3c5/9/9/9/9/2NK5 w", "c0d2", Rule::kSelfCheck},
+      {"a screen for the enemy cannon", "5k3/9/9/9/3c5/9/9/9/9/2NK5 w", "c0d2",
+       Rule::kSelfCheck},
   };
   for (const RuleCase& c : cases) {
     absl::StatusOr<Position> p =
-        c.fen ? Position::FromFen(c.fen) : absl::StatusOr<Position>(Position::Start());
+        c.fen ? Position::FromFen(c.fen)
+              : absl::StatusOr<Position>(Position::Start());
     ASSERT_TRUE(p.ok()) << c.what << ": " << p.status();
     const Square from = Sq(std::string(c.move).substr(0, 2));
     const Square to = Sq(std::string(c.move).substr(2, 2));
     EXPECT_EQ(WhyIllegal(*p, from, to), c.rule)
-        << c.what << " (" << c.move << "): " << RuleName(WhyIllegal(*p, from, to));
-    EXPECT_EQ(p->IsLegal(EncodeMove(from, to)), c.rule == Rule::kNone) << c.what;
+        << c.what << " (" << c.move
+        << "): " << RuleName(WhyIllegal(*p, from, to));
+    EXPECT_EQ(p->IsLegal(EncodeMove(from, to)), c.rule == Rule::kNone)
+        << c.what;
   }
 }
 
@@ -93,7 +111,8 @@ TEST(XiangqiRulesTest, EveryLegalMoveHasNoRuleAndEveryOtherHasOne) {
           for (int r2 = 0; r2 < 10; ++r2) {
             const Square a = MakeSquare(f1, r1), b = MakeSquare(f2, r2);
             if (a == b) continue;
-            ASSERT_EQ(WhyIllegal(p, a, b) == Rule::kNone, is_legal[EncodeMove(a, b)])
+            ASSERT_EQ(WhyIllegal(p, a, b) == Rule::kNone,
+                      is_legal[EncodeMove(a, b)])
                 << p.ToFen() << " " << MoveToIccs(EncodeMove(a, b));
           }
     p.MakeMove(legal.moves[rng() % legal.size]);
@@ -112,7 +131,8 @@ TEST(XiangqiPositionTest, MakeUnmakeRestoresEverything) {
       const uint64_t hash = p.hash();
       const Undo u = p.MakeMove(m);
       EXPECT_NE(p.hash(), hash);
-      EXPECT_FALSE(p.Attacked(p.general(Opponent(p.side_to_move())), p.side_to_move()));
+      EXPECT_FALSE(
+          p.Attacked(p.general(Opponent(p.side_to_move())), p.side_to_move()));
       p.UnmakeMove(m, u);
       ASSERT_EQ(p.ToFen(), fen);
       ASSERT_EQ(p.hash(), hash);
@@ -132,7 +152,8 @@ TEST(XiangqiPositionTest, FenRoundTripAndStart) {
   EXPECT_EQ(b->side_to_move(), Side::kBlack);
   EXPECT_NE(b->hash(), Position::Start().hash());
   // E and H are read as B and N.
-  EXPECT_EQ(Position::FromFen("rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w")
+  EXPECT_EQ(Position::FromFen(
+                "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w")
                 ->ToFen(),
             kStartFen);
 }
@@ -140,7 +161,8 @@ TEST(XiangqiPositionTest, FenRoundTripAndStart) {
 TEST(XiangqiPositionTest, FenErrorsNameTheProblem) {
   const std::vector<std::pair<const char*, const char*>> bad = {
       {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9 w", "10 ranks"},
-      {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNRR w", "more than 9"},
+      {"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNRR w",
+       "more than 9"},
       {"3k5/9/9/9/9/9/9/9/9/2K6 w", "outside its palace"},
       {"3k5/9/9/9/9/9/9/9/9/9 w", "one general"},
       {"4k4/9/9/9/9/9/9/9/9/4K4 w", "face each other"},
@@ -161,15 +183,18 @@ TEST(XiangqiPositionTest, FenErrorsNameTheProblem) {
 }
 
 TEST(XiangqiPositionTest, CheckAndAttacks) {
-  absl::StatusOr<Position> p = Position::FromFen("4k4/4a4/9/9/9/9/9/4C4/9/3K5 b");
+  absl::StatusOr<Position> p =
+      Position::FromFen("4k4/4a4/9/9/9/9/9/4C4/9/3K5 b");
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_TRUE(p->InCheck());  // the cannon over the advisor
   EXPECT_EQ(p->CountLegal(), 5);
-  absl::StatusOr<Position> mate = Position::FromFen("3k5/9/3R5/9/9/9/9/9/9/4K4 b");
+  absl::StatusOr<Position> mate =
+      Position::FromFen("3k5/9/3R5/9/9/9/9/9/9/4K4 b");
   ASSERT_TRUE(mate.ok());
   EXPECT_TRUE(mate->InCheck());
   EXPECT_FALSE(mate->HasLegalMove());
-  absl::StatusOr<Position> stalemate = Position::FromFen("3k5/4P4/9/9/9/9/9/9/9/4K4 b");
+  absl::StatusOr<Position> stalemate =
+      Position::FromFen("3k5/4P4/9/9/9/9/9/9/9/4K4 b");
   ASSERT_TRUE(stalemate.ok());
   EXPECT_FALSE(stalemate->InCheck());
   EXPECT_FALSE(stalemate->HasLegalMove());
