@@ -9,11 +9,13 @@
 
 #include <compare>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "services/common/date.h"
+#include "services/registry/rank.h"
 
 namespace gorank::tournaments {
 
@@ -99,6 +101,31 @@ struct TimeControl {
   std::string system;            // free text, EGF "CM"
 };
 
+enum class PairingSystem {
+  kSwiss = 0,  // 积分编排制: by score
+  kMcMahon,    // EGF McMahon: by McMahon score (rank, bar and floor)
+};
+
+// How the next round of a Swiss event is paired (pairing.h). Handicap games
+// follow Rules: HandicapPolicy::kRankDifference gives the rank difference
+// minus Rules::handicap_reduction stones, at most max_handicap.
+struct PairingSettings {
+  PairingSystem system = PairingSystem::kSwiss;
+  // McMahon: every player at or above the bar starts equal, every player at
+  // or below the floor too. Empty: no bar (no floor).
+  std::optional<registry::Rank> mcmahon_bar;
+  std::optional<registry::Rank> mcmahon_floor;
+  // Players of the same club (else the same country) are not paired in
+  // rounds 1..same_club_rounds when the score groups allow; 0: never
+  // avoided.
+  int same_club_rounds = 0;
+  int max_handicap = 9;
+  bool first_round_by_lot = false;  // round 1 by lot instead of by rank
+  // Breaks ties between equal pairings, so a pairing can be reproduced;
+  // drawn when the event is created, read-only afterwards.
+  uint64_t seed = 0;
+};
+
 struct Event {
   EventId id;
   std::string name;
@@ -121,6 +148,7 @@ struct Event {
   // Set when the organiser closed the event: its results are final and can
   // no longer be changed.
   bool closed = false;
+  PairingSettings pairing;  // Swiss events
 };
 
 // Checks what the standings need: a name, start <= end when both are set,
