@@ -7,6 +7,7 @@
 //              [--seconds 10 | --count N] [--numbers-out FILE]
 //   rankd_load --mode verify --servers H:P[,H:P] --numbers-file FILE
 //              [--threads 4] [--seconds 10 | --count N]
+//   rankd_load --mode echo   --servers H:P --numbers-file FILE [as verify]
 //
 // issue:  registers --players players (national admin token, agency 000,
 //         initial rank 5k), then issues 5k certificates to them; call k goes
@@ -18,6 +19,9 @@
 // verify: public VerifyCertificate (no token) of the numbers in
 //         --numbers-file, round-robin over the servers; an answer other than
 //         VALID counts as an error "answer:<outcome>".
+// echo:   the verify calls, built the same way, to the bench-only
+//         gorank.bench.Echo/VerifyCertificate of rankd_echo (a bare gRPC
+//         server, bench_echo.proto): the limit verify is compared with.
 //
 // Each thread has its own connection to every server. With --count the run
 // stops after N calls, else after --seconds. Prints calls that succeeded,
@@ -44,6 +48,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "bench_echo.grpc.pb.h"  // generated in this folder
 #include "gorank/v1/certificates.grpc.pb.h"
 #include "gorank/v1/registry.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
@@ -173,12 +178,17 @@ bool NextCall(Run& run, int64_t* k) {
 void Worker(Run& run, ThreadResult* r) {
   const Options& o = *run.o;
   std::vector<std::unique_ptr<v1::CertificateService::Stub>> stubs;
+  std::vector<std::unique_ptr<Echo::Stub>> echo_stubs;
   for (const std::string& server : o.servers) {
-    stubs.push_back(v1::CertificateService::NewStub(Connect(server)));
+    if (o.mode == "echo") {
+      echo_stubs.push_back(Echo::NewStub(Connect(server)));
+    } else {
+      stubs.push_back(v1::CertificateService::NewStub(Connect(server)));
+    }
   }
+  const size_t servers = o.servers.size();
   int64_t k = 0;
   while (NextCall(run, &k)) {
-    auto& stub = stubs[k % stubs.size()];
     grpc::Status s;
     std::string answer_error;
     const Clock::time_point start = Clock::now();
@@ -195,7 +205,8 @@ void Worker(Run& run, ThreadResult* r) {
       date->set_month(1);
       date->set_day(15);
       v1::IssueCertificateResponse resp;
-      s = stub->IssueCertificate(CallContext(run.token).get(), req, &resp);
+      s = stubs[k % servers]->IssueCertificate(CallContext(run.token).get(),
+                                               req, &resp);
       if (s.ok() && !o.numbers_out.empty()) {
         r->issued.push_back({resp.certificate().number(), run.player_names[p]});
       }
@@ -205,7 +216,14 @@ void Worker(Run& run, ThreadResult* r) {
       req.set_number(n.number);
       req.set_holder_name(n.holder);
       v1::VerifyCertificateResponse resp;
-      s = stub->VerifyCertificate(CallContext("").get(), req, &resp);
+      // The same request, context and answer check for rankd and the echo.
+      if (o.mode == "echo") {
+        s = echo_stubs[k % servers]->VerifyCertificate(CallContext("").get(),
+                                                       req, &resp);
+      } else {
+        s = stubs[k % servers]->VerifyCertificate(CallContext("").get(), req,
+                                                  &resp);
+      }
       if (s.ok() && resp.outcome() != v1::VERIFY_OUTCOME_VALID &&
           resp.outcome() != v1::VERIFY_OUTCOME_UNDER_NOTICE) {
         answer_error = "answer:" + v1::VerifyOutcome_Name(resp.outcome());
@@ -232,8 +250,8 @@ double PercentileMs(const std::vector<int64_t>& sorted, double q) {
 }
 
 int Main(const Options& o) {
-  if (o.mode != "issue" && o.mode != "verify") {
-    std::cerr << "rankd_load: --mode must be issue or verify\n";
+  if (o.mode != "issue" && o.mode != "verify" && o.mode != "echo") {
+    std::cerr << "rankd_load: --mode must be issue, verify or echo\n";
     return 2;
   }
   Run run;
@@ -252,7 +270,7 @@ int Main(const Options& o) {
   } else if (o.numbers_file.empty() ||
              !ReadNumbers(o.numbers_file, &run.numbers)) {
     if (o.numbers_file.empty())
-      std::cerr << "rankd_load: verify needs --numbers-file\n";
+      std::cerr << "rankd_load: " << o.mode << " needs --numbers-file\n";
     return 2;
   }
   for (const std::string& server : o.servers) {
@@ -333,13 +351,13 @@ int main(int argc, char** argv) {
   CLI::App app{
       "rankd_load: issuance / public-verify load against running rankd "
       "instances"};
-  app.add_option("--mode", o.mode, "issue | verify")->required();
+  app.add_option("--mode", o.mode, "issue | verify | echo")->required();
   std::string servers;
   app.add_option("--servers", servers, "HOST:PORT[,HOST:PORT...] (round-robin)")
       ->required();
   app.add_option("--token-file", o.token_file, "national-admin token (issue)");
   app.add_option("--numbers-file", o.numbers_file,
-                 "NUMBER<TAB>HOLDER lines to verify (verify)");
+                 "NUMBER<TAB>HOLDER lines to verify (verify, echo)");
   app.add_option("--numbers-out", o.numbers_out,
                  "write issued NUMBER<TAB>HOLDER lines (issue)");
   app.add_option("--threads", o.threads, "client threads")
