@@ -94,11 +94,11 @@ absl::Status WritePlayerIndex(Connection& c, EventId id,
   for (const tournaments::Entrant& e : results.entrants) {
     if (!e.player_id) continue;
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kPlayerExists));
-    st->Bind(1, *e.player_id);
+    st->Bind(1, e.player_id->value);
     GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
     if (!row) {
       unknown += "; entrant " + std::to_string(e.id.value) + " names player " +
-                 std::to_string(*e.player_id) + ", who is not registered";
+                 std::to_string(e.player_id->value) + ", who is not registered";
     }
   }
   if (!unknown.empty()) return absl::InvalidArgumentError(unknown.substr(2));
@@ -109,7 +109,9 @@ absl::Status WritePlayerIndex(Connection& c, EventId id,
   for (const tournaments::Entrant& e : results.entrants) {
     if (!e.player_id) continue;
     GORANK_ASSIGN_OR_RETURN(auto ins, c.Prepare(kInsertPlayer));
-    ins->Bind(1, id.value).Bind(2, int64_t{e.id.value}).Bind(3, *e.player_id);
+    ins->Bind(1, id.value)
+        .Bind(2, int64_t{e.id.value})
+        .Bind(3, e.player_id->value);
     GORANK_RETURN_IF_ERROR(ins->Run());
   }
   return absl::OkStatus();
@@ -222,11 +224,11 @@ absl::Status SqlEventRepository::SaveResults(EventId id,
 }
 
 absl::StatusOr<std::vector<EventId>> SqlEventRepository::EventsOfPlayer(
-    int64_t player_id) const {
+    registry::PlayerId player_id) const {
   std::vector<EventId> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kEventsOfPlayer));
-    st->Bind(1, player_id);
+    st->Bind(1, player_id.value);
     while (true) {
       GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
       if (!row) break;

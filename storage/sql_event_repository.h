@@ -34,7 +34,7 @@ class SqlEventRepository : public tournaments::EventRepository {
                            const tournaments::EventResults& results,
                            const ChangeRecord& audit) override;
   absl::StatusOr<std::vector<tournaments::EventId>> EventsOfPlayer(
-      int64_t player_id) const override;
+      registry::PlayerId player_id) const override;
 
  private:
   Database* db_;

@@ -308,7 +308,7 @@ absl::StatusOr<EventEvaluation> EvaluateEvent(
     out.blockers.push_back("standings pending: " + standings.pending_reason);
     return out;
   }
-  std::map<int, std::vector<int64_t>> players;  // row id -> player ids
+  std::map<int, std::vector<registry::PlayerId>> players;  // row id -> ids
   std::map<int, bool> known;
   for (const tournaments::Entrant& e : results.entrants) {
     const int key =

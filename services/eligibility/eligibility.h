@@ -49,7 +49,7 @@ struct DanCertificate {
 };
 
 struct PlayerRecord {
-  int64_t player_id = 0;
+  registry::PlayerId player_id;
   std::vector<EventPlacing> placings;
   std::vector<DanCertificate> certificates;
 };
@@ -94,7 +94,7 @@ PlayerEvaluation EvaluatePlayer(const GradeStandard& standard,
 struct EntrantGrants {
   int id = 0;  // entrant id, or team id for team events
   std::string name;
-  std::vector<int64_t> player_ids;  // registered players it covers
+  std::vector<registry::PlayerId> player_ids;  // registered players it covers
   int place = 0;
   std::vector<GradeGrant> grants;
 };

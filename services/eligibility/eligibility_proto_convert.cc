@@ -100,7 +100,7 @@ void EventEvaluationToProto(const GradeStandard& standard,
     v1::EntrantGrants* p = out->add_qualifying();
     p->set_id(q.id);
     p->set_name(q.name);
-    for (int64_t id : q.player_ids) p->add_player_ids(id);
+    for (registry::PlayerId id : q.player_ids) p->add_player_ids(id.value);
     p->set_place(q.place);
     for (const GradeGrant& g : q.grants)
       GrantToProto(standard, g, p->add_grants());

@@ -47,8 +47,9 @@ grpc::Status EligibilityServiceImpl::EvaluatePlayer(
           GORANK_ASSIGN_OR_RETURN(EventPlacing placing, PlacingFromProto(p));
           extra.push_back(placing);
         }
-        GORANK_ASSIGN_OR_RETURN(PlayerEvaluation e,
-                                desk_->EvaluatePlayer(req->player_id(), extra));
+        GORANK_ASSIGN_OR_RETURN(
+            PlayerEvaluation e,
+            desk_->EvaluatePlayer(registry::PlayerId{req->player_id()}, extra));
         EvaluationToProto(desk_->standard(), e, resp);
         if (caller.role == auth::Role::kPublic) MaskForThePublic(resp);
         return absl::OkStatus();

@@ -7,7 +7,7 @@ namespace gorank::eligibility {
 
 using tournaments::EventId;
 
-absl::Status GradeDesk::AddPlacing(EventId id, int64_t player_id,
+absl::Status GradeDesk::AddPlacing(EventId id, registry::PlayerId player_id,
                                    PlayerRecord& record) {
   GORANK_ASSIGN_OR_RETURN(tournaments::Event event, events_->GetEvent(id));
   GORANK_ASSIGN_OR_RETURN(tournaments::EventResults results,
@@ -32,10 +32,10 @@ absl::Status GradeDesk::AddPlacing(EventId id, int64_t player_id,
   return absl::OkStatus();  // voided or pending results: no placing
 }
 
-absl::Status GradeDesk::AddCertificates(int64_t player_id,
+absl::Status GradeDesk::AddCertificates(registry::PlayerId player_id,
                                         PlayerRecord& record) {
   certificates::CertificateFilter filter;
-  filter.player_id = registry::PlayerId{player_id};
+  filter.player_id = player_id;
   const int64_t now = clock_->NowSeconds();
   while (true) {
     GORANK_ASSIGN_OR_RETURN(auto page, certificates_->ListCertificates(filter));
@@ -55,8 +55,8 @@ absl::Status GradeDesk::AddCertificates(int64_t player_id,
   return absl::OkStatus();
 }
 
-absl::StatusOr<PlayerRecord> GradeDesk::RecordOf(int64_t player_id) {
-  if (player_id <= 0)
+absl::StatusOr<PlayerRecord> GradeDesk::RecordOf(registry::PlayerId player_id) {
+  if (player_id.value <= 0)
     return absl::InvalidArgumentError("player_id must be positive");
   PlayerRecord record;
   record.player_id = player_id;
@@ -69,7 +69,7 @@ absl::StatusOr<PlayerRecord> GradeDesk::RecordOf(int64_t player_id) {
 }
 
 absl::StatusOr<PlayerEvaluation> GradeDesk::EvaluatePlayer(
-    int64_t player_id, const std::vector<EventPlacing>& extra) {
+    registry::PlayerId player_id, const std::vector<EventPlacing>& extra) {
   GORANK_ASSIGN_OR_RETURN(PlayerRecord record, RecordOf(player_id));
   record.placings.insert(record.placings.end(), extra.begin(), extra.end());
   return eligibility::EvaluatePlayer(*standard_, record);

@@ -34,12 +34,12 @@ class GradeDesk {
   // The stored record of `player_id` (empty for a player with no events and
   // no certificates). INVALID_ARGUMENT when player_id <= 0; INVALID_ARGUMENT
   // when a stored event's results no longer fit its format.
-  absl::StatusOr<PlayerRecord> RecordOf(int64_t player_id);
+  absl::StatusOr<PlayerRecord> RecordOf(registry::PlayerId player_id);
 
   // EvaluatePlayer over RecordOf(player_id) plus `extra` placings (results
   // not stored here, e.g. foreign events). Errors as RecordOf.
   absl::StatusOr<PlayerEvaluation> EvaluatePlayer(
-      int64_t player_id, const std::vector<EventPlacing>& extra);
+      registry::PlayerId player_id, const std::vector<EventPlacing>& extra);
 
   // Every qualifying entrant of a stored event. An event not yet closed
   // qualifies nobody yet, as EvaluatePlayer says; its blocker "not closed"
@@ -50,9 +50,10 @@ class GradeDesk {
   const GradeStandard& standard() const { return *standard_; }
 
  private:
-  absl::Status AddPlacing(tournaments::EventId id, int64_t player_id,
+  absl::Status AddPlacing(tournaments::EventId id, registry::PlayerId player_id,
                           PlayerRecord& record);
-  absl::Status AddCertificates(int64_t player_id, PlayerRecord& record);
+  absl::Status AddCertificates(registry::PlayerId player_id,
+                               PlayerRecord& record);
 
   tournaments::EventRepository* events_;
   certificates::CertificateRepository* certificates_;

@@ -105,8 +105,8 @@ absl::StatusOr<std::vector<RatedGame>> EventGames(
     game.event_order = event_order;
     game.time_class = *time_class;
     game.game_id = int64_t{g.round} * 1000 + n;
-    game.black = PlayerId{*black->player_id};
-    game.white = PlayerId{*white->player_id};
+    game.black = *black->player_id;
+    game.white = *white->player_id;
     game.black_rank = black->rank;
     game.white_rank = white->rank;
     game.result = ResultOf(g.outcome);

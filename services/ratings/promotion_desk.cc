@@ -54,7 +54,7 @@ int FinalStreak(const tournaments::EventResults& results, PlayerId player) {
   if (!black_won && !white_won) return 0;
   const tournaments::EntrantId winner = black_won ? last->black : last->white;
   for (const tournaments::Entrant& e : results.entrants) {
-    if (e.id == winner && e.player_id != player.value) return 0;
+    if (e.id == winner && e.player_id != player) return 0;
   }
   int wins = 0;
   for (const tournaments::Game& g : results.games) {
@@ -109,7 +109,7 @@ absl::Status PromotionDesk::AddEvent(tournaments::EventId id,
       tournaments::ComputeStandings(event, results);
   if (standings.ok() && !standings->teams) {
     for (const tournaments::Entrant& e : results.entrants) {
-      if (e.player_id != record.player.value) continue;
+      if (e.player_id != record.player) continue;
       for (const tournaments::StandingRow& row : standings->rows) {
         // A place still awaiting a play-off or lots is nobody's yet.
         if (row.id == e.id.value &&
@@ -143,7 +143,7 @@ absl::StatusOr<PlayerRecord> PromotionDesk::RecordOf(
   GORANK_ASSIGN_OR_RETURN(record.rating_history,
                           ratings_->History(record.player));
   GORANK_ASSIGN_OR_RETURN(std::vector<tournaments::EventId> events,
-                          events_->EventsOfPlayer(player.id.value));
+                          events_->EventsOfPlayer(player.id));
   for (tournaments::EventId id : events) {
     GORANK_RETURN_IF_ERROR(AddEvent(id, record));
   }

@@ -350,7 +350,7 @@ void WireTournaments(const Clock* clock, RankdServer::Parts& p) {
               named + " is not closed: an award rests on final results");
         }
         GORANK_ASSIGN_OR_RETURN(std::vector<tournaments::EventId> played,
-                                events->EventsOfPlayer(player.id.value));
+                                events->EventsOfPlayer(player.id));
         if (std::find(played.begin(), played.end(), id) == played.end()) {
           return absl::FailedPreconditionError(
               "player " + std::to_string(player.id.value) +

@@ -49,7 +49,7 @@ struct CrossTableRow {
   std::string country;
   std::string club;
   std::string egd_pin;
-  std::optional<int64_t> player_id;
+  std::optional<registry::PlayerId> player_id;
   std::optional<int> withdrawn_after_round;
   std::vector<std::string> criteria;  // informational, as written
   std::vector<std::string> cells;     // one per round

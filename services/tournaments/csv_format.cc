@@ -111,7 +111,7 @@ void ReadRow(const std::vector<std::string>& f, int line, int rounds,
   int64_t v = 0;
   if (!f[7].empty()) {
     if (ParseInt(f[7], v))
-      row.player_id = v;
+      row.player_id = registry::PlayerId{v};
     else
       problems.push_back(where + "player_id '" + f[7] + "' is not a number");
   }
@@ -206,7 +206,7 @@ absl::StatusOr<std::string> WriteCsv(const Event& event,
         e.country,
         e.club,
         e.egd_pin,
-        e.player_id.has_value() ? std::to_string(*e.player_id) : "",
+        e.player_id.has_value() ? std::to_string(e.player_id->value) : "",
         e.withdrawn_after_round.has_value()
             ? std::to_string(*e.withdrawn_after_round)
             : ""};

@@ -109,7 +109,7 @@ std::string Row(const RowMatch& m) {
 
 absl::Status MatchByName(const Entrant& e, const PlayerDirectory& directory,
                          RowMatch& m) {
-  std::map<int64_t, RegisteredPlayer> found;
+  std::map<registry::PlayerId, RegisteredPlayer> found;
   for (const std::string& variant : NameVariants(e)) {
     GORANK_ASSIGN_OR_RETURN(std::vector<RegisteredPlayer> players,
                             directory.FindByName(variant));
@@ -150,7 +150,7 @@ absl::StatusOr<std::vector<RowMatch>> MatchRows(
     if (r.row < 1 || r.row > n) {
       problems.push_back(what + ": the file's rows are 1.." +
                          std::to_string(n));
-    } else if ((r.player_id > 0) == r.guest || r.player_id < 0) {
+    } else if ((r.player_id.value > 0) == r.guest || r.player_id.value < 0) {
       problems.push_back(what + ": give either a player id to link or guest");
     } else if (!by_row.emplace(r.row, r).second) {
       problems.push_back(what + ": the row is resolved twice");
@@ -167,15 +167,15 @@ absl::StatusOr<std::vector<RowMatch>> MatchRows(
     m.rank = e.rank;
     m.club = e.club;
     const auto resolution = by_row.find(m.row);
-    const int64_t linked = resolution != by_row.end()
-                               ? resolution->second.player_id
-                               : e.player_id.value_or(0);
+    const registry::PlayerId linked =
+        resolution != by_row.end() ? resolution->second.player_id
+                                   : e.player_id.value_or(registry::PlayerId{});
     if (resolution != by_row.end() && resolution->second.guest) {
       m.state = RowMatchState::kGuest;
-    } else if (linked > 0) {
+    } else if (linked.value > 0) {
       absl::StatusOr<RegisteredPlayer> p = directory.Get(linked);
       if (absl::IsNotFound(p.status())) {
-        problems.push_back(Row(m) + ": player " + std::to_string(linked) +
+        problems.push_back(Row(m) + ": player " + std::to_string(linked.value) +
                            " is not registered");
       } else if (!p.ok()) {
         return p.status();
@@ -197,12 +197,13 @@ absl::StatusOr<std::vector<RowMatch>> MatchRows(
     }
     out.push_back(std::move(m));
   }
-  std::map<int64_t, int> row_of;
+  std::map<registry::PlayerId, int> row_of;
   for (const RowMatch& m : out) {
     if (!m.player_id) continue;
     auto [it, fresh] = row_of.emplace(*m.player_id, m.row);
     if (!fresh) {
-      problems.push_back(Row(m) + ": player " + std::to_string(*m.player_id) +
+      problems.push_back(Row(m) + ": player " +
+                         std::to_string(m.player_id->value) +
                          " is already row " + std::to_string(it->second));
     }
   }
@@ -225,7 +226,7 @@ absl::Status ApplyMatches(std::vector<RowMatch>& matches, bool allow_guests,
     ++count;
     std::string ids;
     for (const PlayerCandidate& c : m.candidates) {
-      ids += (ids.empty() ? "" : ", ") + std::to_string(c.player.id);
+      ids += (ids.empty() ? "" : ", ") + std::to_string(c.player.id.value);
     }
     unresolved += (unresolved.empty() ? " " : "; ") + std::to_string(m.row) +
                   " " + m.name + " (" +
@@ -260,13 +261,13 @@ std::string DescribeRowMatch(const RowMatch& m) {
   s += ": ";
   switch (m.state) {
     case RowMatchState::kFileId:
-      s += "player " + std::to_string(*m.player_id) + " (file)";
+      s += "player " + std::to_string(m.player_id->value) + " (file)";
       break;
     case RowMatchState::kMatched:
-      s += "player " + std::to_string(*m.player_id);
+      s += "player " + std::to_string(m.player_id->value);
       break;
     case RowMatchState::kLinked:
-      s += "player " + std::to_string(*m.player_id) + " (linked)";
+      s += "player " + std::to_string(m.player_id->value) + " (linked)";
       break;
     case RowMatchState::kGuest:
       s += "guest";
@@ -282,7 +283,7 @@ std::string DescribeRowMatch(const RowMatch& m) {
     std::string list;
     for (const PlayerCandidate& c : m.candidates) {
       list += (list.empty() ? " " : ", ") + std::string("player ") +
-              std::to_string(c.player.id) + " " + c.player.name;
+              std::to_string(c.player.id.value) + " " + c.player.name;
       if (!c.player.latin_name.empty()) list += " / " + c.player.latin_name;
       list += " " + c.player.agency_prefix;
       if (c.player.rank) list += " " + c.player.rank->ToString();

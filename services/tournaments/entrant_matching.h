@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "services/registry/player.h"
 #include "services/registry/rank.h"
 #include "services/tournaments/result_file.h"
 
@@ -24,7 +25,7 @@ namespace gorank::tournaments {
 
 // The public registry fields of a player (no resident id, no birth date).
 struct RegisteredPlayer {
-  int64_t id = 0;
+  registry::PlayerId id;
   std::string name;        // Chinese, as registered
   std::string latin_name;  // "Wang Lei"
   std::string agency_prefix;
@@ -38,7 +39,7 @@ class PlayerDirectory {
  public:
   virtual ~PlayerDirectory() = default;
   // NOT_FOUND for an unknown id.
-  virtual absl::StatusOr<RegisteredPlayer> Get(int64_t id) const = 0;
+  virtual absl::StatusOr<RegisteredPlayer> Get(registry::PlayerId id) const = 0;
   // Players whose name or Latin name equals `name` (at most 50; more, such
   // as names that only begin with `name`, may be returned).
   virtual absl::StatusOr<std::vector<RegisteredPlayer>> FindByName(
@@ -66,7 +67,7 @@ struct RowMatch {
   std::optional<registry::Rank> rank;
   std::string club;
   RowMatchState state = RowMatchState::kUnknown;
-  std::optional<int64_t> player_id;
+  std::optional<registry::PlayerId> player_id;
   std::vector<PlayerCandidate> candidates;
 
   bool Unresolved() const {
@@ -77,7 +78,7 @@ struct RowMatch {
 
 struct RowResolution {
   int row = 0;
-  int64_t player_id = 0;  // > 0: link
+  registry::PlayerId player_id;  // > 0: link
   bool guest = false;
 };
 

@@ -212,8 +212,9 @@ namespace {
 // Without a registry every row is unknown (or resolved by the director).
 class NoDirectory final : public PlayerDirectory {
  public:
-  absl::StatusOr<RegisteredPlayer> Get(int64_t id) const override {
-    return absl::NotFoundError("no registry: player " + std::to_string(id));
+  absl::StatusOr<RegisteredPlayer> Get(registry::PlayerId id) const override {
+    return absl::NotFoundError("no registry: player " +
+                               std::to_string(id.value));
   }
   absl::StatusOr<std::vector<RegisteredPlayer>> FindByName(
       const std::string&) const override {

@@ -61,7 +61,7 @@ Json EntrantJson(const Entrant& e) {
             {"country", e.country},
             {"club", e.club},
             {"egd_pin", e.egd_pin}};
-  if (e.player_id) j["player_id"] = *e.player_id;
+  if (e.player_id) j["player_id"] = e.player_id->value;
   if (e.rank) j["rank"] = e.rank->ToString();
   if (e.team) j["team"] = e.team->value;
   if (e.withdrawn_after_round)
@@ -72,7 +72,8 @@ Json EntrantJson(const Entrant& e) {
 Entrant EntrantOf(const Json& j) {
   Entrant e;
   e.id = EntrantId{j.value("id", 0)};
-  if (j.contains("player_id")) e.player_id = j.at("player_id").get<int64_t>();
+  if (j.contains("player_id"))
+    e.player_id = registry::PlayerId{j.at("player_id").get<int64_t>()};
   e.family_name = j.value("family_name", std::string());
   e.given_name = j.value("given_name", std::string());
   if (j.contains("rank")) {

@@ -68,7 +68,7 @@ class EventRepository {
   // Ids of the events in which the registry player `player_id` is an
   // entrant, ordered by start date then id.
   virtual absl::StatusOr<std::vector<EventId>> EventsOfPlayer(
-      int64_t player_id) const = 0;
+      registry::PlayerId player_id) const = 0;
 };
 
 }  // namespace gorank::tournaments

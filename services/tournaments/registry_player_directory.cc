@@ -7,7 +7,7 @@ namespace gorank::tournaments {
 RegisteredPlayer RegistryPlayerDirectory::From(
     const registry::Player& p) const {
   RegisteredPlayer r;
-  r.id = p.id.value;
+  r.id = p.id;
   r.name = p.name;
   r.latin_name = p.latin_name;
   r.agency_prefix = p.agency_prefix;
@@ -21,9 +21,8 @@ RegisteredPlayer RegistryPlayerDirectory::From(
 }
 
 absl::StatusOr<RegisteredPlayer> RegistryPlayerDirectory::Get(
-    int64_t id) const {
-  GORANK_ASSIGN_OR_RETURN(registry::Player p,
-                          repo_->GetPlayer(registry::PlayerId{id}));
+    registry::PlayerId id) const {
+  GORANK_ASSIGN_OR_RETURN(registry::Player p, repo_->GetPlayer(id));
   return From(p);
 }
 

@@ -14,7 +14,7 @@ class RegistryPlayerDirectory final : public PlayerDirectory {
  public:
   explicit RegistryPlayerDirectory(registry::RegistryRepository* repo)
       : repo_(repo) {}
-  absl::StatusOr<RegisteredPlayer> Get(int64_t id) const override;
+  absl::StatusOr<RegisteredPlayer> Get(registry::PlayerId id) const override;
   absl::StatusOr<std::vector<RegisteredPlayer>> FindByName(
       const std::string& name) const override;
 

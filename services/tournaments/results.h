@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "services/registry/player.h"
 #include "services/registry/rank.h"
 #include "services/tournaments/event.h"
 
@@ -34,7 +35,7 @@ struct Entrant {
   EntrantId id;
   // The registry's player id; empty for a guest, who is known only by name
   // and rank.
-  std::optional<int64_t> player_id;
+  std::optional<registry::PlayerId> player_id;
   std::string family_name;  // may contain spaces; EGF writes them as '_'
   std::string given_name;
   std::optional<registry::Rank> rank;

@@ -46,7 +46,7 @@ Entrant* FindEntrant(EventResults& r, int id) {
   return nullptr;
 }
 
-Entrant* FindPlayer(EventResults& r, int64_t player_id) {
+Entrant* FindPlayer(EventResults& r, registry::PlayerId player_id) {
   for (Entrant& e : r.entrants) {
     if (e.player_id == player_id) return &e;
   }
@@ -96,11 +96,11 @@ class Editor {
 
   // The entrant of `player_id`, entered now if needed; null on a problem.
   absl::StatusOr<Entrant*> EnterPlayer(
-      int64_t player_id, const std::optional<registry::Rank>& rank,
+      registry::PlayerId player_id, const std::optional<registry::Rank>& rank,
       bool must_be_new) {
     if (Entrant* e = FindPlayer(r(), player_id)) {
       if (must_be_new) {
-        problems_.push_back("player " + std::to_string(player_id) +
+        problems_.push_back("player " + std::to_string(player_id.value) +
                             " is already entrant " + N(e->id.value));
       }
       return e;
@@ -112,7 +112,7 @@ class Editor {
     absl::StatusOr<RegisteredPlayer> p = directory_->Get(player_id);
     if (absl::IsNotFound(p.status())) {
       return absl::NotFoundError(
-          "player " + std::to_string(player_id) +
+          "player " + std::to_string(player_id.value) +
           " is not registered (rankctl player search NAME)");
     }
     if (!p.ok()) return p.status();
@@ -125,7 +125,7 @@ class Editor {
     e.country = "CN";
     r().entrants.push_back(e);
     Change("entrant " + N(e.id.value) + ": player " +
-           std::to_string(player_id) + " " + e.family_name +
+           std::to_string(player_id.value) + " " + e.family_name +
            (e.rank ? " " + e.rank->ToString() : ""));
     return &r().entrants.back();
   }
@@ -167,18 +167,18 @@ class Editor {
                           ": give the board order (player ids)");
     }
     Team team{TeamId{id}, entry.name, {}, std::nullopt};
-    std::set<int64_t> seen;
-    for (int64_t pid : entry.board_player_ids) {
+    std::set<registry::PlayerId> seen;
+    for (registry::PlayerId pid : entry.board_player_ids) {
       if (!seen.insert(pid).second) {
         problems_.push_back("team " + N(id) + ": player " +
-                            std::to_string(pid) + " is on two boards");
+                            std::to_string(pid.value) + " is on two boards");
         continue;
       }
       absl::StatusOr<Entrant*> e = EnterPlayer(pid, std::nullopt, false);
       if (!e.ok()) return e.status();
       if ((*e)->team.has_value() && (*e)->team->value != id) {
         problems_.push_back("team " + N(id) + ": player " +
-                            std::to_string(pid) + " plays for team " +
+                            std::to_string(pid.value) + " plays for team " +
                             N((*e)->team->value));
         continue;
       }

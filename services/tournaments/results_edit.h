@@ -18,8 +18,8 @@
 namespace gorank::tournaments {
 
 struct EntrantEntry {
-  std::optional<int64_t> player_id;  // a registered player, or
-  Entrant guest;                     // a guest (id ignored)
+  std::optional<registry::PlayerId> player_id;  // a registered player, or
+  Entrant guest;                                // a guest (id ignored)
   std::optional<registry::Rank>
       rank;  // the rank played at, if not the registered one
 };
@@ -27,7 +27,7 @@ struct EntrantEntry {
 struct TeamEntry {
   int id = 0;  // 0 = the next free id
   std::string name;
-  std::vector<int64_t> board_player_ids;  // board 1 first
+  std::vector<registry::PlayerId> board_player_ids;  // board 1 first
 };
 
 struct GameRef {

@@ -60,7 +60,7 @@ absl::StatusOr<Rules> RulesFromProto(const v1::Rules& r) {
 absl::StatusOr<Entrant> EntrantFromProto(const v1::Entrant& e) {
   Entrant out;
   out.id = EntrantId{e.id()};
-  if (e.player_id() != 0) out.player_id = e.player_id();
+  if (e.player_id() != 0) out.player_id = registry::PlayerId{e.player_id()};
   out.family_name = e.family_name();
   out.given_name = e.given_name();
   GORANK_ASSIGN_OR_RETURN(out.rank, RankFromProto(e.rank(), "entrants.rank"));
@@ -74,7 +74,7 @@ absl::StatusOr<Entrant> EntrantFromProto(const v1::Entrant& e) {
 
 void EntrantToProto(const Entrant& e, v1::Entrant* out) {
   out->set_id(e.id.value);
-  out->set_player_id(e.player_id.value_or(0));
+  out->set_player_id(e.player_id.value_or(registry::PlayerId{}).value);
   out->set_family_name(e.family_name);
   out->set_given_name(e.given_name);
   if (e.rank) RankToProto(*e.rank, out->mutable_rank());
@@ -432,7 +432,7 @@ absl::StatusOr<ResultsEdit> EditFromProto(const v1::EditResultsRequest& req) {
           "add_entrants.player_id must be positive");
     }
     if (e.player_id() > 0) {
-      entry.player_id = e.player_id();
+      entry.player_id = registry::PlayerId{e.player_id()};
     } else {
       GORANK_ASSIGN_OR_RETURN(entry.guest, EntrantFromProto(e.guest()));
     }
@@ -441,10 +441,10 @@ absl::StatusOr<ResultsEdit> EditFromProto(const v1::EditResultsRequest& req) {
     out.add_entrants.push_back(std::move(entry));
   }
   for (const v1::TeamEntry& t : req.set_teams()) {
-    out.set_teams.push_back(
-        {t.id(),
-         t.name(),
-         {t.board_player_ids().begin(), t.board_player_ids().end()}});
+    std::vector<registry::PlayerId> boards;
+    for (int64_t id : t.board_player_ids())
+      boards.push_back(registry::PlayerId{id});
+    out.set_teams.push_back({t.id(), t.name(), std::move(boards)});
   }
   for (int i = 0; i < req.set_games_size(); ++i) {
     GORANK_ASSIGN_OR_RETURN(
@@ -478,7 +478,8 @@ absl::StatusOr<ResultsEdit> EditFromProto(const v1::EditResultsRequest& req) {
 ImportOptions ImportOptionsFromProto(const v1::ImportResultsRequest& req) {
   ImportOptions out;
   for (const v1::RowResolution& r : req.resolutions()) {
-    out.resolutions.push_back({r.row(), r.player_id(), r.guest()});
+    out.resolutions.push_back(
+        {r.row(), registry::PlayerId{r.player_id()}, r.guest()});
   }
   out.allow_guests = req.allow_guests();
   out.dry_run = req.dry_run();
@@ -495,10 +496,10 @@ void RowMatchToProto(const RowMatch& m, v1::RowMatch* out) {
   if (m.rank) RankToProto(*m.rank, out->mutable_rank());
   out->set_club(m.club);
   out->set_state(MatchStateToProto(m.state));
-  out->set_player_id(m.player_id.value_or(0));
+  out->set_player_id(m.player_id.value_or(registry::PlayerId{}).value);
   for (const PlayerCandidate& c : m.candidates) {
     v1::PlayerCandidate* p = out->add_candidates();
-    p->set_player_id(c.player.id);
+    p->set_player_id(c.player.id.value);
     p->set_name(c.player.name);
     p->set_latin_name(c.player.latin_name);
     p->set_agency_prefix(c.player.agency_prefix);

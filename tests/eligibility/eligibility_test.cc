@@ -352,7 +352,8 @@ TEST(EvaluateEvent, ListsEveryQualifyingEntrant) {
     for (int i = 1; i <= size / 2; ++i) b.Win(round, i, size + 1 - i);
   }
   tournaments::EventResults results = b.Build();
-  for (auto& e : results.entrants) e.player_id = 1000 + e.id.value;
+  for (auto& e : results.entrants)
+    e.player_id = registry::PlayerId{1000 + e.id.value};
   tournaments::Event event =
       tournaments::testing::MakeEvent(tournaments::FormatKind::kKnockout);
   event.competition = "city_championship";
@@ -364,7 +365,8 @@ TEST(EvaluateEvent, ListsEveryQualifyingEntrant) {
   ASSERT_TRUE(eval.ok()) << eval.status();
   ASSERT_EQ(eval->qualifying.size(), 8u);
   EXPECT_EQ(eval->qualifying[7].place, 5);
-  EXPECT_EQ(eval->qualifying[0].player_ids, std::vector<int64_t>{1001});
+  EXPECT_EQ(eval->qualifying[0].player_ids,
+            std::vector<registry::PlayerId>{registry::PlayerId{1001}});
   EXPECT_TRUE(eval->blockers.empty());
 }
 
@@ -398,7 +400,8 @@ TEST(EvaluateEvent, TeamPlacesCoverTheirMembers) {
     b.Win(1, 2 * t - 1, 2 * u - 1, 1).Win(1, 2 * t, 2 * u, 2);
   }
   tournaments::EventResults results = b.Build();
-  for (auto& e : results.entrants) e.player_id = 500 + e.id.value;
+  for (auto& e : results.entrants)
+    e.player_id = registry::PlayerId{500 + e.id.value};
   tournaments::Event event = tournaments::testing::MakeEvent(
       tournaments::FormatKind::kTeamSwiss, 1, 2);
   event.competition = kNcc;
@@ -412,7 +415,9 @@ TEST(EvaluateEvent, TeamPlacesCoverTheirMembers) {
   // Winners share 1st (same total), losers share 5th: all 8 teams are in
   // the amateur group's top 8 (三(二)2).
   ASSERT_EQ(eval->qualifying.size(), 8u);
-  EXPECT_EQ(eval->qualifying[0].player_ids, (std::vector<int64_t>{501, 502}));
+  EXPECT_EQ(eval->qualifying[0].player_ids,
+            (std::vector<registry::PlayerId>{registry::PlayerId{501},
+                                             registry::PlayerId{502}}));
   EXPECT_EQ(eval->qualifying[0].grants[0].clause, "三(二)2");
 }
 

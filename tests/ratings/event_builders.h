@@ -19,7 +19,7 @@ inline tournaments::Entrant Player(int entrant,
                                    const std::string& rank) {
   tournaments::Entrant e;
   e.id = tournaments::EntrantId{entrant};
-  e.player_id = player_id;
+  if (player_id) e.player_id = registry::PlayerId{*player_id};
   e.family_name = "P" + std::to_string(entrant);
   e.rank = registry::Rank::FromString(rank);
   return e;

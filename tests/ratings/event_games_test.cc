@@ -196,7 +196,8 @@ TEST(EventGamesTest, BadInputRefused) {
 
 TEST(EventGamesTest, SamePlayerOnBothSidesRefused) {
   EventResults r = FourEntrants();
-  r.entrants[1].player_id = 101;  // entrant 2 is also player 101
+  r.entrants[1].player_id =
+      registry::PlayerId{101};  // entrant 2 is also player 101
   r.games = {G(1, 1, 2, Outcome::kBlackWins)};
   EXPECT_EQ(EventGames(ClosedEvent(), r).status().code(),
             absl::StatusCode::kInvalidArgument);

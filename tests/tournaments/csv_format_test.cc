@@ -27,7 +27,7 @@ TEST(CsvFormat, ReadsTheDocumentedFormat) {
   ASSERT_EQ(e.size(), 3u);
   EXPECT_EQ(e[0].family_name, "Ma, Jr.");
   EXPECT_EQ(e[0].given_name, "Xiao Long");
-  EXPECT_EQ(e[0].player_id, 42);
+  EXPECT_EQ(e[0].player_id, registry::PlayerId{42});
   EXPECT_FALSE(e[1].player_id.has_value());
   EXPECT_EQ(e[2].withdrawn_after_round, 1);
   ASSERT_EQ(file->results.games.size(), 2u);

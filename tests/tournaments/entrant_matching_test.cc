@@ -17,18 +17,18 @@ class FakeDirectory final : public PlayerDirectory {
  public:
   void Add(int64_t id, std::string name, std::string latin, std::string agency,
            const char* rank) {
-    players_.push_back({id,
+    players_.push_back({registry::PlayerId{id},
                         std::move(name),
                         std::move(latin),
                         std::move(agency),
                         {"Beijing Go Association"},
                         R(rank)});
   }
-  absl::StatusOr<RegisteredPlayer> Get(int64_t id) const override {
+  absl::StatusOr<RegisteredPlayer> Get(registry::PlayerId id) const override {
     for (const RegisteredPlayer& p : players_) {
       if (p.id == id) return p;
     }
-    return absl::NotFoundError("no player " + std::to_string(id));
+    return absl::NotFoundError("no player " + std::to_string(id.value));
   }
   absl::StatusOr<std::vector<RegisteredPlayer>> FindByName(
       const std::string& name) const override {
@@ -83,11 +83,11 @@ TEST_F(MatchingTest, ExactMatchesLinkTheRestIsListed) {
   ASSERT_TRUE(m.ok()) << m.status();
   ASSERT_EQ(m->size(), 5u);
   EXPECT_EQ((*m)[0].state, RowMatchState::kMatched);
-  EXPECT_EQ((*m)[0].player_id, 1);
+  EXPECT_EQ((*m)[0].player_id, registry::PlayerId{1});
   EXPECT_EQ((*m)[0].line, 11);
   EXPECT_EQ((*m)[1].state,
             RowMatchState::kMatched);  // 310's Li Wei differs in agency
-  EXPECT_EQ((*m)[1].player_id, 2);
+  EXPECT_EQ((*m)[1].player_id, registry::PlayerId{2});
   EXPECT_EQ((*m)[1].candidates.size(), 2u);
   EXPECT_EQ((*m)[2].state,
             RowMatchState::kAmbiguous);  // name fits, rank does not
@@ -111,7 +111,7 @@ TEST_F(MatchingTest, ExactMatchesLinkTheRestIsListed) {
               HasSubstr("player 5 陈晨 / Chen Chen 110 1d"));
   EXPECT_FALSE(results.entrants[0].player_id.has_value());  // nothing changed
   ASSERT_TRUE(ApplyMatches(*m, true, results).ok());
-  EXPECT_EQ(results.entrants[0].player_id, 1);
+  EXPECT_EQ(results.entrants[0].player_id, registry::PlayerId{1});
   EXPECT_FALSE(results.entrants[2].player_id.has_value());
   EXPECT_EQ((*m)[4].state, RowMatchState::kGuest);
 }
@@ -121,11 +121,11 @@ TEST_F(MatchingTest, ResolutionsLinkAndDeclareGuests) {
   auto m = MatchRows(file_, dir_, {{3, 4, false}, {4, 6, false}, {5, 0, true}});
   ASSERT_TRUE(m.ok()) << m.status();
   EXPECT_EQ((*m)[2].state, RowMatchState::kLinked);
-  EXPECT_EQ((*m)[3].player_id, 6);
+  EXPECT_EQ((*m)[3].player_id, registry::PlayerId{6});
   EXPECT_EQ((*m)[4].state, RowMatchState::kGuest);
   EventResults results = file_.results;
   ASSERT_TRUE(ApplyMatches(*m, false, results).ok());
-  EXPECT_EQ(results.entrants[2].player_id, 4);
+  EXPECT_EQ(results.entrants[2].player_id, registry::PlayerId{4});
   EXPECT_FALSE(results.entrants[4].player_id.has_value());
 }
 
@@ -147,17 +147,17 @@ TEST_F(MatchingTest, BadResolutionsAndOnePlayerOnTwoRowsAreRefused) {
 
 TEST_F(MatchingTest, CsvPlayerIdsAreCheckedNotTrusted) {
   file_.results.entrants.resize(2);
-  file_.results.entrants[0].player_id = 4;
-  file_.results.entrants[1].player_id = 77;
+  file_.results.entrants[0].player_id = registry::PlayerId{4};
+  file_.results.entrants[1].player_id = registry::PlayerId{77};
   auto m = MatchRows(file_, dir_, {});
   ASSERT_EQ(m.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(m.status().message()),
               HasSubstr("row 2 (line 12): player 77"));
-  file_.results.entrants[1].player_id = 2;
+  file_.results.entrants[1].player_id = registry::PlayerId{2};
   m = MatchRows(file_, dir_, {});
   ASSERT_TRUE(m.ok()) << m.status();
   EXPECT_EQ((*m)[0].state, RowMatchState::kFileId);
-  EXPECT_EQ((*m)[0].player_id, 4);
+  EXPECT_EQ((*m)[0].player_id, registry::PlayerId{4});
   // Row 1 says WANG Lei but id 4 is 张三: linked, the difference shown.
   EXPECT_THAT((*m)[0].candidates[0].differs,
               HasSubstr("registered as 张三 / Zhang San"));
@@ -181,7 +181,7 @@ TEST_F(MatchingTest, AnEditChangesOnlyWhatItNames) {
                   G(1, 3, 4, Outcome::kBlackWins),
                   G(2, 1, 3, Outcome::kWhiteWins), G(2, 2, 4, Outcome::kDraw)};
   ResultsEdit edit;
-  edit.add_entrants.push_back({2, {}, std::nullopt});
+  edit.add_entrants.push_back({registry::PlayerId{2}, {}, std::nullopt});
   edit.set_games.push_back(
       G(1, 4, 3, Outcome::kBlackWins));  // colours swapped: replaces 3-4
   edit.withdrawals.push_back({EntrantId{4}, std::nullopt, 2, false});
@@ -193,7 +193,7 @@ TEST_F(MatchingTest, AnEditChangesOnlyWhatItNames) {
   EXPECT_EQ(out->results.games[1].black, EntrantId{4});
   EXPECT_EQ(out->results.games[2].outcome, Outcome::kWhiteWins);
   ASSERT_EQ(out->results.entrants.size(), 5u);
-  EXPECT_EQ(out->results.entrants[4].player_id, 2);
+  EXPECT_EQ(out->results.entrants[4].player_id, registry::PlayerId{2});
   EXPECT_EQ(out->results.entrants[4].family_name, "李伟");
   EXPECT_EQ(out->results.entrants[4].rank, R("2d"));
   EXPECT_EQ(out->results.entrants[3].withdrawn_after_round, 2);
@@ -210,7 +210,7 @@ TEST_F(MatchingTest, AnEditChangesOnlyWhatItNames) {
   EXPECT_THAT(std::string(out.status().message()),
               HasSubstr("unknown entrant 9"));
   ResultsEdit unknown;
-  unknown.add_entrants.push_back({404, {}, std::nullopt});
+  unknown.add_entrants.push_back({registry::PlayerId{404}, {}, std::nullopt});
   EXPECT_EQ(ApplyEdit(before, unknown, &dir_).status().code(),
             absl::StatusCode::kNotFound);
   EXPECT_EQ(ApplyEdit(before, ResultsEdit{}, &dir_).status().code(),
@@ -220,8 +220,10 @@ TEST_F(MatchingTest, AnEditChangesOnlyWhatItNames) {
 TEST_F(MatchingTest, TeamsEnterTheirPlayersInBoardOrder) {
   EventResults before;
   ResultsEdit edit;
-  edit.set_teams.push_back({0, "Beijing A", {1, 2}});
-  edit.set_teams.push_back({0, "Shanghai", {3, 4}});
+  edit.set_teams.push_back(
+      {0, "Beijing A", {registry::PlayerId{1}, registry::PlayerId{2}}});
+  edit.set_teams.push_back(
+      {0, "Shanghai", {registry::PlayerId{3}, registry::PlayerId{4}}});
   auto out = ApplyEdit(before, edit, &dir_);
   ASSERT_TRUE(out.ok()) << out.status();
   ASSERT_EQ(out->results.teams.size(), 2u);
@@ -231,14 +233,16 @@ TEST_F(MatchingTest, TeamsEnterTheirPlayersInBoardOrder) {
   EXPECT_EQ(out->results.entrants[2].team, TeamId{2});
   // Reordering the boards of team 1 keeps the entrants.
   ResultsEdit reorder;
-  reorder.set_teams.push_back({1, "Beijing A", {2, 1}});
+  reorder.set_teams.push_back(
+      {1, "Beijing A", {registry::PlayerId{2}, registry::PlayerId{1}}});
   auto again = ApplyEdit(out->results, reorder, &dir_);
   ASSERT_TRUE(again.ok()) << again.status();
   EXPECT_EQ(again->results.entrants.size(), 4u);
   EXPECT_EQ(again->results.teams[0].board_order[0], EntrantId{2});
   // A player of another team is refused.
   ResultsEdit poach;
-  poach.set_teams.push_back({1, "Beijing A", {1, 3}});
+  poach.set_teams.push_back(
+      {1, "Beijing A", {registry::PlayerId{1}, registry::PlayerId{3}}});
   EXPECT_THAT(
       std::string(ApplyEdit(out->results, poach, &dir_).status().message()),
       HasSubstr("player 3 plays for team 2"));

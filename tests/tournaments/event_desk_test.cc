@@ -260,7 +260,7 @@ TEST(EventJsonTest, RoundTripsEveryField) {
       .TeamBye(2, 1)
       .Decide(TieDecisionMethod::kLots, {2, 1});
   EventResults r = b.Build();
-  r.entrants[0].player_id = 5;
+  r.entrants[0].player_id = registry::PlayerId{5};
   r.entrants[0].egd_pin = "10203040";
   r.teams[1].withdrawn_after_round = 1;
   r.games[0].komi_x2 = -1;

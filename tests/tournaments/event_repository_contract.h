@@ -125,7 +125,7 @@ TEST_P(EventRepositoryContract, ResultsRoundTripAndPlayerIndex) {
   auto e =
       repo_->CreateEvent(NewEvent("x", "2025-01-01"), Change("event.create"));
   ASSERT_TRUE(e.ok());
-  const int64_t player = backend_.add_player();
+  const registry::PlayerId player{backend_.add_player()};
   ResultsBuilder b;
   b.Players(3).Win(1, 1, 2).Warnings(1, 0).ForfeitWin(2, 3, 1).Draw(3, 2, 3);
   EventResults r = b.Build();
@@ -138,7 +138,8 @@ TEST_P(EventRepositoryContract, ResultsRoundTripAndPlayerIndex) {
   auto got = repo_->GetResults(e->id);
   ASSERT_TRUE(got.ok());
   ASSERT_EQ(got->entrants.size(), 3u);
-  EXPECT_EQ(got->entrants[0].player_id, std::optional<int64_t>(player));
+  EXPECT_EQ(got->entrants[0].player_id,
+            std::optional<registry::PlayerId>(player));
   EXPECT_EQ(got->entrants[1].player_id, std::nullopt);
   EXPECT_EQ(got->entrants[1].withdrawn_after_round, std::optional<int>(2));
   EXPECT_EQ(got->entrants[2].egd_pin, "12345678");
@@ -153,7 +154,8 @@ TEST_P(EventRepositoryContract, ResultsRoundTripAndPlayerIndex) {
   ASSERT_TRUE(events.ok());
   ASSERT_EQ(events->size(), 1u);
   EXPECT_EQ((*events)[0], e->id);
-  EXPECT_TRUE(repo_->EventsOfPlayer(player + 1000)->empty());
+  EXPECT_TRUE(
+      repo_->EventsOfPlayer(registry::PlayerId{player.value + 1000})->empty());
   // A second save replaces the whole: player 1001 is gone.
   r.entrants[0].player_id.reset();
   ASSERT_TRUE(repo_->SaveResults(e->id, r, Change("results.save")).ok());

@@ -85,7 +85,7 @@ class FakeEventRepository : public EventRepository {
     return absl::OkStatus();
   }
   absl::StatusOr<std::vector<EventId>> EventsOfPlayer(
-      int64_t player_id) const override {
+      registry::PlayerId player_id) const override {
     std::vector<Event> all;
     GORANK_ASSIGN_OR_RETURN(all, ListEvents(EventFilter{}));
     std::lock_guard<std::mutex> lock(mu_);

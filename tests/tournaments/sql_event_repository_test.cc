@@ -101,7 +101,7 @@ TEST(SqlEventRepository, UnknownPlayerIsRefusedAndNothingStored) {
   ResultsBuilder r;
   r.Players(2).Win(1, 1, 2);
   EventResults results = r.Build();
-  results.entrants[1].player_id = 4242;
+  results.entrants[1].player_id = registry::PlayerId{4242};
   auto before = gorank::testing::TakeSnapshot(b->db.get());
   ASSERT_TRUE(before.ok());
   auto rows = CountEventRows(b->db.get());
