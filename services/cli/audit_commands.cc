@@ -272,13 +272,8 @@ Sheet ReportSheet(const v1::AnnualReport& r) {
   return sheet;
 }
 
-}  // namespace
-
-void AddAuditCommands(CLI::App& app, CliContext& ctx, Action& action) {
-  auto* audit = app.add_subcommand(
-      "audit", "the verifiable audit log, reports and reviews");
-  audit->require_subcommand(1);
-
+// rankctl audit checkpoint
+void AddCheckpoint(CLI::App* audit, CliContext& ctx, Action& action) {
   auto* checkpoint =
       audit->add_subcommand("checkpoint", "a signed checkpoint of the log now");
   auto cp_out = std::make_shared<std::string>();
@@ -308,7 +303,10 @@ void AddAuditCommands(CLI::App& app, CliContext& ctx, Action& action) {
       return log_failed && rc == kExitOk ? kExitCheckFailed : rc;
     };
   });
+}
 
+// rankctl audit verify
+void AddVerify(CLI::App* audit, CliContext& ctx, Action& action) {
   auto* verify =
       audit->add_subcommand("verify",
                             "recompute every root, check the signature, the "
@@ -322,7 +320,10 @@ void AddAuditCommands(CLI::App& app, CliContext& ctx, Action& action) {
                      "the server's public key (base64), for --log");
   verify->callback(
       [&, va] { action = [&, va]() { return Verify(ctx, *va); }; });
+}
 
+// rankctl audit export
+void AddExport(CLI::App* audit, CliContext& ctx, Action& action) {
   auto* exp = audit->add_subcommand(
       "export", "write the whole log and a checkpoint to a file");
   auto out = std::make_shared<std::string>();
@@ -342,7 +343,10 @@ void AddAuditCommands(CLI::App& app, CliContext& ctx, Action& action) {
       return kExitOk;
     };
   });
+}
 
+// rankctl audit report
+void AddReport(CLI::App* audit, CliContext& ctx, Action& action) {
   auto* report = audit->add_subcommand("report", "an agency's annual report");
   auto rr = std::make_shared<v1::GetAnnualReportRequest>();
   auto csv = std::make_shared<bool>(false);
@@ -387,7 +391,10 @@ void AddAuditCommands(CLI::App& app, CliContext& ctx, Action& action) {
           });
     };
   });
+}
 
+// rankctl audit summary
+void AddSummary(CLI::App* audit, CliContext& ctx, Action& action) {
   auto* summary = audit->add_subcommand(
       "summary", "every agency's headline figures for a year");
   auto sy = std::make_shared<int>(0);
@@ -416,9 +423,10 @@ void AddAuditCommands(CLI::App& app, CliContext& ctx, Action& action) {
           });
     };
   });
+}
 
-  auto* review = audit->add_subcommand("review", "annual reviews (年审)");
-  review->require_subcommand(1);
+// rankctl audit review record: a review outcome
+void AddReviewRecord(CLI::App* review, CliContext& ctx, Action& action) {
   auto* record =
       review->add_subcommand("record", "record a review outcome (auditor)");
   auto rv = std::make_shared<v1::RecordReviewRequest>();
@@ -460,6 +468,10 @@ void AddAuditCommands(CLI::App& app, CliContext& ctx, Action& action) {
           });
     };
   });
+}
+
+// rankctl audit review list
+void AddReviewList(CLI::App* review, CliContext& ctx, Action& action) {
   auto* list = review->add_subcommand("list", "reviews");
   auto lr = std::make_shared<v1::ListReviewsRequest>();
   list->add_option("--agency", *lr->mutable_agency_prefix(), "agency prefix");
@@ -486,7 +498,10 @@ void AddAuditCommands(CLI::App& app, CliContext& ctx, Action& action) {
           });
     };
   });
+}
 
+// rankctl backup
+void AddBackup(CLI::App& app, CliContext& ctx, Action& action) {
   auto* backup = app.add_subcommand(
       "backup", "a consistent snapshot of the database, taken live");
   auto bout = std::make_shared<std::string>();
@@ -536,6 +551,25 @@ void AddAuditCommands(CLI::App& app, CliContext& ctx, Action& action) {
       return kExitOk;
     };
   });
+}
+
+}  // namespace
+
+void AddAuditCommands(CLI::App& app, CliContext& ctx, Action& action) {
+  auto* audit = app.add_subcommand(
+      "audit", "the verifiable audit log, reports and reviews");
+  audit->require_subcommand(1);
+
+  AddCheckpoint(audit, ctx, action);
+  AddVerify(audit, ctx, action);
+  AddExport(audit, ctx, action);
+  AddReport(audit, ctx, action);
+  AddSummary(audit, ctx, action);
+  auto* review = audit->add_subcommand("review", "annual reviews (年审)");
+  review->require_subcommand(1);
+  AddReviewRecord(review, ctx, action);
+  AddReviewList(review, ctx, action);
+  AddBackup(app, ctx, action);
 }
 
 }  // namespace gorank::cli
