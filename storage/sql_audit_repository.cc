@@ -33,6 +33,23 @@ constexpr char kListReviews[] =
     "reviewer, recorded_unix FROM annual_reviews WHERE (?1 = '' OR "
     "agency_prefix = ?1) "
     "AND (?2 = 0 OR year = ?2) ORDER BY id DESC";
+constexpr char kListReviewsBefore[] =
+    "SELECT id, agency_prefix, year, outcome, findings, checkpoint_size, "
+    "checkpoint_root, reviewer, recorded_unix FROM annual_reviews "
+    "WHERE (?3 = 0 OR id < ?3) AND (?1 = '' OR agency_prefix = ?1) "
+    "AND (?2 = 0 OR year = ?2) ORDER BY id DESC LIMIT ?4";
+
+audit::Review ReadReview(Statement& st) {
+  return audit::Review{st.Int(0),
+                       st.Text(1),
+                       static_cast<int>(st.Int(2)),
+                       static_cast<audit::ReviewOutcome>(st.Int(3)),
+                       st.Text(4),
+                       st.Int(5),
+                       st.Blob(6),
+                       st.Text(7),
+                       st.Int(8)};
+}
 
 }  // namespace
 
@@ -151,6 +168,25 @@ absl::StatusOr<std::vector<audit::Review>> SqlAuditRepository::ListReviews(
           st->Int(0), st->Text(1), static_cast<int>(st->Int(2)),
           static_cast<audit::ReviewOutcome>(st->Int(3)), st->Text(4),
           st->Int(5), st->Blob(6), st->Text(7), st->Int(8)});
+    }
+  }));
+  return out;
+}
+
+absl::StatusOr<std::vector<audit::Review>>
+SqlAuditRepository::ListReviewsBefore(const std::string& prefix, int year,
+                                      int64_t before_id, int limit) {
+  std::vector<audit::Review> out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kListReviewsBefore));
+    st->Bind(1, prefix)
+        .Bind(2, int64_t{year})
+        .Bind(3, before_id)
+        .Bind(4, int64_t{limit});
+    while (true) {
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) return absl::OkStatus();
+      out.push_back(ReadReview(*st));
     }
   }));
   return out;

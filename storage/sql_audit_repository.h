@@ -29,6 +29,9 @@ class SqlAuditRepository : public audit::AuditRepository {
                                        const ChangeRecord& change) override;
   absl::StatusOr<std::vector<audit::Review>> ListReviews(
       const std::string& prefix, int year) override;
+  absl::StatusOr<std::vector<audit::Review>> ListReviewsBefore(
+      const std::string& prefix, int year, int64_t before_id,
+      int limit) override;
   absl::Status Backup(const std::string& dest_path,
                       bool remove_resident_ids) override;
 

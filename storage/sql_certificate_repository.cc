@@ -124,6 +124,11 @@ constexpr char kListAppraisals[] =
     "FROM appraisals WHERE (?1 = '' OR agency_prefix = ?1) AND (?2 = 0 OR "
     "state = 1) "
     "ORDER BY id";
+constexpr char kListAppraisalsAfter[] =
+    "SELECT id, player_id, grade_ordinal, agency_prefix, note, recommended_by, "
+    "recommended_unix, state, decided_unix, decision_note, certificate_number "
+    "FROM appraisals WHERE id > ?3 AND (?1 = '' OR agency_prefix = ?1) "
+    "AND (?2 = 0 OR state = 1) ORDER BY id LIMIT ?4";
 constexpr char kDecideAppraisal[] =
     "UPDATE appraisals SET state = ?2, decided_unix = ?3, decision_note = ?4, "
     "certificate_number = ?5 WHERE id = ?1 AND state = 1";
@@ -553,6 +558,26 @@ absl::StatusOr<std::vector<Appraisal>> SqlCertificateRepository::ListAppraisals(
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kListAppraisals));
     st->Bind(1, agency_prefix).Bind(2, int64_t{pending_only ? 1 : 0});
+    while (true) {
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) return absl::OkStatus();
+      out.push_back(ReadAppraisal(*st));
+    }
+  }));
+  return out;
+}
+
+absl::StatusOr<std::vector<Appraisal>>
+SqlCertificateRepository::ListAppraisalsAfter(const std::string& agency_prefix,
+                                              bool pending_only,
+                                              int64_t after_id, int limit) {
+  std::vector<Appraisal> out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kListAppraisalsAfter));
+    st->Bind(1, agency_prefix)
+        .Bind(2, int64_t{pending_only ? 1 : 0})
+        .Bind(3, after_id)
+        .Bind(4, int64_t{limit});
     while (true) {
       GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
       if (!row) return absl::OkStatus();

@@ -48,6 +48,9 @@ class SqlCertificateRepository : public certificates::CertificateRepository {
   absl::StatusOr<certificates::Appraisal> GetAppraisal(int64_t id) override;
   absl::StatusOr<std::vector<certificates::Appraisal>> ListAppraisals(
       const std::string& agency_prefix, bool pending_only) override;
+  absl::StatusOr<std::vector<certificates::Appraisal>> ListAppraisalsAfter(
+      const std::string& agency_prefix, bool pending_only, int64_t after_id,
+      int limit) override;
   absl::Status RejectAppraisal(int64_t id, const std::string& note,
                                int64_t now_unix,
                                const ChangeRecord& audit) override;

@@ -58,6 +58,16 @@ constexpr char kListByPro[] =
     "SELECT player_id, gor, rated_games, rated_events, pro_elo, pro_games "
     "FROM ratings WHERE pro_key IS NOT NULL "
     "ORDER BY pro_key DESC, player_id LIMIT ?1 OFFSET ?2";
+// Keyset: ?2 = 1 when a position is given, ?3 its order key, ?4 its player.
+constexpr char kListByGorAfter[] =
+    "SELECT player_id, gor, rated_games, rated_events, pro_elo, pro_games "
+    "FROM ratings WHERE (?2 = 0 OR gor_key < ?3 OR (gor_key = ?3 AND "
+    "player_id > ?4)) ORDER BY gor_key DESC, player_id LIMIT ?1";
+constexpr char kListByProAfter[] =
+    "SELECT player_id, gor, rated_games, rated_events, pro_elo, pro_games "
+    "FROM ratings WHERE pro_key IS NOT NULL AND (?2 = 0 OR pro_key < ?3 OR "
+    "(pro_key = ?3 AND player_id > ?4)) "
+    "ORDER BY pro_key DESC, player_id LIMIT ?1";
 constexpr char kRatedPlayers[] = "SELECT player_id FROM ratings ORDER BY 1";
 constexpr char kHistoryOf[] =
     "SELECT e.event_id, e.event_date, e.event_order, h.gor_before, "
@@ -421,6 +431,28 @@ absl::StatusOr<std::vector<PlayerRating>> SqlRatingRepository::ListRatings(
     GORANK_ASSIGN_OR_RETURN(auto st,
                             c.Prepare(pro_list ? kListByPro : kListByGor));
     st->Bind(1, int64_t{limit}).Bind(2, offset);
+    while (true) {
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) break;
+      GORANK_ASSIGN_OR_RETURN(PlayerRating r, ReadRating(*st));
+      out.push_back(r);
+    }
+    return absl::OkStatus();
+  }));
+  return out;
+}
+
+absl::StatusOr<std::vector<PlayerRating>> SqlRatingRepository::ListRatingsAfter(
+    bool pro_list, const std::optional<ratings::RatingListPosition>& after,
+    int limit) const {
+  std::vector<PlayerRating> out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(
+        auto st, c.Prepare(pro_list ? kListByProAfter : kListByGorAfter));
+    st->Bind(1, int64_t{limit})
+        .Bind(2, int64_t{after ? 1 : 0})
+        .Bind(3, after ? OrderKey(after->rating) : int64_t{0})
+        .Bind(4, after ? after->player.value : int64_t{0});
     while (true) {
       GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
       if (!row) break;

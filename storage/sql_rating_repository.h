@@ -31,6 +31,9 @@ class SqlRatingRepository : public ratings::RatingRepository {
       ratings::PlayerId player) const override;
   absl::StatusOr<std::vector<ratings::RatingChange>> History(
       ratings::PlayerId player) const override;
+  absl::StatusOr<std::vector<ratings::PlayerRating>> ListRatingsAfter(
+      bool pro_list, const std::optional<ratings::RatingListPosition>& after,
+      int limit) const override;
   absl::StatusOr<std::vector<ratings::PlayerRating>> ListRatings(
       bool pro_list, int64_t offset, int limit) const override;
   absl::StatusOr<std::vector<ratings::PlayerId>> RatedPlayers() const override;

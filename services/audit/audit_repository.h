@@ -59,6 +59,10 @@ class AuditRepository {
   // Newest first; "" / 0 match any agency / year.
   virtual absl::StatusOr<std::vector<Review>> ListReviews(
       const std::string& prefix, int year) = 0;
+  // The same list, keyset-paged: ids below `before_id` (0: from the
+  // newest), newest first, at most `limit` (> 0).
+  virtual absl::StatusOr<std::vector<Review>> ListReviewsBefore(
+      const std::string& prefix, int year, int64_t before_id, int limit) = 0;
   // A consistent snapshot of the whole database into a new SQLite file
   // (mode 0600). With `remove_resident_ids` every resident ID number in the
   // copy is NULL (an auditor's copy), and the file says so (see

@@ -217,19 +217,13 @@ grpc::Status AuditServiceImpl::ListReviews(grpc::ServerContext* ctx,
                                            v1::ListReviewsResponse* resp) {
   return gate_->Run(ctx, M("ListReviews"), *req,
                     [&](const auth::Caller& caller) -> absl::Status {
-                      std::string prefix = req->agency_prefix();
-                      if (caller.role == auth::Role::kAgencyOperator) {
-                        if (!prefix.empty() && prefix != caller.agency_prefix) {
-                          return absl::PermissionDeniedError(
-                              "an agency sees only its own reviews");
-                        }
-                        prefix = caller.agency_prefix;
-                      }
                       GORANK_ASSIGN_OR_RETURN(
-                          auto reviews,
-                          trail_->ListReviews(prefix, req->year()));
-                      for (const Review& r : reviews)
+                          Page<Review> page,
+                          trail_->ListReviews(caller, req->agency_prefix(),
+                                              req->year(), PageArgsOf(*req)));
+                      for (const Review& r : page.rows)
                         ReviewToProto(r, resp->add_reviews());
+                      resp->set_next_page_token(page.next_page_token);
                       return absl::OkStatus();
                     });
 }

@@ -318,9 +318,28 @@ absl::StatusOr<Review> AuditTrail::RecordReview(const auth::Caller& caller,
   return r;
 }
 
-absl::StatusOr<std::vector<Review>> AuditTrail::ListReviews(
-    const std::string& prefix, int year) {
-  return repo_->ListReviews(prefix, year);
+absl::StatusOr<Page<Review>> AuditTrail::ListReviews(const auth::Caller& caller,
+                                                     const std::string& prefix,
+                                                     int year,
+                                                     const PageArgs& page) {
+  std::string scope = prefix;
+  if (caller.role == auth::Role::kAgencyOperator) {
+    if (!scope.empty() && scope != caller.agency_prefix) {
+      return absl::PermissionDeniedError("an agency sees only its own reviews");
+    }
+    scope = caller.agency_prefix;
+  }
+  const PageQuery query =
+      PageQuery("ListReviews").With("agency_prefix", scope).With("year", year);
+  GORANK_ASSIGN_OR_RETURN(PageRequest request,
+                          ReadPage(kReviewPage, query, "i", page));
+  GORANK_ASSIGN_OR_RETURN(
+      std::vector<Review> found,
+      repo_->ListReviewsBefore(scope, year,
+                               request.after ? request.after->Int(0) : 0,
+                               request.FetchLimit()));
+  return CutPage(std::move(found), request, query,
+                 [](const Review& r) { return PageKey().Add(r.id); });
 }
 
 absl::Status AuditTrail::CheckReviewPassed(const std::string& prefix,

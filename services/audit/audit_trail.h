@@ -18,6 +18,7 @@
 #include "services/audit/signing_key.h"
 #include "services/auth/caller.h"
 #include "services/common/clock.h"
+#include "services/common/paging.h"
 
 namespace gorank::audit {
 
@@ -41,6 +42,9 @@ struct CheckpointAnswer {
   int64_t log_size = 0;
   LogCheck check;
 };
+
+// The page sizes of ListReviews (page_size 0 gives the first number).
+inline constexpr PageSpec kReviewPage{100, 500};
 
 // Thread-safe. Does not own its arguments.
 class AuditTrail {
@@ -89,8 +93,13 @@ class AuditTrail {
   // when checkpoint_size is not a checkpoint of this log.
   absl::StatusOr<Review> RecordReview(const auth::Caller& caller,
                                       Review review);
-  absl::StatusOr<std::vector<Review>> ListReviews(const std::string& prefix,
-                                                  int year);
+  // Newest first, one page (kReviewPage); "" / 0 match any agency / year.
+  // An agency operator sees only its own agency's reviews: `prefix` ""
+  // means its own, another prefix is PERMISSION_DENIED. The national admin
+  // and auditors see all. INVALID_ARGUMENT for a bad page (paging.h).
+  absl::StatusOr<Page<Review>> ListReviews(const auth::Caller& caller,
+                                           const std::string& prefix, int year,
+                                           const PageArgs& page = {});
   // OK when the latest review of `prefix` for `year` passed (with or
   // without conditions); FAILED_PRECONDITION naming the rule otherwise.
   absl::Status CheckReviewPassed(const std::string& prefix, int year);

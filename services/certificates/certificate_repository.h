@@ -164,6 +164,11 @@ class CertificateRepository {
   virtual absl::StatusOr<Appraisal> GetAppraisal(int64_t id) = 0;
   virtual absl::StatusOr<std::vector<Appraisal>> ListAppraisals(
       const std::string& agency_prefix, bool pending_only) = 0;
+  // The same list, keyset-paged: ids above `after_id`, by id, at most
+  // `limit` (> 0).
+  virtual absl::StatusOr<std::vector<Appraisal>> ListAppraisalsAfter(
+      const std::string& agency_prefix, bool pending_only, int64_t after_id,
+      int limit) = 0;
   // Rejects a pending appraisal (FAILED_PRECONDITION when decided already).
   virtual absl::Status RejectAppraisal(int64_t id, const std::string& note,
                                        int64_t now_unix,

@@ -36,11 +36,6 @@ grpc::Status CertificateServiceImpl::IssueCertificate(
         GORANK_ASSIGN_OR_RETURN(r.issue_date,
                                 DateFromProto(req->issue_date(), "issue_date"));
         GORANK_ASSIGN_OR_RETURN(r.basis, BasisFromProto(req->basis()));
-        if (r.basis == Basis::kAppraisal) {
-          return absl::InvalidArgumentError(
-              "appraisal certificates are issued by approving the appraisal "
-              "(DecideAppraisal)");
-        }
         r.basis_reference = req->basis_reference();
         r.agency_prefix = req->agency_prefix();
         r.correction = req->correction();
@@ -70,23 +65,17 @@ grpc::Status CertificateServiceImpl::ListCertificates(
   return gate_->Run(
       ctx, M("ListCertificates"), *req,
       [&](const Caller& caller) -> absl::Status {
-        if (req->page_size() < 0 || req->page_size() > 1000) {
-          return absl::InvalidArgumentError("page_size must be 0..1000");
-        }
         CertificateFilter f;
         f.agency_prefix = req->agency_prefix();
         f.year = req->year();
         if (req->player_id() != 0)
           f.player_id = registry::PlayerId{req->player_id()};
-        f.after_number = req->page_token();
-        f.limit = req->page_size() == 0 ? 1000 : req->page_size();
-        GORANK_ASSIGN_OR_RETURN(auto list, office_->List(caller, f));
-        for (const Certificate& c : list) {
+        GORANK_ASSIGN_OR_RETURN(Page<Certificate> page,
+                                office_->List(caller, f, PageArgsOf(*req)));
+        for (const Certificate& c : page.rows) {
           CertificateToProto(c, office_->StateOf(c), resp->add_certificates());
         }
-        if (static_cast<int>(list.size()) == f.limit) {
-          resp->set_next_page_token(list.back().number.ToString());
-        }
+        resp->set_next_page_token(page.next_page_token);
         return absl::OkStatus();
       });
 }
@@ -138,8 +127,10 @@ grpc::Status CertificateServiceImpl::ListNotices(
     v1::ListNoticesResponse* resp) {
   return gate_->Run(
       ctx, M("ListNotices"), *req, [&](const Caller& caller) -> absl::Status {
-        GORANK_ASSIGN_OR_RETURN(auto notices, office_->ListNotices(caller));
-        for (const NoticeEntry& n : notices) {
+        GORANK_ASSIGN_OR_RETURN(Page<NoticeEntry> page,
+                                office_->ListNotices(caller, PageArgsOf(*req)));
+        resp->set_next_page_token(page.next_page_token);
+        for (const NoticeEntry& n : page.rows) {
           auto* out = resp->add_notices();
           CertificateToProto(n.certificate, office_->StateOf(n.certificate),
                              out->mutable_certificate());
@@ -156,36 +147,35 @@ grpc::Status CertificateServiceImpl::ListNotices(
 grpc::Status CertificateServiceImpl::ListObjections(
     grpc::ServerContext* ctx, const v1::ListObjectionsRequest* req,
     v1::ListObjectionsResponse* resp) {
-  return gate_->Run(
-      ctx, M("ListObjections"), *req,
-      [&](const Caller& caller) -> absl::Status {
-        std::optional<ObjectionState> state;
-        switch (req->state()) {
-          case v1::OBJECTION_STATE_UNSPECIFIED:
-            break;
-          case v1::OBJECTION_STATE_OPEN:
-            state = ObjectionState::kOpen;
-            break;
-          case v1::OBJECTION_STATE_UPHELD:
-            state = ObjectionState::kUpheld;
-            break;
-          case v1::OBJECTION_STATE_DISMISSED:
-            state = ObjectionState::kDismissed;
-            break;
-          default:
-            return absl::InvalidArgumentError(
-                "state must be OPEN, UPHELD or DISMISSED");
-        }
-        GORANK_ASSIGN_OR_RETURN(
-            ObjectionPage page,
-            office_->ListObjections(caller, state, req->number(),
-                                    req->page_token(), req->page_size()));
-        for (const Objection& o : page.objections) {
-          ObjectionToProto(caller, o, resp->add_objections());
-        }
-        resp->set_next_page_token(page.next_page_token);
-        return absl::OkStatus();
-      });
+  return gate_->Run(ctx, M("ListObjections"), *req,
+                    [&](const Caller& caller) -> absl::Status {
+                      std::optional<ObjectionState> state;
+                      switch (req->state()) {
+                        case v1::OBJECTION_STATE_UNSPECIFIED:
+                          break;
+                        case v1::OBJECTION_STATE_OPEN:
+                          state = ObjectionState::kOpen;
+                          break;
+                        case v1::OBJECTION_STATE_UPHELD:
+                          state = ObjectionState::kUpheld;
+                          break;
+                        case v1::OBJECTION_STATE_DISMISSED:
+                          state = ObjectionState::kDismissed;
+                          break;
+                        default:
+                          return absl::InvalidArgumentError(
+                              "state must be OPEN, UPHELD or DISMISSED");
+                      }
+                      GORANK_ASSIGN_OR_RETURN(
+                          Page<Objection> page,
+                          office_->ListObjections(caller, state, req->number(),
+                                                  PageArgsOf(*req)));
+                      for (const Objection& o : page.rows) {
+                        ObjectionToProto(caller, o, resp->add_objections());
+                      }
+                      resp->set_next_page_token(page.next_page_token);
+                      return absl::OkStatus();
+                    });
 }
 
 grpc::Status CertificateServiceImpl::RecommendAppraisal(
@@ -226,15 +216,13 @@ grpc::Status CertificateServiceImpl::ListAppraisals(
   return gate_->Run(
       ctx, M("ListAppraisals"), *req,
       [&](const Caller& caller) -> absl::Status {
-        const std::string prefix = caller.role == auth::Role::kAgencyOperator &&
-                                           req->agency_prefix().empty()
-                                       ? caller.agency_prefix
-                                       : req->agency_prefix();
         GORANK_ASSIGN_OR_RETURN(
-            auto list,
-            office_->ListAppraisals(caller, prefix, req->pending_only()));
-        for (const Appraisal& a : list)
+            Page<Appraisal> page,
+            office_->ListAppraisals(caller, req->agency_prefix(),
+                                    req->pending_only(), PageArgsOf(*req)));
+        for (const Appraisal& a : page.rows)
           AppraisalToProto(a, resp->add_appraisals());
+        resp->set_next_page_token(page.next_page_token);
         return absl::OkStatus();
       });
 }

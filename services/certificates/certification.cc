@@ -60,6 +60,11 @@ absl::StatusOr<std::optional<int>> Certification::StockLimit(
 
 absl::StatusOr<Certificate> Certification::Issue(const auth::Caller& caller,
                                                  const IssueRequest& request) {
+  if (request.basis == Basis::kAppraisal) {
+    return absl::InvalidArgumentError(
+        "appraisal certificates are issued by approving the appraisal "
+        "(DecideAppraisal)");
+  }
   return IssueWithPlan(caller, request, std::nullopt, "");
 }
 
@@ -219,8 +224,9 @@ absl::StatusOr<Certificate> Certification::Get(const auth::Caller& caller,
   return *c;
 }
 
-absl::StatusOr<std::vector<Certificate>> Certification::List(
-    const auth::Caller& caller, const CertificateFilter& filter) {
+absl::StatusOr<Page<Certificate>> Certification::List(
+    const auth::Caller& caller, const CertificateFilter& filter,
+    const PageArgs& page) {
   CertificateFilter f = filter;
   if (caller.role == auth::Role::kAgencyOperator) {
     if (!f.agency_prefix.empty() && f.agency_prefix != caller.agency_prefix) {
@@ -229,9 +235,22 @@ absl::StatusOr<std::vector<Certificate>> Certification::List(
     }
     f.agency_prefix = caller.agency_prefix;
   }
-  if (f.limit <= 0 || f.limit > 1000) f.limit = 1000;
+  f.only_pending_notice = false;
+  const PageQuery query =
+      PageQuery("ListCertificates")
+          .With("agency_prefix", f.agency_prefix)
+          .With("year", f.year)
+          .With("player_id", f.player_id ? f.player_id->value : 0);
+  GORANK_ASSIGN_OR_RETURN(PageRequest request,
+                          ReadPage(kCertificatePage, query, "s", page));
+  f.after_number = request.after ? request.after->Text(0) : "";
+  f.limit = request.FetchLimit();
   GORANK_RETURN_IF_ERROR(SettleDueNotices());
-  return certs_->ListCertificates(f);
+  GORANK_ASSIGN_OR_RETURN(std::vector<Certificate> found,
+                          certs_->ListCertificates(f));
+  return CutPage(std::move(found), request, query, [](const Certificate& c) {
+    return PageKey().Add(c.number.ToString());
+  });
 }
 
 absl::StatusOr<Certificate> Certification::Revoke(const auth::Caller& caller,

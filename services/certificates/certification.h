@@ -21,6 +21,7 @@
 #include "services/certificates/certificate_repository.h"
 #include "services/certificates/certificate_rules.h"
 #include "services/common/clock.h"
+#include "services/common/paging.h"
 #include "services/registry/registry_repository.h"
 
 namespace gorank::certificates {
@@ -76,10 +77,11 @@ struct NoticeEntry {
   std::string holder_agency_name;
 };
 
-struct ObjectionPage {
-  std::vector<Objection> objections;
-  std::string next_page_token;  // "" on the last page
-};
+// The page sizes of the lists (page_size 0 gives the first number).
+inline constexpr PageSpec kCertificatePage{1000, 1000};
+inline constexpr PageSpec kNoticePage{100, 500};
+inline constexpr PageSpec kObjectionPage{100, 500};
+inline constexpr PageSpec kAppraisalPage{100, 500};
 
 struct PublicRankEntry {
   std::string name;
@@ -119,6 +121,8 @@ class Certification {
     release_precondition_ = std::move(check);
   }
 
+  // INVALID_ARGUMENT for basis kAppraisal: those are issued by approving
+  // the appraisal (DecideAppraisal), never directly.
   absl::StatusOr<Certificate> Issue(const auth::Caller& caller,
                                     const IssueRequest& request);
   // National admin and auditor: any; an operator: its own prefix or its
@@ -126,8 +130,13 @@ class Certification {
   // NOT_FOUND as an unknown number (nothing tells which numbers exist).
   absl::StatusOr<Certificate> Get(const auth::Caller& caller,
                                   const std::string& number);
-  absl::StatusOr<std::vector<Certificate>> List(
-      const auth::Caller& caller, const CertificateFilter& filter);
+  // The certificates `filter` matches (agency_prefix, year, player_id; its
+  // paging fields are ignored), by number, one page (kCertificatePage). An
+  // agency operator lists only its own prefix ("" means its own, another is
+  // PERMISSION_DENIED). INVALID_ARGUMENT for a bad page (paging.h).
+  absl::StatusOr<Page<Certificate>> List(const auth::Caller& caller,
+                                         const CertificateFilter& filter,
+                                         const PageArgs& page);
   // National admin, or the issuing agency for its own certificates
   // (PERMISSION_DENIED for another prefix, decided before any read).
   absl::StatusOr<Certificate> Revoke(const auth::Caller& caller,
@@ -147,18 +156,18 @@ class Certification {
   absl::StatusOr<Objection> DecideObjection(const auth::Caller& caller,
                                             int64_t id, bool uphold,
                                             const std::string& note);
-  // Public: the certificates under notice, with holder, basis and the
-  // holder's agency (see NoticeEntry for what the public does not get).
-  absl::StatusOr<std::vector<NoticeEntry>> ListNotices(
-      const auth::Caller& caller);
+  // Public: the certificates under notice, by number, with holder, basis and
+  // the holder's agency (see NoticeEntry for what the public does not get).
+  // One page (kNoticePage); INVALID_ARGUMENT for a bad page (paging.h).
+  absl::StatusOr<Page<NoticeEntry>> ListNotices(const auth::Caller& caller,
+                                                const PageArgs& page);
   // The national admin and auditors: every objection; an agency operator:
   // objections to certificates whose holder is its player (another
-  // certificate's number gives an empty page, as an unknown one). Page size
-  // 0 = 100, at most 500 (INVALID_ARGUMENT beyond, or for a page token this
-  // server did not give).
-  absl::StatusOr<ObjectionPage> ListObjections(
+  // certificate's number gives an empty page, as an unknown one). By id, one
+  // page (kObjectionPage); INVALID_ARGUMENT for a bad page (paging.h).
+  absl::StatusOr<Page<Objection>> ListObjections(
       const auth::Caller& caller, std::optional<ObjectionState> state,
-      const std::string& number, const std::string& page_token, int page_size);
+      const std::string& number, const PageArgs& page);
 
   // Appraisal (鉴定): recommended by an agency, decided by the national body.
   absl::StatusOr<Appraisal> RecommendAppraisal(const auth::Caller& caller,
@@ -170,9 +179,13 @@ class Certification {
   absl::StatusOr<Appraisal> DecideAppraisal(const auth::Caller& caller,
                                             int64_t id, bool approve,
                                             const std::string& note);
-  absl::StatusOr<std::vector<Appraisal>> ListAppraisals(
+  // By id, one page (kAppraisalPage). An agency operator lists only its own
+  // agency's appraisals: `agency_prefix` "" means its own, another prefix is
+  // PERMISSION_DENIED. The national admin and auditors: "" is every agency.
+  // INVALID_ARGUMENT for a bad page (paging.h).
+  absl::StatusOr<Page<Appraisal>> ListAppraisals(
       const auth::Caller& caller, const std::string& agency_prefix,
-      bool pending_only);
+      bool pending_only, const PageArgs& page = {});
 
   // Stock: ordered 1..31 December for the next year (the national admin may
   // record an order at any time), released by the national admin.

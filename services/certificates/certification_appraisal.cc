@@ -96,15 +96,29 @@ absl::StatusOr<Appraisal> Certification::DecideAppraisal(
   return a;
 }
 
-absl::StatusOr<std::vector<Appraisal>> Certification::ListAppraisals(
+absl::StatusOr<Page<Appraisal>> Certification::ListAppraisals(
     const auth::Caller& caller, const std::string& agency_prefix,
-    bool pending_only) {
-  if (caller.role == auth::Role::kAgencyOperator &&
-      agency_prefix != caller.agency_prefix) {
-    return absl::PermissionDeniedError(
-        "an agency lists only its own appraisals");
+    bool pending_only, const PageArgs& page) {
+  std::string scope = agency_prefix;
+  if (caller.role == auth::Role::kAgencyOperator) {
+    if (scope.empty()) scope = caller.agency_prefix;
+    if (scope != caller.agency_prefix) {
+      return absl::PermissionDeniedError(
+          "an agency lists only its own appraisals");
+    }
   }
-  return certs_->ListAppraisals(agency_prefix, pending_only);
+  const PageQuery query = PageQuery("ListAppraisals")
+                              .With("agency_prefix", scope)
+                              .With("pending_only", pending_only ? 1 : 0);
+  GORANK_ASSIGN_OR_RETURN(PageRequest request,
+                          ReadPage(kAppraisalPage, query, "i", page));
+  GORANK_ASSIGN_OR_RETURN(
+      std::vector<Appraisal> found,
+      certs_->ListAppraisalsAfter(scope, pending_only,
+                                  request.after ? request.after->Int(0) : 0,
+                                  request.FetchLimit()));
+  return CutPage(std::move(found), request, query,
+                 [](const Appraisal& a) { return PageKey().Add(a.id); });
 }
 
 absl::StatusOr<StockOrder> Certification::OrderStock(const auth::Caller& caller,

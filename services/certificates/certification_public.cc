@@ -102,15 +102,24 @@ absl::StatusOr<Objection> Certification::DecideObjection(
   return o;
 }
 
-absl::StatusOr<std::vector<NoticeEntry>> Certification::ListNotices(
-    const auth::Caller& caller) {
+absl::StatusOr<Page<NoticeEntry>> Certification::ListNotices(
+    const auth::Caller& caller, const PageArgs& page) {
+  const PageQuery query("ListNotices");
+  GORANK_ASSIGN_OR_RETURN(PageRequest request,
+                          ReadPage(kNoticePage, query, "s", page));
   GORANK_RETURN_IF_ERROR(SettleDueNotices());
   CertificateFilter f;
   f.only_pending_notice = true;
-  GORANK_ASSIGN_OR_RETURN(std::vector<Certificate> pending,
+  f.after_number = request.after ? request.after->Text(0) : "";
+  f.limit = request.FetchLimit();
+  GORANK_ASSIGN_OR_RETURN(std::vector<Certificate> found,
                           certs_->ListCertificates(f));
-  std::vector<NoticeEntry> out;
-  for (Certificate& c : pending) {
+  Page<Certificate> pending = CutPage(
+      std::move(found), request, query,
+      [](const Certificate& c) { return PageKey().Add(c.number.ToString()); });
+  Page<NoticeEntry> out;
+  out.next_page_token = std::move(pending.next_page_token);
+  for (Certificate& c : pending.rows) {
     GORANK_ASSIGN_OR_RETURN(registry::Player p,
                             registry_->GetPlayer(c.player_id));
     GORANK_ASSIGN_OR_RETURN(registry::Agency a,
@@ -127,30 +136,19 @@ absl::StatusOr<std::vector<NoticeEntry>> Certification::ListNotices(
       c.request_id.clear();
       c.request_scope.clear();
     }
-    out.push_back(NoticeEntry{std::move(c), p.name, a.name, open, home.prefix,
-                              home.name});
+    out.rows.push_back(NoticeEntry{std::move(c), p.name, a.name, open,
+                                   home.prefix, home.name});
   }
   return out;
 }
 
-absl::StatusOr<ObjectionPage> Certification::ListObjections(
+absl::StatusOr<Page<Objection>> Certification::ListObjections(
     const auth::Caller& caller, std::optional<ObjectionState> state,
-    const std::string& number, const std::string& page_token, int page_size) {
-  if (page_size < 0 || page_size > 500) {
-    return absl::InvalidArgumentError("page_size must be 0..500");
-  }
+    const std::string& number, const PageArgs& page) {
   ObjectionFilter f;
   f.state = state;
   if (!number.empty()) {
     GORANK_ASSIGN_OR_RETURN(f.number, CertificateNumber::Parse(number));
-  }
-  if (!page_token.empty()) {
-    if (page_token.size() > 18 ||
-        page_token.find_first_not_of("0123456789") != std::string::npos) {
-      return absl::InvalidArgumentError(
-          "page_token is not one this server gave");
-    }
-    f.after_id = std::stoll(page_token);
   }
   if (caller.IsNational() || caller.IsAuditor()) {
     // every objection
@@ -161,17 +159,21 @@ absl::StatusOr<ObjectionPage> Certification::ListObjections(
         "objections are read by the national admin, auditors and the holder's "
         "agency");
   }
-  const int size = page_size == 0 ? 100 : page_size;
-  f.limit = size + 1;
+  // The holder's agency is part of the query: an operator's token does not
+  // page another agency's list.
+  const PageQuery query =
+      PageQuery("ListObjections")
+          .With("state", state ? static_cast<int64_t>(*state) : -1)
+          .With("number", f.number ? f.number->ToString() : "")
+          .With("holder_agency", f.holder_agency);
+  GORANK_ASSIGN_OR_RETURN(PageRequest request,
+                          ReadPage(kObjectionPage, query, "i", page));
+  f.after_id = request.after ? request.after->Int(0) : 0;
+  f.limit = request.FetchLimit();
   GORANK_ASSIGN_OR_RETURN(std::vector<Objection> found,
                           certs_->FindObjections(f));
-  ObjectionPage page;
-  if (static_cast<int>(found.size()) > size) {
-    found.resize(size);
-    page.next_page_token = std::to_string(found.back().id);
-  }
-  page.objections = std::move(found);
-  return page;
+  return CutPage(std::move(found), request, query,
+                 [](const Objection& o) { return PageKey().Add(o.id); });
 }
 
 absl::StatusOr<VerifyResult> Certification::Verify(

@@ -91,6 +91,19 @@ class PageKey {
   std::vector<Part> parts_;
 };
 
+// What a List request says about paging, as the client sent it.
+struct PageArgs {
+  int32_t page_size = 0;   // 0: the list's default
+  std::string page_token;  // "" for the first page
+};
+
+// The PageArgs of a List request message (any type with page_size() and
+// page_token(), as every List*Request of the protos has).
+template <typename Request>
+PageArgs PageArgsOf(const Request& request) {
+  return PageArgs{request.page_size(), request.page_token()};
+}
+
 // A decoded request for one page.
 struct PageRequest {
   int size = 0;                  // rows to give: 1..spec.max_size
@@ -113,6 +126,13 @@ absl::StatusOr<PageRequest> ReadPage(const PageSpec& spec,
                                      std::string_view key_shape,
                                      int32_t page_size,
                                      std::string_view page_token);
+
+inline absl::StatusOr<PageRequest> ReadPage(const PageSpec& spec,
+                                            const PageQuery& query,
+                                            std::string_view key_shape,
+                                            const PageArgs& args) {
+  return ReadPage(spec, query, key_shape, args.page_size, args.page_token);
+}
 
 // The token of the page after the row whose key is `last`, in `query`.
 // REQUIRES: every text of `last` is at most kMaxPageKeyText bytes.

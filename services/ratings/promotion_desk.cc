@@ -228,11 +228,9 @@ absl::StatusOr<std::vector<StoredProposal>> PromotionDesk::Evaluate(
   return out;
 }
 
-absl::StatusOr<std::vector<StoredProposal>> PromotionDesk::List(
-    const auth::Caller& caller, const ProposalFilter& filter) {
-  if (filter.limit <= 0 || filter.limit > 500) {
-    return absl::InvalidArgumentError("page size must be 1..500");
-  }
+absl::StatusOr<Page<StoredProposal>> PromotionDesk::List(
+    const auth::Caller& caller, const ProposalFilter& filter,
+    const PageArgs& page) {
   ProposalFilter scoped = filter;
   if (!caller.IsNational() && !caller.IsAuditor()) {
     if (caller.agency_prefix.empty()) {
@@ -242,7 +240,21 @@ absl::StatusOr<std::vector<StoredProposal>> PromotionDesk::List(
     }
     scoped.agency_prefix = caller.agency_prefix;
   }
-  return ratings_->ListProposals(scoped);
+  // The agency is part of the query: an operator's token does not page
+  // another agency's list.
+  const PageQuery query =
+      PageQuery("ListProposals")
+          .With("state", scoped.state ? static_cast<int64_t>(*scoped.state) : 0)
+          .With("player", scoped.player ? scoped.player->value : 0)
+          .With("agency_prefix", scoped.agency_prefix);
+  GORANK_ASSIGN_OR_RETURN(PageRequest request,
+                          ReadPage(kProposalPage, query, "i", page));
+  scoped.after_id = request.after ? request.after->Int(0) : 0;
+  scoped.limit = request.FetchLimit();
+  GORANK_ASSIGN_OR_RETURN(std::vector<StoredProposal> found,
+                          ratings_->ListProposals(scoped));
+  return CutPage(std::move(found), request, query,
+                 [](const StoredProposal& p) { return PageKey().Add(p.id); });
 }
 
 absl::StatusOr<std::string> PromotionDesk::Apply(const auth::Caller& caller,

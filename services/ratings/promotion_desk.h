@@ -88,9 +88,13 @@ class PromotionDesk {
   absl::StatusOr<std::vector<StoredProposal>> Evaluate(
       const auth::Caller& caller, const EvaluateRequest& request);
 
-  // An operator sees only its own players' proposals.
-  absl::StatusOr<std::vector<StoredProposal>> List(
-      const auth::Caller& caller, const ProposalFilter& filter);
+  // The proposals `filter` matches (state, player; its paging and agency
+  // fields are set here), by id, one page (kProposalPage). An operator sees
+  // only its own players' proposals. INVALID_ARGUMENT for a bad page
+  // (paging.h).
+  absl::StatusOr<Page<StoredProposal>> List(const auth::Caller& caller,
+                                            const ProposalFilter& filter,
+                                            const PageArgs& page);
 
   // FAILED_PRECONDITION when the proposal is not PENDING, or the player's
   // rank is no longer the proposal's `from` (then recorded SUPERSEDED).

@@ -18,6 +18,7 @@
 #include "absl/status/statusor.h"
 #include "services/common/change.h"
 #include "services/common/date.h"
+#include "services/common/paging.h"
 #include "services/ratings/promotion.h"
 #include "services/ratings/rating_book.h"
 
@@ -119,6 +120,13 @@ struct ProposalFilter {
   int limit = 50;
 };
 
+// Where a page of the rating list starts: after the row of `player`, whose
+// rating (GoR, or with pro_list the pro rating) is `rating`.
+struct RatingListPosition {
+  double rating = 0.0;
+  PlayerId player;
+};
+
 // Implementations are thread-safe.
 class RatingRepository {
  public:
@@ -143,6 +151,11 @@ class RatingRepository {
   // players who have one), ties by ascending id; `offset` rows skipped.
   virtual absl::StatusOr<std::vector<PlayerRating>> ListRatings(
       bool pro_list, int64_t offset, int limit) const = 0;
+  // The same list, keyset-paged: the rows after `after` (nullopt: from the
+  // top) in the list's order, at most `limit` (> 0).
+  virtual absl::StatusOr<std::vector<PlayerRating>> ListRatingsAfter(
+      bool pro_list, const std::optional<RatingListPosition>& after,
+      int limit) const = 0;
   // Every player with a stored rating, by ascending id.
   virtual absl::StatusOr<std::vector<PlayerId>> RatedPlayers() const = 0;
 
@@ -193,6 +206,17 @@ class RatingRepository {
   virtual absl::Status DecideProposal(const StoredProposal& decided,
                                       const ChangeRecord& audit) = 0;
 };
+
+// The page sizes of ListRatings and ListProposals.
+inline constexpr PageSpec kRatingPage{50, 500};
+inline constexpr PageSpec kProposalPage{50, 500};
+
+// One page of the rating list of `repo` (by descending GoR, or with
+// `pro_list` descending pro rating, ties by ascending id). INVALID_ARGUMENT
+// for a bad page (paging.h); the repository's errors.
+absl::StatusOr<Page<PlayerRating>> ListRatingPage(const RatingRepository& repo,
+                                                  bool pro_list,
+                                                  const PageArgs& page);
 
 }  // namespace gorank::ratings
 

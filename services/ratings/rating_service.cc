@@ -11,9 +11,6 @@
 namespace gorank::ratings {
 namespace {
 
-constexpr int kDefaultPage = 50;
-constexpr int kMaxPage = 500;
-
 std::string M(const char* method) {
   return MethodName(v1::RatingService::service_full_name(), method);
 }
@@ -25,24 +22,6 @@ absl::Status CheckPlayerId(int64_t player_id) {
         std::to_string(player_id));
   }
   return absl::OkStatus();
-}
-
-absl::StatusOr<int> PageSize(int32_t requested) {
-  if (requested < 0 || requested > kMaxPage) {
-    return absl::InvalidArgumentError("page_size must be 0..500, got " +
-                                      std::to_string(requested));
-  }
-  return requested == 0 ? kDefaultPage : requested;
-}
-
-// Page tokens are decimal numbers (an offset or the last id seen).
-absl::StatusOr<int64_t> PageToken(const std::string& token) {
-  if (token.empty()) return 0;
-  if (token.size() > 18 ||
-      token.find_first_not_of("0123456789") != std::string::npos) {
-    return absl::InvalidArgumentError("page_token is not one this server gave");
-  }
-  return std::stoll(token);
 }
 
 absl::StatusOr<std::optional<Date>> OptionalDate(const v1::Date& d,
@@ -218,17 +197,12 @@ grpc::Status RatingServiceImpl::ListRatings(grpc::ServerContext* ctx,
                                             v1::ListRatingsResponse* resp) {
   return gate_->Run(
       ctx, M("ListRatings"), *req, [&](const auth::Caller&) -> absl::Status {
-        GORANK_ASSIGN_OR_RETURN(int size, PageSize(req->page_size()));
-        GORANK_ASSIGN_OR_RETURN(int64_t offset, PageToken(req->page_token()));
-        // One row more than asked tells whether another page follows.
         GORANK_ASSIGN_OR_RETURN(
-            std::vector<PlayerRating> rows,
-            ratings_->ListRatings(req->pro_list(), offset, size + 1));
-        const bool more = static_cast<int>(rows.size()) > size;
-        if (more) rows.pop_back();
-        for (const PlayerRating& r : rows)
+            Page<PlayerRating> page,
+            ListRatingPage(*ratings_, req->pro_list(), PageArgsOf(*req)));
+        for (const PlayerRating& r : page.rows)
           RatingToProto(r, resp->add_ratings());
-        if (more) resp->set_next_page_token(std::to_string(offset + size));
+        resp->set_next_page_token(page.next_page_token);
         return absl::OkStatus();
       });
 }
@@ -335,18 +309,12 @@ grpc::Status RatingServiceImpl::ListProposals(
           return absl::InvalidArgumentError("player_id must not be negative");
         }
         if (req->player_id() > 0) f.player = PlayerId{req->player_id()};
-        GORANK_ASSIGN_OR_RETURN(f.limit, PageSize(req->page_size()));
-        GORANK_ASSIGN_OR_RETURN(f.after_id, PageToken(req->page_token()));
-        const int size = f.limit;
-        f.limit = size + 1;
-        GORANK_ASSIGN_OR_RETURN(std::vector<StoredProposal> rows,
-                                promotions_->List(caller, f));
-        const bool more = static_cast<int>(rows.size()) > size;
-        if (more) rows.resize(size);
-        for (const StoredProposal& p : rows) {
+        GORANK_ASSIGN_OR_RETURN(Page<StoredProposal> page,
+                                promotions_->List(caller, f, PageArgsOf(*req)));
+        for (const StoredProposal& p : page.rows) {
           ProposalToProto(p, resp->add_proposals());
         }
-        if (more) resp->set_next_page_token(std::to_string(rows.back().id));
+        resp->set_next_page_token(page.next_page_token);
         return absl::OkStatus();
       });
 }

@@ -21,8 +21,9 @@ namespace gorank::ratings {
 // GetRating: INVALID_ARGUMENT for player_id <= 0; NOT_FOUND when the player
 //   has no stored rating.
 // GetRatingHistory: oldest first, empty for a player without rated games.
-// ListRatings: page_size 0 -> 50, at most 500; INVALID_ARGUMENT for a
-//   negative size or a page_token this service did not hand out.
+// ListRatings, ListProposals: paged as services/common/paging.h (page_size
+//   0 -> 50, at most 500; INVALID_ARGUMENT outside that or for a page_token
+//   of another query or not given by rankd).
 // RecomputeRatings: the ledger's report; stores unless dry_run.
 // The promotion RPCs: errors as PromotionDesk documents.
 // GetRating also names the origin of an imported start (PlayerRating.origin;

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "nlohmann/json.hpp"
+#include "services/common/paging.h"
 #include "services/common/status_macros.h"
 #include "services/registry/gomoku_rank.h"
 #include "services/registry/resident_id.h"
@@ -12,8 +13,7 @@
 namespace gorank::registry {
 namespace {
 
-constexpr int kDefaultPageSize = 50;
-constexpr int kMaxPageSize = 200;
+constexpr PageSpec kSearchPage{50, 200};
 constexpr size_t kMaxNameBytes = 120;
 
 // Shorter names for the checks shared with the import.
@@ -314,10 +314,6 @@ absl::StatusOr<Player> PlayerRegistry::Update(const auth::Caller& caller,
 
 absl::StatusOr<PlayerPage> PlayerRegistry::Search(const auth::Caller& caller,
                                                   const SearchRequest& r) {
-  if (r.page_size < 0 || r.page_size > kMaxPageSize) {
-    return absl::InvalidArgumentError("page_size must be 0.." +
-                                      std::to_string(kMaxPageSize));
-  }
   if (!r.agency_prefix.empty() && !IsPrefix(r.agency_prefix)) {
     return absl::InvalidArgumentError("agency_prefix must be three digits");
   }
@@ -349,27 +345,30 @@ absl::StatusOr<PlayerPage> PlayerRegistry::Search(const auth::Caller& caller,
   q.agency_prefix = r.agency_prefix;
   if (r.min_rank) q.min_ordinal = r.min_rank->Ordinal();
   if (r.max_rank) q.max_ordinal = r.max_rank->Ordinal();
-  if (!r.page_token.empty()) {
-    if (r.page_token.size() > 18 ||
-        r.page_token.find_first_not_of("0123456789") != std::string::npos) {
-      return absl::InvalidArgumentError(
-          "page_token is not one this server gave");
-    }
-    q.after_id = std::stoll(r.page_token);
-  }
+  // By id; the token is bound to every filter.
+  const PageQuery query = PageQuery("SearchPlayers")
+                              .With("name_prefix", r.name_prefix)
+                              .With("agency_prefix", r.agency_prefix)
+                              .With("min", q.min_ordinal.value_or(-1))
+                              .With("max", q.max_ordinal.value_or(-1));
+  GORANK_ASSIGN_OR_RETURN(
+      PageRequest request,
+      ReadPage(kSearchPage, query, "i", r.page_size, r.page_token));
+  if (request.after) q.after_id = request.after->Int(0);
   GORANK_RETURN_IF_ERROR(BeforeRead());
-  int size = r.page_size == 0 ? kDefaultPageSize : r.page_size;
-  if (lookup_only) size = std::min(size, kPublicSearchLimit);
-  q.limit = size + 1;
-  GORANK_ASSIGN_OR_RETURN(std::vector<Player> found, repo_->SearchPlayers(q));
-  PlayerPage page;
   if (lookup_only) {
-    if (static_cast<int>(found.size()) > size) found.resize(size);
-  } else if (static_cast<int>(found.size()) > size) {
-    found.resize(size);
-    page.next_page_token = std::to_string(found.back().id.value);
+    request.size = std::min(request.size, kPublicSearchLimit);
   }
-  for (Player& p : found) page.players.push_back(Redact(caller, std::move(p)));
+  q.limit = request.FetchLimit();
+  GORANK_ASSIGN_OR_RETURN(std::vector<Player> found, repo_->SearchPlayers(q));
+  Page<Player> cut =
+      CutPage(std::move(found), request, query,
+              [](const Player& p) { return PageKey().Add(p.id.value); });
+  PlayerPage page;
+  // The public gets one page: no token to a next one.
+  if (!lookup_only) page.next_page_token = std::move(cut.next_page_token);
+  for (Player& p : cut.rows)
+    page.players.push_back(Redact(caller, std::move(p)));
   return page;
 }
 

@@ -58,8 +58,8 @@ struct SearchRequest {
   std::string agency_prefix;
   std::optional<Rank> min_rank;
   std::optional<Rank> max_rank;
-  int page_size = 0;  // 0 = default 50; at most 200
-  std::string page_token;
+  int page_size = 0;       // 0 = default 50; at most 200
+  std::string page_token;  // opaque (services/common/paging.h)
 };
 
 // Thread-safe. Does not own the repository or the clock.

@@ -258,10 +258,10 @@ TEST_F(AuditTrailTest, ReviewIsRecordedAgainstTheRootOfItsCheckpoint) {
   EXPECT_EQ(logged->subject, "review:110:2023");
   EXPECT_EQ(logged->actor, "auditor/token:4");
   EXPECT_THAT(logged->after, HasSubstr("\"outcome\":\"pass_with_conditions\""));
-  auto listed = trail_.ListReviews("110", 2023);
+  auto listed = trail_.ListReviews(auditor, "110", 2023);
   ASSERT_TRUE(listed.ok());
-  ASSERT_EQ(listed->size(), 1u);
-  EXPECT_EQ((*listed)[0].findings, r.findings);
+  ASSERT_EQ(listed->rows.size(), 1u);
+  EXPECT_EQ(listed->rows[0].findings, r.findings);
 }
 
 TEST_F(AuditTrailTest, BadReviewsAreRefusedWithPreciseCodes) {
@@ -295,7 +295,7 @@ TEST_F(AuditTrailTest, BadReviewsAreRefusedWithPreciseCodes) {
         << c.prefix << " " << c.year << " size " << c.size;
   }
   EXPECT_EQ(repo_.LogSize().value(), 3);  // nothing logged
-  EXPECT_TRUE(trail_.ListReviews("", 0).value().empty());
+  EXPECT_TRUE(trail_.ListReviews(auditor, "", 0).value().rows.empty());
 }
 
 TEST_F(AuditTrailTest,
@@ -341,11 +341,47 @@ TEST_F(AuditTrailTest,
   EXPECT_TRUE(trail_.CheckReviewPassed("130", 2024).ok());
 
   std::vector<ReviewOutcome> outcomes;
-  const std::vector<Review> listed = trail_.ListReviews("110", 2024).value();
+  const std::vector<Review> listed =
+      trail_.ListReviews(auditor, "110", 2024).value().rows;
   for (const Review& r : listed) outcomes.push_back(r.outcome);
   EXPECT_THAT(outcomes, ElementsAre(ReviewOutcome::kPass, ReviewOutcome::kFail,
                                     ReviewOutcome::kPassWithConditions,
                                     ReviewOutcome::kFail));
+}
+
+TEST_F(AuditTrailTest, AnAgencySeesOnlyItsOwnReviews) {
+  AppendPlain(3);
+  auth::Caller auditor{auth::Role::kAuditor, "", 4};
+  for (const char* prefix : {"110", "130"}) {
+    Review r;
+    r.agency_prefix = prefix;
+    r.year = 2024;
+    r.outcome = ReviewOutcome::kPass;
+    r.findings = "complete";
+    r.checkpoint_size = 3;
+    ASSERT_TRUE(trail_.RecordReview(auditor, r).ok());
+  }
+  auto prefixes = [](const Page<Review>& page) {
+    std::vector<std::string> out;
+    for (const Review& r : page.rows) out.push_back(r.agency_prefix);
+    return out;
+  };
+  const auth::Caller op110{auth::Role::kAgencyOperator, "110", 7};
+  // "" means its own agency; its own prefix is the same list.
+  EXPECT_THAT(prefixes(trail_.ListReviews(op110, "", 0).value()),
+              ElementsAre("110"));
+  EXPECT_THAT(prefixes(trail_.ListReviews(op110, "110", 2024).value()),
+              ElementsAre("110"));
+  auto other = trail_.ListReviews(op110, "130", 0);
+  EXPECT_EQ(other.status().code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_THAT(std::string(other.status().message()),
+              HasSubstr("an agency sees only its own reviews"));
+  // The national admin and auditors see every agency.
+  const auth::Caller national{auth::Role::kNationalAdmin, "000", 1};
+  EXPECT_THAT(prefixes(trail_.ListReviews(national, "", 0).value()),
+              ElementsAre("130", "110"));
+  EXPECT_THAT(prefixes(trail_.ListReviews(auditor, "130", 0).value()),
+              ElementsAre("130"));
 }
 
 TEST(ReviewOutcomeNameTest, NamesEveryOutcome) {

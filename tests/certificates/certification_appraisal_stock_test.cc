@@ -89,7 +89,48 @@ TEST_F(AppraisalTest, RecommendationRules) {
   EXPECT_EQ(RankOf(p110.id), R("1d"));
   auto pending = office_->ListAppraisals(op110_, "110", /*pending_only=*/true);
   ASSERT_TRUE(pending.ok());
-  EXPECT_TRUE(pending->empty());
+  EXPECT_TRUE(pending->rows.empty());
+}
+
+TEST_F(AppraisalTest, AppraisalCertificatesAreNotIssuedDirectly) {
+  GiveStock("110", 2025, 10);
+  const auto p = MustRegister("小红", "110", R("1d"));
+  IssueRequest r = Request(p, "2d");
+  r.basis = Basis::kAppraisal;
+  for (const auth::Caller& caller : {national_, op110_}) {
+    auto issued = office_->Issue(caller, r);
+    EXPECT_EQ(issued.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(issued.status().message().find("DecideAppraisal"),
+              std::string::npos)
+        << issued.status();
+  }
+  EXPECT_EQ(LastSerial("110", 2025), 0);
+  EXPECT_EQ(RankOf(p.id), R("1d"));
+}
+
+TEST_F(AppraisalTest, AnAgencyListsOnlyItsOwnAppraisals) {
+  const auto p110 = MustRegister("张三", "110", R("1d"));
+  const auto p120 = MustRegister("李四", "120", R("1d"));
+  ASSERT_TRUE(office_->RecommendAppraisal(op110_, p110.id, R("2d"), "").ok());
+  ASSERT_TRUE(office_->RecommendAppraisal(op120_, p120.id, R("2d"), "").ok());
+  auto holders = [](const Page<Appraisal>& page) {
+    std::vector<int64_t> out;
+    for (const Appraisal& a : page.rows) out.push_back(a.player_id.value);
+    return out;
+  };
+  // "" is the operator's own agency.
+  auto own = office_->ListAppraisals(op110_, "", false);
+  ASSERT_TRUE(own.ok()) << own.status();
+  EXPECT_EQ(holders(*own), std::vector<int64_t>{p110.id.value});
+  EXPECT_EQ(holders(*office_->ListAppraisals(op110_, "110", true)),
+            std::vector<int64_t>{p110.id.value});
+  EXPECT_EQ(office_->ListAppraisals(op110_, "120", false).status().code(),
+            absl::StatusCode::kPermissionDenied);
+  // The national admin and auditors: "" is every agency.
+  EXPECT_EQ(holders(*office_->ListAppraisals(national_, "", false)),
+            (std::vector<int64_t>{p110.id.value, p120.id.value}));
+  EXPECT_EQ(holders(*office_->ListAppraisals(auditor_, "120", false)),
+            std::vector<int64_t>{p120.id.value});
 }
 
 class StockTest : public CertificationFixture {

@@ -82,10 +82,10 @@ TEST_F(NoticeTest, AnOpenObjectionHoldsTheNoticeAndADismissalEndsIt) {
   clock_.Set(t0_ + 8 * kDay);
   EXPECT_EQ(StateNow(), CertificateState::kUnderNotice);
   EXPECT_EQ(RankOf(player_.id), R("3d"));
-  auto notices = office_->ListNotices(auth::Caller::Public());
+  auto notices = office_->ListNotices(auth::Caller::Public(), {});
   ASSERT_TRUE(notices.ok());
-  ASSERT_EQ(notices->size(), 1u);
-  EXPECT_EQ((*notices)[0].open_objections, 1);
+  ASSERT_EQ(notices->rows.size(), 1u);
+  EXPECT_EQ(notices->rows[0].open_objections, 1);
 
   auto decided = office_->DecideObjection(national_, o->id, /*uphold=*/false,
                                           "the result is on record");
@@ -115,9 +115,9 @@ TEST_F(NoticeTest, AnUpheldObjectionRevokesAndTheRankStays) {
   clock_.Set(t0_ + 8 * kDay);
   EXPECT_EQ(RankOf(player_.id), R("3d"));
   EXPECT_EQ(History(player_.id).size(), 1u);
-  auto notices = office_->ListNotices(auth::Caller::Public());
+  auto notices = office_->ListNotices(auth::Caller::Public(), {});
   ASSERT_TRUE(notices.ok());
-  EXPECT_TRUE(notices->empty());
+  EXPECT_TRUE(notices->rows.empty());
   auto verify = office_->Verify(number_, "王五");
   ASSERT_TRUE(verify.ok());
   EXPECT_EQ(verify->outcome, VerifyOutcome::kRevoked);
@@ -163,21 +163,21 @@ TEST_F(NoticeTest, ListNoticesShowsWhatIsPosted) {
   const auto kyu = MustRegister("赵六", "110");
   MustIssue(op110_, Request(kyu, "2d"));  // no notice below 4d
 
-  auto notices = office_->ListNotices(auth::Caller::Public());
+  auto notices = office_->ListNotices(auth::Caller::Public(), {});
   ASSERT_TRUE(notices.ok()) << notices.status();
-  ASSERT_EQ(notices->size(), 2u);
-  EXPECT_EQ((*notices)[0].certificate.number.ToString(), number_);
-  EXPECT_EQ((*notices)[0].holder_name, "王五");
-  EXPECT_EQ((*notices)[0].open_objections, 0);
-  EXPECT_FALSE((*notices)[0].agency_name.empty());
-  EXPECT_EQ((*notices)[1].certificate.number, six.number);
-  EXPECT_EQ((*notices)[1].certificate.notice_until_unix, t0_ + 10 * kDay);
+  ASSERT_EQ(notices->rows.size(), 2u);
+  EXPECT_EQ(notices->rows[0].certificate.number.ToString(), number_);
+  EXPECT_EQ(notices->rows[0].holder_name, "王五");
+  EXPECT_EQ(notices->rows[0].open_objections, 0);
+  EXPECT_FALSE(notices->rows[0].agency_name.empty());
+  EXPECT_EQ(notices->rows[1].certificate.number, six.number);
+  EXPECT_EQ(notices->rows[1].certificate.notice_until_unix, t0_ + 10 * kDay);
 
   clock_.Set(t0_ + 7 * kDay);  // the first one ends, the second one runs
-  notices = office_->ListNotices(auth::Caller::Public());
+  notices = office_->ListNotices(auth::Caller::Public(), {});
   ASSERT_TRUE(notices.ok());
-  ASSERT_EQ(notices->size(), 1u);
-  EXPECT_EQ((*notices)[0].certificate.number, six.number);
+  ASSERT_EQ(notices->rows.size(), 1u);
+  EXPECT_EQ(notices->rows[0].certificate.number, six.number);
   EXPECT_EQ(RankOf(player_.id), R("4d"));
   EXPECT_EQ(RankOf(other.id), R("5d"));
 }

@@ -103,6 +103,12 @@ class CountingCertificateRepository : public CertificateRepository {
       const std::string& agency_prefix, bool pending_only) override {
     GORANK_COUNT_AND_FORWARD(ListAppraisals, agency_prefix, pending_only);
   }
+  absl::StatusOr<std::vector<Appraisal>> ListAppraisalsAfter(
+      const std::string& agency_prefix, bool pending_only, int64_t after_id,
+      int limit) override {
+    GORANK_COUNT_AND_FORWARD(ListAppraisalsAfter, agency_prefix, pending_only,
+                             after_id, limit);
+  }
   absl::Status RejectAppraisal(int64_t id, const std::string& note,
                                int64_t now_unix,
                                const ChangeRecord& audit) override {

@@ -116,6 +116,19 @@ class InMemoryAuditRepository : public audit::AuditRepository {
     }
     return out;
   }
+  absl::StatusOr<std::vector<audit::Review>> ListReviewsBefore(
+      const std::string& prefix, int year, int64_t before_id,
+      int limit) override {
+    auto all = ListReviews(prefix, year);
+    if (!all.ok()) return all.status();
+    std::vector<audit::Review> out;
+    for (const audit::Review& r : *all) {
+      if (before_id != 0 && r.id >= before_id) continue;
+      if (static_cast<int>(out.size()) == limit) break;
+      out.push_back(r);
+    }
+    return out;
+  }
   absl::Status Backup(const std::string&, bool) override {
     return absl::UnimplementedError("the fake has no file to back up");
   }
