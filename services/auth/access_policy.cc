@@ -87,6 +87,7 @@ std::vector<MethodPolicy> BuildTable() {
       {tnm + "RecordRound", {kN, kA}},
       {tnm + "CloseEvent", {kN, kA}},
       {tnm + "EditResults", {kN, kA}},
+      {tnm + "PairRound", {kN, kA}},
       // Athlete grades are public results.
       {elg + "EvaluatePlayer", {kP, kN, kA, kU}},
       {elg + "EvaluateEvent", {kP, kN, kA, kU}},

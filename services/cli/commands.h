@@ -28,6 +28,15 @@ void AddEventCommands(CLI::App& app, CliContext& ctx, Action& action);
 void AddRatingCommands(CLI::App& app, CliContext& ctx, Action& action);
 // `promotion rules|explain|evaluate|list|approve|reject`.
 void AddPromotionCommands(CLI::App& app, CliContext& ctx, Action& action);
+// `event pair`, `event sheet` (pairing_commands.cc), registered on the
+// `event` subcommand.
+void AddPairingCommands(CLI::App* event, CliContext& ctx, Action& action);
+// `event result --board B --winner black|white|jigo|both-lose [--forfeit]`:
+// the stored game of board B of `round` (a paired round) gets the outcome,
+// its players, colours, handicap and komi unchanged (GetResults, then
+// EditResults). Returns the exit status.
+int RecordBoardResult(CliContext& ctx, int64_t event_id, int32_t round,
+                      int32_t board, const std::string& winner, bool forfeit);
 // The file imports (services/cli/import_file.h), each registered on its
 // group's subcommand: `player import`, `cert import`, `rating import`.
 void AddPlayerImportCommand(CLI::App& player, CliContext& ctx, Action& action);

@@ -835,7 +835,17 @@ void AddResult(CLI::App* event, CliContext& ctx, Action& action) {
   res->add_option("--bye", *byes, "ENTRANT[:POINTS] (points 2 by default)");
   res->add_option("--remove", *removes,
                   "A-B: remove the game between entrants A and B");
-  res->add_option("--board", *board, "team formats: the board of every --game");
+  res->add_option("--board", *board,
+                  "team formats: the board of every --game; with --winner: "
+                  "the board of a round paired by rankctl event pair");
+  auto winner = std::make_shared<std::string>();
+  auto forfeit = std::make_shared<bool>(false);
+  res->add_option("--winner", *winner,
+                  "black|white|jigo|both-lose: the result of --board B of a "
+                  "paired round (its players, colours, handicap and komi "
+                  "stay as paired)");
+  res->add_flag("--forfeit", *forfeit,
+                "with --winner: won by forfeit, not played over the board");
   res->add_flag("--playoff", *playoff,
                 "the games are play-offs for a tied place (score nothing)");
   res->add_flag("--white-first", *white_first,
@@ -846,9 +856,20 @@ void AddResult(CLI::App* event, CliContext& ctx, Action& action) {
       "--whole-round", *whole,
       "replace every game and bye of the round with those given (RecordRound)");
   res->callback([&, rr, games, byes, removes, whole, playoff, board,
-                 white_first] {
-    action = [&, rr, games, byes, removes, whole, playoff, board,
-              white_first]() -> int {
+                 white_first, winner, forfeit] {
+    action = [&, rr, games, byes, removes, whole, playoff, board, white_first,
+              winner, forfeit]() -> int {
+      if (!winner->empty()) {
+        if (!games->empty() || !byes->empty() || !removes->empty() ||
+            *whole || *playoff) {
+          return CliContext::Usage(
+              "--winner records one paired board: not with --game, --bye, "
+              "--remove, --whole-round or --playoff");
+        }
+        return RecordBoardResult(ctx, rr->event_id(), rr->round(), *board,
+                                 *winner, *forfeit);
+      }
+      if (*forfeit) return CliContext::Usage("--forfeit goes with --winner");
       v1::EditResultsRequest edit;
       edit.set_event_id(rr->event_id());
       for (const std::string& spec : *games) {
@@ -1103,6 +1124,7 @@ void AddWrites(CLI::App* event, CliContext& ctx, Action& action) {
   AddImport(event, ctx, action);
   AddResult(event, ctx, action);
   AddEntries(event, ctx, action);
+  AddPairingCommands(event, ctx, action);
 
   auto cid = std::make_shared<int64_t>(0);
   WithEventId(event, "close", "close an event: its results become final", cid)

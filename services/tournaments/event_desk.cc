@@ -1,6 +1,9 @@
 #include "services/tournaments/event_desk.h"
 
+#include <sys/random.h>
+
 #include <algorithm>
+#include <cstdint>
 
 #include "services/common/status_macros.h"
 #include "services/tournaments/event_json.h"
@@ -37,6 +40,15 @@ absl::StatusOr<ResultFile> ReadFile(ResultFileFormat format,
   return absl::InvalidArgumentError("format must be egf or csv");
 }
 
+// A pairing seed from the kernel's CSPRNG; never 0 (0 asks for a draw).
+uint64_t DrawSeed() {
+  uint64_t seed = 0;
+  while (seed == 0) {
+    if (getrandom(&seed, sizeof seed, 0) != sizeof seed) seed = 0;
+  }
+  return seed;
+}
+
 }  // namespace
 
 ChangeRecord EventDesk::Change(const auth::Caller& caller,
@@ -68,6 +80,7 @@ absl::StatusOr<Event> EventDesk::Create(const auth::Caller& caller,
   Event fresh = event;
   fresh.id = EventId{};
   fresh.closed = false;
+  if (fresh.pairing.seed == 0) fresh.pairing.seed = DrawSeed();
   ChangeRecord c = Change(caller, "event.create", EventId{});
   c.after = EventToJson(fresh);
   return repo_->CreateEvent(fresh, c);
@@ -104,8 +117,14 @@ absl::StatusOr<Event> EventDesk::Update(const auth::Caller& caller,
   GORANK_RETURN_IF_ERROR(
       CheckActsFor(caller, event.organiser_prefix, "an event"));
   GORANK_RETURN_IF_ERROR(CheckDescription(event));
+  if (event.pairing.seed != 0 && event.pairing.seed != stored.pairing.seed) {
+    return absl::InvalidArgumentError(
+        "event.pairing.seed is read-only (drawn when the event was created, "
+        "so that its pairings can be reproduced): send 0 or the stored seed");
+  }
   Event updated = event;
   updated.closed = false;
+  updated.pairing.seed = stored.pairing.seed;
   ChangeRecord c = Change(caller, "event.update", event.id);
   c.before = EventToJson(stored);
   c.after = EventToJson(updated);
@@ -117,13 +136,14 @@ absl::StatusOr<Standings> EventDesk::Store(const auth::Caller& caller,
                                            const Event& event,
                                            const EventResults& before,
                                            const EventResults& after,
-                                           const std::string& action) {
+                                           const std::string& action,
+                                           const std::string* audit_after) {
   // ComputeStandings runs ValidateResults and the format's structure
   // checks, so nothing that cannot be ranked is stored.
   GORANK_ASSIGN_OR_RETURN(Standings standings, ComputeStandings(event, after));
   ChangeRecord c = Change(caller, action, event.id);
   c.before = ResultsToJson(before);
-  c.after = ResultsToJson(after);
+  c.after = audit_after != nullptr ? *audit_after : ResultsToJson(after);
   GORANK_RETURN_IF_ERROR(repo_->SaveResults(event.id, after, c));
   return standings;
 }

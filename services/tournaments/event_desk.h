@@ -27,6 +27,7 @@
 #include "services/tournaments/competition_catalogue.h"
 #include "services/tournaments/entrant_matching.h"
 #include "services/tournaments/event_repository.h"
+#include "services/tournaments/pairing.h"
 #include "services/tournaments/result_file.h"
 #include "services/tournaments/results_edit.h"
 #include "services/tournaments/standings.h"
@@ -61,6 +62,11 @@ struct EditedResults {
   std::vector<std::string> changes;
 };
 
+struct PairedRound {
+  RoundPairing pairing;
+  bool stored = false;  // false for a dry run
+};
+
 // Thread-safe. Does not own its collaborators. Changes to one desk's
 // results are serialised (RecordRound reads, edits and writes back).
 class EventDesk {
@@ -70,7 +76,8 @@ class EventDesk {
       const CompetitionCatalogue* catalogue = &CompetitionCatalogue::Default())
       : repo_(repo), clock_(clock), catalogue_(catalogue) {}
 
-  // Creates an event (id and `closed` ignored). INVALID_ARGUMENT when the
+  // Creates an event (id and `closed` ignored; a pairing seed of 0 is drawn
+  // from the system's CSPRNG). INVALID_ARGUMENT when the
   // organiser prefix is not three digits, the competition or group is not
   // in the catalogue, or ValidateEvent fails; then PERMISSION_DENIED unless
   // the caller acts for `event.organiser_prefix`.
@@ -81,10 +88,11 @@ class EventDesk {
   absl::StatusOr<std::vector<Event>> List(const EventFilter& filter) const;
   absl::StatusOr<EventResults> Results(EventId id) const;
 
-  // Replaces the description (`closed` is kept as stored; use Close).
-  // NOT_FOUND; PERMISSION_DENIED unless the caller acts for both the stored
-  // and the new organiser; FAILED_PRECONDITION when closed; INVALID_ARGUMENT
-  // as Create.
+  // Replaces the description (`closed` and the pairing seed are kept as
+  // stored; use Close). NOT_FOUND; PERMISSION_DENIED unless the caller acts
+  // for both the stored and the new organiser; FAILED_PRECONDITION when
+  // closed; INVALID_ARGUMENT as Create, or for a pairing seed other than 0
+  // or the stored one (the seed is read-only).
   absl::StatusOr<Event> Update(const auth::Caller& caller, const Event& event);
 
   // Replaces the results as a whole and returns the new standings.
@@ -110,6 +118,24 @@ class EventDesk {
   // otherwise, CheckDecidesPendingTies).
   absl::StatusOr<EditedResults> Edit(const auth::Caller& caller, EventId id,
                                      const ResultsEdit& edit);
+
+  // Pairs `round` of a Swiss event (pairing.h PairRound with the event's
+  // PairingSettings and stored results) and, unless `dry_run`, stores it:
+  // every regular game and bye of `round` is replaced by the boards (games
+  // with unknown outcome, board numbers, handicap and komi) and byes, in one
+  // transaction with an audit entry ("results.pair_round") whose after-JSON
+  // also names the round, the seed and the decisions. Serialised with the
+  // other result changes. NOT_FOUND; PERMISSION_DENIED (caller does not act
+  // for the organiser); INVALID_ARGUMENT when `round` is outside 1..R or an
+  // adjustment is wrong (PairRound's); FAILED_PRECONDITION when the event is
+  // closed or not an individual Swiss, when a game of `round` already has a
+  // result, when a later round is already paired, when an earlier round has
+  // a game with an unknown result, or when no pairing exists. Implemented
+  // in event_desk_pairing.cc (target pairing_desk).
+  absl::StatusOr<PairedRound> PairRound(const auth::Caller& caller, EventId id,
+                                        int round,
+                                        const PairingAdjustments& adjustments,
+                                        bool dry_run);
 
   // NOT_FOUND; INVALID_ARGUMENT when the stored results do not fit the
   // event's format (e.g. after a format change). Pending results are an OK
@@ -164,12 +190,15 @@ class EventDesk {
   absl::Status CheckDescription(const Event& event) const;
   // The stored event, when the caller may change it and it is open.
   absl::StatusOr<Event> Writable(const auth::Caller& caller, EventId id) const;
-  // Checks, stores and returns the standings. REQUIRES: results_mu_ held.
+  // Checks, stores and returns the standings. The audit entry's after is
+  // `after` as JSON unless `audit_after` is given. REQUIRES: results_mu_
+  // held.
   absl::StatusOr<Standings> Store(const auth::Caller& caller,
                                   const Event& event,
                                   const EventResults& before,
                                   const EventResults& after,
-                                  const std::string& action);
+                                  const std::string& action,
+                                  const std::string* audit_after = nullptr);
   ChangeRecord Change(const auth::Caller& caller, const std::string& action,
                       EventId id) const;
 

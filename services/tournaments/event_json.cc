@@ -1,6 +1,8 @@
 #include "services/tournaments/event_json.h"
 
 #include <exception>
+#include <optional>
+#include <string>
 
 #include "nlohmann/json.hpp"
 
@@ -163,6 +165,39 @@ Bye ByeOf(const Json& j) {
   return b;
 }
 
+Json PairingJson(const PairingSettings& p) {
+  Json j = {{"system", static_cast<int>(p.system)},
+            {"same_club_rounds", p.same_club_rounds},
+            {"max_handicap", p.max_handicap},
+            {"first_round_by_lot", p.first_round_by_lot},
+            {"seed", p.seed}};
+  if (p.mcmahon_bar) j["mcmahon_bar"] = p.mcmahon_bar->ToString();
+  if (p.mcmahon_floor) j["mcmahon_floor"] = p.mcmahon_floor->ToString();
+  return j;
+}
+
+std::optional<registry::Rank> RankOf(const Json& j, const char* key) {
+  if (!j.contains(key)) return std::nullopt;
+  auto r = registry::Rank::Parse(j.at(key).get<std::string>());
+  if (!r.ok()) {
+    throw BadValue(std::string(key) + ": " + std::string(r.status().message()));
+  }
+  return *r;
+}
+
+// Events stored before pairing existed have no "pairing": the defaults.
+PairingSettings PairingOf(const Json& j) {
+  PairingSettings p;
+  p.system = EnumOf(j, "system", p.system);
+  p.mcmahon_bar = RankOf(j, "mcmahon_bar");
+  p.mcmahon_floor = RankOf(j, "mcmahon_floor");
+  p.same_club_rounds = j.value("same_club_rounds", p.same_club_rounds);
+  p.max_handicap = j.value("max_handicap", p.max_handicap);
+  p.first_round_by_lot = j.value("first_round_by_lot", p.first_round_by_lot);
+  p.seed = j.value("seed", p.seed);
+  return p;
+}
+
 template <typename Fn>
 auto Decode(const std::string& text, const char* what, Fn fn)
     -> absl::StatusOr<decltype(fn(Json()))> {
@@ -204,7 +239,8 @@ std::string EventToJson(const Event& e) {
             {"rules", rules},
             {"time", time},
             {"shared_places_allowed", e.shared_places_allowed},
-            {"closed", e.closed}};
+            {"closed", e.closed},
+            {"pairing", PairingJson(e.pairing)}};
   return j.dump();
 }
 
@@ -237,6 +273,7 @@ absl::StatusOr<Event> EventFromJson(const std::string& text) {
     e.time.system = time.value("system", std::string());
     e.shared_places_allowed = j.value("shared_places_allowed", true);
     e.closed = j.value("closed", false);
+    if (j.contains("pairing")) e.pairing = PairingOf(j.at("pairing"));
     return e;
   });
 }

@@ -3,6 +3,7 @@
 #include "services/common/common_proto_convert.h"
 #include "services/common/status_macros.h"
 #include "services/registry/common_proto_convert.h"
+#include "services/tournaments/pairing_proto_convert.h"
 
 namespace gorank::tournaments {
 namespace {
@@ -165,6 +166,7 @@ absl::StatusOr<Event> EventFromProto(const v1::Event& e) {
   out.time.system = e.time().system();
   out.shared_places_allowed = e.shared_places_allowed();
   out.closed = e.closed();
+  GORANK_ASSIGN_OR_RETURN(out.pairing, PairingSettingsFromProto(e.pairing()));
   return out;
 }
 
@@ -203,6 +205,7 @@ void EventToProto(const Event& e, v1::Event* out) {
   out->mutable_time()->set_system(e.time.system);
   out->set_shared_places_allowed(e.shared_places_allowed);
   out->set_closed(e.closed);
+  PairingSettingsToProto(e.pairing, out->mutable_pairing());
 }
 
 v1::SubEvent SubEventToProto(SubEvent s) {

@@ -1,6 +1,7 @@
 #include "services/tournaments/tournament_service.h"
 
 #include "services/common/status_macros.h"
+#include "services/tournaments/pairing_proto_convert.h"
 #include "services/tournaments/tournament_proto_convert.h"
 
 namespace gorank::tournaments {
@@ -201,6 +202,21 @@ grpc::Status TournamentServiceImpl::EditResults(
         StandingsToProto(out.standings, resp->mutable_standings());
         ResultsToProto(out.results, resp->mutable_results());
         for (const std::string& c : out.changes) resp->add_changes(c);
+        return absl::OkStatus();
+      });
+}
+
+grpc::Status TournamentServiceImpl::PairRound(grpc::ServerContext* ctx,
+                                              const v1::PairRoundRequest* req,
+                                              v1::PairRoundResponse* resp) {
+  return gate_->Run(
+      ctx, M("PairRound"), *req, [&](const Caller& caller) -> absl::Status {
+        GORANK_ASSIGN_OR_RETURN(
+            PairedRound out,
+            desk_->PairRound(caller, EventId{req->event_id()}, req->round(),
+                             AdjustmentsFromProto(*req), req->dry_run()));
+        PairingToProto(out.pairing, resp->mutable_pairing());
+        resp->set_stored(out.stored);
         return absl::OkStatus();
       });
 }

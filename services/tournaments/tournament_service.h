@@ -33,6 +33,7 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
   GORANK_RPC(RecordRound);
   GORANK_RPC(CloseEvent);
   GORANK_RPC(EditResults);
+  GORANK_RPC(PairRound);
 
  private:
   CallGate* gate_;

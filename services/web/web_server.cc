@@ -2,19 +2,23 @@
 
 #include <httplib.h>
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 
 #include "google/protobuf/util/json_util.h"
 #include "gorank/v1/certificates.grpc.pb.h"
+#include "gorank/v1/tournaments.grpc.pb.h"
 #include "grpcpp/client_context.h"
 #include "nlohmann/json.hpp"
 #include "services/auth/call_gate.h"
 #include "services/web/form_guard.h"
 #include "services/web/html.h"
 #include "services/web/http_status.h"
+#include "services/web/pairing_page.h"
 #include "services/web/web_pages.h"
 #include "spdlog/spdlog.h"
 
@@ -122,6 +126,7 @@ struct WebServer::Impl {
   Impl(const WebOptions& o, std::shared_ptr<grpc::Channel> channel)
       : options(o),
         stub(v1::CertificateService::NewStub(channel)),
+        events(v1::TournamentService::NewStub(channel)),
         limiter(o.limit),
         tokens(o.form_key) {}
 
@@ -171,10 +176,10 @@ struct WebServer::Impl {
   // One public gRPC call for the visitor behind `http_req`, with the deadline;
   // the caller's address travels along so rankd's own per-client limit
   // applies to the visitor, not to the web page as a whole.
-  template <typename Req, typename Resp>
+  template <typename S, typename Req, typename Resp>
   Refusal Call(const Request& http_req,
-               grpc::Status (Stub::*method)(grpc::ClientContext*, const Req&,
-                                            Resp*),
+               grpc::Status (S::*method)(grpc::ClientContext*, const Req&,
+                                         Resp*),
                const Req& req, Resp* resp) {
     grpc::ClientContext ctx;
     ctx.set_deadline(std::chrono::system_clock::now() +
@@ -183,7 +188,13 @@ struct WebServer::Impl {
       ctx.AddMetadata(kRelayKeyMetadata, options.relay_key);
       ctx.AddMetadata(kRelayedClientMetadata, http_req.remote_addr);
     }
-    const grpc::Status s = (stub.get()->*method)(&ctx, req, resp);
+    S* target = nullptr;
+    if constexpr (std::is_same_v<S, Stub>) {
+      target = stub.get();
+    } else {
+      target = events.get();
+    }
+    const grpc::Status s = (target->*method)(&ctx, req, resp);
     Refusal r;
     if (s.ok()) return r;
     r.code = static_cast<absl::StatusCode>(s.error_code());
@@ -273,11 +284,46 @@ struct WebServer::Impl {
   int port = 0;
 };
 
+  // GET /pairing?event=ID[&round=N]: the event and its results.
+  Refusal Pairing(const Request& req, v1::GetEventResponse* event,
+                  v1::GetResultsResponse* results, int* round) {
+    int64_t id = 0;
+    const std::string text = req.get_param_value("event");
+    auto [end, ec] =
+        std::from_chars(text.data(), text.data() + text.size(), id);
+    if (ec != std::errc() || end != text.data() + text.size() || id <= 0) {
+      return Refusal{
+          absl::StatusCode::kInvalidArgument,
+          "event must be an event id (a positive number), got '" + text + "'",
+          0};
+    }
+    *round = 0;
+    const std::string r = req.get_param_value("round");
+    auto [rend, rec] = std::from_chars(r.data(), r.data() + r.size(), *round);
+    if (!r.empty() &&
+        (rec != std::errc() || rend != r.data() + r.size() || *round <= 0)) {
+      return Refusal{
+          absl::StatusCode::kInvalidArgument,
+          "round must be a round number (1 or more), got '" + r + "'", 0};
+    }
+    v1::GetEventRequest ereq;
+    ereq.set_event_id(id);
+    if (Refusal f =
+            Call(req, &v1::TournamentService::Stub::GetEvent, ereq, event);
+        !f.ok()) {
+      return f;
+    }
+    v1::GetResultsRequest rreq;
+    rreq.set_event_id(id);
+    return Call(req, &v1::TournamentService::Stub::GetResults, rreq, results);
+  }
+
 void WebServer::Impl::Routes() {
   http.Get("/", [this](const Request& req, Response& res) {
     Html(req, res, 200, TextsFor(LangOf(req)).nav_home,
          HomeBody(LangOf(req), "", ""));
   });
+  std::unique_ptr<v1::TournamentService::Stub> events;
   http.Get("/verify", [this](const Request& req, Response& res) {
     const Texts& t = TextsFor(LangOf(req));
     const std::string number = req.get_param_value("number");
@@ -309,6 +355,17 @@ void WebServer::Impl::Routes() {
   http.Post("/objections", [this](const Request& http_req, Response& res,
                                   const httplib::ContentReader& reader) {
     std::string body;
+  });
+  http.Get("/pairing", [this](const Request& req, Response& res) {
+    v1::GetEventResponse event;
+    v1::GetResultsResponse results;
+    int round = 0;
+    if (Refusal r = Pairing(req, &event, &results, &round); !r.ok()) {
+      return Refuse(req, res, r);
+    }
+    const int shown = CurrentRound(results.results(), round);
+    Html(req, res, 200, PairingTitle(LangOf(req), shown),
+         PairingBody(LangOf(req), event.event(), results.results(), round));
     if (Refusal r = ReadBody(http_req, res, reader, &body); !r.ok()) {
       return Refuse(http_req, res, r);
     }

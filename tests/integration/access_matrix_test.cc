@@ -83,6 +83,7 @@ const std::map<std::string, std::string>& ExpectedRoles() {
       {"/gorank.v1.TournamentService/RecordRound", "NA"},
       {"/gorank.v1.TournamentService/CloseEvent", "NA"},
       {"/gorank.v1.TournamentService/EditResults", "NA"},
+      {"/gorank.v1.TournamentService/PairRound", "NA"},
       {"/gorank.v1.EligibilityService/EvaluatePlayer", "PNAU"},
       {"/gorank.v1.EligibilityService/EvaluateEvent", "PNAU"},
       {"/gorank.v1.EligibilityService/GetGradeStandard", "PNAU"},
