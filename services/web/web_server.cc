@@ -271,19 +271,6 @@ struct WebServer::Impl {
     return r;
   }
 
-  void Routes();
-  void Limits();
-
-  WebOptions options;
-  std::unique_ptr<Stub> stub;
-  RateLimiter limiter;
-  FormTokens tokens;
-  httplib::Server http;
-  std::thread thread;
-  std::mutex stop_mu;
-  int port = 0;
-};
-
   // GET /pairing?event=ID[&round=N]: the event and its results.
   Refusal Pairing(const Request& req, v1::GetEventResponse* event,
                   v1::GetResultsResponse* results, int* round) {
@@ -318,12 +305,25 @@ struct WebServer::Impl {
     return Call(req, &v1::TournamentService::Stub::GetResults, rreq, results);
   }
 
+  void Routes();
+  void Limits();
+
+  WebOptions options;
+  std::unique_ptr<Stub> stub;
+  std::unique_ptr<v1::TournamentService::Stub> events;
+  RateLimiter limiter;
+  FormTokens tokens;
+  httplib::Server http;
+  std::thread thread;
+  std::mutex stop_mu;
+  int port = 0;
+};
+
 void WebServer::Impl::Routes() {
   http.Get("/", [this](const Request& req, Response& res) {
     Html(req, res, 200, TextsFor(LangOf(req)).nav_home,
          HomeBody(LangOf(req), "", ""));
   });
-  std::unique_ptr<v1::TournamentService::Stub> events;
   http.Get("/verify", [this](const Request& req, Response& res) {
     const Texts& t = TextsFor(LangOf(req));
     const std::string number = req.get_param_value("number");
@@ -343,6 +343,17 @@ void WebServer::Impl::Routes() {
     Html(req, res, 200, TextsFor(LangOf(req)).lookup_heading,
          LookupBody(LangOf(req), req.get_param_value("name"), resp));
   });
+  http.Get("/pairing", [this](const Request& req, Response& res) {
+    v1::GetEventResponse event;
+    v1::GetResultsResponse results;
+    int round = 0;
+    if (Refusal r = Pairing(req, &event, &results, &round); !r.ok()) {
+      return Refuse(req, res, r);
+    }
+    const int shown = CurrentRound(results.results(), round);
+    Html(req, res, 200, PairingTitle(LangOf(req), shown),
+         PairingBody(LangOf(req), event.event(), results.results(), round));
+  });
   http.Get("/notices", [this](const Request& req, Response& res) {
     v1::ListNoticesResponse resp;
     if (Refusal r = Notices(req, &resp); !r.ok()) return Refuse(req, res, r);
@@ -355,17 +366,6 @@ void WebServer::Impl::Routes() {
   http.Post("/objections", [this](const Request& http_req, Response& res,
                                   const httplib::ContentReader& reader) {
     std::string body;
-  });
-  http.Get("/pairing", [this](const Request& req, Response& res) {
-    v1::GetEventResponse event;
-    v1::GetResultsResponse results;
-    int round = 0;
-    if (Refusal r = Pairing(req, &event, &results, &round); !r.ok()) {
-      return Refuse(req, res, r);
-    }
-    const int shown = CurrentRound(results.results(), round);
-    Html(req, res, 200, PairingTitle(LangOf(req), shown),
-         PairingBody(LangOf(req), event.event(), results.results(), round));
     if (Refusal r = ReadBody(http_req, res, reader, &body); !r.ok()) {
       return Refuse(http_req, res, r);
     }
