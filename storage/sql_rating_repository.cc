@@ -48,6 +48,15 @@ constexpr char kPutState[] =
     "players = excluded.players";
 constexpr char kGetState[] =
     "SELECT table_sha256, events, players FROM rating_state WHERE id = 1";
+constexpr char kAllEvents[] =
+    "SELECT seq, event_id, event_date, event_order FROM rating_events "
+    "ORDER BY seq";
+constexpr char kAllRatings[] =
+    "SELECT player_id, gor, rated_games, rated_events, pro_elo, pro_games "
+    "FROM ratings ORDER BY player_id";
+constexpr char kAllHistory[] =
+    "SELECT player_id, event_seq, gor_before, gor_after, games, pro_before, "
+    "pro_after, pro_games FROM rating_history ORDER BY player_id, event_seq";
 constexpr char kRatingColumns[] =
     "SELECT player_id, gor, rated_games, rated_events, pro_elo, pro_games "
     "FROM ratings WHERE player_id = ?1";
@@ -379,6 +388,66 @@ absl::StatusOr<ratings::RatingState> SqlRatingRepository::State() const {
     return absl::OkStatus();
   }));
   return state;
+}
+
+absl::StatusOr<std::optional<ratings::RatingSnapshot>>
+SqlRatingRepository::LoadSnapshot() const {
+  std::optional<ratings::RatingSnapshot> out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    ratings::RatingSnapshot snap;
+    {
+      GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kGetState));
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) return absl::OkStatus();
+      snap.table_sha256 = st->Text(0);
+    }
+    absl::flat_hash_map<int64_t, size_t> by_seq;
+    {
+      GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kAllEvents));
+      while (true) {
+        GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+        if (!row) break;
+        EventKey key;
+        key.event_id = st->Text(1);
+        GORANK_ASSIGN_OR_RETURN(key.date, Date::Parse(st->Text(2)));
+        key.order = st->Int(3);
+        by_seq[st->Int(0)] = snap.events.size();
+        snap.events.push_back(std::move(key));
+      }
+    }
+    {
+      GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kAllRatings));
+      while (true) {
+        GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+        if (!row) break;
+        GORANK_ASSIGN_OR_RETURN(PlayerRating r, ReadRating(*st));
+        snap.players.push_back(std::move(r));
+      }
+    }
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kAllHistory));
+    while (true) {
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) break;
+      auto event = by_seq.find(st->Int(1));
+      if (event == by_seq.end()) {
+        return absl::DataLossError("rating history names event seq " +
+                                   std::to_string(st->Int(1)) +
+                                   ", which is not stored");
+      }
+      RatingChange h;
+      h.event = snap.events[event->second];
+      GORANK_ASSIGN_OR_RETURN(h.gor_before, ParseDouble(st->Text(2)));
+      GORANK_ASSIGN_OR_RETURN(h.gor_after, ParseDouble(st->Text(3)));
+      h.games = static_cast<int>(st->Int(4));
+      GORANK_ASSIGN_OR_RETURN(h.pro_before, ReadOptDouble(*st, 5));
+      GORANK_ASSIGN_OR_RETURN(h.pro_after, ReadOptDouble(*st, 6));
+      h.pro_games = static_cast<int>(st->Int(7));
+      snap.history.emplace_back(PlayerId{st->Int(0)}, std::move(h));
+    }
+    out = std::move(snap);
+    return absl::OkStatus();
+  }));
+  return out;
 }
 
 absl::StatusOr<PlayerRating> SqlRatingRepository::GetRating(

@@ -27,6 +27,8 @@ class SqlRatingRepository : public ratings::RatingRepository {
   absl::Status AppendEvent(const ratings::RatingDelta& delta,
                            const ChangeRecord& audit) override;
   absl::StatusOr<ratings::RatingState> State() const override;
+  absl::StatusOr<std::optional<ratings::RatingSnapshot>> LoadSnapshot()
+      const override;
   absl::StatusOr<ratings::PlayerRating> GetRating(
       ratings::PlayerId player) const override;
   absl::StatusOr<std::vector<ratings::RatingChange>> History(

@@ -21,6 +21,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -121,6 +122,20 @@ class RatingBook {
     return event_ids_.contains(event_id);
   }
   const RatingSettings& settings() const { return settings_; }
+
+  // Rebuilds a book from its stored form (what RatingRepository keeps):
+  // `events` in application order, every player's current standing and
+  // every (player, change) of the history; nothing is recomputed. Taken
+  // from one book, they give that book back: the same SerializeTable,
+  // SerializeHistory, Find and History, and later events apply to it as to
+  // the original. INVALID_ARGUMENT: an event id twice or events out of
+  // EventKey order, a player twice or with an id <= 0, a change of a player
+  // not in `players`, naming an event not in `events`, or out of event
+  // order for its player.
+  static absl::StatusOr<RatingBook> Restore(
+      RatingSettings settings, const std::vector<EventKey>& events,
+      const std::vector<PlayerRating>& players,
+      const std::vector<std::pair<PlayerId, RatingChange>>& history);
 
   // Canonical bytes of the table: a header naming the system and settings,
   // the event count and last event, then one line per player by ascending id

@@ -1,8 +1,11 @@
-// Canonical text of a RatingBook (declared in rating_book.h). Kept apart
-// from the rating arithmetic; the format is part of the contract ("same
-// input -> byte-identical table"), so change it only with a new version line.
+// Canonical text of a RatingBook and its restore from the stored form
+// (declared in rating_book.h). Kept apart from the rating arithmetic; the
+// format is part of the contract ("same input -> byte-identical table"), so
+// change it only with a new version line.
 #include <charconv>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "services/ratings/rating_book.h"
 
@@ -46,6 +49,67 @@ void AppendSettings(std::string& out, const RatingSettings& s) {
 }
 
 }  // namespace
+
+absl::StatusOr<RatingBook> RatingBook::Restore(
+    RatingSettings settings, const std::vector<EventKey>& events,
+    const std::vector<PlayerRating>& players,
+    const std::vector<std::pair<PlayerId, RatingChange>>& history) {
+  RatingBook book(std::move(settings));
+  absl::flat_hash_map<std::string, uint32_t> event_index;
+  for (const EventKey& key : events) {
+    if (!book.events_.empty() && !(book.events_.back() < key)) {
+      return absl::InvalidArgumentError("stored event '" + key.event_id +
+                                        "' is out of order");
+    }
+    if (!event_index.try_emplace(key.event_id, book.events_.size()).second) {
+      return absl::InvalidArgumentError("stored event '" + key.event_id +
+                                        "' appears twice");
+    }
+    book.events_.push_back(key);
+    book.event_ids_.insert(key.event_id);
+  }
+  book.players_.reserve(players.size());
+  for (const PlayerRating& r : players) {
+    if (r.player.value <= 0 ||
+        !book.index_
+             .try_emplace(r.player, static_cast<uint32_t>(book.players_.size()))
+             .second) {
+      return absl::InvalidArgumentError("stored rating of player " +
+                                        std::to_string(r.player.value) +
+                                        " is not the only one or has a bad id");
+    }
+    PlayerState p;
+    p.id = r.player;
+    p.gor = r.gor;
+    p.games = r.rated_games;
+    p.events = r.rated_events;
+    p.has_pro = r.pro_elo.has_value();
+    p.pro = r.pro_elo.value_or(0.0);
+    p.pro_games = r.pro_games;
+    book.players_.push_back(std::move(p));
+  }
+  for (const auto& [player, change] : history) {
+    auto who = book.index_.find(player);
+    auto when = event_index.find(change.event.event_id);
+    if (who == book.index_.end() || when == event_index.end()) {
+      return absl::InvalidArgumentError("stored history of player " +
+                                        std::to_string(player.value) +
+                                        " at event '" + change.event.event_id +
+                                        "' names no stored rating or event");
+    }
+    PlayerState& p = book.players_[who->second];
+    if (!p.history.empty() && p.history.back().event_index >= when->second) {
+      return absl::InvalidArgumentError(
+          "stored history of player " + std::to_string(player.value) +
+          " is out of event order at '" + change.event.event_id + "'");
+    }
+    p.history.push_back(HistoryRecord{
+        when->second, change.games, change.pro_games, change.gor_before,
+        change.gor_after, change.pro_before.value_or(0.0),
+        change.pro_after.value_or(0.0)});
+  }
+  return book;
+}
 
 std::string RatingBook::SerializeTable() const {
   std::string out = "gorank-rating-table v1\n";

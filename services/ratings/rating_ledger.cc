@@ -54,8 +54,51 @@ absl::StatusOr<RecomputeReport> RatingLedger::Recompute(
   return RecomputeLocked(actor, dry_run);
 }
 
-absl::StatusOr<RecomputeReport> RatingLedger::RecomputeLocked(
+absl::StatusOr<RecomputeReport> RatingLedger::LoadOrRecompute(
     const std::string& actor, bool dry_run) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::string why;
+  absl::StatusOr<std::optional<RatingSnapshot>> stored = repo_->LoadSnapshot();
+  if (!stored.ok()) {
+    why = "the stored table cannot be read: " + stored.status().ToString();
+  } else if (!stored->has_value() || (*stored)->table_sha256.empty()) {
+    why = "no stored table";
+  } else {
+    const RatingSnapshot& snapshot = **stored;
+    absl::StatusOr<RatingBook> book = RatingBook::Restore(
+        settings_, snapshot.events, snapshot.players, snapshot.history);
+    if (!book.ok()) {
+      why = "the stored table is inconsistent: " + book.status().ToString();
+    } else {
+      // The digest covers the settings too (the table text's header).
+      const std::string sha = TableSha256(*book);
+      if (sha != snapshot.table_sha256) {
+        why = "the stored digest " + snapshot.table_sha256.substr(0, 16) +
+              " is not the table's " + sha.substr(0, 16) +
+              " (a changed table or changed rating settings)";
+      } else {
+        RecomputeReport report;
+        report.events = static_cast<int64_t>(book->event_count());
+        report.players = static_cast<int64_t>(book->player_count());
+        report.table_sha256 = sha;
+        report.loaded = true;
+        book_ = std::move(*book);
+        return report;
+      }
+    }
+  }
+  // A table missing, unreadable or not what its digest says is rewritten
+  // even when the recompute's digest equals the stored one (a changed row).
+  GORANK_ASSIGN_OR_RETURN(
+      RecomputeReport report,
+      RecomputeLocked(actor, dry_run, /*stored_table_wrong=*/true));
+  report.recompute_reason = std::move(why);
+  return report;
+}
+
+absl::StatusOr<RecomputeReport> RatingLedger::RecomputeLocked(
+    const std::string& actor, bool dry_run, bool stored_table_wrong) {
+  recomputes_.fetch_add(1);
   GORANK_ASSIGN_OR_RETURN(std::vector<RatedGame> games,
                           ClosedEventGames(*events_));
   RecomputeReport report;
@@ -72,7 +115,8 @@ absl::StatusOr<RecomputeReport> RatingLedger::RecomputeLocked(
   report.players = static_cast<int64_t>(book.player_count());
   report.table_sha256 = TableSha256(book);
   GORANK_ASSIGN_OR_RETURN(RatingState stored, repo_->State());
-  report.changed = stored.table_sha256 != report.table_sha256;
+  report.changed =
+      stored_table_wrong || stored.table_sha256 != report.table_sha256;
   if (dry_run) return report;
   if (report.changed) {
     GORANK_RETURN_IF_ERROR(repo_->ReplaceAll(

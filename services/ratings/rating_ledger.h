@@ -3,8 +3,13 @@
 // memory and writes through the repository:
 //   - Recompute: a full, deterministic recompute from every closed event
 //     (event_ratings.h), compared with the stored table by SHA-256 of the
-//     canonical table text, stored (as a whole) when it differs. rankd runs
-//     one at start, so the memory book and the stored table agree.
+//     canonical table text, stored (as a whole) when it differs.
+//   - LoadOrRecompute: what rankd runs at start. The stored table is read
+//     back into the book (RatingBook::Restore) when its stored digest is
+//     the digest of the table read back under the current settings; a full
+//     recompute runs only when the table is missing, its digest is wrong
+//     (a changed table or changed settings) or it cannot be read back.
+//     Either way the memory book and the stored table agree afterwards.
 //   - EventClosed: the incremental path. The closed event's games are
 //     applied to a copy of the book (RatingBook::ApplyEvent) and only that
 //     event's rows are stored; the book and the table then equal a full
@@ -18,6 +23,7 @@
 #ifndef GORANK_SERVICES_RATINGS_RATING_LEDGER_H_
 #define GORANK_SERVICES_RATINGS_RATING_LEDGER_H_
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -40,6 +46,10 @@ struct RecomputeReport {
   std::string table_sha256;  // hex, of RatingBook::SerializeTable()
   bool changed = false;      // differs from the stored table
   bool stored = false;       // the recomputed table was written
+  // LoadOrRecompute only: the stored table was loaded and no recompute ran
+  // (games is then 0: not counted); otherwise why the recompute ran.
+  bool loaded = false;
+  std::string recompute_reason;
 };
 
 // Lower-case hex SHA-256 of the book's canonical table text. Thread-safe.
@@ -61,6 +71,18 @@ class RatingLedger {
   absl::StatusOr<RecomputeReport> Recompute(const std::string& actor,
                                             bool dry_run);
 
+  // Loads the stored table as the current book when it is there and its
+  // digest is right (see the file comment; report.loaded), else runs
+  // Recompute(actor, dry_run) (report.recompute_reason says why). Loading
+  // writes nothing. Errors: those of Recompute and of the repository's
+  // State().
+  absl::StatusOr<RecomputeReport> LoadOrRecompute(const std::string& actor,
+                                                  bool dry_run);
+
+  // Full recomputes run so far by this ledger (Recompute, LoadOrRecompute,
+  // and the fallbacks of EventClosed and ImportStarts). Thread-safe.
+  int64_t recomputes() const { return recomputes_.load(); }
+
   // Applies the closed event `id` (see the file comment). OK and nothing
   // written when the event has no rated games or is already applied.
   // FAILED_PRECONDITION when the event is not closed; errors of the
@@ -79,9 +101,10 @@ class RatingLedger {
   const RatingSettings& settings() const { return settings_; }
 
  private:
-  // REQUIRES: mu_ held.
-  absl::StatusOr<RecomputeReport> RecomputeLocked(const std::string& actor,
-                                                  bool dry_run);
+  // REQUIRES: mu_ held. With `stored_table_wrong` the result is stored
+  // (unless `dry_run`) even when its digest equals the stored digest.
+  absl::StatusOr<RecomputeReport> RecomputeLocked(
+      const std::string& actor, bool dry_run, bool stored_table_wrong = false);
   ChangeRecord Change(const std::string& actor, const std::string& action,
                       const std::string& subject,
                       const std::string& after) const;
@@ -92,6 +115,7 @@ class RatingLedger {
   RatingSettings settings_;
   std::mutex mu_;
   std::optional<RatingBook> book_;  // guarded by mu_; set by a recompute
+  std::atomic<int64_t> recomputes_{0};
 };
 
 }  // namespace gorank::ratings

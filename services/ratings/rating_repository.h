@@ -141,6 +141,14 @@ class RatingRepository {
   virtual absl::Status AppendEvent(const RatingDelta& delta,
                                    const ChangeRecord& audit) = 0;
   virtual absl::StatusOr<RatingState> State() const = 0;
+  // The whole stored table as ReplaceAll and AppendEvent left it, read in
+  // one snapshot: the events in application order, players by ascending id,
+  // history by player then event order, and the stored table_sha256 (not
+  // checked here). Absent when nothing was ever stored. The default, for a
+  // repository that cannot read it back: absent (rankd then recomputes).
+  virtual absl::StatusOr<std::optional<RatingSnapshot>> LoadSnapshot() const {
+    return std::optional<RatingSnapshot>{};
+  }
 
   // NOT_FOUND when the player has no stored rating.
   virtual absl::StatusOr<PlayerRating> GetRating(PlayerId player) const = 0;

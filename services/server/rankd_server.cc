@@ -368,9 +368,10 @@ void WireTournaments(const Clock* clock, RankdServer::Parts& p) {
 
 // Ratings: the rules in force (the shipped file unless ratings_config_file
 // names another; a bad file stops the start with its name and the problem),
-// the stored rating table brought up to date by a full recompute (written
-// only when it differs, and not at all while the log fails its check), the
-// incremental update on every event close, and the promotion desk.
+// the stored rating table loaded as it is when its digest is right, else
+// brought up to date by a full recompute (written only when it differs, and
+// not at all while the log fails its check), the incremental update on
+// every event close, and the promotion desk.
 absl::Status WireRatings(const ServerConfig& config, const Clock* clock,
                          bool log_ok, RankdServer::Parts& p) {
   if (config.ratings_config_file.empty()) {
@@ -390,12 +391,25 @@ absl::Status WireRatings(const ServerConfig& config, const Clock* clock,
   p.rating_repo = std::make_unique<storage::SqlRatingRepository>(p.db.get());
   p.rating_ledger = std::make_unique<ratings::RatingLedger>(
       p.event_repo.get(), p.rating_repo.get(), clock, p.ratings_config.rating);
+  const auto start = std::chrono::steady_clock::now();
   GORANK_ASSIGN_OR_RETURN(
       ratings::RecomputeReport report,
-      p.rating_ledger->Recompute("system:start", /*dry_run=*/!log_ok));
-  spdlog::info("ratings: {} events, {} players, table {}{}", report.events,
-               report.players, report.table_sha256.substr(0, 16),
-               report.stored ? " (stored)" : "");
+      p.rating_ledger->LoadOrRecompute("system:start", /*dry_run=*/!log_ok));
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::steady_clock::now() - start)
+                      .count();
+  if (report.loaded) {
+    spdlog::info(
+        "ratings: stored table loaded, {} events, {} players, table {} "
+        "({} ms)",
+        report.events, report.players, report.table_sha256.substr(0, 16), ms);
+  } else {
+    spdlog::info(
+        "ratings: recomputed ({}): {} events, {} players, table {}{} ({} ms)",
+        report.recompute_reason, report.events, report.players,
+        report.table_sha256.substr(0, 16), report.stored ? " (stored)" : "",
+        ms);
+  }
   ratings::RatingLedger* ledger = p.rating_ledger.get();
   p.event_desk->SetAfterClose(
       [ledger](const auth::Caller& caller, const tournaments::Event& e) {

@@ -140,6 +140,51 @@ TEST(RatingBook, IncrementalEqualsFullRecompute) {
   }
 }
 
+// What rankd stores of a book (RatingRepository's snapshot) restores it:
+// the same table and history, and the events after it apply as they would
+// to the original (issue #19 item 5: no recompute at start).
+TEST(RatingBook, RestoredBookEqualsTheOriginalAndGoesOnTheSame) {
+  const std::vector<RatedGame> games = SyntheticGames(300, 4000, 44);
+  absl::StatusOr<std::vector<RatedEvent>> events = GroupIntoEvents(games);
+  ASSERT_TRUE(events.ok());
+  RatingBook original(RatingSettings{});
+  ASSERT_TRUE(original.SetStart(PlayerId{999}, 2100.0, 2500.0).ok());
+  const size_t half = events->size() / 2;
+  for (size_t i = 0; i < half; ++i) {
+    ASSERT_TRUE(original.ApplyEvent((*events)[i]).ok());
+  }
+  std::vector<std::pair<PlayerId, RatingChange>> history;
+  for (const PlayerRating& r : original.Table()) {
+    for (RatingChange& c : original.History(r.player)) {
+      history.emplace_back(r.player, std::move(c));
+    }
+  }
+  absl::StatusOr<RatingBook> restored = RatingBook::Restore(
+      RatingSettings{}, original.events(), original.Table(), history);
+  ASSERT_TRUE(restored.ok()) << restored.status();
+  EXPECT_EQ(restored->SerializeTable(), original.SerializeTable());
+  EXPECT_EQ(restored->SerializeHistory(), original.SerializeHistory());
+  EXPECT_TRUE(restored->HasEvent((*events)[0].key.event_id));
+  for (size_t i = half; i < events->size(); ++i) {
+    ASSERT_TRUE(original.ApplyEvent((*events)[i]).ok());
+    ASSERT_TRUE(restored->ApplyEvent((*events)[i]).ok());
+  }
+  EXPECT_EQ(restored->SerializeTable(), original.SerializeTable());
+  EXPECT_EQ(restored->SerializeHistory(), original.SerializeHistory());
+  EXPECT_EQ(restored->Find(PlayerId{999}), original.Find(PlayerId{999}));
+
+  // A change naming an event that is not stored, or a player twice.
+  history.emplace_back(PlayerId{1}, RatingChange{});
+  EXPECT_EQ(
+      RatingBook::Restore(RatingSettings{}, {}, {}, history).status().code(),
+      absl::StatusCode::kInvalidArgument);
+  std::vector<PlayerRating> twice = {PlayerRating{PlayerId{1}},
+                                     PlayerRating{PlayerId{1}}};
+  EXPECT_EQ(
+      RatingBook::Restore(RatingSettings{}, {}, twice, {}).status().code(),
+      absl::StatusCode::kInvalidArgument);
+}
+
 TEST(RatingBook, SameDayEventsAreOrderedByOrderThenId) {
   const auto game = [](const std::string& id, int64_t order, int black,
                        int white) {
