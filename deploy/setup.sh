@@ -20,7 +20,7 @@ packages=(
   libsqlite3-dev sqlite3 libpq-dev libssl-dev openssl
   libgtest-dev libgmock-dev libbenchmark-dev
   libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev libtomlplusplus-dev
-  libcpp-httplib-dev libhpdf-dev libqrencode-dev libxlsxwriter-dev
+  libcpp-httplib-dev libhpdf-dev libqrencode-dev libxlsxwriter-dev liblemon-dev
   curl
 )
 # Only the test suite needs these: the browser test (headless Chromium with a
