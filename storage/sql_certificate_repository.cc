@@ -141,6 +141,8 @@ constexpr char kPutStock[] =
 constexpr char kReleaseStock[] =
     "UPDATE stock_orders SET released_unix = ?3, released_by = ?4 "
     "WHERE agency_prefix = ?1 AND year = ?2 AND released_unix = 0";
+constexpr char kAgencyStatus[] =
+    "SELECT status, status_reason FROM agencies WHERE prefix = ?1";
 constexpr char kGetStock[] =
     "SELECT agency_prefix, year, quantity, ordered_unix, ordered_by, "
     "released_unix, "
@@ -257,21 +259,55 @@ absl::Status InsertRow(Connection& c, const Certificate& cert) {
   return ins->Run();
 }
 
-// Allocates the next number and stores the certificate row.
-absl::StatusOr<Certificate> InsertNew(Connection& c,
-                                      const certificates::IssuePlan& plan) {
+absl::StatusOr<registry::Agency> LoadAgency(Connection& c,
+                                            const std::string& prefix) {
+  GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kAgencyStatus));
+  st->Bind(1, prefix);
+  GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+  if (!row) return absl::NotFoundError("no agency with prefix " + prefix);
+  registry::Agency a;
+  a.prefix = prefix;
+  a.status = static_cast<registry::AgencyStatus>(st->Int(0));
+  a.status_reason = st->Text(1);
+  return a;
+}
+
+absl::StatusOr<std::optional<StockOrder>> LoadStockOrder(
+    Connection& c, const std::string& prefix, int year) {
+  GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kGetStock));
+  st->Bind(1, prefix).Bind(2, int64_t{year});
+  GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+  if (!row) return std::optional<StockOrder>();
+  return std::optional<StockOrder>(
+      StockOrder{st->Text(0), static_cast<int>(st->Int(1)),
+                 static_cast<int>(st->Int(2)), st->Int(3), st->Text(4),
+                 st->Int(5), st->Text(6), static_cast<int>(st->Int(7))});
+}
+
+// One issuance inside the open write transaction `c`: reads and judges what
+// it depends on, in the order the interface states, then writes.
+absl::StatusOr<Certificate> IssueIn(Connection& c,
+                                    const certificates::IssuePlan& plan) {
   Certificate cert = plan.draft;
-  const std::string& prefix = cert.number.prefix;
-  if (plan.stock_limit) {
-    GORANK_ASSIGN_OR_RETURN(int64_t used,
-                            ScalarInt(c, kCountIssued, prefix, cert.year));
-    if (used >= *plan.stock_limit) {
-      return absl::FailedPreconditionError(
-          "rule: agency " + prefix + " has issued " + std::to_string(used) +
-          " certificates in " + std::to_string(cert.year) +
-          ", all of its released stock of " +
-          std::to_string(*plan.stock_limit));
+  if (!cert.request_id.empty()) {
+    GORANK_ASSIGN_OR_RETURN(auto prior,
+                            FindOne(c, kCertByRequest, StoredRequestKey(cert)));
+    if (prior) {
+      GORANK_RETURN_IF_ERROR(
+          certificates::CheckReplay(cert, plan.issue_date_defaulted, *prior));
+      return *prior;
     }
+  }
+  const std::string& prefix = cert.number.prefix;
+  GORANK_ASSIGN_OR_RETURN(registry::Agency agency, LoadAgency(c, prefix));
+  GORANK_RETURN_IF_ERROR(certificates::CheckAgencyMayIssue(agency));
+  GORANK_ASSIGN_OR_RETURN(registry::Player holder,
+                          registry_sql::LoadPlayer(c, cert.player_id));
+  GORANK_RETURN_IF_ERROR(
+      certificates::CheckHolder(cert, holder, plan.holder_agency));
+  if (plan.uses_stock) {
+    GORANK_ASSIGN_OR_RETURN(auto order, LoadStockOrder(c, prefix, cert.year));
+    GORANK_RETURN_IF_ERROR(certificates::CheckStock(prefix, cert.year, order));
   }
   GORANK_ASSIGN_OR_RETURN(int64_t last,
                           ScalarInt(c, kGetSerial, prefix, cert.year));
@@ -286,53 +322,122 @@ absl::StatusOr<Certificate> InsertNew(Connection& c,
   put.reset();
   if (plan.apply_rank_now) {
     cert.rank_applied = true;
-    cert.rank_before = plan.expected_rank;
-    if (plan.expected_rank != cert.grade) {
-      GORANK_RETURN_IF_ERROR(
-          registry_sql::WriteRankChange(c, plan.history(cert)).status());
+    cert.rank_before = holder.RankIn(cert.grade.discipline());
+    if (cert.rank_before != cert.grade) {
+      GORANK_RETURN_IF_ERROR(registry_sql::WriteRankChange(
+                                 c, certificates::IssueHistoryEntry(cert))
+                                 .status());
     }
   }
   GORANK_RETURN_IF_ERROR(InsertRow(c, cert));
+  if (plan.appraisal_id) {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kDecideAppraisal));
+    st->Bind(1, *plan.appraisal_id)
+        .Bind(2, int64_t{static_cast<int>(AppraisalState::kApproved)})
+        .Bind(3, cert.issued_unix)
+        .Bind(4, plan.appraisal_note)
+        .Bind(5, cert.number.ToString());
+    GORANK_RETURN_IF_ERROR(st->Run());
+    if (c.Changes() == 0) {
+      return absl::FailedPreconditionError("appraisal " +
+                                           std::to_string(*plan.appraisal_id) +
+                                           " is no longer pending");
+    }
+  }
+  GORANK_RETURN_IF_ERROR(
+      AppendAudit(c, certificates::IssueAuditRecord(cert)).status());
   return cert;
 }
 
 }  // namespace
 
+struct SqlCertificateRepository::PendingIssue {
+  const certificates::IssuePlan* plan;
+  absl::StatusOr<Certificate> result = absl::UnknownError("not written");
+  bool judged = false;  // result is IssueIn's answer
+  bool done = false;    // guarded by batch_mu_
+};
+
+// The first caller to find no batch being written writes the waiting ones
+// (its own first) and hands the next batch to a caller that waited.
 absl::StatusOr<Certificate> SqlCertificateRepository::IssueCertificate(
     const certificates::IssuePlan& plan) {
-  Certificate out;
-  GORANK_RETURN_IF_ERROR(db_->Write([&](Connection& c) -> absl::Status {
-    if (!plan.draft.request_id.empty()) {
-      GORANK_ASSIGN_OR_RETURN(
-          auto prior, FindOne(c, kCertByRequest, StoredRequestKey(plan.draft)));
-      if (prior) {
-        if (prior->request_hash != plan.draft.request_hash) {
-          return absl::AlreadyExistsError(
-              "request id " + plan.draft.request_id +
-              " was already used for a different issuance");
-        }
-        out = *prior;
-        return absl::OkStatus();
-      }
+  PendingIssue me{&plan};
+  std::unique_lock<std::mutex> lock(batch_mu_);
+  waiting_.push_back(&me);
+  stats_cv_.notify_all();
+  while (!me.done) {
+    if (committing_) {
+      batch_cv_.wait(lock);
+      continue;
     }
-    GORANK_ASSIGN_OR_RETURN(out, InsertNew(c, plan));
-    if (plan.appraisal_id) {
-      GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kDecideAppraisal));
-      st->Bind(1, *plan.appraisal_id)
-          .Bind(2, int64_t{static_cast<int>(AppraisalState::kApproved)})
-          .Bind(3, out.issued_unix)
-          .Bind(4, plan.appraisal_note)
-          .Bind(5, out.number.ToString());
-      GORANK_RETURN_IF_ERROR(st->Run());
-      if (c.Changes() == 0) {
-        return absl::FailedPreconditionError(
-            "appraisal " + std::to_string(*plan.appraisal_id) +
-            " is no longer pending");
-      }
+    committing_ = true;
+    std::vector<PendingIssue*> batch;
+    while (!waiting_.empty() && static_cast<int>(batch.size()) < max_batch_) {
+      batch.push_back(waiting_.front());
+      waiting_.pop_front();
     }
-    return AppendAudit(c, plan.audit(out)).status();
-  }));
-  return out;
+    stats_cv_.notify_all();
+    lock.unlock();
+    CommitBatch(batch);
+    lock.lock();
+    for (PendingIssue* p : batch) p->done = true;
+    ++batches_;
+    batched_ += static_cast<int64_t>(batch.size());
+    committing_ = false;
+    batch_cv_.notify_all();
+    stats_cv_.notify_all();
+  }
+  return std::move(me.result);
+}
+
+SqlCertificateRepository::GroupCommitStats
+SqlCertificateRepository::group_commit_stats() {
+  std::lock_guard<std::mutex> lock(batch_mu_);
+  return GroupCommitStats{static_cast<int>(waiting_.size()), committing_,
+                          batches_, batched_};
+}
+
+void SqlCertificateRepository::AwaitGroupCommit(
+    const std::function<bool(const GroupCommitStats&)>& ready) {
+  std::unique_lock<std::mutex> lock(batch_mu_);
+  stats_cv_.wait(lock, [&] {
+    return ready(GroupCommitStats{static_cast<int>(waiting_.size()),
+                                  committing_, batches_, batched_});
+  });
+}
+
+void SqlCertificateRepository::CommitBatch(
+    const std::vector<PendingIssue*>& batch) {
+  constexpr char kSavepoint[] = "SAVEPOINT issue";
+  constexpr char kRollbackTo[] = "ROLLBACK TO SAVEPOINT issue";
+  constexpr char kRelease[] = "RELEASE SAVEPOINT issue";
+  const absl::Status s = db_->Write([&](Connection& c) -> absl::Status {
+    if (batch.size() == 1) {  // alone: the transaction is the savepoint
+      batch[0]->result = IssueIn(c, *batch[0]->plan);
+      batch[0]->judged = true;
+      return batch[0]->result.status();
+    }
+    for (PendingIssue* p : batch) {
+      GORANK_RETURN_IF_ERROR(c.Exec(kSavepoint));
+      p->result = IssueIn(c, *p->plan);
+      p->judged = true;
+      if (!p->result.ok()) {
+        GORANK_RETURN_IF_ERROR(c.Exec(kRollbackTo));
+        // The rows the refused call wrote are gone: so are their digests,
+        // or the next call's audit entry would record them.
+        GORANK_RETURN_IF_ERROR(c.TakeWrittenRowDigests().status());
+      }
+      GORANK_RETURN_IF_ERROR(c.Exec(kRelease));
+    }
+    return absl::OkStatus();
+  });
+  if (s.ok()) return;
+  // Nothing was committed: a refusal stays the answer of its call, every
+  // other call gets the transaction's error.
+  for (PendingIssue* p : batch) {
+    if (!p->judged || p->result.ok()) p->result = s;
+  }
 }
 
 absl::StatusOr<Certificate> SqlCertificateRepository::GetCertificate(
@@ -645,19 +750,7 @@ absl::StatusOr<StockOrder> SqlCertificateRepository::GetStockOrder(
     const std::string& prefix, int year) {
   std::optional<StockOrder> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
-    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kGetStock));
-    st->Bind(1, prefix).Bind(2, int64_t{year});
-    GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
-    if (row) {
-      out = StockOrder{st->Text(0),
-                       static_cast<int>(st->Int(1)),
-                       static_cast<int>(st->Int(2)),
-                       st->Int(3),
-                       st->Text(4),
-                       st->Int(5),
-                       st->Text(6),
-                       static_cast<int>(st->Int(7))};
-    }
+    GORANK_ASSIGN_OR_RETURN(out, LoadStockOrder(c, prefix, year));
     return absl::OkStatus();
   }));
   if (!out) {

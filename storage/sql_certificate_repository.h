@@ -3,8 +3,20 @@
 // transaction (BEGIN IMMEDIATE on SQLite, the writer lock on PostgreSQL)
 // together with the certificate row, the rank change, its history entry and the
 // audit entry.
+//
+// Group commit: issuances that arrive while another batch of them is being
+// written wait for it and then share the next write transaction (one commit,
+// one fsync, for all of them), each inside its own savepoint, so a refused
+// one is rolled back alone and the others are committed. Every call returns
+// only after the commit that holds it (or its refusal).
 #ifndef GORANK_STORAGE_SQL_CERTIFICATE_REPOSITORY_H_
 #define GORANK_STORAGE_SQL_CERTIFICATE_REPOSITORY_H_
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <vector>
 
 #include "services/certificates/certificate_repository.h"
 #include "storage/database.h"
@@ -14,7 +26,24 @@ namespace gorank::storage {
 // Thread-safe. Does not own the database.
 class SqlCertificateRepository : public certificates::CertificateRepository {
  public:
-  explicit SqlCertificateRepository(Database* db) : db_(db) {}
+  // At most `max_batch` issuances share one transaction (1: no grouping).
+  explicit SqlCertificateRepository(Database* db, int max_batch = kMaxBatch)
+      : db_(db), max_batch_(max_batch < 1 ? 1 : max_batch) {}
+  static constexpr int kMaxBatch = 64;
+
+  // Group commit so far: issuances waiting for the next batch, whether a
+  // batch is being written, batches written and the issuances they held.
+  struct GroupCommitStats {
+    int waiting = 0;
+    bool writing = false;
+    int64_t batches = 0;
+    int64_t issuances = 0;
+  };
+  GroupCommitStats group_commit_stats();
+  // Blocks until `ready` holds for the stats (checked at every change).
+  // For tests that line calls up behind a batch.
+  void AwaitGroupCommit(
+      const std::function<bool(const GroupCommitStats&)>& ready);
 
   absl::StatusOr<certificates::Certificate> IssueCertificate(
       const certificates::IssuePlan& plan) override;
@@ -67,7 +96,19 @@ class SqlCertificateRepository : public certificates::CertificateRepository {
   absl::Status StoreImport(const certificates::ImportPlan& plan) override;
 
  private:
+  struct PendingIssue;
+  // Writes `batch` in one transaction; fills every entry's result.
+  void CommitBatch(const std::vector<PendingIssue*>& batch);
+
   Database* db_;
+  const int max_batch_;
+  std::mutex batch_mu_;
+  std::condition_variable batch_cv_;   // a batch was written
+  std::condition_variable stats_cv_;   // GroupCommitStats changed
+  std::deque<PendingIssue*> waiting_;  // guarded by batch_mu_
+  bool committing_ = false;            // a batch is being written; batch_mu_
+  int64_t batches_ = 0;                // guarded by batch_mu_
+  int64_t batched_ = 0;                // guarded by batch_mu_
 };
 
 }  // namespace gorank::storage

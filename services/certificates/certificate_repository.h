@@ -3,11 +3,11 @@
 // transaction that also writes the audit-log entry and, where the call
 // changes a rank, the player's new rank and its history entry. Serials are
 // allocated inside that transaction (BEGIN IMMEDIATE), so a failed issuance
-// consumes none and concurrent issuances never share or skip one.
+// consumes none and concurrent issuances never share or skip one; the rules
+// an issuance depends on in stored state are judged inside it too.
 #ifndef GORANK_SERVICES_CERTIFICATES_CERTIFICATE_REPOSITORY_H_
 #define GORANK_SERVICES_CERTIFICATES_CERTIFICATE_REPOSITORY_H_
 
-#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -21,22 +21,29 @@
 
 namespace gorank::certificates {
 
-// What IssueCertificate does, decided by the domain. The callbacks run inside
-// the transaction once the number is known.
+// What IssueCertificate does, decided by the domain from the request alone:
+// plain data. Everything the issuance depends on in stored state is read
+// and judged inside the write transaction (see IssueCertificate).
 struct IssuePlan {
-  Certificate draft;  // number, rank_applied and rank_before are filled in
-  // Apply the grade to the player's rank now (below 4d): the player's stored
-  // rank must still equal `expected_rank` (ABORTED otherwise).
+  // Complete but for number.serial, rank_applied and rank_before, which the
+  // write fills in: number.prefix and year, holder, grade, dates, basis,
+  // issued_by/issued_unix, request_id/scope/hash (IssueFingerprint).
+  Certificate draft;
+  // The request named no issue date (today's was taken): a retry on a
+  // later day still matches the first request (CheckReplay).
+  bool issue_date_defaulted = false;
+  // When set, the holder must be a player of this agency (an operator's
+  // own); "" for the national admin, who issues to anyone.
+  std::string holder_agency;
+  // Apply the grade to the holder's rank now (no public notice, or a notice
+  // already over), with its history entry.
   bool apply_rank_now = false;
-  std::optional<registry::Rank> expected_rank;
-  // For agencies: the released stock of draft.year; issuing fails with
-  // FAILED_PRECONDITION when that many are already issued. nullopt: exempt.
-  std::optional<int> stock_limit;
+  // The prefix's released stock of draft.year bounds the issuance (every
+  // agency but the national body).
+  bool uses_stock = false;
   // When set, this appraisal is marked approved with the new number.
   std::optional<int64_t> appraisal_id;
   std::string appraisal_note;
-  std::function<registry::RankHistoryEntry(const Certificate&)> history;
-  std::function<ChangeRecord(const Certificate&)> audit;
 };
 
 struct CertificateFilter {
@@ -105,12 +112,25 @@ class CertificateRepository {
  public:
   virtual ~CertificateRepository() = default;
 
-  // Issues per `plan`. When draft.request_id is already used in
-  // draft.request_scope: returns that certificate if draft.request_hash
-  // matches, else ALREADY_EXISTS. The same id in another scope is no
-  // conflict.
-  // RESOURCE_EXHAUSTED after serial 9999; FAILED_PRECONDITION when the stock
-  // is used up; ABORTED when the player's rank changed meanwhile.
+  // Issues per `plan` in one write transaction that reads and checks, in
+  // this order, everything the issuance depends on, and then writes the
+  // certificate, the serial, the rank change with its history entry
+  // (IssueHistoryEntry), the appraisal decision and the audit entry
+  // (IssueAuditRecord):
+  //   1. draft.request_id already used in draft.request_scope: that
+  //      certificate when CheckReplay accepts it (nothing written), else
+  //      ALREADY_EXISTS. The same id in another scope is no conflict.
+  //   2. the issuing agency (draft.number.prefix): NOT_FOUND when unknown,
+  //      FAILED_PRECONDITION when suspended (CheckAgencyMayIssue).
+  //   3. the holder: NOT_FOUND when unknown, else CheckHolder on the stored
+  //      record (agency, holder fields, rank and correction).
+  //   4. uses_stock: CheckStock on the prefix's order of draft.year.
+  //   5. the serial: RESOURCE_EXHAUSTED after 9999 (NextNumber).
+  //   6. appraisal_id: FAILED_PRECONDITION when no longer pending.
+  // A refused issuance writes nothing and consumes no serial. Concurrent
+  // calls may share one transaction (one commit for many); each is judged
+  // on the state the calls before it in that transaction left, and a
+  // refusal of one never fails another. Returns after the commit.
   virtual absl::StatusOr<Certificate> IssueCertificate(
       const IssuePlan& plan) = 0;
   // NOT_FOUND for an unknown number.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "services/certificates/certificate_json.h"
 #include "services/registry/gomoku_rank.h"
 
 namespace gorank::certificates {
@@ -118,9 +119,9 @@ absl::Status CheckGomokuGrade(const Rank& grade, Basis basis) {
 
 }  // namespace
 
-absl::Status CheckIssueAuthority(const auth::Caller& caller,
-                                 const registry::Agency& agency,
-                                 const Rank& grade, Basis basis) {
+absl::Status CheckIssuerAuthority(const auth::Caller& caller,
+                                  const std::string& prefix, const Rank& grade,
+                                  Basis basis) {
   if (grade.IsGomoku()) {
     if (absl::Status s = CheckGomokuGrade(grade, basis); !s.ok()) return s;
   } else if (!IsCertifiableGrade(grade)) {
@@ -139,13 +140,13 @@ absl::Status CheckIssueAuthority(const auth::Caller& caller,
       caller.role != auth::Role::kAgencyOperator) {
     return absl::PermissionDeniedError("only agencies issue certificates");
   }
-  if (!caller.ActsFor(agency.prefix)) {
+  if (!caller.ActsFor(prefix)) {
     return absl::PermissionDeniedError(
         "rule: an agency issues only under its own prefix (" +
-        caller.agency_prefix + "), not under " + agency.prefix);
+        caller.agency_prefix + "), not under " + prefix);
   }
   if (NeedsNationalBody(grade) &&
-      (agency.prefix != registry::kNationalPrefix || !caller.IsNational())) {
+      (prefix != registry::kNationalPrefix || !caller.IsNational())) {
     return absl::PermissionDeniedError(
         grade.IsGomoku() ? "rule: Gomoku 4d..6d are issued by the national "
                            "body (prefix 000) only; an "
@@ -153,12 +154,27 @@ absl::Status CheckIssueAuthority(const auth::Caller& caller,
                          : "rule: 4d..7d and honorary 8d are issued by the "
                            "national body (prefix 000) only");
   }
+  return absl::OkStatus();
+}
+
+absl::Status CheckAgencyMayIssue(const registry::Agency& agency) {
   if (agency.status == registry::AgencyStatus::kSuspended) {
     return absl::FailedPreconditionError(
         "rule: a suspended agency issues nothing (agency " + agency.prefix +
         ": " + agency.status_reason + ")");
   }
   return absl::OkStatus();
+}
+
+absl::Status CheckIssueAuthority(const auth::Caller& caller,
+                                 const registry::Agency& agency,
+                                 const Rank& grade, Basis basis) {
+  if (absl::Status s =
+          CheckIssuerAuthority(caller, agency.prefix, grade, basis);
+      !s.ok()) {
+    return s;
+  }
+  return CheckAgencyMayIssue(agency);
 }
 
 CertificateState StateAt(const Certificate& cert, int64_t now_unix) {
@@ -230,6 +246,102 @@ std::optional<Rank> FallbackRank(
     if (!best || g > *best) best = g;
   }
   return best;
+}
+
+absl::Status CheckHolder(const Certificate& draft,
+                         const registry::Player& holder,
+                         const std::string& holder_agency) {
+  if (!holder_agency.empty() && holder.agency_prefix != holder_agency) {
+    return absl::PermissionDeniedError(
+        "an agency issues certificates to its own players only");
+  }
+  const std::vector<std::string> missing =
+      MissingHolderFields(holder, draft.grade);
+  if (!missing.empty()) {
+    std::string list;
+    for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
+    return absl::FailedPreconditionError(
+        "rule: a certificate of 1d and above needs a complete holder record; "
+        "missing: " +
+        list);
+  }
+  // A certificate changes the rank of its own discipline only.
+  const std::optional<Rank>& held = holder.RankIn(draft.grade.discipline());
+  if (held && draft.grade < *held && draft.correction_reason.empty()) {
+    const std::string game = draft.grade.IsGomoku() ? "Gomoku " : "";
+    return absl::FailedPreconditionError(
+        "rule: issuing " + game + draft.grade.ToString() +
+        " below the player's current " + game + "rank " + held->ToString() +
+        " needs the correction flag and a reason");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckStock(const std::string& prefix, int year,
+                        const std::optional<StockOrder>& order) {
+  if (!order || order->released_unix == 0) {
+    return absl::FailedPreconditionError(
+        "rule: agency " + prefix + " has no released certificate stock for " +
+        std::to_string(year) +
+        " (order it 1-31 December, then the national body releases it)");
+  }
+  if (order->used >= order->quantity) {
+    return absl::FailedPreconditionError(
+        "rule: agency " + prefix + " has issued " +
+        std::to_string(order->used) + " certificates in " +
+        std::to_string(year) + ", all of its released stock of " +
+        std::to_string(order->quantity));
+  }
+  return absl::OkStatus();
+}
+
+std::string IssueFingerprint(const Certificate& d) {
+  // The form stored since the first release: Go requests unmarked.
+  return std::to_string(d.player_id.value) + "|" + d.grade.ToString() + "|" +
+         d.issue_date.ToString() + "|" + BasisName(d.basis) + "|" +
+         d.basis_reference + "|" + d.number.prefix + "|" +
+         (d.correction_reason.empty() ? "" : "c:" + d.correction_reason) +
+         (d.grade.IsGomoku() ? "|gomoku" : "");
+}
+
+absl::Status CheckReplay(const Certificate& draft, bool issue_date_defaulted,
+                         const Certificate& prior) {
+  if (prior.request_hash == draft.request_hash) return absl::OkStatus();
+  if (issue_date_defaulted) {
+    Certificate on_prior_date = draft;
+    on_prior_date.issue_date = prior.issue_date;
+    if (prior.request_hash == IssueFingerprint(on_prior_date))
+      return absl::OkStatus();
+  }
+  return absl::AlreadyExistsError("request id " + draft.request_id +
+                                  " was already used for a different "
+                                  "issuance");
+}
+
+registry::RankHistoryEntry IssueHistoryEntry(const Certificate& issued) {
+  return registry::RankHistoryEntry{
+      0,
+      issued.player_id,
+      issued.rank_before,
+      issued.grade,
+      issued.notice_until_unix != 0 ? ShanghaiDate(issued.notice_until_unix)
+                                    : issued.issue_date,
+      issued.basis == Basis::kAppraisal
+          ? registry::RankChangeReason::kAppraisal
+          : registry::RankChangeReason::kCertificate,
+      "certificate " + issued.number.ToString(),
+      issued.issued_by,
+      issued.issued_unix,
+      issued.grade.discipline()};
+}
+
+ChangeRecord IssueAuditRecord(const Certificate& issued) {
+  return ChangeRecord{issued.issued_unix,
+                      issued.issued_by,
+                      "certificate.issue",
+                      "certificate:" + issued.number.ToString(),
+                      "",
+                      CertificateJson(issued)};
 }
 
 std::string MaskNumber(const CertificateNumber& n) {

@@ -1,8 +1,9 @@
 // The certificate rules of SPEC section 3 as pure functions of values and
 // the time: numbering, issuing authority, the state during public notice,
 // the stock-ordering window, the appraisal age limit, the rank a revocation
-// falls back to, and the masked holder name the public sees. No I/O; every
-// function is thread-safe.
+// falls back to, the masked holder name the public sees, and the rules an
+// issuance's write transaction judges on the state it reads (holder, stock,
+// suspension, retries). No I/O; every function is thread-safe.
 #ifndef GORANK_SERVICES_CERTIFICATES_CERTIFICATE_RULES_H_
 #define GORANK_SERVICES_CERTIFICATES_CERTIFICATE_RULES_H_
 
@@ -14,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "services/auth/caller.h"
 #include "services/certificates/certificate.h"
+#include "services/common/change.h"
 #include "services/registry/player.h"
 
 namespace gorank::certificates {
@@ -42,18 +44,56 @@ bool NeedsNationalBody(const registry::Rank& grade);
 int64_t NoticeUntil(const registry::Rank& grade, const Date& issue_date,
                     const Date& today, int64_t now_unix, int notice_days);
 
-// Whether `caller` may issue `grade` under `agency` (whose status is given)
-// with `basis`. The rule broken is named in the message:
+// Whether `caller` may issue `grade` under `prefix` with `basis`, judged on
+// the request alone (no stored state). The rule broken is named:
 //   INVALID_ARGUMENT     grade not certifiable; 8d without the honorary basis;
 //                        the honorary basis for a Gomoku grade
 //   PERMISSION_DENIED    an operator under another prefix; 4d..8d (Gomoku
 //                        4d..6d) other than by the national body under 000;
 //                        a public/auditor
-//   FAILED_PRECONDITION  the agency is suspended; Gomoku 7d..9d (on the
-//                        ladder, not awarded yet)
+//   FAILED_PRECONDITION  Gomoku 7d..9d (on the ladder, not awarded yet)
+absl::Status CheckIssuerAuthority(const auth::Caller& caller,
+                                  const std::string& prefix,
+                                  const registry::Rank& grade, Basis basis);
+// FAILED_PRECONDITION naming the agency and its reason when `agency` is
+// suspended (a suspended agency issues nothing); OK otherwise.
+absl::Status CheckAgencyMayIssue(const registry::Agency& agency);
+// CheckIssuerAuthority under agency.prefix, then CheckAgencyMayIssue.
 absl::Status CheckIssueAuthority(const auth::Caller& caller,
                                  const registry::Agency& agency,
                                  const registry::Rank& grade, Basis basis);
+
+// The rules of an issuance that depend on stored state, judged by the write
+// transaction (CertificateRepository::IssueCertificate) on what it reads, so
+// that no other writer can change that state in between.
+//
+// `holder` may receive `draft`: PERMISSION_DENIED when `holder_agency` is
+// set and the holder is not its player; FAILED_PRECONDITION when a grade of
+// 1d and above lacks holder fields (named), or when the grade is below the
+// holder's current rank of its discipline and draft.correction_reason is
+// empty.
+absl::Status CheckHolder(const Certificate& draft,
+                         const registry::Player& holder,
+                         const std::string& holder_agency);
+// OK when `order` (the prefix's order for `year`, nullopt when none, `used`
+// filled) is released and not used up; FAILED_PRECONDITION naming the rule
+// and the numbers otherwise.
+absl::Status CheckStock(const std::string& prefix, int year,
+                        const std::optional<StockOrder>& order);
+// The fingerprint of an issuance, stored as Certificate::request_hash and
+// compared on retries: holder, grade, issue date, basis and its reference,
+// prefix, correction (Gomoku grades marked).
+std::string IssueFingerprint(const Certificate& draft);
+// Whether `prior`, the certificate stored under draft's request id and
+// scope, answers a retry of `draft`: OK when its fingerprint is draft's
+// (on prior's issue date when the retry's date was defaulted, so a retry
+// the next day still matches); ALREADY_EXISTS otherwise.
+absl::Status CheckReplay(const Certificate& draft, bool issue_date_defaulted,
+                         const Certificate& prior);
+// The rank-history entry of `issued` applied at issuance (from
+// issued.rank_before to its grade) and the audit record of the issuance.
+registry::RankHistoryEntry IssueHistoryEntry(const Certificate& issued);
+ChangeRecord IssueAuditRecord(const Certificate& issued);
 
 // The state of `cert` at `now_unix`: REVOKED once revoked; UNDER_NOTICE
 // while the notice period runs or an objection is open; EFFECTIVE after.

@@ -28,35 +28,10 @@ absl::Status CheckText(const std::string& field, const std::string& text,
   return absl::OkStatus();
 }
 
-// The canonical form of an issuance request, compared on idempotent retries.
-// Gomoku requests are marked (Go ones keep the form stored before Gomoku).
-std::string Fingerprint(const IssueRequest& r, const std::string& prefix,
-                        const Date& date) {
-  return std::to_string(r.player_id.value) + "|" + r.grade->ToString() + "|" +
-         date.ToString() + "|" + BasisName(r.basis) + "|" + r.basis_reference +
-         "|" + prefix + "|" + (r.correction ? "c:" + r.correction_reason : "") +
-         (r.grade->IsGomoku() ? "|gomoku" : "");
-}
-
 // "Gomoku " before Gomoku grades in messages, "" for Go.
 std::string Game(const Rank& r) { return r.IsGomoku() ? "Gomoku " : ""; }
 
 }  // namespace
-
-absl::StatusOr<std::optional<int>> Certification::StockLimit(
-    const std::string& prefix, int year) {
-  if (prefix == registry::kNationalPrefix) return std::optional<int>();
-  auto order = certs_->GetStockOrder(prefix, year);
-  if (absl::IsNotFound(order.status()) ||
-      (order.ok() && order->released_unix == 0)) {
-    return absl::FailedPreconditionError(
-        "rule: agency " + prefix + " has no released certificate stock for " +
-        std::to_string(year) +
-        " (order it 1-31 December, then the national body releases it)");
-  }
-  if (!order.ok()) return order.status();
-  return std::optional<int>(order->quantity);
-}
 
 absl::StatusOr<Certificate> Certification::Issue(const auth::Caller& caller,
                                                  const IssueRequest& request) {
@@ -68,6 +43,9 @@ absl::StatusOr<Certificate> Certification::Issue(const auth::Caller& caller,
   return IssueWithPlan(caller, request, std::nullopt, "");
 }
 
+// Judges the request alone here; the rules on stored state (agency, holder,
+// stock, serial, retries) are judged by the write transaction on what it
+// reads (CertificateRepository::IssueCertificate), so none can go stale.
 absl::StatusOr<Certificate> Certification::IssueWithPlan(
     const auth::Caller& caller, const IssueRequest& r,
     std::optional<int64_t> appraisal_id, const std::string& appraisal_note) {
@@ -78,74 +56,24 @@ absl::StatusOr<Certificate> Certification::IssueWithPlan(
   GORANK_RETURN_IF_ERROR(CheckText("basis_reference", r.basis_reference, true));
   GORANK_RETURN_IF_ERROR(
       CheckText("correction_reason", r.correction_reason, r.correction));
-  const std::string default_prefix =
-      !r.agency_prefix.empty() ? r.agency_prefix
-      : caller.IsNational()    ? std::string(registry::kNationalPrefix)
-                               : caller.agency_prefix;
-  // Request ids are the caller's agency's own namespace ("000": the
-  // national admin's), so nobody can occupy another agency's ids.
-  const std::string scope = caller.IsNational()
-                                ? std::string(registry::kNationalPrefix)
-                                : caller.agency_prefix;
-  // A retry is answered before any rule is applied again: the rank, stock or
-  // agency may have changed since the first attempt succeeded.
-  if (!r.request_id.empty()) {
-    GORANK_ASSIGN_OR_RETURN(std::optional<Certificate> prior,
-                            certs_->FindByRequestId(scope, r.request_id));
-    if (prior) {
-      if (Fingerprint(r, default_prefix,
-                      r.issue_date.value_or(prior->issue_date)) !=
-          prior->request_hash) {
-        return absl::AlreadyExistsError(
-            "request id " + r.request_id +
-            " was already used for a different issuance");
-      }
-      return *prior;
-    }
-  }
   const Date today = clock_->Today();
   const Date date = r.issue_date.value_or(today);
   if (!date.IsValid() || date > today || date.year < 2000) {
     return absl::InvalidArgumentError(
         "issue_date must be a date from 2000 up to today");
   }
-  const std::string& prefix = default_prefix;
-  GORANK_ASSIGN_OR_RETURN(registry::Agency agency,
-                          registry_->GetAgency(prefix));
+  const std::string prefix = !r.agency_prefix.empty() ? r.agency_prefix
+                             : caller.IsNational()
+                                 ? std::string(registry::kNationalPrefix)
+                                 : caller.agency_prefix;
   GORANK_RETURN_IF_ERROR(
-      CheckIssueAuthority(caller, agency, *r.grade, r.basis));
-  GORANK_ASSIGN_OR_RETURN(registry::Player player,
-                          registry_->GetPlayer(r.player_id));
-  if (!caller.ActsFor(player.agency_prefix)) {
-    return absl::PermissionDeniedError(
-        "an agency issues certificates to its own players only");
-  }
-  const std::vector<std::string> missing =
-      MissingHolderFields(player, *r.grade);
-  if (!missing.empty()) {
-    std::string list;
-    for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
-    return absl::FailedPreconditionError(
-        "rule: a certificate of 1d and above needs a complete holder record; "
-        "missing: " +
-        list);
-  }
-  // A certificate changes the rank of its own discipline only.
-  const registry::Discipline discipline = r.grade->discipline();
-  const std::optional<Rank> held = player.RankIn(discipline);
-  if (held && *r.grade < *held && !r.correction) {
-    return absl::FailedPreconditionError(
-        "rule: issuing " + Game(*r.grade) + r.grade->ToString() +
-        " below the player's current " + Game(*r.grade) + "rank " +
-        held->ToString() + " needs the correction flag and a reason");
-  }
-  GORANK_ASSIGN_OR_RETURN(std::optional<int> limit,
-                          StockLimit(prefix, date.year));
+      CheckIssuerAuthority(caller, prefix, *r.grade, r.basis));
 
   const int64_t now = clock_->NowSeconds();
   IssuePlan plan;
   Certificate& c = plan.draft;
   c.number.prefix = prefix;
+  c.number.yy = date.year % 100;
   c.year = date.year;
   c.player_id = r.player_id;
   c.grade = *r.grade;
@@ -156,45 +84,22 @@ absl::StatusOr<Certificate> Certification::IssueWithPlan(
   c.issued_unix = now;
   c.correction_reason = r.correction ? r.correction_reason : "";
   c.request_id = r.request_id;
-  c.request_scope = scope;
-  c.request_hash = Fingerprint(r, prefix, date);
+  // Request ids are the caller's agency's own namespace ("000": the
+  // national admin's), so nobody can occupy another agency's ids.
+  c.request_scope = caller.IsNational() ? std::string(registry::kNationalPrefix)
+                                        : caller.agency_prefix;
+  c.request_hash = IssueFingerprint(c);
   // The notice runs from the issue date: a back-dated certificate whose
   // notice period is already over is effective at once (its notice_until
   // records when the notice ended).
   c.notice_until_unix =
       NoticeUntil(*r.grade, date, today, now, options_.notice_days);
-  if (c.notice_until_unix <= now) {
-    plan.apply_rank_now = true;
-    plan.expected_rank = held;
-  }
-  plan.stock_limit = limit;
+  plan.issue_date_defaulted = !r.issue_date.has_value();
+  plan.holder_agency = caller.IsNational() ? "" : caller.agency_prefix;
+  plan.apply_rank_now = c.notice_until_unix <= now;
+  plan.uses_stock = prefix != registry::kNationalPrefix;
   plan.appraisal_id = appraisal_id;
   plan.appraisal_note = appraisal_note;
-  const auto reason = r.basis == Basis::kAppraisal
-                          ? RankChangeReason::kAppraisal
-                          : RankChangeReason::kCertificate;
-  plan.history = [&, reason, discipline](const Certificate& issued) {
-    return RankHistoryEntry{0,
-                            player.id,
-                            held,
-                            issued.grade,
-                            issued.notice_until_unix != 0
-                                ? ShanghaiDate(issued.notice_until_unix)
-                                : issued.issue_date,
-                            reason,
-                            "certificate " + issued.number.ToString(),
-                            caller.Describe(),
-                            now,
-                            discipline};
-  };
-  plan.audit = [&](const Certificate& issued) {
-    return ChangeRecord{now,
-                        caller.Describe(),
-                        "certificate.issue",
-                        "certificate:" + issued.number.ToString(),
-                        "",
-                        CertificateJson(issued)};
-  };
   GORANK_ASSIGN_OR_RETURN(Certificate issued, certs_->IssueCertificate(plan));
   if (issued.notice_until_unix > now)
     NoteNoticeChange(issued.notice_until_unix);

@@ -242,8 +242,6 @@ class Certification {
                                             const IssueRequest& request,
                                             std::optional<int64_t> appraisal_id,
                                             const std::string& appraisal_note);
-  absl::StatusOr<std::optional<int>> StockLimit(const std::string& prefix,
-                                                int year);
   absl::Status SettleOne(const Certificate& c);
   // Records that a notice starts (`until`: its end) or may have been
   // released (`until` == 0, e.g. an objection decided), so that a settle

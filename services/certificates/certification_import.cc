@@ -223,14 +223,12 @@ std::optional<Row> CheckFields(
   } else {
     r.grade = *grade;
     if (agency != agencies.end() && caller.ActsFor(r.prefix)) {
-      // The grade rules of issuance; a suspension is its own refusal below.
-      registry::Agency active = agency->second;
-      active.status = registry::AgencyStatus::kActive;
+      // The grade rules of issuance; a suspension is its own refusal above.
       const Basis basis = r.grade == Rank::FromString("8d")
                               ? Basis::kHonoraryAward
                               : Basis::kTournament;
       const absl::Status may =
-          CheckIssueAuthority(caller, active, r.grade, basis);
+          CheckIssuerAuthority(caller, r.prefix, r.grade, basis);
       if (!may.ok()) {
         refuse("grade", std::string(may.message()) + " (agency " + r.prefix +
                             " cannot have issued " + GradeText(r.grade) + ")");

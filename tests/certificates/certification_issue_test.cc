@@ -1,11 +1,14 @@
 // Certification::Issue: numbering (first of the year, year rollover, the
 // 9999 limit, prefixes independent), authority through the whole call,
 // holder records, corrections, stock and idempotent retries.
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "tests/certificates/certification_fixture.h"
+#include "tests/certificates/counting_repositories.h"
 
 namespace gorank::certificates {
 namespace {
@@ -13,6 +16,24 @@ namespace {
 using ::testing::ElementsAre;
 
 class IssueTest : public CertificationFixture {};
+
+// Runs `before_write` when the office hands its plan to the repository:
+// after every check the office makes, before the write transaction.
+class BeforeWriteRepository : public CountingCertificateRepository {
+ public:
+  BeforeWriteRepository(CertificateRepository* inner,
+                        std::function<void()> before_write)
+      : CountingCertificateRepository(inner, &counter_),
+        before_write_(std::move(before_write)) {}
+  absl::StatusOr<Certificate> IssueCertificate(const IssuePlan& plan) override {
+    before_write_();
+    return CountingCertificateRepository::IssueCertificate(plan);
+  }
+
+ private:
+  CallCounter counter_;
+  std::function<void()> before_write_;
+};
 
 TEST_F(IssueTest, FirstOfTheYearIsOneAndPrefixesCountIndependently) {
   GiveStock("110", 2025, 10);
@@ -131,6 +152,69 @@ TEST_F(IssueTest, ASuspendedAgencyIssuesNothing) {
   EXPECT_EQ(c.status().code(), absl::StatusCode::kFailedPrecondition)
       << c.status();
   EXPECT_EQ(LastSerial("110", 2025), 0);
+}
+
+// The suspension lands between the office's checks and the write (a national
+// admin suspending the agency while its operator issues): the write judges
+// the agency as stored and issues nothing.
+TEST_F(IssueTest, AnAgencySuspendedBeforeTheWriteIssuesNothing) {
+  GiveStock("110", 2025, 10);
+  const auto p = MustRegister("张三", "110", R("1k"));
+  IssueRequest first = Request(p, "1d");
+  first.request_id = "batch-1/row-1";
+  const Certificate issued = MustIssue(op110_, first);
+  bool suspend = true;
+  BeforeWriteRepository racing(cert_repo_.get(), [&] {
+    if (!suspend) return;
+    suspend = false;
+    ASSERT_TRUE(registry_
+                    ->SetAgencyStatus(national_, "110",
+                                      registry::AgencyStatus::kSuspended,
+                                      "annual review failed")
+                    .ok());
+  });
+  Certification office(&racing, registry_repo_.get(), &clock_);
+  auto refused = office.Issue(op110_, Request(p, "2d"));
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kFailedPrecondition)
+      << refused.status();
+  EXPECT_NE(refused.status().message().find("suspended"), std::string::npos)
+      << refused.status();
+  EXPECT_EQ(LastSerial("110", 2025), 1);
+  EXPECT_EQ(RankOf(p.id), R("1d"));
+  EXPECT_EQ(History(p.id).size(), 2u);
+  // A retry of what was issued before the suspension still gets it back,
+  // and so does one the next day (its date defaulted to today both times).
+  auto replay = office.Issue(op110_, first);
+  ASSERT_TRUE(replay.ok()) << replay.status();
+  EXPECT_EQ(replay->number, issued.number);
+  clock_.SetDate(Date{2025, 6, 3});
+  auto next_day = office.Issue(op110_, first);
+  ASSERT_TRUE(next_day.ok()) << next_day.status();
+  EXPECT_EQ(next_day->number, issued.number);
+  EXPECT_EQ(next_day->issue_date, (Date{2025, 6, 2}));
+  EXPECT_EQ(LastSerial("110", 2025), 1);
+}
+
+// The holder's rank is the one stored when the write runs: raised between
+// the office's checks and the write, the issuance below it needs the
+// correction flag, and nothing is written.
+TEST_F(IssueTest, ARankRaisedBeforeTheWriteIsJudgedAsStored) {
+  GiveStock("110", 2025, 10);
+  const auto p = MustRegister("张三", "110", R("1k"));
+  bool raise = true;
+  BeforeWriteRepository racing(cert_repo_.get(), [&] {
+    if (!raise) return;
+    raise = false;
+    MustIssue(op110_, Request(p, "3d"));  // another operator's issuance
+  });
+  Certification office(&racing, registry_repo_.get(), &clock_);
+  auto refused = office.Issue(op110_, Request(p, "1d"));
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kFailedPrecondition)
+      << refused.status();
+  EXPECT_NE(refused.status().message().find("correction"), std::string::npos)
+      << refused.status();
+  EXPECT_EQ(RankOf(p.id), R("3d"));
+  EXPECT_EQ(LastSerial("110", 2025), 1);
 }
 
 TEST_F(IssueTest, OneDanAndAboveNeedACompleteHolderRecord) {
