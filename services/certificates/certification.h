@@ -26,6 +26,8 @@
 
 namespace gorank::certificates {
 
+class PublicIndex;  // services/certificates/public_index.h
+
 struct CertificationOptions {
   int notice_days = 7;
   // Other processes write to the same database (several rankd instances
@@ -120,6 +122,12 @@ class Certification {
       std::function<absl::Status(const std::string& prefix, int year)> check) {
     release_precondition_ = std::move(check);
   }
+
+  // Verify and LookupRank answer from `index` (not owned; outlives this)
+  // while index->usable(), else from the repositories. The index is kept
+  // coherent by the repositories this was given (IndexedCertificateRepository
+  // and IndexedRegistryRepository over the same index).
+  void SetPublicIndex(const PublicIndex* index) { public_index_ = index; }
 
   // INVALID_ARGUMENT for basis kAppraisal: those are issued by approving
   // the appraisal (DecideAppraisal), never directly.
@@ -243,6 +251,9 @@ class Certification {
                                             std::optional<int64_t> appraisal_id,
                                             const std::string& appraisal_note);
   absl::Status SettleOne(const Certificate& c);
+  // LookupRank from public_index_ (certification_public.cc).
+  std::vector<PublicRankEntry> LookupInIndex(const auth::Caller& caller,
+                                             const std::string& wanted) const;
   // Records that a notice starts (`until`: its end) or may have been
   // released (`until` == 0, e.g. an objection decided), so that a settle
   // pass running concurrently cannot store a due time that misses it.
@@ -253,6 +264,7 @@ class Certification {
   const Clock* clock_;
   CertificationOptions options_;
   std::function<absl::Status(const std::string&, int)> release_precondition_;
+  const PublicIndex* public_index_ = nullptr;
   // Earliest time a settle pass can find work; 0 = unknown.
   std::atomic<int64_t> next_due_unix_{0};
   // Guards the stores to next_due_unix_ and counts the notice changes, so a

@@ -5,32 +5,73 @@
 #include "services/certificates/certificate_json.h"
 #include "services/certificates/certificate_rules.h"
 #include "services/certificates/certification.h"
+#include "services/certificates/public_index.h"
 #include "services/common/status_macros.h"
 
 namespace gorank::certificates {
 namespace {
 
-std::string Trim(const std::string& s) {
+std::string_view Trim(std::string_view s) {
   const size_t b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
+  if (b == std::string_view::npos) return {};
   return s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+std::string Trim(const std::string& s) {
+  return std::string(Trim(std::string_view(s)));
 }
 
 using Digest = std::array<unsigned char, SHA256_DIGEST_LENGTH>;
 
-Digest NameDigest(const std::string& name) {
+Digest NameDigest(std::string_view name) {
   Digest d;
-  const std::string t = Trim(name);
+  const std::string_view t = Trim(name);
   SHA256(reinterpret_cast<const unsigned char*>(t.data()), t.size(), d.data());
   return d;
 }
 
-// Compares two names in time independent of where they differ.
-bool SameName(const std::string& given, const std::string& stored) {
-  const Digest a = NameDigest(given);
+// Compares a name with a stored one in time independent of where they differ.
+bool SameName(const Digest& given, std::string_view stored) {
   const Digest b = NameDigest(stored);
-  return CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0 &&
+  return CRYPTO_memcmp(given.data(), b.data(), given.size()) == 0 &&
          !Trim(stored).empty();
+}
+bool SameName(const std::string& given, const std::string& stored) {
+  return SameName(NameDigest(given), stored);
+}
+
+// Verify from the index: the same work on every path (two slot reads, three
+// digests), no database and no lock.
+VerifyResult VerifyInIndex(const PublicIndex& index, const CertificateNumber& n,
+                           const std::string& holder_name, int64_t now) {
+  PublicCertificate cert;
+  const bool known = index.FindCertificate(n, &cert);
+  PublicHolder holder;
+  const bool held =
+      index.FindHolder(known ? cert.player_id : registry::PlayerId{0}, &holder);
+  const Digest given = NameDigest(holder_name);
+  const bool by_name = SameName(given, held ? holder.name : "");
+  const bool by_latin = SameName(given, held ? holder.latin_name : "");
+  VerifyResult result;
+  if (!known || !held || !(by_name || by_latin)) return result;
+  switch (cert.StateAt(now)) {
+    case CertificateState::kEffective:
+      result.outcome = VerifyOutcome::kValid;
+      break;
+    case CertificateState::kUnderNotice:
+      result.outcome = VerifyOutcome::kUnderNotice;
+      break;
+    case CertificateState::kRevoked:
+      result.outcome = VerifyOutcome::kRevoked;
+      break;
+  }
+  result.number = n.ToString();
+  result.grade = cert.grade;
+  result.issue_date = cert.issue_date;
+  result.agency_prefix = n.prefix;
+  result.agency_name = std::string(index.AgencyName(n.prefix));
+  result.masked_holder = MaskName(std::string(holder.name));
+  result.notice_until_unix = cert.notice_until_unix;
+  return result;
 }
 
 }  // namespace
@@ -182,6 +223,9 @@ absl::StatusOr<VerifyResult> Certification::Verify(
                           CertificateNumber::Parse(number));
   if (holder_name.size() > 200)
     return absl::InvalidArgumentError("holder name is too long");
+  // The answer follows the clock, not the settled ranks: no settle pass.
+  if (public_index_ != nullptr && public_index_->usable())
+    return VerifyInIndex(*public_index_, n, holder_name, clock_->NowSeconds());
   GORANK_RETURN_IF_ERROR(SettleDueNotices());
   // The same work on every path: one certificate read, one player read, two
   // digest comparisons.
@@ -228,6 +272,8 @@ absl::StatusOr<std::vector<PublicRankEntry>> Certification::LookupRank(
     return absl::InvalidArgumentError("name is required (at most 120 bytes)");
   }
   GORANK_RETURN_IF_ERROR(SettleDueNotices());
+  if (public_index_ != nullptr && public_index_->usable())
+    return LookupInIndex(caller, wanted);
   registry::PlayerQuery q;
   q.name_prefix = wanted;
   q.exact_name = true;
@@ -255,6 +301,32 @@ absl::StatusOr<std::vector<PublicRankEntry>> Certification::LookupRank(
         e.effective.push_back(std::move(c));
       else if (s == CertificateState::kUnderNotice)
         e.under_notice.push_back(std::move(c));
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+std::vector<PublicRankEntry> Certification::LookupInIndex(
+    const auth::Caller& caller, const std::string& wanted) const {
+  std::vector<PublicRankEntry> out;
+  const int64_t now = clock_->NowSeconds();
+  for (const PublicHolder& p : public_index_->FindByName(wanted, 20)) {
+    PublicRankEntry e{std::string(p.name),
+                      std::string(p.latin_name),
+                      std::string(p.agency_prefix),
+                      std::string(public_index_->AgencyName(p.agency_prefix)),
+                      p.rank,
+                      {},
+                      {},
+                      p.gomoku_rank,
+                      caller.role == auth::Role::kPublic};
+    for (const PublicCertificate& c : public_index_->CertificatesOf(p.id)) {
+      const CertificateState s = c.StateAt(now);
+      if (s == CertificateState::kEffective)
+        e.effective.push_back(c.ToCertificate());
+      else if (s == CertificateState::kUnderNotice)
+        e.under_notice.push_back(c.ToCertificate());
     }
     out.push_back(std::move(e));
   }

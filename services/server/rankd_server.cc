@@ -22,6 +22,8 @@
 #include "services/auth/token_service.h"
 #include "services/certificates/certificate_service.h"
 #include "services/certificates/certification.h"
+#include "services/certificates/indexed_certificate_repository.h"
+#include "services/certificates/public_index.h"
 #include "services/common/file_text.h"
 #include "services/common/metrics.h"
 #include "services/common/parse_error_interceptor.h"
@@ -58,6 +60,15 @@ struct RankdServer::Parts {
   std::unique_ptr<storage::SqlRegistryRepository> registry_repo;
   std::unique_ptr<storage::SqlTokenRepository> token_repo;
   std::unique_ptr<storage::SqlCertificateRepository> certificate_repo;
+  // The public index and the repositories that keep it coherent (null when
+  // public_index is off). The views are what the modules are given: the
+  // indexed repositories, or the SQL ones.
+  std::unique_ptr<certificates::PublicIndex> public_index;
+  std::unique_ptr<certificates::IndexedRegistryRepository> indexed_registry;
+  std::unique_ptr<certificates::IndexedCertificateRepository>
+      indexed_certificates;
+  registry::RegistryRepository* registry_view = nullptr;
+  certificates::CertificateRepository* certificate_view = nullptr;
   std::unique_ptr<storage::SqlAuditRepository> audit_repo;
   std::unique_ptr<audit::SigningKey> audit_key;
   std::unique_ptr<audit::AuditTrail> audit_trail;
@@ -220,6 +231,53 @@ absl::Status WireStorage(const ServerConfig& config, RankdServer::Parts& p) {
   return absl::OkStatus();
 }
 
+// The public index (services/certificates/public_index.h): built from the
+// database and kept coherent by the indexed repositories, which every module
+// is then given. "auto" turns it on for SQLite only: on PostgreSQL other
+// instances may write, and nothing tells this one. When the build fails the
+// server runs without it (public reads from the database).
+void WirePublicIndex(const ServerConfig& config, RankdServer::Parts& p) {
+  p.registry_view = p.registry_repo.get();
+  p.certificate_view = p.certificate_repo.get();
+  const bool on = config.public_index == "on" ||
+                  (config.public_index == "auto" &&
+                   p.db->engine() != storage::Engine::kPostgres);
+  if (!on) {
+    spdlog::info("public index off: verify and lookup read the database");
+    return;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  auto index = std::make_unique<certificates::PublicIndex>();
+  absl::Status built =
+      index->Build(p.certificate_repo.get(), p.registry_repo.get());
+  if (!built.ok()) {
+    spdlog::error("public index not built (verify reads the database): {}",
+                  built.ToString());
+    return;
+  }
+  index->SetInvalidationListener([](const absl::Status& why) {
+    spdlog::error(
+        "public index dropped: a committed write could not be read back "
+        "({}); verify and lookup read the database until restart",
+        why.ToString());
+  });
+  spdlog::info("public index: {} certificates, {} players in {} ms",
+               index->certificate_count(), index->player_count(),
+               std::chrono::duration_cast<std::chrono::milliseconds>(
+                   std::chrono::steady_clock::now() - start)
+                   .count());
+  p.public_index = std::move(index);
+  p.indexed_registry =
+      std::make_unique<certificates::IndexedRegistryRepository>(
+          p.registry_repo.get(), p.public_index.get());
+  p.indexed_certificates =
+      std::make_unique<certificates::IndexedCertificateRepository>(
+          p.certificate_repo.get(), p.registry_repo.get(),
+          p.public_index.get());
+  p.registry_view = p.indexed_registry.get();
+  p.certificate_view = p.indexed_certificates.get();
+}
+
 // Tokens, players and agencies, certificates.
 void WireRegistryAndCertificates(const ServerConfig& config, const Clock* clock,
                                  RankdServer::Parts& p) {
@@ -229,13 +287,15 @@ void WireRegistryAndCertificates(const ServerConfig& config, const Clock* clock,
   p.tokens = std::make_unique<auth::TokenManager>(p.token_repo.get(), clock);
   p.certificate_repo =
       std::make_unique<storage::SqlCertificateRepository>(p.db.get());
+  WirePublicIndex(config, p);
   p.registry =
-      std::make_unique<registry::PlayerRegistry>(p.registry_repo.get(), clock);
+      std::make_unique<registry::PlayerRegistry>(p.registry_view, clock);
   certificates::CertificationOptions cert_options;
   cert_options.notice_days = config.notice_days;
   cert_options.shared_database = p.db->engine() == storage::Engine::kPostgres;
   p.certification = std::make_unique<certificates::Certification>(
-      p.certificate_repo.get(), p.registry_repo.get(), clock, cert_options);
+      p.certificate_view, p.registry_view, clock, cert_options);
+  p.certification->SetPublicIndex(p.public_index.get());
   // Ranks change when a public notice ends: settle due notices before any
   // registry read shows a rank.
   certificates::Certification* office = p.certification.get();
@@ -269,9 +329,8 @@ absl::StatusOr<bool> WireAudit(const ServerConfig& config, const Clock* clock,
         "size {}",
         log_check.entries, log_check.checkpoint_size, start_cp.tree_size);
   }
-  p.reporting = std::make_unique<audit::Reporting>(p.certificate_repo.get(),
-                                                   p.registry_repo.get(),
-                                                   p.audit_trail.get(), clock);
+  p.reporting = std::make_unique<audit::Reporting>(
+      p.certificate_view, p.registry_view, p.audit_trail.get(), clock);
   // Stock for year Y is released only after the agency passed the review of
   // Y - 1. The first-year rule: no review is demanded of a year before the
   // installation (there was nothing to review), so the stock of the
@@ -327,8 +386,8 @@ void WireTournaments(const Clock* clock, RankdServer::Parts& p) {
   p.event_desk =
       std::make_unique<tournaments::EventDesk>(p.event_repo.get(), clock);
   // Entrants are registered players: entered by id, imported rows matched.
-  p.player_directory = std::make_unique<tournaments::RegistryPlayerDirectory>(
-      p.registry_repo.get());
+  p.player_directory =
+      std::make_unique<tournaments::RegistryPlayerDirectory>(p.registry_view);
   p.event_desk->SetPlayerDirectory(p.player_directory.get());
   // A tournament award rests on a closed event the player played in, or on
   // one of the player's certificates in force.
@@ -359,7 +418,7 @@ void WireTournaments(const Clock* clock, RankdServer::Parts& p) {
         return named;
       });
   p.grade_desk = std::make_unique<eligibility::GradeDesk>(
-      p.event_repo.get(), p.certificate_repo.get(), clock);
+      p.event_repo.get(), p.certificate_view, clock);
   p.tournament_service = std::make_unique<tournaments::TournamentServiceImpl>(
       p.gate.get(), p.event_desk.get());
   p.eligibility_service = std::make_unique<eligibility::EligibilityServiceImpl>(
@@ -422,7 +481,7 @@ absl::Status WireRatings(const ServerConfig& config, const Clock* clock,
       });
   p.promotion_desk = std::make_unique<ratings::PromotionDesk>(
       &p.ratings_config.promotion, p.rating_repo.get(), p.event_repo.get(),
-      p.registry_repo.get(), p.certification.get(), clock);
+      p.registry_view, p.certification.get(), clock);
   p.rating_service = std::make_unique<ratings::RatingServiceImpl>(
       p.gate.get(), p.rating_repo.get(), p.rating_ledger.get(),
       p.promotion_desk.get());

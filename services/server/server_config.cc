@@ -96,7 +96,14 @@ absl::Status ApplyTable(const toml::table& t, ServerConfig* c) {
       c->require_review_for_release = *node.value<bool>();
     } else if (k == "notice_days")
       s = want_int(&c->notice_days, 0, 365);
-    else if (k == "ratings_config_file")
+    else if (k == "public_index") {
+      s = want_string(&c->public_index);
+      if (s.ok() && c->public_index != "auto" && c->public_index != "on" &&
+          c->public_index != "off") {
+        s = absl::InvalidArgumentError(
+            "config key 'public_index' must be \"auto\", \"on\" or \"off\"");
+      }
+    } else if (k == "ratings_config_file")
       s = want_string(&c->ratings_config_file);
     else if (k == "max_request_bytes")
       s = want_int(&c->max_request_bytes, 1024, 64 << 20);

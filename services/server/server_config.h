@@ -57,6 +57,10 @@ struct ServerConfig {
   std::string tls_client_ca_file;
   // Public-notice period of 4d..7d certificates, days.
   int notice_days = 7;
+  // The in-memory public index that answers VerifyCertificate and
+  // LookupRank: "auto" (on for SQLite, off for PostgreSQL, where other
+  // instances may write), "on" (one rankd on the database) or "off".
+  std::string public_index = "auto";
   // Rating settings and promotion rules (TOML, the format of the shipped
   // services/ratings/default_ratings.toml). Empty: the shipped rules.
   std::string ratings_config_file;

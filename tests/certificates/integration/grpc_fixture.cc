@@ -8,22 +8,49 @@
 
 namespace gorank::certificates {
 
-GrpcFixture::GrpcFixture() {
+GrpcFixture::GrpcFixture() : GrpcFixture([](server::ServerConfig&) {}) {}
+
+GrpcFixture::GrpcFixture(
+    const std::function<void(server::ServerConfig&)>& adjust) {
   clock_.SetDate(Date{2025, 12, 10});
-  server::ServerConfig config;
-  config.db_path = testing::TestDatabaseUrl(dir_);
+  config_.db_path = testing::TestDatabaseUrl(dir_);
   // Named, not derived from db_path: a PostgreSQL URL has no folder.
-  config.admin_token_file = dir_.File("admin.token");
-  config.audit_key_file = dir_.File("audit_ed25519.pem");
-  config.listen = "127.0.0.1:0";
+  config_.admin_token_file = dir_.File("admin.token");
+  config_.audit_key_file = dir_.File("audit_ed25519.pem");
+  config_.listen = "127.0.0.1:0";
+  // One rankd on the database: the public index answers verify and lookup on
+  // PostgreSQL too.
+  config_.public_index = "on";
+  adjust(config_);
   spdlog::set_level(spdlog::level::warn);  // no line per call in test output
-  auto started = server::RankdServer::Start(config, &clock_);
+  auto started = server::RankdServer::Start(config_, &clock_);
   if (!started.ok()) {
     ADD_FAILURE() << "rankd did not start: " << started.status();
     std::abort();
   }
   server_ = std::move(*started);
   admin_ = server_->bootstrap_secret();
+  Connect();
+}
+
+void GrpcFixture::Restart() {
+  certs_.reset();
+  players_.reset();
+  tokens_.reset();
+  audit_.reset();
+  channel_.reset();
+  server_->Shutdown();
+  server_.reset();
+  auto started = server::RankdServer::Start(config_, &clock_);
+  if (!started.ok()) {
+    ADD_FAILURE() << "rankd did not start again: " << started.status();
+    std::abort();
+  }
+  server_ = std::move(*started);
+  Connect();
+}
+
+void GrpcFixture::Connect() {
   channel_ = grpc::CreateChannel("127.0.0.1:" + std::to_string(server_->port()),
                                  grpc::InsecureChannelCredentials());
   certs_ = v1::CertificateService::NewStub(channel_);

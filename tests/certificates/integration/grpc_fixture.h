@@ -5,6 +5,7 @@
 #ifndef GORANK_TESTS_CERTIFICATES_INTEGRATION_GRPC_FIXTURE_H_
 #define GORANK_TESTS_CERTIFICATES_INTEGRATION_GRPC_FIXTURE_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -22,7 +23,16 @@ namespace gorank::certificates {
 class GrpcFixture : public ::testing::Test {
  protected:
   GrpcFixture();
+  // The same, with `adjust` applied to the configuration before the start.
+  explicit GrpcFixture(
+      const std::function<void(server::ServerConfig&)>& adjust);
   ~GrpcFixture() override;
+
+  // Stops the server and starts a new one on the same database and files
+  // (stubs and channel renewed); aborts when it does not start.
+  void Restart();
+  // A channel to the server and the stubs over it.
+  void Connect();
 
   // A context carrying `token` ("" = the public) and a 30 s deadline.
   static std::unique_ptr<grpc::ClientContext> Context(const std::string& token);
@@ -46,6 +56,7 @@ class GrpcFixture : public ::testing::Test {
 
   testing::TempDir dir_;
   FakeClock clock_;
+  server::ServerConfig config_;
   std::unique_ptr<server::RankdServer> server_;
   std::shared_ptr<grpc::Channel> channel_;
   std::string admin_;     // the bootstrap national-admin token
