@@ -22,12 +22,16 @@
 #include "grpcpp/create_channel.h"
 #include "gtest/gtest.h"
 #include "services/audit/merkle.h"
-#include "tests/audit/rankd_process.h"
+#include "tests/testing/rankd_process.h"
 #include "tests/testing/temp_dir.h"
 
 namespace gorank::audit {
 namespace {
 
+using gorank::testing::RankdOptions;
+using gorank::testing::RankdProcess;
+using gorank::testing::RunCombined;
+using gorank::testing::RunResult;
 using ::testing::HasSubstr;
 
 std::string ReadAll(const std::string& path) {
@@ -97,7 +101,11 @@ class AuditE2eTest : public ::testing::Test {
   }
 
   void Start() {
-    rankd_ = std::make_unique<RankdProcess>(RANKD_PATH, db_);
+    rankd_ = std::make_unique<RankdProcess>();
+    RankdOptions options;
+    options.db = db_;
+    options.flags = {"--log-level", "info"};
+    rankd_->Start(RANKD_PATH, options);  // port() is 0 when it failed
     channel_ = grpc::CreateChannel(rankd_->address(),
                                    grpc::InsecureChannelCredentials());
   }
@@ -161,24 +169,24 @@ class AuditE2eTest : public ::testing::Test {
     ASSERT_EQ(seeded_size_, b1_index_ + 2);
   }
 
-  CommandResult Ctl(std::vector<std::string> args) {
+  RunResult Ctl(std::vector<std::string> args) {
     std::vector<std::string> argv = {RANKCTL_PATH, "--server",
                                      rankd_->address(), "--token-file",
                                      dir_.File("admin.token")};
     argv.insert(argv.end(), args.begin(), args.end());
-    return RunCommand(argv);
+    return RunCombined(argv);
   }
   // `rankctl audit checkpoint --out old.json`, then stops rankd.
   void KeepCheckpointAndStop() {
-    CommandResult cp = Ctl({"audit", "checkpoint", "--out", old_json()});
-    ASSERT_EQ(cp.exit_code, 0) << cp.output;
+    RunResult cp = Ctl({"audit", "checkpoint", "--out", old_json()});
+    ASSERT_EQ(cp.exit_code, 0) << cp.out;
     ASSERT_THAT(ReadAll(old_json()),
                 HasSubstr("\"tree_size\":" + std::to_string(seeded_size_)));
     channel_
         .reset();  // an open connection would hold rankd for its grace period
     ASSERT_EQ(rankd_->Stop(), 0) << rankd_->output();
   }
-  CommandResult VerifyOnline() {
+  RunResult VerifyOnline() {
     return Ctl({"audit", "verify", "--checkpoint", old_json()});
   }
   std::string old_json() const { return dir_.File("old.json"); }
@@ -197,31 +205,30 @@ TEST_F(AuditE2eTest, AnUntouchedDatabaseVerifiesOnlineAndOffline) {
   KeepCheckpointAndStop();
   Start();
   ASSERT_GT(rankd_->port(), 0) << rankd_->output();
-  CommandResult v = VerifyOnline();
-  EXPECT_EQ(v.exit_code, 0) << v.output;
+  RunResult v = VerifyOnline();
+  EXPECT_EQ(v.exit_code, 0) << v.out;
   EXPECT_THAT(
-      v.output,
-      HasSubstr("OK: every root recomputed, signature valid, consistent "
-                "with the trusted checkpoint"));
-  EXPECT_THAT(v.output, HasSubstr("tables: "));
+      v.out, HasSubstr("OK: every root recomputed, signature valid, consistent "
+                       "with the trusted checkpoint"));
+  EXPECT_THAT(v.out, HasSubstr("tables: "));
 
   const std::string log = dir_.File("log.jsonl");
-  CommandResult exp = Ctl({"audit", "export", "--out", log});
-  ASSERT_EQ(exp.exit_code, 0) << exp.output;
-  const size_t at = exp.output.find("public key ");
-  ASSERT_NE(at, std::string::npos) << exp.output;
-  std::string key = exp.output.substr(at + 11);
+  RunResult exp = Ctl({"audit", "export", "--out", log});
+  ASSERT_EQ(exp.exit_code, 0) << exp.out;
+  const size_t at = exp.out.find("public key ");
+  ASSERT_NE(at, std::string::npos) << exp.out;
+  std::string key = exp.out.substr(at + 11);
   key = key.substr(0, key.find_first_of(" \n"));
-  CommandResult off = Ctl({"audit", "verify", "--log", log, "--key", key,
-                           "--checkpoint", old_json()});
-  EXPECT_EQ(off.exit_code, 0) << off.output;
-  EXPECT_THAT(off.output, HasSubstr("consistent with the trusted checkpoint"));
+  RunResult off = Ctl({"audit", "verify", "--log", log, "--key", key,
+                       "--checkpoint", old_json()});
+  EXPECT_EQ(off.exit_code, 0) << off.out;
+  EXPECT_THAT(off.out, HasSubstr("consistent with the trusted checkpoint"));
   // The wrong key is refused.
-  CommandResult wrong =
+  RunResult wrong =
       Ctl({"audit", "verify", "--log", log, "--key",
            "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=", "--checkpoint",
            old_json()});
-  EXPECT_EQ(wrong.exit_code, 3) << wrong.output;
+  EXPECT_EQ(wrong.exit_code, 3) << wrong.out;
 }
 
 TEST_F(AuditE2eTest, ACertificateGradeChangedBehindTheLogIsFound) {
@@ -232,9 +239,9 @@ TEST_F(AuditE2eTest, ACertificateGradeChangedBehindTheLogIsFound) {
              a1_ + "'");
   Start();
   ASSERT_GT(rankd_->port(), 0) << rankd_->output();
-  CommandResult v = VerifyOnline();
-  EXPECT_EQ(v.exit_code, 3) << v.output;
-  EXPECT_THAT(v.output,
+  RunResult v = VerifyOnline();
+  EXPECT_EQ(v.exit_code, 3) << v.out;
+  EXPECT_THAT(v.out,
               HasSubstr("FAIL: first bad entry " + std::to_string(a1_index_) +
                         ": certificates:" + a1_ +
                         ": row differs from the state the log recorded"));
@@ -246,10 +253,10 @@ TEST_F(AuditE2eTest, APlayerNameChangedBehindTheLogIsFound) {
          "UPDATE players SET name = '汪二' WHERE id = " + std::to_string(b_));
   Start();
   ASSERT_GT(rankd_->port(), 0) << rankd_->output();
-  CommandResult v = VerifyOnline();
-  EXPECT_EQ(v.exit_code, 3) << v.output;
+  RunResult v = VerifyOnline();
+  EXPECT_EQ(v.exit_code, 3) << v.out;
   // B's row was last written when its 2d certificate raised its rank.
-  EXPECT_THAT(v.output,
+  EXPECT_THAT(v.out,
               HasSubstr("FAIL: first bad entry " + std::to_string(b1_index_) +
                         ": players:" + std::to_string(b_) + ": row differs"));
 }
@@ -267,24 +274,24 @@ TEST_F(AuditE2eTest, AnAlteredLogEntryIsNamedExactly) {
          &entry);
   Start();
   ASSERT_GT(rankd_->port(), 0) << rankd_->output();
-  CommandResult v = VerifyOnline();
-  EXPECT_EQ(v.exit_code, 3) << v.output;
-  EXPECT_THAT(v.output,
+  RunResult v = VerifyOnline();
+  EXPECT_EQ(v.exit_code, 3) << v.out;
+  EXPECT_THAT(v.out,
               HasSubstr("FAIL: first bad entry " + std::to_string(b_index_) +
                         ": entry " + std::to_string(b_index_) +
                         ": its bytes do not hash to the leaf hash recorded"));
 
   // Offline, from an export of the altered log: the same entry.
   const std::string log = dir_.File("log.jsonl");
-  CommandResult exp = Ctl({"audit", "export", "--out", log});
-  ASSERT_EQ(exp.exit_code, 0) << exp.output;
-  std::string key = exp.output.substr(exp.output.find("public key ") + 11);
+  RunResult exp = Ctl({"audit", "export", "--out", log});
+  ASSERT_EQ(exp.exit_code, 0) << exp.out;
+  std::string key = exp.out.substr(exp.out.find("public key ") + 11);
   key = key.substr(0, key.find_first_of(" \n"));
-  CommandResult off = Ctl({"audit", "verify", "--log", log, "--key", key,
-                           "--checkpoint", old_json()});
-  EXPECT_EQ(off.exit_code, 3) << off.output;
-  EXPECT_THAT(off.output, HasSubstr("FAIL: first bad entry " +
-                                    std::to_string(b_index_) + ":"));
+  RunResult off = Ctl({"audit", "verify", "--log", log, "--key", key,
+                       "--checkpoint", old_json()});
+  EXPECT_EQ(off.exit_code, 3) << off.out;
+  EXPECT_THAT(off.out, HasSubstr("FAIL: first bad entry " +
+                                 std::to_string(b_index_) + ":"));
 }
 
 TEST_F(AuditE2eTest,
@@ -312,12 +319,12 @@ TEST_F(AuditE2eTest,
       std::to_string(b_index_ + 1);
   // Without a kept checkpoint (it used to pass) and with one (it used to say
   // only "an entry in 0..N"): the same entry.
-  CommandResult alone = Ctl({"audit", "verify"});
-  EXPECT_EQ(alone.exit_code, 3) << alone.output;
-  EXPECT_THAT(alone.output, HasSubstr(named));
-  CommandResult v = VerifyOnline();
-  EXPECT_EQ(v.exit_code, 3) << v.output;
-  EXPECT_THAT(v.output, HasSubstr(named));
+  RunResult alone = Ctl({"audit", "verify"});
+  EXPECT_EQ(alone.exit_code, 3) << alone.out;
+  EXPECT_THAT(alone.out, HasSubstr(named));
+  RunResult v = VerifyOnline();
+  EXPECT_EQ(v.exit_code, 3) << v.out;
+  EXPECT_THAT(v.out, HasSubstr(named));
 }
 
 TEST_F(AuditE2eTest, TheLastEntryRemovedStopsWritesAndIsNamed) {
@@ -349,52 +356,51 @@ TEST_F(AuditE2eTest, TheLastEntryRemovedStopsWritesAndIsNamed) {
       Call().get(), req, &resp);
   EXPECT_EQ(w.error_code(), grpc::StatusCode::UNAVAILABLE) << w.error_message();
   EXPECT_THAT(w.error_message(), HasSubstr(missing));
-  CommandResult cp = Ctl({"audit", "checkpoint"});
-  EXPECT_EQ(cp.exit_code, 3) << cp.output;
-  EXPECT_THAT(cp.output,
+  RunResult cp = Ctl({"audit", "checkpoint"});
+  EXPECT_EQ(cp.exit_code, 3) << cp.out;
+  EXPECT_THAT(cp.out,
               HasSubstr("FAIL: rankd signs no checkpoint: first bad entry " +
                         std::to_string(seeded_size_ - 1)));
   // It used to print "first bad entry -1: " and nothing more.
-  for (CommandResult v : {Ctl({"audit", "verify"}), VerifyOnline()}) {
-    EXPECT_EQ(v.exit_code, 3) << v.output;
+  for (RunResult v : {Ctl({"audit", "verify"}), VerifyOnline()}) {
+    EXPECT_EQ(v.exit_code, 3) << v.out;
     EXPECT_THAT(
-        v.output,
+        v.out,
         HasSubstr("FAIL: first bad entry " + std::to_string(seeded_size_ - 1) +
                   ": the log has " + std::to_string(seeded_size_ - 1) +
                   " entries but the checkpoint of size " +
                   std::to_string(seeded_size_)));
-    EXPECT_THAT(v.output, ::testing::Not(HasSubstr("entry -1")));
+    EXPECT_THAT(v.out, ::testing::Not(HasSubstr("entry -1")));
   }
 }
 
 TEST_F(AuditE2eTest, BackupsArePrivateAndAnEmptyYearReportsEveryAnomaly) {
   const std::string backup = dir_.File("private.db");
-  CommandResult b = Ctl({"backup", "--out", backup});
-  ASSERT_EQ(b.exit_code, 0) << b.output;
+  RunResult b = Ctl({"backup", "--out", backup});
+  ASSERT_EQ(b.exit_code, 0) << b.out;
   struct stat st;
   ASSERT_EQ(::stat(backup.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0600u);  // not 0644 under the usual umask
-  EXPECT_THAT(b.output,
+  EXPECT_THAT(b.out,
               ::testing::Not(HasSubstr("auditor")));  // the admin's keeps IDs
 
-  CommandResult r =
-      Ctl({"audit", "report", "--agency", "110", "--year", "2023"});
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_THAT(r.output, HasSubstr("0 certificates, 12 anomalies"));
-  EXPECT_THAT(r.output, HasSubstr("serials: none issued"));  // was "1..0"
-  EXPECT_THAT(r.output,
+  RunResult r = Ctl({"audit", "report", "--agency", "110", "--year", "2023"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("0 certificates, 12 anomalies"));
+  EXPECT_THAT(r.out, HasSubstr("serials: none issued"));  // was "1..0"
+  EXPECT_THAT(r.out,
               HasSubstr("anomaly 1: - - no certificate issued in 2023-01"));
-  EXPECT_THAT(r.output,
+  EXPECT_THAT(r.out,
               HasSubstr("anomaly 12: - - no certificate issued in 2023-12"));
 }
 
 TEST_F(AuditE2eTest, ABackupRestoredWithRankdVerifiesAgainstTheKeptCheckpoint) {
-  CommandResult cp = Ctl({"audit", "checkpoint", "--out", old_json()});
-  ASSERT_EQ(cp.exit_code, 0) << cp.output;
+  RunResult cp = Ctl({"audit", "checkpoint", "--out", old_json()});
+  ASSERT_EQ(cp.exit_code, 0) << cp.out;
   const std::string backup = dir_.File("backup.db");
-  CommandResult b = Ctl({"backup", "--out", backup});
-  ASSERT_EQ(b.exit_code, 0) << b.output;
-  EXPECT_THAT(b.output, HasSubstr("written to " + backup));
+  RunResult b = Ctl({"backup", "--out", backup});
+  ASSERT_EQ(b.exit_code, 0) << b.out;
+  EXPECT_THAT(b.out, HasSubstr("written to " + backup));
   EXPECT_EQ(Ctl({"backup", "--out", backup}).exit_code, 2);  // never overwrites
   channel_.reset();
   ASSERT_EQ(rankd_->Stop(), 0) << rankd_->output();
@@ -403,12 +409,12 @@ TEST_F(AuditE2eTest, ABackupRestoredWithRankdVerifiesAgainstTheKeptCheckpoint) {
   const std::string dir = dir_.File("restored");
   ASSERT_EQ(::mkdir(dir.c_str(), 0700), 0);
   const std::string restored = dir + "/rankd.db";
-  CommandResult r =
-      RunCommand({RANKD_PATH, "--restore", backup, "--db", restored});
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_EQ(
-      RunCommand({RANKD_PATH, "--restore", backup, "--db", restored}).exit_code,
-      1);
+  RunResult r =
+      RunCombined({RANKD_PATH, "--restore", backup, "--db", restored});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(RunCombined({RANKD_PATH, "--restore", backup, "--db", restored})
+                .exit_code,
+            1);
   {
     std::ofstream key(dir + "/audit_ed25519.pem");
     key << ReadAll(dir_.File("audit_ed25519.pem"));
@@ -418,9 +424,9 @@ TEST_F(AuditE2eTest, ABackupRestoredWithRankdVerifiesAgainstTheKeptCheckpoint) {
   Start();
   ASSERT_GT(rankd_->port(), 0) << rankd_->output();
   EXPECT_THAT(rankd_->output(), ::testing::Not(HasSubstr("first start")));
-  CommandResult v = VerifyOnline();
-  EXPECT_EQ(v.exit_code, 0) << v.output;
-  EXPECT_THAT(v.output, HasSubstr("consistent with the trusted checkpoint"));
+  RunResult v = VerifyOnline();
+  EXPECT_EQ(v.exit_code, 0) << v.out;
+  EXPECT_THAT(v.out, HasSubstr("consistent with the trusted checkpoint"));
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
-// AuditGrpcTest: a real RankdServer (integration::TestServer: 127.0.0.1:0,
-// temp database, FakeClock at 2024-06-01 12:00 Asia/Shanghai, tokens of every
-// role) with stubs and one-line helpers for the audit service tests:
-// registering players, issuing certificates, stock, reviews and checkpoints.
+// AuditGrpcTest: a real RankdServer (gorank::testing::InProcessServer:
+// 127.0.0.1:0, temp database, FakeClock at 2024-06-01 12:00 Asia/Shanghai,
+// tokens of every role) with stubs and one-line helpers for the audit service
+// tests: registering players, issuing certificates, stock, reviews and
+// checkpoints.
 #ifndef GORANK_TESTS_AUDIT_AUDIT_GRPC_FIXTURE_H_
 #define GORANK_TESTS_AUDIT_AUDIT_GRPC_FIXTURE_H_
 
@@ -12,13 +13,13 @@
 #include "gorank/v1/certificates.grpc.pb.h"
 #include "gorank/v1/registry.grpc.pb.h"
 #include "gtest/gtest.h"
-#include "tests/integration/test_server.h"
+#include "tests/testing/in_process_server.h"
 
 namespace gorank::audit {
 
 class AuditGrpcTest : public ::testing::Test {
  protected:
-  using Server = integration::TestServer;
+  using Server = gorank::testing::InProcessServer;
 
   AuditGrpcTest()
       : audit_(v1::AuditService::NewStub(s_.channel())),
