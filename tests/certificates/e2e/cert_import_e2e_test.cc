@@ -17,10 +17,14 @@
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "tests/e2e/rankd_cli_fixture.h"
+#include "tests/testing/rankd_cli_fixture.h"
+#include "tests/testing/rankd_process.h"
 
 namespace gorank::e2e {
 namespace {
+
+using testing::Has;
+using testing::RunResult;
 
 // The current year in Asia/Shanghai (UTC+8), as rankd dates issuance.
 int ShanghaiYear() {
@@ -30,7 +34,7 @@ int ShanghaiYear() {
   return tm.tm_year + 1900;
 }
 
-class CertImportE2eTest : public IsolatedRankdCliTest {
+class CertImportE2eTest : public testing::IsolatedRankdCliTest {
  protected:
   static std::string Read(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -84,12 +88,12 @@ TEST_F(CertImportE2eTest,
   EXPECT_EQ(v.exit_code, 0) << v.out << v.err;
   EXPECT_TRUE(v.out.rfind("VALID", 0) == 0) << v.out;
   // The web page answers the same.
-  RunResult web =
-      e2e::Run({"/usr/bin/curl", "-s", "-G", "--data-urlencode",
-                "number=000240003", "--data-urlencode", "name=李娜",
-                "http://127.0.0.1:" + std::to_string(rankd_.http_port()) +
-                    "/api/v1/verify"},
-               dir_.File("curl"));
+  RunResult web = testing::RunProgram(
+      {"/usr/bin/curl", "-s", "-G", "--data-urlencode", "number=000240003",
+       "--data-urlencode", "name=李娜",
+       "http://127.0.0.1:" + std::to_string(rankd_.http_port()) +
+           "/api/v1/verify"},
+      dir_.File("curl"));
   ASSERT_EQ(web.exit_code, 0) << web.err;
   EXPECT_TRUE(Has(web.out, "\"outcome\":\"VERIFY_OUTCOME_VALID\"")) << web.out;
   EXPECT_TRUE(Has(web.out, "\"number\":\"000240003\"")) << web.out;

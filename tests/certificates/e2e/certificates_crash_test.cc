@@ -19,7 +19,7 @@
 #include "gorank/v1/registry.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
-#include "tests/certificates/e2e/rankd_process.h"
+#include "tests/testing/rankd_process.h"
 #include "tests/testing/temp_dir.h"
 
 namespace gorank::certificates {
@@ -27,6 +27,7 @@ namespace {
 
 using std::chrono::milliseconds;
 using std::chrono::seconds;
+using testing::RankdProcess;
 
 constexpr int kAcksBeforeKill = 40;
 constexpr int kMaxIssuances = 2000;
@@ -71,6 +72,16 @@ std::vector<std::vector<std::string>> Query(sqlite3* db, const char* sql) {
   return rows;
 }
 
+// Starts rankd on `db_path` and 127.0.0.1:0; its port, or 0 (with
+// rankd.output() telling why) when it did not come up within 20 s.
+int StartRankd(RankdProcess& rankd, const std::string& db_path) {
+  testing::RankdOptions options;
+  options.db = db_path;
+  options.timeout = milliseconds(20000);
+  rankd.Start(GORANK_RANKD_PATH, options);
+  return rankd.port();
+}
+
 class Acknowledged {
  public:
   void Add(const std::string& number) {
@@ -97,8 +108,8 @@ TEST(CertificatesCrashTest, AcknowledgedCertificatesSurviveSigkill) {
   testing::TempDir dir;
   const std::string db_path = dir.File("rankd.db");
   RankdProcess first;
-  const int port = first.Start(GORANK_RANKD_PATH, db_path, milliseconds(20000));
-  ASSERT_NE(port, 0) << "rankd did not start:\n" << first.Output();
+  const int port = StartRankd(first, db_path);
+  ASSERT_NE(port, 0) << "rankd did not start:\n" << first.output();
   const std::string admin = ReadToken(dir.File("admin.token"));
   ASSERT_FALSE(admin.empty());
 
@@ -136,16 +147,16 @@ TEST(CertificatesCrashTest, AcknowledgedCertificatesSurviveSigkill) {
   const bool enough = acked.WaitFor(kAcksBeforeKill, milliseconds(60000));
   first.Signal(SIGKILL);
   issuer.join();
-  const int status = first.Wait();
-  ASSERT_TRUE(enough) << "too few issuances acknowledged:\n" << first.Output();
+  first.Wait();
+  const int status = first.status();
+  ASSERT_TRUE(enough) << "too few issuances acknowledged:\n" << first.output();
   EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
   EXPECT_FALSE(last_failure.ok()) << "the loop should end when rankd dies";
   const std::vector<std::string> numbers = acked.Numbers();
 
   RankdProcess second;
-  const int port2 =
-      second.Start(GORANK_RANKD_PATH, db_path, milliseconds(20000));
-  ASSERT_NE(port2, 0) << "rankd did not restart:\n" << second.Output();
+  const int port2 = StartRankd(second, db_path);
+  ASSERT_NE(port2, 0) << "rankd did not restart:\n" << second.output();
   auto channel2 = Connect(port2);
   auto certs2 = v1::CertificateService::NewStub(channel2);
   for (const std::string& n : numbers) {
@@ -168,9 +179,10 @@ TEST(CertificatesCrashTest, AcknowledgedCertificatesSurviveSigkill) {
       .reset();  // no open connection: rankd need not wait out its grace period
   channel2.reset();
   second.Signal(SIGTERM);
-  const int stopped = second.Wait();
+  second.Wait();
+  const int stopped = second.status();
   EXPECT_TRUE(WIFEXITED(stopped) && WEXITSTATUS(stopped) == 0)
-      << second.Output();
+      << second.output();
 
   sqlite3* db = nullptr;
   ASSERT_EQ(

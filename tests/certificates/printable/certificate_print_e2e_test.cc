@@ -3,28 +3,25 @@
 // with pdftoppm (kept in <build>/test-artifacts/), its QR code decoded with
 // zbarimg and its text read with pdftotext. Without poppler-utils or
 // zbar-tools the test fails when CI is set and is skipped otherwise.
-#include <signal.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "tests/e2e/process.h"
+#include "tests/testing/rankd_process.h"
 #include "tests/testing/temp_dir.h"
 
 namespace gorank::certificates::printable {
 namespace {
 
-using e2e::Child;
-using e2e::ReadFile;
-using e2e::RunResult;
+using testing::RankdOptions;
+using testing::RankdProcess;
+using testing::ReadFile;
+using testing::RunResult;
 
 constexpr char kResidentId[] = "11010519491231002X";  // born 1949-12-31
 
@@ -54,31 +51,21 @@ class CertificatePrintTest : public ::testing::Test {
   }
 
   void TearDown() override {
-    if (rankd_ && rankd_->running()) {
-      rankd_->Signal(SIGTERM);
-      EXPECT_EQ(rankd_->Wait(), 0) << ReadFile(log_);
+    if (rankd_.running()) {
+      EXPECT_EQ(rankd_.Stop(), 0) << ReadFile(log_);
     }
   }
 
   // rankd on a temp database and a port it picks, read from its log.
   void StartRankd() {
     log_ = dir_.File("rankd.log");
-    rankd_ = std::make_unique<Child>(
-        std::vector<std::string>{RANKD_PATH, "--db", dir_.File("rankd.db"),
-                                 "--listen", "127.0.0.1:0",
-                                 "--admin-token-file", token_file_},
-        log_);
-    ASSERT_TRUE(rankd_->started());
-    const std::string marker = "serving on port ";
-    for (int attempt = 0; attempt < 500 && port_ == 0; ++attempt) {
-      const std::string log = ReadFile(log_);
-      const size_t at = log.find(marker);
-      if (at != std::string::npos)
-        port_ = std::atoi(log.c_str() + at + marker.size());
-      ASSERT_TRUE(rankd_->running()) << "rankd exited:\n" << log;
-      if (port_ == 0)
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));  // bounded
-    }
+    RankdOptions options;
+    options.db = dir_.File("rankd.db");
+    options.flags = {"--admin-token-file", token_file_};
+    options.log_path = log_;
+    ASSERT_EQ(rankd_.Start(RANKD_PATH, options), "");
+    ASSERT_TRUE(rankd_.running()) << "rankd exited:\n" << ReadFile(log_);
+    port_ = rankd_.port();
     ASSERT_GT(port_, 0) << "rankd never logged its port:\n" << ReadFile(log_);
   }
 
@@ -88,11 +75,13 @@ class CertificatePrintTest : public ::testing::Test {
                                      "127.0.0.1:" + std::to_string(port_)};
     if (token) argv.insert(argv.end(), {"--token-file", token_file_});
     argv.insert(argv.end(), args.begin(), args.end());
-    return e2e::Run(argv, dir_.File("rankctl" + std::to_string(++runs_)));
+    return testing::RunProgram(argv,
+                               dir_.File("rankctl" + std::to_string(++runs_)));
   }
 
   RunResult Tool(std::vector<std::string> argv) {
-    return e2e::Run(argv, dir_.File("tool" + std::to_string(++runs_)));
+    return testing::RunProgram(argv,
+                               dir_.File("tool" + std::to_string(++runs_)));
   }
 
   void IssueCertificate() {
@@ -130,7 +119,7 @@ class CertificatePrintTest : public ::testing::Test {
 
   testing::TempDir dir_;
   const std::string token_file_ = dir_.File("admin.token");
-  std::unique_ptr<Child> rankd_;
+  RankdProcess rankd_;
   std::string log_;
   int port_ = 0;
   int runs_ = 0;
