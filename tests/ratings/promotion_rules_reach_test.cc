@@ -23,12 +23,12 @@
 #include "services/ratings/ratings_config.h"
 #include "services/server/rankd_server.h"
 #include "services/tournaments/competition_catalogue.h"
-#include "tests/integration/test_server.h"
+#include "tests/testing/in_process_server.h"
 
 namespace gorank::ratings {
 namespace {
 
-using integration::TestServer;
+using gorank::testing::InProcessServer;
 
 std::vector<std::string> CategoriesOf(const PromotionRule& rule) {
   if (const auto* p = std::get_if<PlacementRule>(&rule.params)) {
@@ -115,7 +115,7 @@ class PromotionRulesReachTest : public ::testing::Test {
     reg.set_initial_rank_basis("registration");
     v1::RegisterPlayerResponse player;
     grpc::Status s = registry_->RegisterPlayer(
-        TestServer::Context(server_.admin).get(), reg, &player);
+        InProcessServer::Context(server_.admin).get(), reg, &player);
     EXPECT_TRUE(s.ok()) << name << ": " << s.error_message();
     players_.push_back(player.player().id());
     return player.player().id();
@@ -152,7 +152,7 @@ class PromotionRulesReachTest : public ::testing::Test {
     *create.mutable_event() = e;
     v1::CreateEventResponse created;
     grpc::Status s = events_->CreateEvent(
-        TestServer::Context(server_.admin).get(), create, &created);
+        InProcessServer::Context(server_.admin).get(), create, &created);
     ASSERT_TRUE(s.ok()) << e.name() << ": " << s.error_message();
     v1::SaveResultsRequest save;
     save.set_event_id(created.event().id());
@@ -183,18 +183,18 @@ class PromotionRulesReachTest : public ::testing::Test {
       game->set_outcome(v1::GAME_OUTCOME_BLACK_WINS);
     }
     v1::SaveResultsResponse saved;
-    s = events_->SaveResults(TestServer::Context(server_.admin).get(), save,
-                             &saved);
+    s = events_->SaveResults(InProcessServer::Context(server_.admin).get(),
+                             save, &saved);
     ASSERT_TRUE(s.ok()) << e.name() << ": " << s.error_message();
     v1::CloseEventRequest close;
     close.set_event_id(created.event().id());
     v1::CloseEventResponse closed;
-    s = events_->CloseEvent(TestServer::Context(server_.admin).get(), close,
-                            &closed);
+    s = events_->CloseEvent(InProcessServer::Context(server_.admin).get(),
+                            close, &closed);
     ASSERT_TRUE(s.ok()) << e.name() << ": " << s.error_message();
   }
 
-  TestServer server_;
+  InProcessServer server_;
   std::unique_ptr<v1::PlayerRegistry::Stub> registry_;
   std::unique_ptr<v1::TournamentService::Stub> events_;
   std::unique_ptr<v1::RatingService::Stub> ratings_;
@@ -318,7 +318,7 @@ TEST_F(PromotionRulesReachTest, EveryShippedRuleProposesFromAnEvent) {
   for (int64_t id : players_) req.add_player_ids(id);
   v1::EvaluatePromotionsResponse resp;
   grpc::Status s = ratings_->EvaluatePromotions(
-      TestServer::Context(server_.admin).get(), req, &resp);
+      InProcessServer::Context(server_.admin).get(), req, &resp);
   ASSERT_TRUE(s.ok()) << s.error_message();
   std::map<std::string, std::set<int64_t>> proposed;
   for (const v1::PromotionProposal& p : resp.proposals()) {

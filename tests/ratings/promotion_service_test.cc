@@ -1,6 +1,7 @@
-// Ratings and promotions through real gRPC (TestServer: a whole RankdServer
-// on 127.0.0.1:0 with a temp database), with a ratings file that relaxes the
-// amateur rating rule to 2 rated games in 1 event and no waiting time:
+// Ratings and promotions through real gRPC (InProcessServer: a whole
+// RankdServer on 127.0.0.1:0 with a temp database), with a ratings file that
+// relaxes the amateur rating rule to 2 rated games in 1 event and no waiting
+// time:
 //   - evaluate -> approve: the rank changes and the 1d certificate is issued;
 //   - reject (a reason is required), superseded (rank changed meanwhile),
 //     another agency's operator refused, exactly the minimum games vs one
@@ -21,14 +22,14 @@
 #include "gtest/gtest.h"
 #include "services/ratings/ratings_config.h"
 #include "services/server/rankd_server.h"
-#include "tests/integration/test_server.h"
 #include "tests/ratings/club_event.h"
+#include "tests/testing/in_process_server.h"
 #include "tests/testing/test_database.h"
 
 namespace gorank::ratings {
 namespace {
 
-using integration::TestServer;
+using gorank::testing::InProcessServer;
 using ::testing::HasSubstr;
 
 std::string Relaxed() {
@@ -82,7 +83,7 @@ class PromotionServiceTest : public ::testing::Test {
     reg.set_initial_rank_basis("registration");
     v1::RegisterPlayerResponse player;
     grpc::Status s = registry_->RegisterPlayer(
-        TestServer::Context(server_.admin).get(), reg, &player);
+        InProcessServer::Context(server_.admin).get(), reg, &player);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return player.player().id();
   }
@@ -96,7 +97,7 @@ class PromotionServiceTest : public ::testing::Test {
         test_events::ClubRoundRobin("Club Open " + day.ToString(), day);
     v1::CreateEventResponse created;
     grpc::Status s = events_->CreateEvent(
-        TestServer::Context(server_.admin).get(), create, &created);
+        InProcessServer::Context(server_.admin).get(), create, &created);
     EXPECT_TRUE(s.ok()) << s.error_message();
     v1::SaveResultsRequest save;
     save.set_event_id(created.event().id());
@@ -118,14 +119,14 @@ class PromotionServiceTest : public ::testing::Test {
       game->set_outcome(v1::GAME_OUTCOME_BLACK_WINS);
     }
     v1::SaveResultsResponse saved;
-    s = events_->SaveResults(TestServer::Context(server_.admin).get(), save,
-                             &saved);
+    s = events_->SaveResults(InProcessServer::Context(server_.admin).get(),
+                             save, &saved);
     EXPECT_TRUE(s.ok()) << s.error_message();
     v1::CloseEventRequest close;
     close.set_event_id(created.event().id());
     v1::CloseEventResponse closed;
-    s = events_->CloseEvent(TestServer::Context(server_.admin).get(), close,
-                            &closed);
+    s = events_->CloseEvent(InProcessServer::Context(server_.admin).get(),
+                            close, &closed);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return created.event().id();
   }
@@ -140,7 +141,7 @@ class PromotionServiceTest : public ::testing::Test {
   v1::EvaluatePromotionsResponse Evaluate(const std::string& token) {
     v1::EvaluatePromotionsResponse resp;
     grpc::Status s =
-        ratings_->EvaluatePromotions(TestServer::Context(token).get(),
+        ratings_->EvaluatePromotions(InProcessServer::Context(token).get(),
                                      v1::EvaluatePromotionsRequest(), &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return resp;
@@ -154,7 +155,7 @@ class PromotionServiceTest : public ::testing::Test {
     req.set_decision(approve ? v1::PROMOTION_DECISION_APPROVE
                              : v1::PROMOTION_DECISION_REJECT);
     req.set_reason(reason);
-    return ratings_->DecidePromotion(TestServer::Context(token).get(), req,
+    return ratings_->DecidePromotion(InProcessServer::Context(token).get(), req,
                                      resp);
   }
 
@@ -163,7 +164,7 @@ class PromotionServiceTest : public ::testing::Test {
     req.set_player_id(player);
     v1::GetPlayerResponse resp;
     grpc::Status s = registry_->GetPlayer(
-        TestServer::Context(server_.admin).get(), req, &resp);
+        InProcessServer::Context(server_.admin).get(), req, &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return resp.player().rank().notation();
   }
@@ -173,7 +174,7 @@ class PromotionServiceTest : public ::testing::Test {
     req.set_dry_run(dry_run);
     v1::RecomputeRatingsResponse resp;
     grpc::Status s = ratings_->RecomputeRatings(
-        TestServer::Context(server_.admin).get(), req, &resp);
+        InProcessServer::Context(server_.admin).get(), req, &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return resp;
   }
@@ -187,7 +188,7 @@ class PromotionServiceTest : public ::testing::Test {
     return eval.proposals(0);
   }
 
-  TestServer server_;
+  InProcessServer server_;
   std::unique_ptr<v1::PlayerRegistry::Stub> registry_;
   std::unique_ptr<v1::TournamentService::Stub> events_;
   std::unique_ptr<v1::RatingService::Stub> ratings_;
@@ -221,15 +222,15 @@ TEST_F(PromotionServiceTest, EvaluateThenApproveChangesRankAndIssues1d) {
   order.set_year(2024);
   order.set_quantity(10);
   v1::OrderStockResponse ordered;
-  s = certs->OrderStock(TestServer::Context(server_.admin).get(), order,
+  s = certs->OrderStock(InProcessServer::Context(server_.admin).get(), order,
                         &ordered);
   ASSERT_TRUE(s.ok()) << s.error_message();
   v1::ReleaseStockRequest release;
   release.set_agency_prefix("110");
   release.set_year(2024);
   v1::ReleaseStockResponse released;
-  s = certs->ReleaseStock(TestServer::Context(server_.admin).get(), release,
-                          &released);
+  s = certs->ReleaseStock(InProcessServer::Context(server_.admin).get(),
+                          release, &released);
   ASSERT_TRUE(s.ok()) << s.error_message();
 
   s = Decide(server_.op110, p.proposal_id(), true, "", &decided);
@@ -241,7 +242,7 @@ TEST_F(PromotionServiceTest, EvaluateThenApproveChangesRankAndIssues1d) {
   v1::GetCertificateRequest get;
   get.set_number(decided.proposal().certificate_number());
   v1::GetCertificateResponse cert;
-  s = certs->GetCertificate(TestServer::Context(server_.admin).get(), get,
+  s = certs->GetCertificate(InProcessServer::Context(server_.admin).get(), get,
                             &cert);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(cert.certificate().player_id(), a_);
@@ -250,8 +251,8 @@ TEST_F(PromotionServiceTest, EvaluateThenApproveChangesRankAndIssues1d) {
   v1::GetRankHistoryRequest hreq;
   hreq.set_player_id(a_);
   v1::GetRankHistoryResponse history;
-  s = registry_->GetRankHistory(TestServer::Context(server_.admin).get(), hreq,
-                                &history);
+  s = registry_->GetRankHistory(InProcessServer::Context(server_.admin).get(),
+                                hreq, &history);
   ASSERT_TRUE(s.ok()) << s.error_message();
   ASSERT_EQ(history.entries_size(), 2);
   EXPECT_EQ(history.entries(1).to_rank().notation(), "1d");
@@ -269,8 +270,8 @@ TEST_F(PromotionServiceTest, OneGameShortIsExplainedNotProposed) {
   v1::ExplainPromotionRequest req;
   req.set_player_id(b_);
   v1::ExplainPromotionResponse resp;
-  grpc::Status s =
-      ratings_->ExplainPromotion(TestServer::Context("").get(), req, &resp);
+  grpc::Status s = ratings_->ExplainPromotion(
+      InProcessServer::Context("").get(), req, &resp);
   ASSERT_TRUE(s.ok()) << s.error_message();
   bool seen = false;
   for (const v1::PromotionVerdict& v : resp.verdicts()) {
@@ -285,8 +286,8 @@ TEST_F(PromotionServiceTest, OneGameShortIsExplainedNotProposed) {
   v1::EvaluatePromotionsRequest only_b;
   only_b.add_player_ids(b_);
   v1::EvaluatePromotionsResponse eval;
-  s = ratings_->EvaluatePromotions(TestServer::Context(server_.admin).get(),
-                                   only_b, &eval);
+  s = ratings_->EvaluatePromotions(
+      InProcessServer::Context(server_.admin).get(), only_b, &eval);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(eval.proposals_size(), 0);
 }
@@ -307,8 +308,8 @@ TEST_F(PromotionServiceTest, RejectNeedsAReasonAndKeepsTheRank) {
   v1::ListProposalsRequest list;
   list.set_state(v1::PROPOSAL_STATE_REJECTED);
   v1::ListProposalsResponse listed;
-  s = ratings_->ListProposals(TestServer::Context(server_.auditor).get(), list,
-                              &listed);
+  s = ratings_->ListProposals(InProcessServer::Context(server_.auditor).get(),
+                              list, &listed);
   ASSERT_TRUE(s.ok()) << s.error_message();
   ASSERT_EQ(listed.proposals_size(), 1);
   EXPECT_EQ(listed.proposals(0).proposal_id(), p.proposal_id());
@@ -322,11 +323,11 @@ TEST_F(PromotionServiceTest, AnotherAgencyIsRefusedAndSeesNothing) {
   EXPECT_EQ(RankOf(a_), "1k");
 
   v1::ListProposalsResponse listed;
-  s = ratings_->ListProposals(TestServer::Context(server_.op130).get(),
+  s = ratings_->ListProposals(InProcessServer::Context(server_.op130).get(),
                               v1::ListProposalsRequest(), &listed);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(listed.proposals_size(), 0);
-  s = ratings_->ListProposals(TestServer::Context(server_.op110).get(),
+  s = ratings_->ListProposals(InProcessServer::Context(server_.op110).get(),
                               v1::ListProposalsRequest(), &listed);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(listed.proposals_size(), 1);
@@ -334,8 +335,8 @@ TEST_F(PromotionServiceTest, AnotherAgencyIsRefusedAndSeesNothing) {
   v1::EvaluatePromotionsRequest named;
   named.add_player_ids(a_);
   v1::EvaluatePromotionsResponse eval;
-  s = ratings_->EvaluatePromotions(TestServer::Context(server_.op130).get(),
-                                   named, &eval);
+  s = ratings_->EvaluatePromotions(
+      InProcessServer::Context(server_.op130).get(), named, &eval);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED);
   EXPECT_EQ(Evaluate(server_.op130).proposals_size(), 0);
 }
@@ -350,7 +351,7 @@ TEST_F(PromotionServiceTest, RankChangedMeanwhileSupersedes) {
   change.set_basis_event_id(first_event_);  // an award names its event
   v1::ChangeRankResponse changed;
   grpc::Status s = registry_->ChangeRank(
-      TestServer::Context(server_.admin).get(), change, &changed);
+      InProcessServer::Context(server_.admin).get(), change, &changed);
   ASSERT_TRUE(s.ok()) << s.error_message();
 
   v1::DecidePromotionResponse decided;
@@ -362,8 +363,8 @@ TEST_F(PromotionServiceTest, RankChangedMeanwhileSupersedes) {
   v1::ListProposalsRequest list;
   list.set_player_id(a_);
   v1::ListProposalsResponse listed;
-  s = ratings_->ListProposals(TestServer::Context(server_.admin).get(), list,
-                              &listed);
+  s = ratings_->ListProposals(InProcessServer::Context(server_.admin).get(),
+                              list, &listed);
   ASSERT_TRUE(s.ok()) << s.error_message();
   ASSERT_EQ(listed.proposals_size(), 1);
   EXPECT_EQ(listed.proposals(0).state(), v1::PROPOSAL_STATE_SUPERSEDED);
@@ -403,7 +404,7 @@ TEST_F(PromotionServiceTest, IncrementalEqualsFullRecompute) {
   req.set_page_size(3);
   v1::ListRatingsResponse page;
   grpc::Status s =
-      ratings_->ListRatings(TestServer::Context("").get(), req, &page);
+      ratings_->ListRatings(InProcessServer::Context("").get(), req, &page);
   ASSERT_TRUE(s.ok()) << s.error_message();
   ASSERT_EQ(page.ratings_size(), 3);
   EXPECT_GE(page.ratings(0).gor(), page.ratings(1).gor());
@@ -411,25 +412,26 @@ TEST_F(PromotionServiceTest, IncrementalEqualsFullRecompute) {
   ASSERT_FALSE(page.next_page_token().empty());
   req.set_page_token(page.next_page_token());
   v1::ListRatingsResponse last;
-  s = ratings_->ListRatings(TestServer::Context("").get(), req, &last);
+  s = ratings_->ListRatings(InProcessServer::Context("").get(), req, &last);
   ASSERT_TRUE(s.ok()) << s.error_message();
   ASSERT_EQ(last.ratings_size(), 1);
   EXPECT_TRUE(last.next_page_token().empty());
   EXPECT_GE(page.ratings(2).gor(), last.ratings(0).gor());
   req.set_page_token("x1");
-  s = ratings_->ListRatings(TestServer::Context("").get(), req, &last);
+  s = ratings_->ListRatings(InProcessServer::Context("").get(), req, &last);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   req.set_page_token("");
   req.set_pro_list(true);  // no professional played
-  s = ratings_->ListRatings(TestServer::Context("").get(), req, &last);
+  s = ratings_->ListRatings(InProcessServer::Context("").get(), req, &last);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(last.ratings_size(), 0);
 }
 
 TEST_F(PromotionServiceTest, RulesInForceAreListed) {
   v1::ListPromotionRulesResponse resp;
-  grpc::Status s = ratings_->ListPromotionRules(
-      TestServer::Context("").get(), v1::ListPromotionRulesRequest(), &resp);
+  grpc::Status s =
+      ratings_->ListPromotionRules(InProcessServer::Context("").get(),
+                                   v1::ListPromotionRulesRequest(), &resp);
   ASSERT_TRUE(s.ok()) << s.error_message();
   ASSERT_GE(resp.rules_size(), 1);
   EXPECT_EQ(resp.rules(0).id(), "am.rating");
@@ -439,8 +441,8 @@ TEST_F(PromotionServiceTest, RulesInForceAreListed) {
   v1::EvaluatePromotionsRequest bad;
   bad.add_rule_ids("no.such.rule");
   v1::EvaluatePromotionsResponse eval;
-  s = ratings_->EvaluatePromotions(TestServer::Context(server_.admin).get(),
-                                   bad, &eval);
+  s = ratings_->EvaluatePromotions(
+      InProcessServer::Context(server_.admin).get(), bad, &eval);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_THAT(s.error_message(), HasSubstr("no.such.rule"));
 }

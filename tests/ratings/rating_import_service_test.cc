@@ -1,6 +1,6 @@
 // ImportRatings (rankctl rating import) through real gRPC: a whole
-// RankdServer on 127.0.0.1:0 with a temp database (TestServer; its clock is
-// at 2024-06-01). Imported starts show in GetRating with their origin; the
+// RankdServer on 127.0.0.1:0 with a temp database (InProcessServer; its clock
+// is at 2024-06-01). Imported starts show in GetRating with their origin; the
 // next closed event rates from the start (the number is the domain's
 // Recompute seeded with the same start, not the rank seed); a full
 // recompute keeps it. Every refusal names its line and column and leaves
@@ -21,13 +21,13 @@
 #include "services/ratings/ratings_config.h"
 #include "services/registry/resident_id.h"
 #include "storage/database.h"
-#include "tests/integration/test_server.h"
 #include "tests/ratings/club_event.h"
+#include "tests/testing/in_process_server.h"
 
 namespace gorank::ratings {
 namespace {
 
-using integration::TestServer;
+using gorank::testing::InProcessServer;
 using ::testing::HasSubstr;
 
 const std::string kSha(64, 'c');
@@ -53,7 +53,7 @@ class RatingImportTest : public ::testing::Test {
     reg.set_resident_id(resident);
     v1::RegisterPlayerResponse player;
     grpc::Status s = registry->RegisterPlayer(
-        TestServer::Context(server_.admin).get(), reg, &player);
+        InProcessServer::Context(server_.admin).get(), reg, &player);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return player.player().id();
   }
@@ -73,7 +73,7 @@ class RatingImportTest : public ::testing::Test {
   grpc::Status Import(const std::string& token, const std::vector<Row>& rows,
                       v1::ImportSummary* out, bool dry_run = false,
                       bool skip_bad = false) {
-    auto ctx = TestServer::Context(token);
+    auto ctx = InProcessServer::Context(token);
     v1::ImportRatingsResponse resp;
     auto writer = ratings_->ImportRatings(ctx.get(), &resp);
     v1::ImportRatingsRequest m;
@@ -104,7 +104,7 @@ class RatingImportTest : public ::testing::Test {
         test_events::ClubRoundRobin("Club Open", Date{2025, 5, 1});
     v1::CreateEventResponse created;
     grpc::Status s = events_->CreateEvent(
-        TestServer::Context(server_.admin).get(), create, &created);
+        InProcessServer::Context(server_.admin).get(), create, &created);
     EXPECT_TRUE(s.ok()) << s.error_message();
     v1::SaveResultsRequest save;
     save.set_event_id(created.event().id());
@@ -124,14 +124,14 @@ class RatingImportTest : public ::testing::Test {
     g->set_colours_known(true);
     g->set_outcome(v1::GAME_OUTCOME_BLACK_WINS);
     v1::SaveResultsResponse saved;
-    s = events_->SaveResults(TestServer::Context(server_.admin).get(), save,
-                             &saved);
+    s = events_->SaveResults(InProcessServer::Context(server_.admin).get(),
+                             save, &saved);
     EXPECT_TRUE(s.ok()) << s.error_message();
     v1::CloseEventRequest close;
     close.set_event_id(created.event().id());
     v1::CloseEventResponse closed;
-    s = events_->CloseEvent(TestServer::Context(server_.admin).get(), close,
-                            &closed);
+    s = events_->CloseEvent(InProcessServer::Context(server_.admin).get(),
+                            close, &closed);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return created.event().id();
   }
@@ -159,7 +159,7 @@ class RatingImportTest : public ::testing::Test {
     req.set_player_id(player);
     v1::GetRatingResponse resp;
     grpc::Status s =
-        ratings_->GetRating(TestServer::Context("").get(), req, &resp);
+        ratings_->GetRating(InProcessServer::Context("").get(), req, &resp);
     *out = resp.rating();
     return s;
   }
@@ -199,7 +199,7 @@ class RatingImportTest : public ::testing::Test {
     return out;
   }
 
-  TestServer server_;
+  InProcessServer server_;
   std::unique_ptr<v1::TournamentService::Stub> events_;
   std::unique_ptr<v1::RatingService::Stub> ratings_;
 };
@@ -245,7 +245,8 @@ TEST_F(RatingImportTest, TheNextEventRatesFromTheImportedStart) {
   v1::GetRatingHistoryRequest hreq;
   hreq.set_player_id(p1);
   v1::GetRatingHistoryResponse history;
-  s = ratings_->GetRatingHistory(TestServer::Context("").get(), hreq, &history);
+  s = ratings_->GetRatingHistory(InProcessServer::Context("").get(), hreq,
+                                 &history);
   ASSERT_TRUE(s.ok()) << s.error_message();
   ASSERT_EQ(history.changes_size(), 1);
   EXPECT_EQ(history.changes(0).gor_before(), 2350);
@@ -253,8 +254,8 @@ TEST_F(RatingImportTest, TheNextEventRatesFromTheImportedStart) {
   // A full recompute seeds from the stored start: the same table.
   v1::RecomputeRatingsRequest rreq;
   v1::RecomputeRatingsResponse recomputed;
-  s = ratings_->RecomputeRatings(TestServer::Context(server_.admin).get(), rreq,
-                                 &recomputed);
+  s = ratings_->RecomputeRatings(InProcessServer::Context(server_.admin).get(),
+                                 rreq, &recomputed);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_FALSE(recomputed.changed());
   EXPECT_EQ(recomputed.players(), 2);
@@ -442,7 +443,7 @@ TEST_F(RatingImportTest, WholeStreamProblemsAreStatuses) {
 
   // Options in a later message.
   {
-    auto ctx = TestServer::Context(server_.admin);
+    auto ctx = InProcessServer::Context(server_.admin);
     v1::ImportRatingsResponse resp;
     auto writer = ratings_->ImportRatings(ctx.get(), &resp);
     v1::ImportRatingsRequest m;
@@ -462,7 +463,7 @@ TEST_F(RatingImportTest, WholeStreamProblemsAreStatuses) {
   }
   // More rows than a stream carries.
   {
-    auto ctx = TestServer::Context(server_.admin);
+    auto ctx = InProcessServer::Context(server_.admin);
     v1::ImportRatingsResponse resp;
     auto writer = ratings_->ImportRatings(ctx.get(), &resp);
     v1::ImportRatingsRequest m;

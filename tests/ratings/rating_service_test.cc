@@ -1,6 +1,6 @@
 // RatingService (read side) through real gRPC: a whole RankdServer on
-// 127.0.0.1:0 with a temp database (TestServer). Two registered players and
-// two guests play a class-A round robin saved through TournamentService;
+// 127.0.0.1:0 with a temp database (InProcessServer). Two registered players
+// and two guests play a class-A round robin saved through TournamentService;
 // ratings appear once the event is closed and equal the domain's Recompute
 // over the same games; guests and unknown players have none.
 #include <optional>
@@ -13,13 +13,13 @@
 #include "gtest/gtest.h"
 #include "services/ratings/rating_book.h"
 #include "services/ratings/ratings_config.h"
-#include "tests/integration/test_server.h"
 #include "tests/ratings/club_event.h"
+#include "tests/testing/in_process_server.h"
 
 namespace gorank::ratings {
 namespace {
 
-using integration::TestServer;
+using gorank::testing::InProcessServer;
 
 class RatingServiceTest : public ::testing::Test {
  protected:
@@ -35,7 +35,7 @@ class RatingServiceTest : public ::testing::Test {
     reg.set_agency_prefix("110");
     v1::RegisterPlayerResponse player;
     grpc::Status s = registry->RegisterPlayer(
-        TestServer::Context(server_.admin).get(), reg, &player);
+        InProcessServer::Context(server_.admin).get(), reg, &player);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return player.player().id();
   }
@@ -48,7 +48,7 @@ class RatingServiceTest : public ::testing::Test {
         test_events::ClubRoundRobin("Club Open", Date{2025, 5, 1});
     v1::CreateEventResponse created;
     grpc::Status s = events_->CreateEvent(
-        TestServer::Context(server_.admin).get(), create, &created);
+        InProcessServer::Context(server_.admin).get(), create, &created);
     EXPECT_TRUE(s.ok()) << s.error_message();
     v1::SaveResultsRequest save;
     save.set_event_id(created.event().id());
@@ -71,8 +71,8 @@ class RatingServiceTest : public ::testing::Test {
       g->set_outcome(v1::GAME_OUTCOME_BLACK_WINS);
     }
     v1::SaveResultsResponse saved;
-    s = events_->SaveResults(TestServer::Context(server_.admin).get(), save,
-                             &saved);
+    s = events_->SaveResults(InProcessServer::Context(server_.admin).get(),
+                             save, &saved);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return created.event().id();
   }
@@ -80,10 +80,10 @@ class RatingServiceTest : public ::testing::Test {
   grpc::Status Get(int64_t player, v1::GetRatingResponse* resp) {
     v1::GetRatingRequest req;
     req.set_player_id(player);
-    return ratings_->GetRating(TestServer::Context("").get(), req, resp);
+    return ratings_->GetRating(InProcessServer::Context("").get(), req, resp);
   }
 
-  TestServer server_;
+  InProcessServer server_;
   std::unique_ptr<v1::TournamentService::Stub> events_;
   std::unique_ptr<v1::RatingService::Stub> ratings_;
 };
@@ -99,7 +99,7 @@ TEST_F(RatingServiceTest, RatingsOfAClosedEventMatchTheDomain) {
   close.set_event_id(id);
   v1::CloseEventResponse closed;
   grpc::Status close_status = events_->CloseEvent(
-      TestServer::Context(server_.admin).get(), close, &closed);
+      InProcessServer::Context(server_.admin).get(), close, &closed);
   ASSERT_TRUE(close_status.ok()) << close_status.error_message();
 
   RatedGame game;
@@ -128,7 +128,8 @@ TEST_F(RatingServiceTest, RatingsOfAClosedEventMatchTheDomain) {
   v1::GetRatingHistoryRequest hreq;
   hreq.set_player_id(p2);
   v1::GetRatingHistoryResponse history;
-  s = ratings_->GetRatingHistory(TestServer::Context("").get(), hreq, &history);
+  s = ratings_->GetRatingHistory(InProcessServer::Context("").get(), hreq,
+                                 &history);
   ASSERT_TRUE(s.ok()) << s.error_message();
   ASSERT_EQ(history.changes_size(), 1);
   EXPECT_EQ(history.changes(0).event_id(), std::to_string(id));
@@ -146,8 +147,8 @@ TEST_F(RatingServiceTest, BadAndUnknownPlayers) {
   v1::GetRatingHistoryRequest hreq;
   hreq.set_player_id(987654);
   v1::GetRatingHistoryResponse history;
-  grpc::Status s =
-      ratings_->GetRatingHistory(TestServer::Context("").get(), hreq, &history);
+  grpc::Status s = ratings_->GetRatingHistory(
+      InProcessServer::Context("").get(), hreq, &history);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(history.changes_size(), 0);
 }
