@@ -1,23 +1,16 @@
 // End to end: the real rankd binary (temp database, 127.0.0.1:0) and the real
 // `rankctl check`, without a token. Readiness: rankd's own log line
-// "rankd serving on port N", read from its output with a bounded poll().
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
+// "rankd serving on port N", read from its output (tests/testing).
 #include <algorithm>
 #include <chrono>
 #include <fstream>
-#include <regex>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "tests/testing/rankd_process.h"
 #include "tests/testing/temp_dir.h"
 
 namespace gorank::rules {
@@ -27,98 +20,12 @@ std::string Go(const std::string& file) {
   return std::string(GORANK_TESTDATA_DIR) + "/go/" + file;
 }
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 std::vector<std::string> Lines(const std::string& text) {
   std::vector<std::string> out;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) out.push_back(line);
   return out;
 }
-
-// Forks and execs `argv`; the child's stdout and stderr go to `out_fd`.
-pid_t Spawn(const std::vector<std::string>& argv, int out_fd, int err_fd) {
-  std::vector<char*> args;
-  for (const std::string& a : argv)
-    args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    dup2(out_fd, STDOUT_FILENO);
-    dup2(err_fd, STDERR_FILENO);
-    execv(args[0], args.data());
-    _exit(127);
-  }
-  return pid;
-}
-
-// A real rankd for one test, stopped with SIGTERM at the end.
-class Rankd {
- public:
-  explicit Rankd(const testing::TempDir& dir) {
-    int fds[2];
-    if (pipe(fds) != 0) return;
-    pid_ = Spawn({RANKD_BIN, "--db", dir.File("rankd.db"), "--listen",
-                  "127.0.0.1:0", "--admin-token-file", dir.File("admin.token")},
-                 fds[1], fds[1]);
-    close(fds[1]);
-    out_ = fds[0];
-    port_ = ReadPort();
-    // Keep draining the log so rankd never blocks on a full pipe.
-    drain_ = std::thread([fd = out_] {
-      char buf[4096];
-      while (read(fd, buf, sizeof buf) > 0) {
-      }
-    });
-  }
-  ~Rankd() {
-    if (pid_ > 0) {
-      kill(pid_, SIGTERM);
-      waitpid(pid_, &exit_status_, 0);
-    }
-    if (drain_.joinable()) drain_.join();
-    if (out_ >= 0) close(out_);
-  }
-  int port() const { return port_; }
-  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
-
- private:
-  // Reads rankd's output until its "serving on port N" line; 0 when it does
-  // not come within 30 s or rankd exits first.
-  int ReadPort() {
-    const auto deadline =
-        std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    const std::regex serving("rankd serving on port ([0-9]+)");
-    std::string seen;
-    while (std::chrono::steady_clock::now() < deadline) {
-      pollfd p{out_, POLLIN, 0};
-      const int left = static_cast<int>(
-          std::chrono::duration_cast<std::chrono::milliseconds>(
-              deadline - std::chrono::steady_clock::now())
-              .count());
-      if (poll(&p, 1, std::max(left, 1)) <= 0) break;
-      char buf[1024];
-      const ssize_t n = read(out_, buf, sizeof buf);
-      if (n <= 0) break;
-      seen.append(buf, n);
-      std::smatch m;
-      if (std::regex_search(seen, m, serving)) return std::stoi(m[1]);
-    }
-    ADD_FAILURE() << "rankd did not report its port; output:\n" << seen;
-    return 0;
-  }
-
-  pid_t pid_ = -1;
-  int out_ = -1;
-  int port_ = 0;
-  int exit_status_ = 0;
-  std::thread drain_;
-};
 
 struct Result {
   int exit_status = -1;
@@ -127,27 +34,27 @@ struct Result {
 
 Result Rankctl(const testing::TempDir& dir, std::vector<std::string> args) {
   args.insert(args.begin(), RANKCTL_BIN);
-  const std::string out_path = dir.File("rankctl.out"),
-                    err_path = dir.File("rankctl.err");
-  const int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  const pid_t pid = Spawn(args, out, err);
-  close(out);
-  close(err);
-  Result r;
-  int status = 0;
-  if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status)) {
-    r.exit_status = WEXITSTATUS(status);
-  }
-  r.out = ReadFile(out_path);
-  r.err = ReadFile(err_path);
-  return r;
+  const testing::RunResult r = testing::RunProgram(args, dir.File("rankctl"));
+  return {r.exit_code, r.out, r.err};
 }
 
+// A real rankd for one test, stopped with SIGTERM at the end.
 class CheckCliTest : public ::testing::Test {
  protected:
+  void SetUp() override {
+    testing::RankdOptions options;
+    options.db = dir_.File("rankd.db");
+    options.flags = {"--admin-token-file", dir_.File("admin.token")};
+    options.timeout = std::chrono::seconds(30);
+    const std::string error = rankd_.Start(RANKD_BIN, options);
+    if (!error.empty()) {
+      ADD_FAILURE() << "rankd did not report its port; output:\n" << error;
+    }
+  }
+  void TearDown() override { rankd_.Stop(); }
+
   testing::TempDir dir_;
-  Rankd rankd_{dir_};
+  testing::RankdProcess rankd_;
 };
 
 TEST_F(CheckCliTest, AllGoodFilesPrintOkLinesAndExitZero) {

@@ -27,7 +27,7 @@
 #include "services/server/rankd_server.h"
 #include "spdlog/spdlog.h"
 #include "tests/testing/in_memory_token_repository.h"
-#include "tests/testing/temp_dir.h"
+#include "tests/testing/in_process_server.h"
 
 namespace gorank::rules {
 namespace {
@@ -116,18 +116,15 @@ void ExpectMatches(const Expectation& e, const v1::GameReport& r) {
 class RulesServiceTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    spdlog::set_level(spdlog::level::warn);
-    server::ServerConfig config;
-    config.db_path = dir_.File("rankd.db");
-    config.listen = "127.0.0.1:0";
-    config.admin_token_file = dir_.File("admin.token");
-    config.shutdown_grace_ms = 1000;
-    auto started = server::RankdServer::Start(config);
-    ASSERT_TRUE(started.ok()) << started.status();
-    server_ = std::move(*started);
-    channel_ =
-        grpc::CreateChannel("127.0.0.1:" + std::to_string(server_->port()),
-                            grpc::InsecureChannelCredentials());
+    // The system clock, no tokens but the bootstrap admin's.
+    testing::InProcessOptions options;
+    options.date = std::nullopt;
+    options.tokens = false;
+    options.reader_connections = std::nullopt;
+    options.die_on_error = false;
+    server_ = std::make_unique<testing::InProcessServer>(options);
+    ASSERT_TRUE(server_->status().ok()) << server_->status();
+    channel_ = server_->channel();
     stub_ = v1::RulesService::NewStub(channel_);
   }
 
@@ -176,14 +173,13 @@ class RulesServiceTest : public ::testing::Test {
     req.set_agency_prefix(agency);
     req.set_label("rules test");
     v1::CreateTokenResponse resp;
-    grpc::Status s = tokens->CreateToken(
-        Context(server_->bootstrap_secret()).get(), req, &resp);
+    grpc::Status s =
+        tokens->CreateToken(Context(server_->admin).get(), req, &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return resp.secret();
   }
 
-  testing::TempDir dir_;
-  std::unique_ptr<server::RankdServer> server_;
+  std::unique_ptr<testing::InProcessServer> server_;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::RulesService::Stub> stub_;
 };
@@ -261,8 +257,7 @@ TEST_F(RulesServiceTest, OptionsReachTheCheck) {
 
 TEST_F(RulesServiceTest, PublicAndEveryRoleMayCheck) {
   const std::vector<std::string> bearers = {
-      "", server_->bootstrap_secret(),
-      MakeToken(v1::ROLE_AGENCY_OPERATOR, "110"),
+      "", server_->admin, MakeToken(v1::ROLE_AGENCY_OPERATOR, "110"),
       MakeToken(v1::ROLE_AUDITOR, "")};
   for (const std::string& bearer : bearers) {
     v1::CheckGameRecordResponse resp;

@@ -2,10 +2,7 @@
 // `rankctl check --game xiangqi`, without a token: the table lines, the exit
 // statuses (0 all pass, 3 any fails, needs an arbiter, or is malformed) and
 // the --json answer naming the move, its notation and the rule.
-#include <fcntl.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
+#include <chrono>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -13,18 +10,11 @@
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "tests/certificates/e2e/rankd_process.h"
+#include "tests/testing/rankd_process.h"
 #include "tests/testing/temp_dir.h"
 
 namespace gorank::rules {
 namespace {
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::vector<std::string> Lines(const std::string& text) {
   std::vector<std::string> out;
@@ -40,37 +30,19 @@ struct Result {
 
 Result Rankctl(const testing::TempDir& dir, std::vector<std::string> args) {
   args.insert(args.begin(), RANKCTL_BIN);
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  const std::string out_path = dir.File("rankctl.out"),
-                    err_path = dir.File("rankctl.err");
-  const int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    dup2(out, STDOUT_FILENO);
-    dup2(err, STDERR_FILENO);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
-  close(out);
-  close(err);
-  Result r;
-  int status = 0;
-  if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status))
-    r.exit_status = WEXITSTATUS(status);
-  r.out = ReadAll(out_path);
-  r.err = ReadAll(err_path);
-  return r;
+  const testing::RunResult r = testing::RunProgram(args, dir.File("rankctl"));
+  return {r.exit_code, r.out, r.err};
 }
 
 class XiangqiCliTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    port_ = rankd_.Start(RANKD_BIN, dir_.File("rankd.db"),
-                         std::chrono::seconds(30));
-    ASSERT_NE(port_, 0) << rankd_.Output();
+    testing::RankdOptions options;
+    options.db = dir_.File("rankd.db");
+    options.timeout = std::chrono::seconds(30);
+    rankd_.Start(RANKD_BIN, options);
+    port_ = rankd_.port();
+    ASSERT_NE(port_, 0) << rankd_.output();
   }
   std::string Write(const std::string& name, const std::string& text) {
     const std::string path = dir_.File(name);
@@ -80,7 +52,7 @@ class XiangqiCliTest : public ::testing::Test {
   std::string Server() const { return "127.0.0.1:" + std::to_string(port_); }
 
   testing::TempDir dir_;
-  certificates::RankdProcess rankd_;
+  testing::RankdProcess rankd_;
   int port_ = 0;
 };
 

@@ -17,7 +17,7 @@
 #include "services/rules/xiangqi/legality.h"
 #include "services/server/rankd_server.h"
 #include "spdlog/spdlog.h"
-#include "tests/testing/temp_dir.h"
+#include "tests/testing/in_process_server.h"
 
 namespace gorank::rules {
 namespace {
@@ -33,18 +33,15 @@ constexpr char kThreeGames[] =
 class XiangqiServiceTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    spdlog::set_level(spdlog::level::warn);
-    server::ServerConfig config;
-    config.db_path = dir_.File("rankd.db");
-    config.listen = "127.0.0.1:0";
-    config.admin_token_file = dir_.File("admin.token");
-    config.shutdown_grace_ms = 1000;
-    auto started = server::RankdServer::Start(config);
-    ASSERT_TRUE(started.ok()) << started.status();
-    server_ = std::move(*started);
-    stub_ = v1::RulesService::NewStub(
-        grpc::CreateChannel("127.0.0.1:" + std::to_string(server_->port()),
-                            grpc::InsecureChannelCredentials()));
+    // The system clock, no tokens but the bootstrap admin's.
+    testing::InProcessOptions options;
+    options.date = std::nullopt;
+    options.tokens = false;
+    options.reader_connections = std::nullopt;
+    options.die_on_error = false;
+    server_ = std::make_unique<testing::InProcessServer>(options);
+    ASSERT_TRUE(server_->status().ok()) << server_->status();
+    stub_ = v1::RulesService::NewStub(server_->channel());
   }
 
   grpc::Status Check(const v1::CheckXiangqiRecordRequest& req,
@@ -61,8 +58,7 @@ class XiangqiServiceTest : public ::testing::Test {
     return Check(req, resp);
   }
 
-  testing::TempDir dir_;
-  std::unique_ptr<server::RankdServer> server_;
+  std::unique_ptr<testing::InProcessServer> server_;
   std::unique_ptr<v1::RulesService::Stub> stub_;
 };
 
