@@ -8,13 +8,13 @@
 #include "gorank/v1/registry.grpc.pb.h"
 #include "gorank/v1/tournaments.grpc.pb.h"
 #include "gtest/gtest.h"
-#include "tests/integration/test_server.h"
+#include "tests/testing/in_process_server.h"
 #include "tests/tournaments/event_tables.h"
 
 namespace gorank::tournaments {
 namespace {
 
-using integration::TestServer;
+using gorank::testing::InProcessServer;
 using ::testing::HasSubstr;
 
 // A round robin of four; row 2 is written in Chinese, row 4's Li Wei is
@@ -33,7 +33,7 @@ const char kEgf[] =
 
 class EntrantLinkingServiceTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { server_ = new TestServer(); }
+  static void SetUpTestSuite() { server_ = new InProcessServer(); }
   static void TearDownTestSuite() {
     delete server_;
     server_ = nullptr;
@@ -52,7 +52,7 @@ class EntrantLinkingServiceTest : public ::testing::Test {
     req.mutable_initial_rank()->set_notation(rank);
     v1::RegisterPlayerResponse resp;
     grpc::Status s = players_->RegisterPlayer(
-        TestServer::Context(server_->admin).get(), req, &resp);
+        InProcessServer::Context(server_->admin).get(), req, &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return resp.player().id();
   }
@@ -74,15 +74,15 @@ class EntrantLinkingServiceTest : public ::testing::Test {
     e.mutable_format()->set_kind(v1::FORMAT_KIND_ROUND_ROBIN);
     v1::CreateEventResponse resp;
     grpc::Status s = events_->CreateEvent(
-        TestServer::Context(server_->op110).get(), req, &resp);
+        InProcessServer::Context(server_->op110).get(), req, &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return resp.event().id();
   }
 
   grpc::Status Import(const v1::ImportResultsRequest& req,
                       v1::ImportResultsResponse* resp) {
-    return events_->ImportResults(TestServer::Context(server_->op110).get(),
-                                  req, resp);
+    return events_->ImportResults(
+        InProcessServer::Context(server_->op110).get(), req, resp);
   }
 
   v1::EventResults Results(int64_t id) {
@@ -90,7 +90,8 @@ class EntrantLinkingServiceTest : public ::testing::Test {
     req.set_event_id(id);
     v1::GetResultsResponse resp;
     EXPECT_TRUE(
-        events_->GetResults(TestServer::Context("").get(), req, &resp).ok());
+        events_->GetResults(InProcessServer::Context("").get(), req, &resp)
+            .ok());
     return resp.results();
   }
 
@@ -100,12 +101,12 @@ class EntrantLinkingServiceTest : public ::testing::Test {
     return rows.value_or(std::map<std::string, int64_t>{});
   }
 
-  static TestServer* server_;
+  static InProcessServer* server_;
   std::unique_ptr<v1::TournamentService::Stub> events_;
   std::unique_ptr<v1::PlayerRegistry::Stub> players_;
 };
 
-TestServer* EntrantLinkingServiceTest::server_ = nullptr;
+InProcessServer* EntrantLinkingServiceTest::server_ = nullptr;
 
 TEST_F(EntrantLinkingServiceTest,
        ImportMatchesResolvesRoundTripsAndEditsOneGame) {
@@ -182,7 +183,8 @@ TEST_F(EntrantLinkingServiceTest,
   ex.set_format(v1::RESULT_FILE_FORMAT_CSV);
   v1::ExportResultsResponse csv;
   ASSERT_TRUE(
-      events_->ExportResults(TestServer::Context("").get(), ex, &csv).ok());
+      events_->ExportResults(InProcessServer::Context("").get(), ex, &csv)
+          .ok());
   EXPECT_THAT(csv.content(), HasSubstr("," + std::to_string(chen2) + ","));
   const int64_t copy = CreateEvent("Linking test, copy");
   v1::ImportResultsRequest again;
@@ -212,7 +214,7 @@ TEST_F(EntrantLinkingServiceTest,
   g->set_outcome(v1::GAME_OUTCOME_WHITE_WINS);
   g->set_kind(v1::GAME_KIND_REGULAR);
   v1::EditResultsResponse edited;
-  s = events_->EditResults(TestServer::Context(server_->op110).get(), edit,
+  s = events_->EditResults(InProcessServer::Context(server_->op110).get(), edit,
                            &edited);
   ASSERT_TRUE(s.ok()) << s.error_message();
   ASSERT_EQ(edited.changes_size(), 1);
@@ -232,11 +234,11 @@ TEST_F(EntrantLinkingServiceTest,
   v1::EditResultsRequest enter;
   enter.set_event_id(id);
   enter.add_add_entrants()->set_player_id(987654);
-  s = events_->EditResults(TestServer::Context(server_->op110).get(), enter,
-                           &edited);
+  s = events_->EditResults(InProcessServer::Context(server_->op110).get(),
+                           enter, &edited);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::NOT_FOUND);
   EXPECT_THAT(s.error_message(), HasSubstr("player 987654 is not registered"));
-  s = events_->EditResults(TestServer::Context(server_->op130).get(), edit,
+  s = events_->EditResults(InProcessServer::Context(server_->op130).get(), edit,
                            &edited);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED);
   EXPECT_EQ(Rows(), rows_edit);

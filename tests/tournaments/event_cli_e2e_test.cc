@@ -14,17 +14,21 @@
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "tests/e2e/process.h"
-#include "tests/e2e/rankd_cli_fixture.h"
+#include "tests/testing/rankd_cli_fixture.h"
+#include "tests/testing/rankd_process.h"
 #include "tests/testing/temp_dir.h"
 
 namespace gorank::e2e {
 namespace {
 
+using gorank::testing::Has;
+using gorank::testing::ReadFile;
+using gorank::testing::RunResult;
+
 const std::string kEgfFile =
     std::string(GORANK_TESTDATA_DIR) + "/egf/round_robin_forfeits.h9";
 
-using EventCliE2eTest = RankdCliTest;
+using EventCliE2eTest = gorank::testing::RankdCliTest;
 
 TEST_F(EventCliE2eTest, CreateImportStandingsExportCorrectCloseGrade) {
   RunResult r = Ctl({"event",         "create",

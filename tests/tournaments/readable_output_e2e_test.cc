@@ -16,14 +16,16 @@
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "tests/e2e/process.h"
-#include "tests/e2e/rankd_cli_fixture.h"
+#include "tests/testing/rankd_cli_fixture.h"
 #include "tests/testing/temp_dir.h"
 
 namespace gorank::e2e {
 namespace {
 
-using ReadableOutputE2eTest = RankdCliTest;
+using gorank::testing::Has;
+using gorank::testing::RunResult;
+
+using ReadableOutputE2eTest = gorank::testing::RankdCliTest;
 
 // A Swiss of 3 rounds from an EGF file: 王小明 (row 1) beats 2 and 3 and
 // has a bye; row 5 has no game after round 1.

@@ -8,27 +8,28 @@
 //   2. a team round robin with board orders, recorded board by board;
 //   3. a round robin from a CSV file with player ids and a pending play-off
 //      that is then decided.
-#include <signal.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <map>
-#include <memory>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "tests/e2e/process.h"
+#include "tests/testing/rankd_process.h"
 #include "tests/testing/temp_dir.h"
 
 namespace gorank::e2e {
 namespace {
+
+using gorank::testing::RankdOptions;
+using gorank::testing::RankdProcess;
+using gorank::testing::RunProgram;
+using gorank::testing::RunResult;
 
 // name, Latin name, rank, gender, birth date: the players file the
 // association office keeps (a dan certificate needs gender and birth date).
@@ -124,27 +125,14 @@ std::string DaysAgo(int days_ago) {
 class ResultsChainE2eTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    rankd_ = std::make_unique<Child>(
-        std::vector<std::string>{RANKD_PATH, "--db", dir_.File("rankd.db"),
-                                 "--listen", "127.0.0.1:0",
-                                 "--admin-token-file", admin_},
-        dir_.File("rankd.log"));
-    ASSERT_TRUE(rankd_->started());
-    const std::string marker = "serving on port ";
-    int port = 0;
-    for (int attempt = 0; attempt < 500 && port == 0; ++attempt) {
-      const std::string log = ReadFile(dir_.File("rankd.log"));
-      const size_t at = log.find(marker);
-      if (at != std::string::npos)
-        port = std::atoi(log.c_str() + at + marker.size());
-      if (port == 0) {
-        ASSERT_TRUE(rankd_->running()) << "rankd exited:\n" << log;
-        std::this_thread::sleep_for(
-            std::chrono::milliseconds(20));  // bounded poll
-      }
-    }
-    ASSERT_GT(port, 0) << ReadFile(dir_.File("rankd.log"));
-    server_ = "127.0.0.1:" + std::to_string(port);
+    RankdOptions options;
+    options.db = dir_.File("rankd.db");
+    options.flags = {"--admin-token-file", admin_};
+    options.log_path = dir_.File("rankd.log");
+    ASSERT_EQ(rankd_.Start(RANKD_PATH, options), "");
+    ASSERT_TRUE(rankd_.running()) << rankd_.output();
+    ASSERT_GT(rankd_.port(), 0) << rankd_.output();
+    server_ = rankd_.address();
     // The tournament director: an operator of agency 110.
     RunResult r = Ctl({"token", "create", "--role", "agency_operator",
                        "--agency", "110", "--label", "director"},
@@ -153,9 +141,8 @@ class ResultsChainE2eTest : public ::testing::Test {
     std::ofstream(director_) << r.out.substr(r.out.rfind("rkd_"), 68) << "\n";
   }
   void TearDown() override {
-    if (rankd_ && rankd_->running()) {
-      rankd_->Signal(SIGTERM);
-      EXPECT_EQ(rankd_->Wait(), 0);
+    if (rankd_.running()) {
+      EXPECT_EQ(rankd_.Stop(), 0) << rankd_.output();
     }
   }
 
@@ -167,7 +154,7 @@ class ResultsChainE2eTest : public ::testing::Test {
       argv.push_back(token);
     }
     argv.insert(argv.end(), args.begin(), args.end());
-    return e2e::Run(argv, dir_.File("rankctl" + std::to_string(++calls_)));
+    return RunProgram(argv, dir_.File("rankctl" + std::to_string(++calls_)));
   }
 
   std::string File(const std::string& name, const std::string& content) {
@@ -255,7 +242,7 @@ class ResultsChainE2eTest : public ::testing::Test {
   testing::TempDir dir_;
   const std::string admin_ = dir_.File("admin.token");
   const std::string director_ = dir_.File("director.token");
-  std::unique_ptr<Child> rankd_;
+  RankdProcess rankd_;
   std::string server_;
   int calls_ = 0;
   std::map<std::string, std::string> ids_;

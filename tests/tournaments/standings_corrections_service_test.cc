@@ -1,4 +1,4 @@
-// Issue #16 sections 3 and 5 through real gRPC (TestServer: a whole
+// Issue #16 sections 3 and 5 through real gRPC (InProcessServer: a whole
 // RankdServer on 127.0.0.1:0 with a temp database):
 //   - a pending 5th-6th tie keeps only those two places pending: the event
 //     closes, its undisputed 1st place gives a grade and its games a rating,
@@ -27,18 +27,18 @@
 #include "gorank/v1/tournaments.grpc.pb.h"
 #include "gtest/gtest.h"
 #include "services/eligibility/grade_standard.h"
-#include "tests/integration/test_server.h"
+#include "tests/testing/in_process_server.h"
 
 namespace gorank::tournaments {
 namespace {
 
-using integration::TestServer;
+using gorank::testing::InProcessServer;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 class StandingsCorrectionsTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { server_ = new TestServer(); }
+  static void SetUpTestSuite() { server_ = new InProcessServer(); }
   static void TearDownTestSuite() {
     delete server_;
     server_ = nullptr;
@@ -52,7 +52,7 @@ class StandingsCorrectionsTest : public ::testing::Test {
   }
 
   std::unique_ptr<grpc::ClientContext> Admin() {
-    return TestServer::Context(server_->admin);
+    return InProcessServer::Context(server_->admin);
   }
 
   int64_t Register(const std::string& name, const std::string& rank) {
@@ -173,7 +173,7 @@ class StandingsCorrectionsTest : public ::testing::Test {
     return out;
   }
 
-  static TestServer* server_;
+  static InProcessServer* server_;
   std::unique_ptr<v1::PlayerRegistry::Stub> registry_;
   std::unique_ptr<v1::TournamentService::Stub> events_;
   std::unique_ptr<v1::EligibilityService::Stub> grades_;
@@ -181,7 +181,7 @@ class StandingsCorrectionsTest : public ::testing::Test {
   std::unique_ptr<v1::CertificateService::Stub> certs_;
 };
 
-TestServer* StandingsCorrectionsTest::server_ = nullptr;
+InProcessServer* StandingsCorrectionsTest::server_ = nullptr;
 
 // A city championship of 8 registered players, no shared places, where 1
 // wins everything and 5 and 6 end equal on every criterion.
@@ -565,7 +565,7 @@ TEST_F(StandingsCorrectionsTest,
        CatalogueNamesEveryCompetitionOfTheGradeTable) {
   v1::ListCompetitionsResponse list;
   grpc::Status s = events_->ListCompetitions(
-      TestServer::Context("").get(), v1::ListCompetitionsRequest(), &list);
+      InProcessServer::Context("").get(), v1::ListCompetitionsRequest(), &list);
   ASSERT_TRUE(s.ok()) << s.error_message();
   std::map<std::string, std::set<std::string>> groups;
   for (const v1::Competition& c : list.competitions()) {
@@ -626,7 +626,7 @@ TEST_F(StandingsCorrectionsTest, AppraisedDanUnderNoticeReportsBoth) {
   rec.set_note("strong results abroad");
   v1::RecommendAppraisalResponse recommended;
   grpc::Status s = certs_->RecommendAppraisal(
-      TestServer::Context(server_->op110).get(), rec, &recommended);
+      InProcessServer::Context(server_->op110).get(), rec, &recommended);
   ASSERT_TRUE(s.ok()) << s.error_message();
   v1::DecideAppraisalRequest decide;
   decide.set_appraisal_id(recommended.appraisal().id());

@@ -1,9 +1,10 @@
 // TournamentService and EligibilityService through real gRPC: a whole
-// RankdServer on 127.0.0.1:0 with a temp database (TestServer). Imports the
-// shared EGF test file, reads standings, exports byte-identical to the
+// RankdServer on 127.0.0.1:0 with a temp database (InProcessServer). Imports
+// the shared EGF test file, reads standings, exports byte-identical to the
 // domain writer; bad files are refused whole with line numbers and nothing
 // stored; operators of another agency are refused; one player qualifies for
 // an athlete grade once the event is closed.
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -15,13 +16,13 @@
 #include "gtest/gtest.h"
 #include "services/tournaments/result_file.h"
 #include "services/tournaments/tournament_proto_convert.h"
-#include "tests/integration/test_server.h"
+#include "tests/testing/in_process_server.h"
 #include "tests/tournaments/event_tables.h"
 
 namespace gorank::tournaments {
 namespace {
 
-using integration::TestServer;
+using gorank::testing::InProcessServer;
 using ::testing::HasSubstr;
 
 std::string ReadTestFile(const std::string& rel) {
@@ -42,7 +43,7 @@ std::string Replace(std::string text, const std::string& from,
 
 class TournamentServiceTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { server_ = new TestServer(); }
+  static void SetUpTestSuite() { server_ = new InProcessServer(); }
   static void TearDownTestSuite() {
     delete server_;
     server_ = nullptr;
@@ -74,7 +75,7 @@ class TournamentServiceTest : public ::testing::Test {
     *req.mutable_event() = e;
     v1::CreateEventResponse resp;
     grpc::Status s =
-        events_->CreateEvent(TestServer::Context(token).get(), req, &resp);
+        events_->CreateEvent(InProcessServer::Context(token).get(), req, &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return resp.event().id();
   }
@@ -88,7 +89,7 @@ class TournamentServiceTest : public ::testing::Test {
     req.set_content(text);
     req.set_allow_guests(true);  // nobody in these files is registered
     v1::ImportResultsResponse ignored;
-    return events_->ImportResults(TestServer::Context(token).get(), req,
+    return events_->ImportResults(InProcessServer::Context(token).get(), req,
                                   resp ? resp : &ignored);
   }
 
@@ -98,12 +99,58 @@ class TournamentServiceTest : public ::testing::Test {
     return rows.value_or(std::map<std::string, int64_t>{});
   }
 
-  static TestServer* server_;
+  static InProcessServer* server_;
   std::unique_ptr<v1::TournamentService::Stub> events_;
   std::unique_ptr<v1::EligibilityService::Stub> grades_;
 };
 
-TestServer* TournamentServiceTest::server_ = nullptr;
+InProcessServer* TournamentServiceTest::server_ = nullptr;
+
+// ListEvents pages by start date, then id: every event exactly once, in
+// order, across pages; a token of another filter is refused.
+TEST_F(TournamentServiceTest, EventsArePagedByStartDateThenId) {
+  std::vector<std::pair<int, int64_t>> made;  // (month, id)
+  for (int month : {3, 2, 3, 4, 4}) {
+    v1::Event e = CityEvent("paged " + std::to_string(made.size()));
+    e.mutable_start()->set_year(2031);
+    e.mutable_start()->set_month(month);
+    *e.mutable_end() = e.start();
+    made.emplace_back(month, Create(e, server_->op110));
+  }
+  std::sort(made.begin(), made.end());
+  v1::ListEventsRequest req;
+  req.mutable_starts_on_or_after()->set_year(2031);
+  req.mutable_starts_on_or_after()->set_month(1);
+  req.mutable_starts_on_or_after()->set_day(1);
+  req.mutable_starts_on_or_before()->set_year(2031);
+  req.mutable_starts_on_or_before()->set_month(12);
+  req.mutable_starts_on_or_before()->set_day(31);
+  req.set_page_size(2);
+  std::vector<std::pair<int, int64_t>> listed;
+  int pages = 0;
+  std::string first_token;
+  do {
+    v1::ListEventsResponse page;
+    grpc::Status s =
+        events_->ListEvents(InProcessServer::Context("").get(), req, &page);
+    ASSERT_TRUE(s.ok()) << s.error_message();
+    EXPECT_LE(page.events_size(), 2);
+    for (const v1::Event& e : page.events())
+      listed.emplace_back(e.start().month(), e.id());
+    if (pages++ == 0) first_token = page.next_page_token();
+    req.set_page_token(page.next_page_token());
+  } while (!req.page_token().empty() && pages < 10);
+  EXPECT_EQ(pages, 3);
+  EXPECT_EQ(listed, made);
+
+  req.set_competition("club_event");
+  req.set_page_token(first_token);
+  v1::ListEventsResponse refused;
+  grpc::Status s =
+      events_->ListEvents(InProcessServer::Context("").get(), req, &refused);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), ::testing::HasSubstr("another query"));
+}
 
 TEST_F(TournamentServiceTest, ImportStandingsAndByteIdenticalExport) {
   const int64_t id =
@@ -119,7 +166,8 @@ TEST_F(TournamentServiceTest, ImportStandingsAndByteIdenticalExport) {
   v1::GetStandingsRequest sreq;
   sreq.set_event_id(id);
   v1::GetStandingsResponse standings;
-  s = events_->GetStandings(TestServer::Context("").get(), sreq, &standings);
+  s = events_->GetStandings(InProcessServer::Context("").get(), sreq,
+                            &standings);
   ASSERT_TRUE(s.ok()) << s.error_message();
   const v1::Standings& st = standings.standings();
   EXPECT_EQ(st.status(), v1::STANDINGS_STATUS_FINAL);
@@ -144,12 +192,13 @@ TEST_F(TournamentServiceTest, ImportStandingsAndByteIdenticalExport) {
   ereq.set_event_id(id);
   v1::GetEventResponse event;
   ASSERT_TRUE(
-      events_->GetEvent(TestServer::Context("").get(), ereq, &event).ok());
+      events_->GetEvent(InProcessServer::Context("").get(), ereq, &event).ok());
   v1::GetResultsRequest rreq;
   rreq.set_event_id(id);
   v1::GetResultsResponse results;
   ASSERT_TRUE(
-      events_->GetResults(TestServer::Context("").get(), rreq, &results).ok());
+      events_->GetResults(InProcessServer::Context("").get(), rreq, &results)
+          .ok());
   auto domain_event = EventFromProto(event.event());
   auto domain_results = ResultsFromProto(results.results());
   ASSERT_TRUE(domain_event.ok() && domain_results.ok());
@@ -161,7 +210,8 @@ TEST_F(TournamentServiceTest, ImportStandingsAndByteIdenticalExport) {
   xreq.set_event_id(id);
   xreq.set_format(v1::RESULT_FILE_FORMAT_EGF);
   v1::ExportResultsResponse exported;
-  s = events_->ExportResults(TestServer::Context("").get(), xreq, &exported);
+  s = events_->ExportResults(InProcessServer::Context("").get(), xreq,
+                             &exported);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(exported.content(), *want);
   // ... and reading the export back gives the same results.
@@ -203,7 +253,8 @@ TEST_F(TournamentServiceTest, BadFilesAreRefusedWholeWithLineNumbers) {
   rreq.set_event_id(id);
   v1::GetResultsResponse results;
   ASSERT_TRUE(
-      events_->GetResults(TestServer::Context("").get(), rreq, &results).ok());
+      events_->GetResults(InProcessServer::Context("").get(), rreq, &results)
+          .ok());
   EXPECT_EQ(results.results().entrants_size(), 0);
 }
 
@@ -222,8 +273,8 @@ TEST_F(TournamentServiceTest,
   close.set_event_id(id);
   v1::CloseEventResponse closed;
   EXPECT_EQ(events_
-                ->CloseEvent(TestServer::Context(server_->op130).get(), close,
-                             &closed)
+                ->CloseEvent(InProcessServer::Context(server_->op130).get(),
+                             close, &closed)
                 .error_code(),
             grpc::StatusCode::PERMISSION_DENIED);
   v1::CreateEventRequest other;
@@ -231,8 +282,8 @@ TEST_F(TournamentServiceTest,
   other.mutable_event()->set_organiser_prefix("130");
   v1::CreateEventResponse created;
   EXPECT_EQ(events_
-                ->CreateEvent(TestServer::Context(server_->op110).get(), other,
-                              &created)
+                ->CreateEvent(InProcessServer::Context(server_->op110).get(),
+                              other, &created)
                 .error_code(),
             grpc::StatusCode::PERMISSION_DENIED);
   EXPECT_EQ(Rows(), before);
@@ -243,12 +294,12 @@ TEST_F(TournamentServiceTest,
   round.set_round(1);
   v1::RecordRoundResponse recorded;
   EXPECT_EQ(events_
-                ->RecordRound(TestServer::Context(server_->op130).get(), round,
-                              &recorded)
+                ->RecordRound(InProcessServer::Context(server_->op130).get(),
+                              round, &recorded)
                 .error_code(),
             grpc::StatusCode::PERMISSION_DENIED);
   grpc::Status s = events_->CloseEvent(
-      TestServer::Context(server_->admin).get(), close, &closed);
+      InProcessServer::Context(server_->admin).get(), close, &closed);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_TRUE(closed.event().closed());
   EXPECT_EQ(Import(id, text, server_->op110).error_code(),
@@ -262,7 +313,7 @@ TEST_F(TournamentServiceTest, APlayerQualifiesForGrade1OnceTheEventIsClosed) {
   reg.set_agency_prefix("110");
   v1::RegisterPlayerResponse player;
   grpc::Status s = registry->RegisterPlayer(
-      TestServer::Context(server_->admin).get(), reg, &player);
+      InProcessServer::Context(server_->admin).get(), reg, &player);
   ASSERT_TRUE(s.ok()) << s.error_message();
   const int64_t pid = player.player().id();
 
@@ -290,7 +341,7 @@ TEST_F(TournamentServiceTest, APlayerQualifiesForGrade1OnceTheEventIsClosed) {
     g->set_outcome(v1::GAME_OUTCOME_BLACK_WINS);
   }
   v1::SaveResultsResponse saved;
-  s = events_->SaveResults(TestServer::Context(server_->admin).get(), save,
+  s = events_->SaveResults(InProcessServer::Context(server_->admin).get(), save,
                            &saved);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(saved.standings().entrants_played(), 8);
@@ -299,7 +350,8 @@ TEST_F(TournamentServiceTest, APlayerQualifiesForGrade1OnceTheEventIsClosed) {
   ereq.set_player_id(pid);
   v1::EvaluatePlayerResponse open_eval;
   ASSERT_TRUE(
-      grades_->EvaluatePlayer(TestServer::Context("").get(), ereq, &open_eval)
+      grades_
+          ->EvaluatePlayer(InProcessServer::Context("").get(), ereq, &open_eval)
           .ok());
   EXPECT_EQ(open_eval.grants_size(), 0);  // the event is not closed yet
   ASSERT_GE(open_eval.near_misses_size(), 1);
@@ -307,12 +359,12 @@ TEST_F(TournamentServiceTest, APlayerQualifiesForGrade1OnceTheEventIsClosed) {
   v1::CloseEventRequest close;
   close.set_event_id(id);
   v1::CloseEventResponse closed;
-  s = events_->CloseEvent(TestServer::Context(server_->admin).get(), close,
+  s = events_->CloseEvent(InProcessServer::Context(server_->admin).get(), close,
                           &closed);
   ASSERT_TRUE(s.ok()) << s.error_message();
 
   v1::EvaluatePlayerResponse eval;
-  s = grades_->EvaluatePlayer(TestServer::Context("").get(), ereq, &eval);
+  s = grades_->EvaluatePlayer(InProcessServer::Context("").get(), ereq, &eval);
   ASSERT_TRUE(s.ok()) << s.error_message();
   ASSERT_GE(eval.grants_size(), 1);
   EXPECT_EQ(eval.grants(0).grade(), v1::ATHLETE_GRADE_GRADE_1);
@@ -325,7 +377,8 @@ TEST_F(TournamentServiceTest, APlayerQualifiesForGrade1OnceTheEventIsClosed) {
   v1::EvaluateEventRequest evreq;
   evreq.set_event_id(id);
   v1::EvaluateEventResponse event_eval;
-  s = grades_->EvaluateEvent(TestServer::Context("").get(), evreq, &event_eval);
+  s = grades_->EvaluateEvent(InProcessServer::Context("").get(), evreq,
+                             &event_eval);
   ASSERT_TRUE(s.ok()) << s.error_message();
   ASSERT_EQ(event_eval.qualifying_size(), 8);  // places 1= and 5=, all top 16
   EXPECT_THAT(event_eval.qualifying(0).player_ids(),
@@ -345,7 +398,7 @@ TEST_F(TournamentServiceTest, ADanCertificateQualifiesOnceItsNoticeHasEnded) {
   reg.set_initial_rank_basis("2020 certificate");
   v1::RegisterPlayerResponse player;
   grpc::Status s = registry->RegisterPlayer(
-      TestServer::Context(server_->admin).get(), reg, &player);
+      InProcessServer::Context(server_->admin).get(), reg, &player);
   ASSERT_TRUE(s.ok()) << s.error_message();
   auto certs = v1::CertificateService::NewStub(server_->channel());
   v1::IssueCertificateRequest issue;
@@ -355,17 +408,17 @@ TEST_F(TournamentServiceTest, ADanCertificateQualifiesOnceItsNoticeHasEnded) {
   issue.set_basis_reference("2025 national championship, 5th place");
   issue.set_agency_prefix("000");
   v1::IssueCertificateResponse issued;
-  s = certs->IssueCertificate(TestServer::Context(server_->admin).get(), issue,
-                              &issued);
+  s = certs->IssueCertificate(InProcessServer::Context(server_->admin).get(),
+                              issue, &issued);
   ASSERT_TRUE(s.ok()) << s.error_message();
 
   v1::EvaluatePlayerRequest ereq;
   ereq.set_player_id(player.player().id());
   v1::EvaluatePlayerResponse under_notice;
-  ASSERT_TRUE(
-      grades_
-          ->EvaluatePlayer(TestServer::Context("").get(), ereq, &under_notice)
-          .ok());
+  ASSERT_TRUE(grades_
+                  ->EvaluatePlayer(InProcessServer::Context("").get(), ereq,
+                                   &under_notice)
+                  .ok());
   EXPECT_EQ(under_notice.grants_size(), 0);
   ASSERT_EQ(under_notice.near_misses_size(), 1);
   // Public-data policy: the public sees the number as prefix and year.
@@ -376,7 +429,8 @@ TEST_F(TournamentServiceTest, ADanCertificateQualifiesOnceItsNoticeHasEnded) {
   server_->clock().Advance(8 * 86400);  // the 7-day public notice ends
   v1::EvaluatePlayerResponse effective;
   ASSERT_TRUE(
-      grades_->EvaluatePlayer(TestServer::Context("").get(), ereq, &effective)
+      grades_
+          ->EvaluatePlayer(InProcessServer::Context("").get(), ereq, &effective)
           .ok());
   ASSERT_EQ(effective.grants_size(), 1);
   EXPECT_EQ(effective.grants(0).grade(), v1::ATHLETE_GRADE_GRADE_2);
@@ -384,10 +438,11 @@ TEST_F(TournamentServiceTest, ADanCertificateQualifiesOnceItsNoticeHasEnded) {
             issued.certificate().number().substr(0, 5) + "****");
   EXPECT_EQ(effective.grants(0).basis().certificate().rank().notation(), "4d");
   v1::EvaluatePlayerResponse for_staff;
-  ASSERT_TRUE(grades_
-                  ->EvaluatePlayer(TestServer::Context(server_->admin).get(),
-                                   ereq, &for_staff)
-                  .ok());
+  ASSERT_TRUE(
+      grades_
+          ->EvaluatePlayer(InProcessServer::Context(server_->admin).get(), ereq,
+                           &for_staff)
+          .ok());
   EXPECT_EQ(for_staff.grants(0).basis().certificate().number(),
             issued.certificate().number());
 }
