@@ -1,6 +1,5 @@
 #include "tests/pg/multi_instance_fixture.h"
 
-#include <cstdlib>
 #include <fstream>
 
 #include "grpcpp/create_channel.h"
@@ -24,25 +23,16 @@ void MultiInstanceFixture::WriteConfig(int health_probe_ms) {
 
 void MultiInstanceFixture::Start(Instance& inst, const std::string& url) {
   inst.log = dir_.File(inst.name + "." + std::to_string(++starts_) + ".log");
-  inst.child = std::make_unique<e2e::Child>(
-      std::vector<std::string>{RANKD_PATH, "--db", url, "--listen",
-                               "127.0.0.1:0", "--admin-token-file", token_file_,
-                               "--config", config_file_},
-      inst.log);
-  ASSERT_TRUE(inst.child->started()) << inst.name;
-  const std::string marker = "serving on port ";
-  int port = 0;
-  PollUntil(
-      [&] {
-        const std::string log = e2e::ReadFile(inst.log);
-        const size_t at = log.find(marker);
-        if (at != std::string::npos)
-          port = std::atoi(log.c_str() + at + marker.size());
-        return port > 0 || !inst.child->running();
-      },
-      std::chrono::seconds(60));
+  inst.child = std::make_unique<testing::RankdProcess>();
+  testing::RankdOptions options;
+  options.db = url;
+  options.flags = {"--admin-token-file", token_file_, "--config", config_file_};
+  options.log_path = inst.log;
+  const std::string error = inst.child->Start(RANKD_PATH, options);
+  ASSERT_EQ(error, "") << inst.name;
+  const int port = inst.child->port();
   ASSERT_GT(port, 0) << "rankd " << inst.name << " never logged its port:\n"
-                     << e2e::ReadFile(inst.log);
+                     << testing::ReadFile(inst.log);
   inst.address = "127.0.0.1:" + std::to_string(port);
   inst.channel =
       grpc::CreateChannel(inst.address, grpc::InsecureChannelCredentials());
@@ -53,9 +43,9 @@ void MultiInstanceFixture::Start(Instance& inst, const std::string& url) {
       [&] { return Health(inst) == hv1::HealthCheckResponse::SERVING; },
       std::chrono::seconds(30)))
       << "rankd " << inst.name << " does not serve:\n"
-      << e2e::ReadFile(inst.log);
+      << testing::ReadFile(inst.log);
   if (admin_.empty()) {
-    admin_ = e2e::ReadFile(token_file_);
+    admin_ = testing::ReadFile(token_file_);
     while (!admin_.empty() && (admin_.back() == '\n' || admin_.back() == '\r'))
       admin_.pop_back();
     ASSERT_EQ(admin_.rfind("rkd_", 0), 0u) << "no admin token written";
@@ -80,12 +70,13 @@ std::unique_ptr<grpc::ClientContext> MultiInstanceFixture::Context(
   return ctx;
 }
 
-e2e::RunResult MultiInstanceFixture::Ctl(const Instance& inst,
-                                         const std::vector<std::string>& args) {
+testing::RunResult MultiInstanceFixture::Ctl(
+    const Instance& inst, const std::vector<std::string>& args) {
   std::vector<std::string> argv = {RANKCTL_PATH, "--server", inst.address,
                                    "--token-file", token_file_};
   argv.insert(argv.end(), args.begin(), args.end());
-  return e2e::Run(argv, dir_.File("rankctl" + std::to_string(++calls_)));
+  return testing::RunProgram(argv,
+                             dir_.File("rankctl" + std::to_string(++calls_)));
 }
 
 grpc::Status MultiInstanceFixture::Register(Instance& inst,

@@ -19,7 +19,7 @@
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
-#include "tests/e2e/process.h"
+#include "tests/testing/rankd_process.h"
 #include "tests/testing/temp_dir.h"
 
 namespace gorank::pg_test {
@@ -29,7 +29,7 @@ struct Instance {
   std::string name;
   std::string log;
   std::string address;  // 127.0.0.1:PORT
-  std::unique_ptr<e2e::Child> child;
+  std::unique_ptr<testing::RankdProcess> child;
   std::shared_ptr<grpc::Channel> channel;
   std::unique_ptr<v1::PlayerRegistry::Stub> players;
   std::unique_ptr<v1::CertificateService::Stub> certs;
@@ -43,8 +43,9 @@ class MultiInstanceFixture : public ::testing::Test {
   // Writes the config file every instance reads: the shared audit key file
   // and health_probe_ms.
   void WriteConfig(int health_probe_ms);
-  // Starts rankd on `url`, waits (bounded) until it logs its port and its
-  // health answers SERVING, and reads the admin token once it exists.
+  // Starts rankd on `url`, waits (bounded) for its "serving on port N" line
+  // and until its health answers SERVING, and reads the admin token once it
+  // exists.
   // Use with ASSERT_NO_FATAL_FAILURE.
   void Start(Instance& inst, const std::string& url);
   // grpc.health.v1 Check("") of `inst`; UNKNOWN when the call fails.
@@ -55,8 +56,8 @@ class MultiInstanceFixture : public ::testing::Test {
       bool admin = true,
       std::chrono::milliseconds deadline = std::chrono::seconds(20)) const;
   // rankctl --server ADDRESS --token-file T args...
-  e2e::RunResult Ctl(const Instance& inst,
-                     const std::vector<std::string>& args);
+  testing::RunResult Ctl(const Instance& inst,
+                         const std::vector<std::string>& args);
 
   // Registers a player with `rank` through `inst`; the status of the call.
   grpc::Status Register(Instance& inst, const std::string& name,

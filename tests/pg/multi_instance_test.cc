@@ -91,9 +91,9 @@ TEST_F(MultiInstanceTest, BothInstancesServeTheSameRegistry) {
   ASSERT_NO_FATAL_FAILURE(Start(b_, url_));
   EXPECT_NE(a_.address, b_.address);
   // B found the registry A created: it wrote no second admin token.
-  EXPECT_EQ(e2e::ReadFile(b_.log).find("national-admin token written"),
+  EXPECT_EQ(testing::ReadFile(b_.log).find("national-admin token written"),
             std::string::npos)
-      << e2e::ReadFile(b_.log);
+      << testing::ReadFile(b_.log);
 
   v1::Player via_a, via_b;
   grpc::Status s = Register(a_, "甲", "3k", &via_a);
@@ -207,7 +207,7 @@ TEST_F(MultiInstanceTest, ConcurrentIssuanceThroughBothIsGaplessAndAudited) {
 
   // The audit log verifies through both instances.
   for (Instance* inst : instances) {
-    const e2e::RunResult r = Ctl(*inst, {"audit", "verify"});
+    const testing::RunResult r = Ctl(*inst, {"audit", "verify"});
     EXPECT_EQ(r.exit_code, 0) << inst->name << ":\n" << r.out << r.err;
   }
 }
@@ -352,7 +352,7 @@ TEST_F(MultiInstanceTest, SigkillOfOneInstanceLosesNoAcknowledgedCertificate) {
     }
   }
   EXPECT_EQ(NationalCounters(url_), (std::map<int, int64_t>{{year, m}}));
-  e2e::RunResult r = Ctl(a_, {"audit", "verify"});
+  testing::RunResult r = Ctl(a_, {"audit", "verify"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
 
   // B restarts on the same database and serves: reads, the next serial.

@@ -32,14 +32,14 @@ class PrivateServer {
 
   // The script's exit code; its output goes to `output()`.
   int Do(const std::string& action) {
-    const e2e::RunResult r =
-        e2e::Run({"/bin/bash", PG_SERVER_SCRIPT, action, dir_},
-                 scratch_ + "." + action + std::to_string(++calls_));
+    const testing::RunResult r =
+        testing::RunProgram({"/bin/bash", PG_SERVER_SCRIPT, action, dir_},
+                            scratch_ + "." + action + std::to_string(++calls_));
     output_ = r.out + r.err;
     return r.exit_code;
   }
   std::string Url() const {
-    std::string url = e2e::ReadFile(dir_ + "/url");
+    std::string url = testing::ReadFile(dir_ + "/url");
     while (!url.empty() && url.back() == '\n') url.pop_back();
     return url;
   }
@@ -105,14 +105,14 @@ void MultiInstanceOutageTest::ThroughAnOutage() {
       [&] { return Health(rankd_) == hv1::HealthCheckResponse::NOT_SERVING; },
       std::chrono::seconds(30)))
       << "health never turned NOT_SERVING:\n"
-      << e2e::ReadFile(rankd_.log);
+      << testing::ReadFile(rankd_.log);
   const auto not_serving = std::chrono::steady_clock::now();
   v1::Player p;
   s = Register(rankd_, "停机中", "5k", &p);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE) << s.error_message();
   s = GetPlayer(before_.id(), &p);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE) << s.error_message();
-  EXPECT_TRUE(rankd_.child->running()) << e2e::ReadFile(rankd_.log);
+  EXPECT_TRUE(rankd_.child->running()) << testing::ReadFile(rankd_.log);
 
   // It comes back on the same port: rankd serves again by itself.
   ASSERT_EQ(pg_.Do("resume"), 0) << pg_.output();
@@ -121,7 +121,7 @@ void MultiInstanceOutageTest::ThroughAnOutage() {
       [&] { return Health(rankd_) == hv1::HealthCheckResponse::SERVING; },
       std::chrono::seconds(30)))
       << "health never turned SERVING again:\n"
-      << e2e::ReadFile(rankd_.log);
+      << testing::ReadFile(rankd_.log);
   const auto serving = std::chrono::steady_clock::now();
   auto ms = [](auto d) {
     return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
