@@ -4,28 +4,25 @@
 // to, and the filled-in form's answer); the test checks the rendered DOM and
 // keeps screenshots in <build>/test-artifacts/. Without Chromium the test
 // fails when CI is set and is skipped otherwise.
-#include <signal.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "tests/e2e/process.h"
+#include "tests/testing/rankd_process.h"
 #include "tests/testing/temp_dir.h"
 
 namespace gorank::web {
 namespace {
 
-using e2e::Child;
-using e2e::ReadFile;
-using e2e::RunResult;
+using testing::RankdOptions;
+using testing::RankdProcess;
+using testing::ReadFile;
+using testing::RunResult;
 
 constexpr char kResidentId[] = "11010519491231002X";  // born 1949-12-31
 
@@ -46,13 +43,6 @@ bool Has(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
 }
 
-// A port number logged after `marker`, or 0.
-int PortAfter(const std::string& log, const std::string& marker) {
-  const size_t at = log.find(marker);
-  return at == std::string::npos ? 0
-                                 : std::atoi(log.c_str() + at + marker.size());
-}
-
 class WebBrowserTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -68,9 +58,8 @@ class WebBrowserTest : public ::testing::Test {
   }
 
   void TearDown() override {
-    if (rankd_ && rankd_->running()) {
-      rankd_->Signal(SIGTERM);
-      EXPECT_EQ(rankd_->Wait(), 0) << ReadFile(log_);
+    if (rankd_.running()) {
+      EXPECT_EQ(rankd_.Stop(), 0) << ReadFile(log_);
     }
   }
 
@@ -78,21 +67,15 @@ class WebBrowserTest : public ::testing::Test {
   // both ports in its log.
   void StartRankd() {
     log_ = dir_.File("rankd.log");
-    rankd_ = std::make_unique<Child>(
-        std::vector<std::string>{RANKD_PATH, "--db", dir_.File("rankd.db"),
-                                 "--listen", "127.0.0.1:0", "--http-listen",
-                                 "127.0.0.1:0", "--admin-token-file",
-                                 token_file_},
-        log_);
-    ASSERT_TRUE(rankd_->started());
-    for (int attempt = 0; attempt < 500 && http_port_ == 0; ++attempt) {
-      const std::string log = ReadFile(log_);
-      grpc_port_ = PortAfter(log, "rankd serving on port ");
-      http_port_ = PortAfter(log, "public web page on http://127.0.0.1:");
-      ASSERT_TRUE(rankd_->running()) << "rankd exited:\n" << log;
-      if (http_port_ == 0)
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    RankdOptions options;
+    options.db = dir_.File("rankd.db");
+    options.web = true;
+    options.flags = {"--admin-token-file", token_file_};
+    options.log_path = log_;
+    ASSERT_EQ(rankd_.Start(RANKD_PATH, options), "");
+    ASSERT_TRUE(rankd_.running()) << "rankd exited:\n" << ReadFile(log_);
+    grpc_port_ = rankd_.port();
+    http_port_ = rankd_.http_port();
     ASSERT_GT(grpc_port_, 0) << ReadFile(log_);
     ASSERT_GT(http_port_, 0) << "no web page port logged:\n" << ReadFile(log_);
   }
@@ -102,7 +85,8 @@ class WebBrowserTest : public ::testing::Test {
                                      "127.0.0.1:" + std::to_string(grpc_port_),
                                      "--token-file", token_file_};
     argv.insert(argv.end(), args.begin(), args.end());
-    return e2e::Run(argv, dir_.File("rankctl" + std::to_string(++runs_)));
+    return testing::RunProgram(argv,
+                               dir_.File("rankctl" + std::to_string(++runs_)));
   }
 
   // Chromium (headless, bounded by `timeout`) on `url` with `flags`.
@@ -124,7 +108,8 @@ class WebBrowserTest : public ::testing::Test {
       argv.push_back("--no-sandbox");  // root cannot use the sandbox
     argv.insert(argv.end(), flags.begin(), flags.end());
     argv.push_back(url);
-    return e2e::Run(argv, dir_.File("chromium" + std::to_string(++runs_)));
+    return testing::RunProgram(argv,
+                               dir_.File("chromium" + std::to_string(++runs_)));
   }
 
   std::string Url(const std::string& path_and_query) {
@@ -156,7 +141,7 @@ class WebBrowserTest : public ::testing::Test {
   testing::TempDir dir_;
   const std::string token_file_ = dir_.File("admin.token");
   std::string chromium_;
-  std::unique_ptr<Child> rankd_;
+  RankdProcess rankd_;
   std::string log_;
   int grpc_port_ = 0;
   int http_port_ = 0;

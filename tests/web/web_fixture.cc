@@ -4,7 +4,6 @@
 #include <cstdlib>
 
 #include "spdlog/spdlog.h"
-#include "tests/testing/test_database.h"
 
 namespace gorank::web {
 
@@ -14,31 +13,30 @@ WebFixture::~WebFixture() {
 
 void WebFixture::StartServer(double http_rate, double http_burst,
                              double public_rate, double public_burst) {
-  clock_.SetDate(Date{2025, 12, 10});
-  server::ServerConfig config;
-  config.db_path = testing::TestDatabaseUrl(dir_);
-  // Named, not derived from db_path: a PostgreSQL URL has no folder.
-  config.admin_token_file = dir_.File("admin.token");
-  config.audit_key_file = dir_.File("audit_ed25519.pem");
-  config.listen = "127.0.0.1:0";
-  config.http_listen = "127.0.0.1:0";
-  config.http_rate = http_rate;
-  config.http_burst = http_burst;
-  config.http_max_notices = http_max_notices_;
-  if (!public_base_url_.empty()) config.public_base_url = public_base_url_;
-  config.public_rate = public_rate;
-  config.public_burst = public_burst;
-  config.shutdown_grace_ms = 1000;
+  testing::InProcessOptions options;
+  options.date = Date{2025, 12, 10};
+  options.tokens = false;
+  options.reader_connections = std::nullopt;
+  options.quiet = false;
+  options.die_on_error = false;
+  options.adjust = [&](server::ServerConfig& config, const std::string&) {
+    config.http_listen = "127.0.0.1:0";
+    config.http_rate = http_rate;
+    config.http_burst = http_burst;
+    config.http_max_notices = http_max_notices_;
+    if (!public_base_url_.empty()) config.public_base_url = public_base_url_;
+    config.public_rate = public_rate;
+    config.public_burst = public_burst;
+  };
   spdlog::set_level(std::getenv("WEB_DEBUG") ? spdlog::level::info
                                              : spdlog::level::warn);
-  auto started = server::RankdServer::Start(config, &clock_);
-  ASSERT_TRUE(started.ok()) << started.status();
-  server_ = std::move(*started);
+  s_ = std::make_unique<testing::InProcessServer>(options);
+  ASSERT_TRUE(s_->status().ok()) << s_->status();
+  server_ = s_->server();
   http_port_ = server_->http_port();
   ASSERT_GT(http_port_, 0);
-  admin_ = server_->bootstrap_secret();
-  channel_ = grpc::CreateChannel("127.0.0.1:" + std::to_string(server_->port()),
-                                 grpc::InsecureChannelCredentials());
+  admin_ = s_->admin;
+  channel_ = s_->channel();
   certs_ = v1::CertificateService::NewStub(channel_);
   players_ = v1::PlayerRegistry::NewStub(channel_);
   const v1::Player holder = MustRegister("张三", "1k", kResidentId);

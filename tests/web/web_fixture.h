@@ -15,9 +15,8 @@
 #include "gorank/v1/registry.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
-#include "services/common/clock.h"
 #include "services/server/rankd_server.h"
-#include "tests/testing/temp_dir.h"
+#include "tests/testing/in_process_server.h"
 
 namespace gorank::web {
 
@@ -49,9 +48,9 @@ class WebFixture : public ::testing::Test {
                           const std::string& resident_id);
   v1::Certificate MustIssue(int64_t player_id, const std::string& grade);
 
-  testing::TempDir dir_;
-  FakeClock clock_;
-  std::unique_ptr<server::RankdServer> server_;
+  // The server (FakeClock at 2025-12-10, its own temp folder and database).
+  std::unique_ptr<testing::InProcessServer> s_;
+  server::RankdServer* server_ = nullptr;  // s_->server()
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::CertificateService::Stub> certs_;
   std::unique_ptr<v1::PlayerRegistry::Stub> players_;
