@@ -5,8 +5,6 @@
 // reports and standings as .xlsx, read back from the zip: bold header,
 // numbers as numbers, dates as real dates, text kept as text (leading
 // zeros, 18-character resident IDs, Chinese names), fitted column widths.
-#include <stdlib.h>
-
 #include <ctime>
 #include <fstream>
 #include <string>
@@ -14,12 +12,16 @@
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "tests/e2e/process.h"
-#include "tests/e2e/rankd_cli_fixture.h"
 #include "tests/e2e/xlsx_reader.h"
+#include "tests/testing/rankd_cli_fixture.h"
+#include "tests/testing/rankd_process.h"
 
 namespace gorank::e2e {
 namespace {
+
+using testing::Has;
+using testing::ReadFile;
+using testing::RunResult;
 
 const std::string kBom = "\xEF\xBB\xBF";
 
@@ -36,18 +38,9 @@ const char kSwiss[] =
     "4 Sun Li 1d CN Bj 3-/b0 5+/b0 0+\n"
     "5 Qian Hu 1d CN Bj 0+ 4-/w0 0-\n";
 
-class OfficeExportE2eTest : public RankdCliTest {
+// rankctl reads no config file of the machine's user (IsolatedRankdCliTest).
+class OfficeExportE2eTest : public testing::IsolatedRankdCliTest {
  protected:
-  void SetUp() override {
-    // rankctl reads no config file of the machine's user.
-    setenv("HOME", dir_.path().c_str(), 1);
-    for (const char* v : {"XDG_CONFIG_HOME", "RANKCTL_SERVER",
-                          "RANKCTL_TOKEN_FILE", "RANKCTL_CA_FILE"}) {
-      unsetenv(v);
-    }
-    RankdCliTest::SetUp();
-  }
-
   // The year rankd issues in (its wall clock is Asia/Shanghai, UTC+8).
   static int ShanghaiYear() {
     const std::time_t now = std::time(nullptr) + 8 * 3600;

@@ -10,10 +10,15 @@
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "tests/e2e/rankd_cli_fixture.h"
+#include "tests/testing/rankd_cli_fixture.h"
+#include "tests/testing/rankd_process.h"
 
 namespace gorank::e2e {
 namespace {
+
+using testing::Has;
+using testing::ReadFile;
+using testing::RunResult;
 
 // A valid resident ID born on `birth` (YYYYMMDD): ISO 7064 MOD 11-2, computed
 // here independently of the server's code.
@@ -26,7 +31,7 @@ std::string ResidentId(const std::string& birth, int seq) {
   return first17 + "10X98765432"[sum % 11];
 }
 
-class PlayerImportE2eTest : public IsolatedRankdCliTest {
+class PlayerImportE2eTest : public testing::IsolatedRankdCliTest {
  protected:
   // `rankctl player get ID --json` as JSON (null when the call fails).
   nlohmann::json Player(int id) {

@@ -12,42 +12,35 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "tests/e2e/process.h"
-#include "tests/e2e/rankd_instance.h"
-#include "tests/testing/temp_dir.h"
+#include "tests/testing/rankd_cli_fixture.h"
+#include "tests/testing/rankd_process.h"
 
 namespace gorank::e2e {
 namespace {
 
-class RankctlConfigTest : public ::testing::Test {
+using testing::ReadFile;
+using testing::RunProgram;
+using testing::RunResult;
+
+// rankd with HOME in the temp folder and RANKCTL_* unset
+// (IsolatedRankdCliTest); rankctl is run with the arguments a test gives,
+// without --server.
+class RankctlConfigTest : public testing::IsolatedRankdCliTest {
  protected:
   void SetUp() override {
-    ASSERT_EQ(
-        rankd_.Start(RANKD_PATH, dir_.File("rankd.db"), dir_.File("rankd.log")),
-        "");
-    setenv("HOME", dir_.path().c_str(), 1);
-    for (const char* v : {"XDG_CONFIG_HOME", "RANKCTL_SERVER",
-                          "RANKCTL_TOKEN_FILE", "RANKCTL_CA_FILE"}) {
-      unsetenv(v);
-    }
+    ASSERT_NO_FATAL_FAILURE(IsolatedRankdCliTest::SetUp());
     // An operator token, for telling token files apart by `token whoami`.
     const RunResult r =
-        Ctl({"--server", rankd_.server(), "--token-file", Admin(), "token",
-             "create", "--role", "agency_operator", "--agency", "110", "--out",
+        Ctl({"--server", server_, "--token-file", Admin(), "token", "create",
+             "--role", "agency_operator", "--agency", "110", "--out",
              dir_.File("op.token")});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-  }
-  void TearDown() override {
-    for (const char* v : {"HOME", "XDG_CONFIG_HOME", "RANKCTL_SERVER",
-                          "RANKCTL_TOKEN_FILE", "RANKCTL_CA_FILE"}) {
-      unsetenv(v);
-    }
   }
 
   std::string Admin() const { return dir_.File("admin.token"); }
   RunResult Ctl(std::vector<std::string> args) {
     args.insert(args.begin(), RANKCTL_PATH);
-    return e2e::Run(args, dir_.File("rankctl" + std::to_string(++calls_)));
+    return RunProgram(args, dir_.File("rankctl" + std::to_string(++calls_)));
   }
   void Write(const std::string& path, const std::string& text) {
     std::ofstream(path) << text;
@@ -61,10 +54,6 @@ class RankctlConfigTest : public ::testing::Test {
                ? r.out
                : "exit " + std::to_string(r.exit_code) + ": " + r.err;
   }
-
-  testing::TempDir dir_;
-  RankdInstance rankd_;
-  int calls_ = 0;
 };
 
 TEST_F(RankctlConfigTest, TheDefaultConfigFileGivesServerAndTokenFile) {
@@ -72,7 +61,7 @@ TEST_F(RankctlConfigTest, TheDefaultConfigFileGivesServerAndTokenFile) {
   ASSERT_EQ(mkdir(dir_.File(".config").c_str(), 0700), 0);
   ASSERT_EQ(mkdir(dir_.File(".config/rankctl").c_str(), 0700), 0);
   Write(dir_.File(".config/rankctl/config.toml"),
-        "# the national admin's desk\nserver = \"" + rankd_.server() +
+        "# the national admin's desk\nserver = \"" + server_ +
             "\"\ntoken_file = \"" + Admin() + "\"\n");
   EXPECT_EQ(WhoAmI(), "national_admin\n");
 
@@ -81,16 +70,15 @@ TEST_F(RankctlConfigTest, TheDefaultConfigFileGivesServerAndTokenFile) {
   ASSERT_EQ(mkdir(dir_.File("xdg").c_str(), 0700), 0);
   ASSERT_EQ(mkdir(dir_.File("xdg/rankctl").c_str(), 0700), 0);
   Write(dir_.File("xdg/rankctl/config.toml"),
-        "server = \"" + rankd_.server() +
-            "\"\ntoken_file = \"../../op.token\"\n");
+        "server = \"" + server_ + "\"\ntoken_file = \"../../op.token\"\n");
   setenv("XDG_CONFIG_HOME", dir_.File("xdg").c_str(), 1);
   EXPECT_EQ(WhoAmI(), "agency_operator of agency 110\n");
 }
 
 TEST_F(RankctlConfigTest, EnvironmentOverridesTheFileAndFlagsOverrideBoth) {
   const std::string config = dir_.File("desk.toml");
-  Write(config, "server = \"" + rankd_.server() + "\"\ntoken_file = \"" +
-                    Admin() + "\"\n");
+  Write(config,
+        "server = \"" + server_ + "\"\ntoken_file = \"" + Admin() + "\"\n");
   EXPECT_EQ(WhoAmI({"--config", config}), "national_admin\n");
 
   setenv("RANKCTL_TOKEN_FILE", dir_.File("op.token").c_str(), 1);
@@ -113,7 +101,7 @@ TEST_F(RankctlConfigTest, EnvironmentOverridesTheFileAndFlagsOverrideBoth) {
   EXPECT_NE(refused.find("exit 1: rankctl: UNAVAILABLE"), std::string::npos)
       << refused;
   EXPECT_NE(refused.find("127.0.0.1:1"), std::string::npos) << refused;
-  EXPECT_EQ(WhoAmI({"--config", config, "--server", rankd_.server()}),
+  EXPECT_EQ(WhoAmI({"--config", config, "--server", server_}),
             "national_admin\n");
   unsetenv("RANKCTL_SERVER");
 
@@ -135,7 +123,7 @@ TEST_F(RankctlConfigTest, ABadConfigFileIsAUsageErrorNamingFileAndKey) {
       << missing;
 
   const std::string typo = dir_.File("typo.toml");
-  Write(typo, "server = \"" + rankd_.server() + "\"\ntokenfile = \"x\"\n");
+  Write(typo, "server = \"" + server_ + "\"\ntokenfile = \"x\"\n");
   const std::string unknown = WhoAmI({"--config", typo});
   EXPECT_EQ(unknown.rfind("exit 2: ", 0), 0u) << unknown;
   EXPECT_NE(unknown.find("typo.toml: unknown key 'tokenfile'"),
@@ -151,15 +139,14 @@ TEST_F(RankctlConfigTest, ABadConfigFileIsAUsageErrorNamingFileAndKey) {
       << not_string;
 
   const std::string broken = dir_.File("broken.toml");
-  Write(broken,
-        "server = \"" + rankd_.server() + "\"\ntoken_file = \"unterminated\n");
+  Write(broken, "server = \"" + server_ + "\"\ntoken_file = \"unterminated\n");
   const std::string syntax = WhoAmI({"--config", broken});
   EXPECT_NE(syntax.find("exit 2: rankctl: " + broken + " line 2: "),
             std::string::npos)
       << syntax;
 
   // A default file that is not there is no error: rankctl uses its defaults.
-  const RunResult r = Ctl({"--server", rankd_.server(), "token", "whoami"});
+  const RunResult r = Ctl({"--server", server_, "token", "whoami"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "public\n");
 }
@@ -167,9 +154,9 @@ TEST_F(RankctlConfigTest, ABadConfigFileIsAUsageErrorNamingFileAndKey) {
 TEST_F(RankctlConfigTest, TokenCreateOutWritesTheSecretToANew0600File) {
   const std::string out = dir_.File("audit.token");
   umask(0);  // the file is 0600 whatever the umask
-  RunResult r = Ctl({"--server", rankd_.server(), "--token-file", Admin(),
-                     "token", "create", "--role", "auditor", "--label",
-                     "audit 2026", "--out", out});
+  RunResult r =
+      Ctl({"--server", server_, "--token-file", Admin(), "token", "create",
+           "--role", "auditor", "--label", "audit 2026", "--out", out});
   umask(022);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("(auditor); secret written to " + out + " (mode 0600)"),
@@ -182,12 +169,11 @@ TEST_F(RankctlConfigTest, TokenCreateOutWritesTheSecretToANew0600File) {
   const std::string secret = ReadFile(out);
   EXPECT_EQ(secret.rfind("rkd_", 0), 0u);
   EXPECT_EQ(secret.size(), 4u + 64u + 1u);  // "rkd_", 64 hex digits, newline
-  EXPECT_EQ(WhoAmI({"--server", rankd_.server(), "--token-file", out}),
-            "auditor\n");
+  EXPECT_EQ(WhoAmI({"--server", server_, "--token-file", out}), "auditor\n");
 
   auto token_count = [&] {
-    const RunResult list = Ctl({"--server", rankd_.server(), "--token-file",
-                                Admin(), "--json", "token", "list"});
+    const RunResult list = Ctl({"--server", server_, "--token-file", Admin(),
+                                "--json", "token", "list"});
     EXPECT_EQ(list.exit_code, 0) << list.err;
     size_t n = 0;
     for (size_t at = list.out.find("\"id\""); at != std::string::npos;
@@ -199,8 +185,8 @@ TEST_F(RankctlConfigTest, TokenCreateOutWritesTheSecretToANew0600File) {
   const size_t tokens = token_count();
 
   // Never over an existing file, and then no token is made.
-  r = Ctl({"--server", rankd_.server(), "--token-file", Admin(), "token",
-           "create", "--role", "auditor", "--out", out});
+  r = Ctl({"--server", server_, "--token-file", Admin(), "token", "create",
+           "--role", "auditor", "--out", out});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--out " + out + ": the file exists"), std::string::npos)
       << r.err;
@@ -209,22 +195,22 @@ TEST_F(RankctlConfigTest, TokenCreateOutWritesTheSecretToANew0600File) {
 
   // Refused by the server (an operator makes no tokens): exit 1, no file left.
   const std::string refused = dir_.File("refused.token");
-  r = Ctl({"--server", rankd_.server(), "--token-file", dir_.File("op.token"),
-           "token", "create", "--role", "auditor", "--out", refused});
+  r = Ctl({"--server", server_, "--token-file", dir_.File("op.token"), "token",
+           "create", "--role", "auditor", "--out", refused});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("PERMISSION_DENIED"), std::string::npos) << r.err;
   EXPECT_NE(access(refused.c_str(), F_OK), 0) << "file left behind";
 
   // --json: the answer without the secret.
   const std::string json_out = dir_.File("json.token");
-  r = Ctl({"--server", rankd_.server(), "--token-file", Admin(), "--json",
-           "token", "create", "--role", "auditor", "--out", json_out});
+  r = Ctl({"--server", server_, "--token-file", Admin(), "--json", "token",
+           "create", "--role", "auditor", "--out", json_out});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out.find("secret"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("rkd_"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("ROLE_AUDITOR"), std::string::npos) << r.out;
   EXPECT_EQ(ReadFile(json_out).rfind("rkd_", 0), 0u);
-  EXPECT_EQ(rankd_.Stop(), 0);
+  EXPECT_EQ(StopRankd(), 0);
 }
 
 }  // namespace

@@ -8,11 +8,14 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "tests/e2e/process.h"
+#include "tests/testing/rankd_process.h"
 #include "tests/testing/temp_dir.h"
 
 namespace gorank::e2e {
 namespace {
+
+using testing::RunProgram;
+using testing::RunResult;
 
 struct UsageCase {
   std::vector<std::string> args;
@@ -30,7 +33,7 @@ TEST_P(RankctlUsageTest, ExitsTwoNamingTheFlag) {
   std::vector<std::string> argv = {RANKCTL_PATH, "--server",
                                    "unix:" + dir_.File("no-rankd.sock")};
   argv.insert(argv.end(), c.args.begin(), c.args.end());
-  const RunResult r = e2e::Run(argv, dir_.File("rankctl"));
+  const RunResult r = RunProgram(argv, dir_.File("rankctl"));
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find(c.flag), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(c.bad), std::string::npos) << r.err;

@@ -2,16 +2,12 @@
 // picks itself (read from its log), driven by rankctl as an association
 // would drive it; health and reflection over the wire; SIGTERM; a restart on
 // the same database.
-#include <signal.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "grpc/health/v1/health.grpc.pb.h"
@@ -20,11 +16,17 @@
 #include "grpcpp/security/credentials.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "tests/e2e/process.h"
+#include "tests/testing/rankd_process.h"
 #include "tests/testing/temp_dir.h"
 
 namespace gorank::e2e {
 namespace {
+
+using testing::RankdOptions;
+using testing::RankdProcess;
+using testing::ReadFile;
+using testing::RunProgram;
+using testing::RunResult;
 
 int CountLines(const std::string& s) {
   int n = 0;
@@ -34,38 +36,21 @@ int CountLines(const std::string& s) {
 
 class RankdE2eTest : public ::testing::Test {
  protected:
-  // Starts rankd and waits (bounded) until it logs its port and answers.
+  // Starts rankd and waits (bounded) until it logs its port; then a real
+  // command must succeed.
   void StartRankd(const std::string& log_name) {
     log_ = dir_.File(log_name);
-    rankd_ = std::make_unique<Child>(
-        std::vector<std::string>{RANKD_PATH, "--db", dir_.File("rankd.db"),
-                                 "--listen", "127.0.0.1:0",
-                                 "--admin-token-file", token_file_},
-        log_);
-    ASSERT_TRUE(rankd_->started());
-    const std::string marker = "serving on port ";
-    port_ = 0;
-    for (int attempt = 0; attempt < 500 && port_ == 0; ++attempt) {
-      const std::string log = ReadFile(log_);
-      const size_t at = log.find(marker);
-      if (at != std::string::npos) {
-        port_ = std::atoi(log.c_str() + at + marker.size());
-        break;
-      }
-      ASSERT_TRUE(rankd_->running()) << "rankd exited:\n" << log;
-      std::this_thread::sleep_for(
-          std::chrono::milliseconds(20));  // bounded poll
-    }
+    RankdOptions options;
+    options.db = dir_.File("rankd.db");
+    options.flags = {"--admin-token-file", token_file_};
+    options.log_path = log_;
+    const std::string error = rankd_.Start(RANKD_PATH, options);
+    ASSERT_EQ(error, "");
+    ASSERT_TRUE(rankd_.running()) << rankd_.output();
+    port_ = rankd_.port();
     ASSERT_GT(port_, 0) << "rankd never logged its port:\n" << ReadFile(log_);
     server_ = "127.0.0.1:" + std::to_string(port_);
-    // Ready when a real command succeeds.
-    RunResult r;
-    for (int attempt = 0; attempt < 100; ++attempt) {
-      r = Ctl({"agency", "list"});
-      if (r.exit_code == 0) break;
-      std::this_thread::sleep_for(
-          std::chrono::milliseconds(20));  // bounded poll
-    }
+    const RunResult r = Ctl({"agency", "list"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
 
@@ -78,18 +63,15 @@ class RankdE2eTest : public ::testing::Test {
       argv.push_back(token_file);
     }
     argv.insert(argv.end(), args.begin(), args.end());
-    return e2e::Run(argv, dir_.File("rankctl" + std::to_string(++calls_)));
+    return RunProgram(argv, dir_.File("rankctl" + std::to_string(++calls_)));
   }
 
   // Stops rankd with SIGTERM; returns its exit code.
-  int Stop() {
-    rankd_->Signal(SIGTERM);
-    return rankd_->Wait();
-  }
+  int Stop() { return rankd_.Stop(); }
 
   testing::TempDir dir_;
   const std::string token_file_ = dir_.File("admin.token");
-  std::unique_ptr<Child> rankd_;
+  RankdProcess rankd_;
   std::string log_;
   int port_ = 0;
   std::string server_;

@@ -17,12 +17,15 @@
 #include "nlohmann/json.hpp"
 #include "services/ratings/rating_book.h"
 #include "services/ratings/ratings_config.h"
-#include "tests/e2e/rankd_cli_fixture.h"
+#include "tests/testing/rankd_cli_fixture.h"
 
 namespace gorank::e2e {
 namespace {
 
-class RatingImportE2eTest : public IsolatedRankdCliTest {
+using testing::Has;
+using testing::RunResult;
+
+class RatingImportE2eTest : public testing::IsolatedRankdCliTest {
  protected:
   std::string Register(const std::string& name, const std::string& rank) {
     RunResult r = Ctl({"--json", "player", "register", "--name", name,
@@ -141,13 +144,8 @@ TEST_F(RatingImportE2eTest, ImportShowGetAndRateAnEventFromTheStart) {
   EXPECT_TRUE(Has(r.out, "2350.0")) << r.out;
 
   // rankd recomputes at every start: the start survives a restart.
-  ASSERT_EQ(rankd_.Stop(), 0);
-  started_ = false;
-  ASSERT_EQ(
-      rankd_.Start(RANKD_PATH, dir_.File("rankd.db"), dir_.File("rankd2.log")),
-      "");
-  started_ = true;
-  server_ = rankd_.server();
+  ASSERT_EQ(StopRankd(), 0);
+  ASSERT_EQ(StartRankd("rankd2.log"), "");
   rating = Rating(p1);
   ASSERT_FALSE(rating.is_null());
   EXPECT_DOUBLE_EQ(rating["gor"].get<double>(), want);

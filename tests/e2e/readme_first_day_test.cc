@@ -15,12 +15,15 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "tests/e2e/process.h"
-#include "tests/e2e/rankd_instance.h"
-#include "tests/testing/temp_dir.h"
+#include "tests/testing/rankd_cli_fixture.h"
+#include "tests/testing/rankd_process.h"
 
 namespace gorank::e2e {
 namespace {
+
+using testing::ReadFile;
+using testing::RunProgram;
+using testing::RunResult;
 
 // The text of the section headed `heading` ("## First day"), up to the next
 // "## " heading; "" when there is none.
@@ -64,7 +67,25 @@ void ReplaceAll(std::string* s, const std::string& from,
   }
 }
 
-TEST(ReadmeFirstDayTest, TheSectionsCommandsRunAsWritten) {
+// The clone's layout after `deploy/setup.sh run`: rankd on data/rankd.db
+// (its admin token beside it), rankctl in build/services/cli; HOME in the
+// temp folder (IsolatedRankdCliTest).
+class ReadmeFirstDayTest : public testing::IsolatedRankdCliTest {
+ protected:
+  void SetUp() override {
+    db_file_ = "data/rankd.db";
+    ASSERT_EQ(mkdir(dir_.File("data").c_str(), 0700), 0);
+    ASSERT_EQ(mkdir(dir_.File("build").c_str(), 0700), 0);
+    ASSERT_EQ(mkdir(dir_.File("build/services").c_str(), 0700), 0);
+    ASSERT_EQ(mkdir(dir_.File("build/services/cli").c_str(), 0700), 0);
+    ASSERT_EQ(
+        symlink(RANKCTL_PATH, dir_.File("build/services/cli/rankctl").c_str()),
+        0);
+    IsolatedRankdCliTest::SetUp();
+  }
+};
+
+TEST_F(ReadmeFirstDayTest, TheSectionsCommandsRunAsWritten) {
   const std::string readme = ReadFile(GORANK_README);
   const std::string section = Section(readme, "## First day");
   ASSERT_FALSE(section.empty()) << "README.md has no \"## First day\" section";
@@ -75,31 +96,16 @@ TEST(ReadmeFirstDayTest, TheSectionsCommandsRunAsWritten) {
   ASSERT_NE(code.find("127.0.0.1:50051"), std::string::npos) << code;
   ASSERT_NE(code.find("127.0.0.1:8080"), std::string::npos) << code;
 
-  testing::TempDir dir;
-  ASSERT_EQ(mkdir(dir.File("data").c_str(), 0700), 0);
-  ASSERT_EQ(mkdir(dir.File("build").c_str(), 0700), 0);
-  ASSERT_EQ(mkdir(dir.File("build/services").c_str(), 0700), 0);
-  ASSERT_EQ(mkdir(dir.File("build/services/cli").c_str(), 0700), 0);
-  ASSERT_EQ(
-      symlink(RANKCTL_PATH, dir.File("build/services/cli/rankctl").c_str()), 0);
-  RankdInstance rankd;
-  const std::string started =
-      rankd.Start(RANKD_PATH, dir.File("data/rankd.db"), dir.File("rankd.log"));
-  ASSERT_EQ(started, "");
-  ReplaceAll(&code, "127.0.0.1:50051", rankd.server());
+  ASSERT_TRUE(started_) << rankd_.output();
+  ReplaceAll(&code, "127.0.0.1:50051", server_);
   ReplaceAll(&code, "127.0.0.1:8080",
-             "127.0.0.1:" + std::to_string(rankd.http_port()));
+             "127.0.0.1:" + std::to_string(rankd_.http_port()));
 
-  const std::string script = dir.File("first_day.sh");
-  std::ofstream(script) << "set -euo pipefail\ncd '" << dir.path() << "'\n"
+  const std::string script = dir_.File("first_day.sh");
+  std::ofstream(script) << "set -euo pipefail\ncd '" << dir_.path() << "'\n"
                         << code;
-  setenv("HOME", dir.path().c_str(), 1);
-  for (const char* v : {"XDG_CONFIG_HOME", "RANKCTL_SERVER",
-                        "RANKCTL_TOKEN_FILE", "RANKCTL_CA_FILE"}) {
-    unsetenv(v);
-  }
   const RunResult r =
-      e2e::Run({"/bin/bash", "-x", script}, dir.File("first_day"));
+      RunProgram({"/bin/bash", "-x", script}, dir_.File("first_day"));
   const std::string shown =
       "script:\n" + code + "\nstdout:\n" + r.out + "\nstderr:\n" + r.err;
   ASSERT_EQ(r.exit_code, 0) << shown;
@@ -141,11 +147,11 @@ TEST(ReadmeFirstDayTest, TheSectionsCommandsRunAsWritten) {
   // The token files: 0600, one secret each.
   for (const char* name : {"beijing.token", "auditor.token"}) {
     struct stat st {};
-    ASSERT_EQ(stat(dir.File(name).c_str(), &st), 0) << name;
+    ASSERT_EQ(stat(dir_.File(name).c_str(), &st), 0) << name;
     EXPECT_EQ(st.st_mode & 0777, 0600u) << name;
-    EXPECT_EQ(ReadFile(dir.File(name)).rfind("rkd_", 0), 0u) << name;
+    EXPECT_EQ(ReadFile(dir_.File(name)).rfind("rkd_", 0), 0u) << name;
   }
-  EXPECT_EQ(rankd.Stop(), 0);
+  EXPECT_EQ(StopRankd(), 0);
 }
 
 }  // namespace

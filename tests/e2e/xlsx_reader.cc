@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "tests/e2e/process.h"
+#include "tests/testing/rankd_process.h"
 
 namespace gorank::e2e {
 namespace {
@@ -105,7 +105,7 @@ std::string Texts(const std::string& xml) {
 }  // namespace
 
 std::string Xlsx::Open(const std::string& path) {
-  const std::string b = ReadFile(path);
+  const std::string b = testing::ReadFile(path);
   if (b.size() < 22) return path + ": too short for a zip";
   size_t eocd = std::string::npos;
   for (size_t at = b.size() - 22;; --at) {
