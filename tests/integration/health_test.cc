@@ -3,17 +3,19 @@
 #include "gorank/v1/registry.grpc.pb.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "gtest/gtest.h"
-#include "tests/integration/test_server.h"
+#include "tests/testing/in_process_server.h"
 
 namespace gorank::integration {
 namespace {
+
+using testing::InProcessServer;
 
 using grpc::health::v1::Health;
 using grpc::health::v1::HealthCheckRequest;
 using grpc::health::v1::HealthCheckResponse;
 
 TEST(HealthTest, ServerAndEveryServiceAreServing) {
-  TestServer server;
+  InProcessServer server;
   auto stub = Health::NewStub(server.channel());
   for (const char* service :
        {"", "gorank.v1.PlayerRegistry", "gorank.v1.AgencyService",
@@ -21,23 +23,24 @@ TEST(HealthTest, ServerAndEveryServiceAreServing) {
     HealthCheckRequest req;
     req.set_service(service);
     HealthCheckResponse resp;
-    grpc::Status s = stub->Check(TestServer::Context("").get(), req, &resp);
+    grpc::Status s =
+        stub->Check(InProcessServer::Context("").get(), req, &resp);
     ASSERT_TRUE(s.ok()) << service << ": " << s.error_message();
     EXPECT_EQ(resp.status(), HealthCheckResponse::SERVING) << service;
   }
   HealthCheckRequest unknown;
   unknown.set_service("gorank.v1.NoSuchService");
   HealthCheckResponse resp;
-  EXPECT_EQ(
-      stub->Check(TestServer::Context("").get(), unknown, &resp).error_code(),
-      grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(stub->Check(InProcessServer::Context("").get(), unknown, &resp)
+                .error_code(),
+            grpc::StatusCode::NOT_FOUND);
 }
 
 TEST(HealthTest, InProcessChannelServesTheSameData) {
-  TestServer server;
+  InProcessServer server;
   auto stub = v1::AgencyService::NewStub(server.server()->InProcessChannel());
   v1::ListAgenciesResponse resp;
-  grpc::Status s = stub->ListAgencies(TestServer::Context("").get(),
+  grpc::Status s = stub->ListAgencies(InProcessServer::Context("").get(),
                                       v1::ListAgenciesRequest(), &resp);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(resp.agencies_size(), 35);
@@ -46,13 +49,13 @@ TEST(HealthTest, InProcessChannelServesTheSameData) {
 }
 
 TEST(HealthTest, ShutdownIsIdempotent) {
-  TestServer server;
+  InProcessServer server;
   server.server()->Shutdown();
-  server.server()->Shutdown();  // and once more from ~TestServer
+  server.server()->Shutdown();  // and once more from ~InProcessServer
   auto stub = Health::NewStub(server.channel());
   HealthCheckResponse resp;
-  grpc::Status s =
-      stub->Check(TestServer::Context("").get(), HealthCheckRequest(), &resp);
+  grpc::Status s = stub->Check(InProcessServer::Context("").get(),
+                               HealthCheckRequest(), &resp);
   EXPECT_FALSE(s.ok()) << "a stopped server answered";
 }
 

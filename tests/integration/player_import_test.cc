@@ -10,7 +10,7 @@
 #include "gorank/v1/registry.grpc.pb.h"
 #include "gtest/gtest.h"
 #include "services/registry/resident_id.h"
-#include "tests/integration/test_server.h"
+#include "tests/testing/in_process_server.h"
 
 // Rows are written with designated initializers naming only the columns
 // they fill; the others are empty on purpose.
@@ -18,6 +18,8 @@
 
 namespace gorank::integration {
 namespace {
+
+using testing::InProcessServer;
 
 using grpc::StatusCode;
 
@@ -63,7 +65,7 @@ class PlayerImportTest : public ::testing::Test {
   // Sends `messages` as they are on one stream.
   Answer Send(const std::string& bearer,
               const std::vector<v1::ImportPlayersRequest>& messages) {
-    auto ctx = TestServer::Context(bearer);
+    auto ctx = InProcessServer::Context(bearer);
     v1::ImportPlayersResponse resp;
     auto writer = players_->ImportPlayers(ctx.get(), &resp);
     for (const auto& m : messages) {
@@ -96,7 +98,8 @@ class PlayerImportTest : public ::testing::Test {
     r.set_player_id(id);
     v1::GetPlayerResponse resp;
     EXPECT_TRUE(
-        players_->GetPlayer(TestServer::Context(bearer).get(), r, &resp).ok());
+        players_->GetPlayer(InProcessServer::Context(bearer).get(), r, &resp)
+            .ok());
     return resp.player();
   }
 
@@ -104,10 +107,10 @@ class PlayerImportTest : public ::testing::Test {
     v1::GetRankHistoryRequest r;
     r.set_player_id(id);
     v1::GetRankHistoryResponse resp;
-    EXPECT_TRUE(
-        players_
-            ->GetRankHistory(TestServer::Context(server_.admin).get(), r, &resp)
-            .ok());
+    EXPECT_TRUE(players_
+                    ->GetRankHistory(
+                        InProcessServer::Context(server_.admin).get(), r, &resp)
+                    .ok());
     return {resp.entries().begin(), resp.entries().end()};
   }
 
@@ -123,7 +126,7 @@ class PlayerImportTest : public ::testing::Test {
     return log.ok() ? *log : std::vector<ChangeRecord>{};
   }
 
-  TestServer server_;
+  InProcessServer server_;
   std::unique_ptr<v1::PlayerRegistry::Stub> players_;
   std::unique_ptr<v1::AgencyService::Stub> agencies_;
 };
@@ -247,7 +250,7 @@ TEST_F(PlayerImportTest,
   suspend.set_reason("audit pending");
   v1::SuspendAgencyResponse sr;
   ASSERT_TRUE(agencies_
-                  ->SuspendAgency(TestServer::Context(server_.admin).get(),
+                  ->SuspendAgency(InProcessServer::Context(server_.admin).get(),
                                   suspend, &sr)
                   .ok());
   const std::string rid = ResidentId("20080110", 7);
@@ -516,16 +519,16 @@ TEST_F(PlayerImportTest, RegisterPlayerTakesAnExternalIdUniqueInTheAgency) {
   r.set_agency_prefix("110");
   r.set_external_id("BJ-77");
   v1::RegisterPlayerResponse resp;
-  ASSERT_TRUE(
-      players_
-          ->RegisterPlayer(TestServer::Context(server_.op110).get(), r, &resp)
-          .ok());
+  ASSERT_TRUE(players_
+                  ->RegisterPlayer(
+                      InProcessServer::Context(server_.op110).get(), r, &resp)
+                  .ok());
   EXPECT_EQ(resp.player().external_id(), "BJ-77");
   EXPECT_EQ(Get(server_.op130, resp.player().id()).external_id(), "");
   const auto before = Snap();
   r.set_name("周八");
   grpc::Status dup = players_->RegisterPlayer(
-      TestServer::Context(server_.op110).get(), r, &resp);
+      InProcessServer::Context(server_.op110).get(), r, &resp);
   EXPECT_EQ(dup.error_code(), StatusCode::ALREADY_EXISTS);
   EXPECT_NE(dup.error_message().find("external_id BJ-77 of agency 110"),
             std::string::npos)
@@ -533,10 +536,10 @@ TEST_F(PlayerImportTest, RegisterPlayerTakesAnExternalIdUniqueInTheAgency) {
   EXPECT_EQ(Snap(), before);
   // The same external id in another agency is another player's.
   r.set_agency_prefix("130");
-  EXPECT_TRUE(
-      players_
-          ->RegisterPlayer(TestServer::Context(server_.op130).get(), r, &resp)
-          .ok());
+  EXPECT_TRUE(players_
+                  ->RegisterPlayer(
+                      InProcessServer::Context(server_.op130).get(), r, &resp)
+                  .ok());
   // The import finds the registered player by it.
   Answer a = Import(server_.admin, {{.name = "周七", .external_id = "BJ-77"}});
   EXPECT_EQ(a.summary.matched(), 1);

@@ -7,10 +7,12 @@
 
 #include "gorank/v1/registry.grpc.pb.h"
 #include "gtest/gtest.h"
-#include "tests/integration/test_server.h"
+#include "tests/testing/in_process_server.h"
 
 namespace gorank::integration {
 namespace {
+
+using testing::InProcessServer;
 
 using grpc::StatusCode;
 
@@ -44,7 +46,7 @@ class RegistryServiceTest : public ::testing::Test {
                           const v1::RegisterPlayerRequest& r) {
     v1::RegisterPlayerResponse resp;
     grpc::Status s = stubs_.players->RegisterPlayer(
-        TestServer::Context(bearer).get(), r, &resp);
+        InProcessServer::Context(bearer).get(), r, &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return resp.player();
   }
@@ -52,13 +54,13 @@ class RegistryServiceTest : public ::testing::Test {
     v1::GetPlayerRequest r;
     r.set_player_id(id);
     v1::GetPlayerResponse resp;
-    grpc::Status s =
-        stubs_.players->GetPlayer(TestServer::Context(bearer).get(), r, &resp);
+    grpc::Status s = stubs_.players->GetPlayer(
+        InProcessServer::Context(bearer).get(), r, &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return resp.player();
   }
 
-  TestServer server_;
+  InProcessServer server_;
   Stubs stubs_;
 };
 
@@ -115,7 +117,8 @@ TEST_F(RegistryServiceTest, SearchHistoryAndRankChange) {
   v1::SearchPlayersResponse page;
   ASSERT_TRUE(
       stubs_.players
-          ->SearchPlayers(TestServer::Context(server_.auditor).get(), sr, &page)
+          ->SearchPlayers(InProcessServer::Context(server_.auditor).get(), sr,
+                          &page)
           .ok());
   ASSERT_EQ(page.players_size(), 1);
   EXPECT_EQ(page.players(0).name(), "李一");
@@ -124,7 +127,8 @@ TEST_F(RegistryServiceTest, SearchHistoryAndRankChange) {
   sr.set_page_token(page.next_page_token());
   ASSERT_TRUE(
       stubs_.players
-          ->SearchPlayers(TestServer::Context(server_.auditor).get(), sr, &page)
+          ->SearchPlayers(InProcessServer::Context(server_.auditor).get(), sr,
+                          &page)
           .ok());
   ASSERT_EQ(page.players_size(), 1);
   EXPECT_EQ(page.players(0).name(), "李二");
@@ -139,12 +143,12 @@ TEST_F(RegistryServiceTest, SearchHistoryAndRankChange) {
   v1::ChangeRankResponse changed;
   // An award that names neither an event nor a certificate is refused.
   grpc::Status s = stubs_.players->ChangeRank(
-      TestServer::Context(server_.op110).get(), cr, &changed);
+      InProcessServer::Context(server_.op110).get(), cr, &changed);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT)
       << s.error_message();
   cr.set_reason(v1::RANK_CHANGE_REASON_CORRECTION);
-  s = stubs_.players->ChangeRank(TestServer::Context(server_.op110).get(), cr,
-                                 &changed);
+  s = stubs_.players->ChangeRank(InProcessServer::Context(server_.op110).get(),
+                                 cr, &changed);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(changed.player().rank().notation(), "3k");
   EXPECT_EQ(changed.entry().to_rank().notation(), "3k");
@@ -154,9 +158,10 @@ TEST_F(RegistryServiceTest, SearchHistoryAndRankChange) {
   v1::GetRankHistoryRequest hr;
   hr.set_player_id(2);
   v1::GetRankHistoryResponse history;
-  ASSERT_TRUE(stubs_.players
-                  ->GetRankHistory(TestServer::Context("").get(), hr, &history)
-                  .ok());
+  ASSERT_TRUE(
+      stubs_.players
+          ->GetRankHistory(InProcessServer::Context("").get(), hr, &history)
+          .ok());
   ASSERT_EQ(history.entries_size(), 1);
   EXPECT_EQ(history.entries(0).reason(), v1::RANK_CHANGE_REASON_CORRECTION);
   EXPECT_EQ(history.entries(0).basis(), "2024 city open");
@@ -170,7 +175,8 @@ TEST_F(RegistryServiceTest, ParseRankAndWhoAmI) {
   pr.set_text("职业九段");
   v1::ParseRankResponse parsed;
   ASSERT_TRUE(
-      stubs_.ranks->ParseRank(TestServer::Context("").get(), pr, &parsed).ok());
+      stubs_.ranks->ParseRank(InProcessServer::Context("").get(), pr, &parsed)
+          .ok());
   EXPECT_EQ(parsed.rank().notation(), "9p");
   EXPECT_EQ(parsed.chinese(), "职业九段");
 
@@ -186,7 +192,7 @@ TEST_F(RegistryServiceTest, ParseRankAndWhoAmI) {
                          {server_.auditor, v1::ROLE_AUDITOR, ""}}) {
     v1::WhoAmIResponse me;
     ASSERT_TRUE(stubs_.tokens
-                    ->WhoAmI(TestServer::Context(c.bearer).get(),
+                    ->WhoAmI(InProcessServer::Context(c.bearer).get(),
                              v1::WhoAmIRequest(), &me)
                     .ok());
     EXPECT_EQ(me.role(), c.role);
@@ -196,7 +202,7 @@ TEST_F(RegistryServiceTest, ParseRankAndWhoAmI) {
   // Secrets never leave the server again.
   v1::ListTokensResponse list;
   ASSERT_TRUE(stubs_.tokens
-                  ->ListTokens(TestServer::Context(server_.auditor).get(),
+                  ->ListTokens(InProcessServer::Context(server_.auditor).get(),
                                v1::ListTokensRequest(), &list)
                   .ok());
   EXPECT_EQ(list.tokens_size(), 5);
@@ -207,7 +213,7 @@ TEST_F(RegistryServiceTest, ParseRankAndWhoAmI) {
 
 struct BadCall {
   const char* label;
-  std::function<std::string(TestServer&)> bearer;
+  std::function<std::string(InProcessServer&)> bearer;
   std::function<grpc::Status(Stubs&, grpc::ClientContext*)> call;
   StatusCode code;
 };
@@ -223,11 +229,11 @@ std::function<grpc::Status(Stubs&, grpc::ClientContext*)> Rpc(
   };
 }
 
-std::string Admin(TestServer& s) { return s.admin; }
-std::string Op110(TestServer& s) { return s.op110; }
-std::string Op130(TestServer& s) { return s.op130; }
-std::string Auditor(TestServer& s) { return s.auditor; }
-std::string Nobody(TestServer&) { return ""; }
+std::string Admin(InProcessServer& s) { return s.admin; }
+std::string Op110(InProcessServer& s) { return s.op110; }
+std::string Op130(InProcessServer& s) { return s.op130; }
+std::string Auditor(InProcessServer& s) { return s.auditor; }
+std::string Nobody(InProcessServer&) { return ""; }
 
 template <typename M>
 M With(M m, const std::function<void(M&)>& f) {
@@ -247,7 +253,7 @@ TEST_F(RegistryServiceTest, BadRequestsGetPreciseCodesAndChangeNothing) {
   suspend.set_reason("annual review failed");
   v1::SuspendAgencyResponse suspended;
   ASSERT_TRUE(stubs_.agencies
-                  ->SuspendAgency(TestServer::Context(server_.admin).get(),
+                  ->SuspendAgency(InProcessServer::Context(server_.admin).get(),
                                   suspend, &suspended)
                   .ok());
 
@@ -571,7 +577,7 @@ TEST_F(RegistryServiceTest, BadRequestsGetPreciseCodesAndChangeNothing) {
     SCOPED_TRACE(c.label);
     auto before = server_.Snapshot();
     ASSERT_TRUE(before.ok()) << before.status();
-    auto ctx = TestServer::Context(c.bearer(server_));
+    auto ctx = InProcessServer::Context(c.bearer(server_));
     const grpc::Status s = c.call(stubs_, ctx.get());
     EXPECT_EQ(s.error_code(), c.code) << s.error_message();
     EXPECT_FALSE(s.error_message().empty());
@@ -592,17 +598,17 @@ TEST_F(RegistryServiceTest, EveryWriteAppendsOneAuditRow) {
   v1::UpdatePlayerResponse ur;
   ASSERT_TRUE(
       stubs_.players
-          ->UpdatePlayer(TestServer::Context(server_.op110).get(), u, &ur)
+          ->UpdatePlayer(InProcessServer::Context(server_.op110).get(), u, &ur)
           .ok());
   EXPECT_EQ(rows(), start + 2);
   v1::CreateAgencyRequest ca;
   ca.set_prefix("990");
   ca.set_name("测试");
   v1::CreateAgencyResponse car;
-  ASSERT_TRUE(
-      stubs_.agencies
-          ->CreateAgency(TestServer::Context(server_.admin).get(), ca, &car)
-          .ok());
+  ASSERT_TRUE(stubs_.agencies
+                  ->CreateAgency(InProcessServer::Context(server_.admin).get(),
+                                 ca, &car)
+                  .ok());
   EXPECT_EQ(rows(), start + 3);
   // Reads append nothing.
   Get("", 1);

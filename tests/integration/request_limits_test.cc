@@ -31,10 +31,12 @@
 #include "grpcpp/support/byte_buffer.h"
 #include "gtest/gtest.h"
 #include "services/common/grpc_status.h"
-#include "tests/integration/test_server.h"
+#include "tests/testing/in_process_server.h"
 
 namespace gorank::integration {
 namespace {
+
+using testing::InProcessServer;
 
 namespace gpb = google::protobuf;
 using gpb::FieldDescriptor;
@@ -348,8 +350,8 @@ bool RefusedInAnswer(const gpb::MethodDescriptor* method, const Answer& a,
   return true;
 }
 
-TestServer* NewServer() {
-  return new TestServer([](server::ServerConfig& c, const std::string&) {
+InProcessServer* NewServer() {
+  return new InProcessServer([](server::ServerConfig& c, const std::string&) {
     c.token_burst = 1e6;  // thousands of calls with one token here
   });
 }
@@ -359,7 +361,7 @@ class RequestLimitsPropertyTest : public ::testing::TestWithParam<std::string> {
 
 TEST_P(RequestLimitsPropertyTest,
        EveryMethodAnswersBadInputPreciselyAndChangesNothing) {
-  std::unique_ptr<TestServer> server(NewServer());
+  std::unique_ptr<InProcessServer> server(NewServer());
   const gpb::ServiceDescriptor* service =
       gpb::DescriptorPool::generated_pool()->FindServiceByName(GetParam());
   ASSERT_NE(service, nullptr);
@@ -443,7 +445,7 @@ INSTANTIATE_TEST_SUITE_P(AllServices, RequestLimitsPropertyTest,
 
 class RequestLimitsTest : public ::testing::Test {
  protected:
-  TestServer server_;
+  InProcessServer server_;
 };
 
 TEST_F(RequestLimitsTest, ThreeMiBObjectionIsRefusedAndTheAuditLogDoesNotGrow) {
@@ -519,7 +521,7 @@ TEST_F(RequestLimitsTest, BigRankTextsAreAnsweredWithAShortMessage) {
     v1::ParseRankRequest req;
     req.set_text(std::string(size, 'k'));
     v1::ParseRankResponse resp;
-    auto ctx = TestServer::Context("");
+    auto ctx = InProcessServer::Context("");
     ctx->set_deadline(std::chrono::system_clock::now() +
                       std::chrono::seconds(1));
     const grpc::Status s = ranks->ParseRank(ctx.get(), req, &resp);
@@ -531,7 +533,7 @@ TEST_F(RequestLimitsTest, BigRankTextsAreAnsweredWithAShortMessage) {
   req.set_text(std::string(64, 'k'));
   v1::ParseRankResponse resp;
   const grpc::Status s =
-      ranks->ParseRank(TestServer::Context("").get(), req, &resp);
+      ranks->ParseRank(InProcessServer::Context("").get(), req, &resp);
   EXPECT_NE(s.error_message().find("...' (64 bytes) is not a rank"),
             std::string::npos)
       << s.error_message();
@@ -540,14 +542,14 @@ TEST_F(RequestLimitsTest, BigRankTextsAreAnsweredWithAShortMessage) {
   v1::SearchPlayersResponse found;
   const grpc::Status m =
       v1::PlayerRegistry::NewStub(server_.channel())
-          ->SearchPlayers(TestServer::Context("").get(), search, &found);
+          ->SearchPlayers(InProcessServer::Context("").get(), search, &found);
   EXPECT_EQ(m.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_NE(m.error_message().find("(60 bytes)"), std::string::npos)
       << m.error_message();
 }
 
 TEST(BadTokenThrottleTest, UnknownTokensAreThrottledPerAddressLikeThePublic) {
-  TestServer server([](server::ServerConfig& c, const std::string&) {
+  InProcessServer server([](server::ServerConfig& c, const std::string&) {
     c.public_rate = 0.001;  // practically no refill during the test
     c.public_burst = 3;
   });
@@ -556,7 +558,7 @@ TEST(BadTokenThrottleTest, UnknownTokensAreThrottledPerAddressLikeThePublic) {
   grpc::Status last;
   std::string retry_after;
   for (int i = 0; i < 6; ++i) {
-    auto ctx = TestServer::Context(
+    auto ctx = InProcessServer::Context(
         i % 2 == 0 ? "not-a-token-" + std::to_string(i) : server.revoked);
     v1::WhoAmIResponse me;
     last = tokens->WhoAmI(ctx.get(), v1::WhoAmIRequest(), &me);
@@ -574,7 +576,7 @@ TEST(BadTokenThrottleTest, UnknownTokensAreThrottledPerAddressLikeThePublic) {
   // A good token has its own bucket.
   v1::WhoAmIResponse me;
   const grpc::Status ok = tokens->WhoAmI(
-      TestServer::Context(server.admin).get(), v1::WhoAmIRequest(), &me);
+      InProcessServer::Context(server.admin).get(), v1::WhoAmIRequest(), &me);
   EXPECT_TRUE(ok.ok()) << ok.error_message();
 }
 
