@@ -63,6 +63,28 @@ std::string KomiText(int komi_x2) {
   return s;
 }
 
+// "mcmahon, bar 3d, floor 20k, same club avoided in rounds 1-2, handicap
+// rank difference - 1 (at most 9), seed 123"; "-" for a non-Swiss event.
+std::string PairingText(const v1::Event& e) {
+  if (e.format().kind() != v1::FORMAT_KIND_SWISS) return "-";
+  const v1::PairingSettings& p = e.pairing();
+  std::string out =
+      p.system() == v1::PAIRING_SYSTEM_MCMAHON ? "mcmahon" : "swiss";
+  if (p.has_mcmahon_bar()) out += ", bar " + RankText(p.mcmahon_bar());
+  if (p.has_mcmahon_floor()) out += ", floor " + RankText(p.mcmahon_floor());
+  if (p.same_club_rounds() > 0) {
+    out += ", same club avoided in rounds 1-" +
+           std::to_string(p.same_club_rounds());
+  }
+  if (e.rules().handicap_policy() == v1::HANDICAP_POLICY_RANK_DIFFERENCE) {
+    out += ", handicap rank difference - " +
+           std::to_string(e.rules().handicap_reduction()) + " (at most " +
+           std::to_string(p.max_handicap() == 0 ? 9 : p.max_handicap()) + ")";
+  }
+  if (p.first_round_by_lot()) out += ", round 1 by lot";
+  return out + ", seed " + std::to_string(p.seed());
+}
+
 void PrintEvent(const v1::Event& e) {
   const v1::Format& f = e.format();
   std::string format = Kind(f.kind());
@@ -83,6 +105,7 @@ void PrintEvent(const v1::Event& e) {
        {"komi", KomiText(e.rules().komi_x2())},
        {"shared places",
         e.shared_places_allowed() ? "allowed" : "no (play-off/lots)"},
+       {"pairing", PairingText(e)},
        {"state", e.closed() ? "closed" : "open"}});
 }
 
@@ -331,6 +354,10 @@ struct CreateArgs {
   std::string start, end, level, sub_event, kind = "round_robin", komi = "7.5",
                                             time_class, rules = "chinese";
   bool points_first = false, no_shared = false, lower_group = false;
+  // Swiss pairing (PairingSettings): swiss|mcmahon, bar and floor ranks,
+  // handicap reduction (given: handicap games by rank difference).
+  std::string pairing = "swiss", bar, floor;
+  int32_t handicap_reduction = -1;
 };
 
 // Fills args->event from the flags; returns "" or the usage error.
@@ -383,6 +410,17 @@ std::string BuildEvent(CreateArgs& a) {
   }
   e.set_shared_places_allowed(!a.no_shared);
   e.set_highest_group(!a.lower_group);
+  v1::PairingSettings* p = e.mutable_pairing();
+  if (a.pairing == "mcmahon")
+    p->set_system(v1::PAIRING_SYSTEM_MCMAHON);
+  else if (a.pairing != "swiss")
+    return "--pairing must be swiss or mcmahon";
+  if (!a.bar.empty()) SetRank(a.bar, p->mutable_mcmahon_bar());
+  if (!a.floor.empty()) SetRank(a.floor, p->mutable_mcmahon_floor());
+  if (a.handicap_reduction >= 0) {
+    e.mutable_rules()->set_handicap_policy(v1::HANDICAP_POLICY_RANK_DIFFERENCE);
+    e.mutable_rules()->set_handicap_reduction(a.handicap_reduction);
+  }
   return "";
 }
 
@@ -441,6 +479,32 @@ void AddCreate(CLI::App* event, CliContext& ctx, Action& action) {
   create->add_option("--time-class", a->time_class, "EGF time class A|B|C|D|X");
   create->add_flag("--no-shared-places", a->no_shared,
                    "equal players are separated by play-off or lots");
+  v1::PairingSettings* p = e.mutable_pairing();
+  create
+      ->add_option("--pairing", a->pairing,
+                   "Swiss events: how rankctl event pair pairs them, "
+                   "swiss (by score) or mcmahon (by McMahon score)")
+      ->capture_default_str();
+  create->add_option("--mcmahon-bar", a->bar,
+                     "McMahon: every player at or above this rank starts "
+                     "equal (e.g. 3d)");
+  create->add_option("--mcmahon-floor", a->floor,
+                     "McMahon: every player at or below this rank starts "
+                     "equal (e.g. 20k)");
+  create->add_option_function<int32_t>(
+      "--same-club-rounds", [p](int32_t v) { p->set_same_club_rounds(v); },
+      "pairing: players of one club (else country) avoid each other in "
+      "rounds 1..N when the score groups allow (default 0: never)");
+  create->add_option_function<int32_t>(
+      "--max-handicap", [p](int32_t v) { p->set_max_handicap(v); },
+      "pairing: at most this many handicap stones (default 9)");
+  create->add_flag_function(
+      "--first-round-by-lot",
+      [p](int64_t n) { p->set_first_round_by_lot(n > 0); },
+      "pairing: round 1 by lot instead of by rank");
+  create->add_option("--handicap-reduction", a->handicap_reduction,
+                     "handicap games: the rank difference minus N stones "
+                     "(EGF HA[hN]); default: even games");
   create->add_option("--country", *e.mutable_country(), "ISO country code");
   create->add_option("--city", *e.mutable_city(), "city");
   create->callback([&, a] {
@@ -528,10 +592,11 @@ void AddList(CLI::App* event, CliContext& ctx, Action& action) {
         return kExitUsage;
       if (!to->empty() && !SetDate(*to, lr->mutable_starts_on_or_before()))
         return kExitUsage;
-      return Unary<v1::TournamentService, v1::ListEventsResponse>(
-          ctx,
-          [&](auto& s, auto* c, auto* resp) {
-            return s.ListEvents(c, *lr, resp);
+      return AllPages<v1::TournamentService, v1::ListEventsRequest,
+                      v1::ListEventsResponse>(
+          ctx, *lr,
+          [&](auto& s, auto* c, const auto& req, auto* resp) {
+            return s.ListEvents(c, req, resp);
           },
           [](const auto& resp) { PrintEvents(resp.events()); });
     };
@@ -860,8 +925,8 @@ void AddResult(CLI::App* event, CliContext& ctx, Action& action) {
     action = [&, rr, games, byes, removes, whole, playoff, board, white_first,
               winner, forfeit]() -> int {
       if (!winner->empty()) {
-        if (!games->empty() || !byes->empty() || !removes->empty() ||
-            *whole || *playoff) {
+        if (!games->empty() || !byes->empty() || !removes->empty() || *whole ||
+            *playoff) {
           return CliContext::Usage(
               "--winner records one paired board: not with --game, --bye, "
               "--remove, --whole-round or --playoff");
