@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 
@@ -23,9 +24,11 @@ constexpr unsigned kByteaOid = 17;
 
 // Any fixed number: the advisory lock every write transaction of every
 // rankd on the database takes first.
+// One round trip: the BEGIN, the lock and the clearing of the rows noted by
+// an earlier transaction that did not end cleanly.
 constexpr char kBeginWrite[] =
     "BEGIN ISOLATION LEVEL READ COMMITTED; SELECT "
-    "pg_advisory_xact_lock(7262637265);";
+    "pg_advisory_xact_lock(7262637265); DELETE FROM pg_temp.rankd_written;";
 constexpr char kBeginRead[] = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
 
 constexpr char kSessionSetUp[] =
@@ -73,6 +76,22 @@ absl::Status StatusOfState(const std::string& state,
   if (state.rfind("22", 0) == 0) return absl::InvalidArgumentError(message);
   return absl::InternalError("postgresql: " + message +
                              (state.empty() ? "" : " [" + state + "]"));
+}
+
+// Whether `sql` is one statement PostgreSQL can prepare (PREPARE takes
+// SELECT, INSERT, UPDATE, DELETE, MERGE and VALUES; WITH leads one of them).
+bool Preparable(const std::string& sql) {
+  if (sql.find(';') != std::string::npos) return false;
+  size_t i = 0;
+  while (i < sql.size() && (sql[i] == ' ' || sql[i] == '\n' || sql[i] == '('))
+    ++i;
+  std::string word;
+  while (i < sql.size() && std::isalpha(static_cast<unsigned char>(sql[i]))) {
+    word += static_cast<char>(std::toupper(static_cast<unsigned char>(sql[i])));
+    ++i;
+  }
+  return word == "SELECT" || word == "INSERT" || word == "UPDATE" ||
+         word == "DELETE" || word == "WITH" || word == "VALUES";
 }
 
 }  // namespace
@@ -249,6 +268,8 @@ absl::Status PgConnection::EnsureConnected() {
     conn_ = nullptr;
   }
   session_ready_ = false;
+  prepared_.clear();  // a new session has none
+  commit_pending_ = false;
   // The URL's own settings win over these defaults (expand_dbname: later
   // keywords override earlier ones).
   const char* keys[] = {"connect_timeout", "application_name", "dbname",
@@ -297,16 +318,86 @@ absl::Status PgConnection::ErrorOf(PGresult* r, const std::string& what) {
   return StatusOfState(state ? state : "", msg);
 }
 
-absl::StatusOr<PGresult*> PgConnection::Execute(
+absl::StatusOr<const std::string*> PgConnection::PreparedName(
+    const std::string& sql, const std::vector<unsigned>& types) {
+  std::string key = sql;
+  for (unsigned t : types) key += '\0' + std::to_string(t);
+  auto it = prepared_.find(key);
+  if (it != prepared_.end()) return &it->second;
+  std::string name = "rankd_" + std::to_string(prepared_.size() + 1);
+  PGresult* r = PQprepare(conn_, name.c_str(), sql.c_str(),
+                          static_cast<int>(types.size()),
+                          reinterpret_cast<const Oid*>(types.data()));
+  absl::Status s = ErrorOf(r, "preparing SQL");
+  PQclear(r);
+  if (!s.ok()) return s;
+  return &prepared_.emplace(std::move(key), std::move(name)).first->second;
+}
+
+absl::StatusOr<PGresult*> PgConnection::ExecuteOnce(
     const std::string& sql, const std::vector<const char*>& values,
     const std::vector<int>& lengths, const std::vector<int>& formats,
-    const std::vector<unsigned>& types) {
-  if (!conn_)
-    return absl::UnavailableError("the PostgreSQL connection is closed");
-  PGresult* r =
-      PQexecParams(conn_, sql.c_str(), static_cast<int>(values.size()),
-                   reinterpret_cast<const Oid*>(types.data()), values.data(),
-                   lengths.data(), formats.data(), 0);
+    const std::vector<unsigned>& types, bool begin) {
+  const std::string* name = nullptr;
+  if (Preparable(sql)) {
+    GORANK_ASSIGN_OR_RETURN(name, PreparedName(sql, types));
+  }
+  const int n = static_cast<int>(values.size());
+  auto send = [&]() {
+    return name ? PQsendQueryPrepared(conn_, name->c_str(), n, values.data(),
+                                      lengths.data(), formats.data(), 0)
+                : PQsendQueryParams(conn_, sql.c_str(), n,
+                                    reinterpret_cast<const Oid*>(types.data()),
+                                    values.data(), lengths.data(),
+                                    formats.data(), 0);
+  };
+  PGresult* r = nullptr;
+  if (begin && PQenterPipelineMode(conn_) != 1) {  // no pipeline: two trips
+    PGresult* b = PQexec(conn_, kBeginRead);
+    absl::Status begun = ErrorOf(b, "beginning a read");
+    PQclear(b);
+    GORANK_RETURN_IF_ERROR(begun);
+    begin = false;
+  }
+  if (!begin) {
+    r = name ? PQexecPrepared(conn_, name->c_str(), n, values.data(),
+                              lengths.data(), formats.data(), 0)
+             : PQexecParams(conn_, sql.c_str(), n,
+                            reinterpret_cast<const Oid*>(types.data()),
+                            values.data(), lengths.data(), formats.data(), 0);
+  } else {
+    // BEGIN and the statement in one pipeline: one round trip. Each query's
+    // results end with a null; the sync's result ends the pipeline.
+    absl::Status begun;
+    {
+      const bool sent = PQsendQueryParams(conn_, kBeginRead, 0, nullptr,
+                                          nullptr, nullptr, nullptr, 0) == 1 &&
+                        send() == 1 && PQpipelineSync(conn_) == 1;
+      if (sent) {
+        auto end_of_query = [this]() {
+          while (PGresult* more = PQgetResult(conn_)) PQclear(more);
+        };
+        PGresult* b = PQgetResult(conn_);
+        begun = ErrorOf(b, "beginning a read");
+        if (b) {
+          PQclear(b);
+          end_of_query();
+        }
+        r = PQgetResult(conn_);  // PGRES_PIPELINE_ABORTED after a failed BEGIN
+        if (r) end_of_query();
+        if (PGresult* sync = PQgetResult(conn_)) PQclear(sync);
+      } else {
+        begun = ErrorOf(nullptr, "sending a read");
+      }
+      // Left in pipeline mode only when the connection broke: it is then
+      // reconnected before its next use.
+      PQexitPipelineMode(conn_);
+    }
+    if (!begun.ok()) {
+      if (r) PQclear(r);
+      return begun;
+    }
+  }
   absl::Status s = ErrorOf(r, "running SQL");
   if (!s.ok()) {
     PQclear(r);
@@ -315,6 +406,45 @@ absl::StatusOr<PGresult*> PgConnection::Execute(
   const char* tuples = PQcmdTuples(r);
   changes_ = (tuples && *tuples) ? std::strtoll(tuples, nullptr, 10) : 0;
   return r;
+}
+
+absl::StatusOr<PGresult*> PgConnection::Execute(
+    const std::string& sql, const std::vector<const char*>& values,
+    const std::vector<int>& lengths, const std::vector<int>& formats,
+    const std::vector<unsigned>& types) {
+  if (!conn_)
+    return absl::UnavailableError("the PostgreSQL connection is closed");
+  DrainPendingCommit().IgnoreError();
+  const bool begin = read_begin_pending_;
+  read_begin_pending_ = false;
+  absl::StatusOr<PGresult*> r =
+      ExecuteOnce(sql, values, lengths, formats, types, begin);
+  if (r.ok() || !begin || (conn_ && PQstatus(conn_) == CONNECTION_OK)) {
+    return r;
+  }
+  // The server dropped the connection while it sat idle (a restart, a
+  // fail-over) before this read's first statement: nothing has run, so
+  // connect again and begin once more.
+  session_ready_ = false;
+  GORANK_RETURN_IF_ERROR(EnsureConnected());
+  return ExecuteOnce(sql, values, lengths, formats, types, /*begin=*/true);
+}
+
+absl::Status PgConnection::DrainPendingCommit() {
+  if (!commit_pending_) return absl::OkStatus();
+  commit_pending_ = false;
+  absl::Status s;
+  while (PGresult* r = PQgetResult(conn_)) {
+    if (s.ok()) s = ErrorOf(r, "ending a read");
+    PQclear(r);
+  }
+  return s;
+}
+
+absl::Status PgConnection::FlushReadBegin() {
+  if (!read_begin_pending_) return absl::OkStatus();
+  read_begin_pending_ = false;
+  return Begin(kBeginRead);
 }
 
 absl::StatusOr<std::unique_ptr<Statement>> PgConnection::Prepare(
@@ -328,6 +458,8 @@ absl::StatusOr<std::unique_ptr<Statement>> PgConnection::Prepare(
 absl::Status PgConnection::Exec(const std::string& sql) {
   if (!conn_)
     return absl::UnavailableError("the PostgreSQL connection is closed");
+  DrainPendingCommit().IgnoreError();
+  GORANK_RETURN_IF_ERROR(FlushReadBegin());
   PGresult* r = PQexec(conn_, sql.c_str());
   absl::Status s = ErrorOf(r, "running SQL");
   PQclear(r);
@@ -401,6 +533,9 @@ absl::StatusOr<std::vector<std::string>> PgConnection::TableColumns(
 }
 
 absl::Status PgConnection::Begin(const char* sql) {
+  // A read-only COMMIT loses nothing when it fails; a broken connection is
+  // found and re-opened below.
+  DrainPendingCommit().IgnoreError();
   GORANK_RETURN_IF_ERROR(EnsureConnected());
   absl::Status s = Exec(sql);
   if (s.ok() || (conn_ && PQstatus(conn_) == CONNECTION_OK)) return s;
@@ -413,18 +548,40 @@ absl::Status PgConnection::Begin(const char* sql) {
 
 absl::Status PgConnection::BeginWrite() {
   absl::Status s = Begin(kBeginWrite);
-  if (!s.ok()) {
-    Rollback();
-    return s;
-  }
-  return Exec("DELETE FROM pg_temp.rankd_written");
+  if (!s.ok()) Rollback();
+  return s;
 }
 
-absl::Status PgConnection::BeginRead() { return Begin(kBeginRead); }
+absl::Status PgConnection::BeginRead() {
+  DrainPendingCommit().IgnoreError();
+  GORANK_RETURN_IF_ERROR(EnsureConnected());
+  in_read_ = true;
+  read_begin_pending_ = true;  // sent with the first statement
+  return absl::OkStatus();
+}
 
-absl::Status PgConnection::Commit() { return Exec("COMMIT"); }
+absl::Status PgConnection::Commit() {
+  if (in_read_) {
+    in_read_ = false;
+    if (read_begin_pending_) {  // no statement ran: nothing was begun
+      read_begin_pending_ = false;
+      return absl::OkStatus();
+    }
+    // A read-only transaction has nothing to make durable: do not wait.
+    if (conn_ && PQsendQuery(conn_, "COMMIT") == 1) {
+      commit_pending_ = true;
+      return absl::OkStatus();
+    }
+  }
+  return Exec("COMMIT");
+}
 
 void PgConnection::Rollback() {
+  in_read_ = false;
+  if (read_begin_pending_) {
+    read_begin_pending_ = false;
+    return;
+  }
   if (conn_ && PQstatus(conn_) == CONNECTION_OK) Exec("ROLLBACK").IgnoreError();
 }
 
@@ -442,6 +599,9 @@ absl::StatusOr<int> PgConnection::ReadSchemaVersion() {
 absl::Status PgConnection::WriteSchemaVersion(int version) {
   primary_keys_.clear();
   columns_.clear();
+  // Statements prepared against the old schema are planned again.
+  GORANK_RETURN_IF_ERROR(Exec("DEALLOCATE ALL"));
+  prepared_.clear();
   GORANK_RETURN_IF_ERROR(Exec(kSchemaVersionTable));
   return Exec(
       "DELETE FROM rankd_schema_version; INSERT INTO rankd_schema_version "

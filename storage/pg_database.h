@@ -10,7 +10,14 @@
 //   written in a session temp table; the audit log digests those rows
 //   exactly as on SQLite, so the same history gives the same log.
 // - Reads: a pool of reader connections, each read one REPEATABLE READ
-//   snapshot.
+//   snapshot. Its BEGIN goes to the server with the read's first statement
+//   (one libpq pipeline, one round trip), and its COMMIT is sent without
+//   waiting: the answer is taken before the connection's next command. A
+//   read of one statement costs one round trip, as it would without a
+//   transaction.
+// - Statements: SELECT, INSERT, UPDATE, DELETE and WITH statements are
+//   prepared once per connection (by SQL text and parameter types) and then
+//   only executed; a reconnect or a schema migration forgets them.
 // - Outages: a connection that broke (server stopped or restarted) is
 //   re-opened at its next use; until the server answers, calls fail with
 //   UNAVAILABLE.
@@ -113,6 +120,22 @@ class PgConnection : public Connection {
   absl::Status ErrorOf(pg_result* result, const std::string& what);
   absl::StatusOr<std::vector<std::string>> Strings(const char* sql,
                                                    const std::string& arg);
+  // The prepared statement of `sql` with these parameter types (prepared on
+  // first use); its name.
+  absl::StatusOr<const std::string*> PreparedName(
+      const std::string& sql, const std::vector<unsigned>& types);
+  // One try of Execute(); with `begin`, the read's BEGIN is sent first in
+  // the same pipeline.
+  absl::StatusOr<pg_result*> ExecuteOnce(const std::string& sql,
+                                         const std::vector<const char*>& values,
+                                         const std::vector<int>& lengths,
+                                         const std::vector<int>& formats,
+                                         const std::vector<unsigned>& types,
+                                         bool begin);
+  // Takes the answer of a COMMIT sent without waiting (see the top).
+  absl::Status DrainPendingCommit();
+  // Sends a read's BEGIN now if it is still pending.
+  absl::Status FlushReadBegin();
 
   std::string url_;
   bool writer_;
@@ -120,6 +143,11 @@ class PgConnection : public Connection {
   bool session_ready_ = false;
   int64_t changes_ = 0;
   std::map<std::string, std::string> translated_;  // SQL text -> $N form
+  // SQL text and parameter types -> the name it is prepared under.
+  std::map<std::string, std::string> prepared_;
+  bool in_read_ = false;             // between BeginRead() and its end
+  bool read_begin_pending_ = false;  // BeginRead() sent nothing yet
+  bool commit_pending_ = false;      // a COMMIT's answer not taken yet
   std::map<std::string, std::vector<std::string>> primary_keys_;
   std::map<std::string, std::vector<std::string>> columns_;
 };
