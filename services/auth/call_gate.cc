@@ -164,9 +164,13 @@ grpc::Status CallGate::Gate(
   const double ms = std::chrono::duration<double, std::milli>(
                         std::chrono::steady_clock::now() - start)
                         .count();
-  spdlog::info("call method={} caller={} peer={} status={} duration_ms={:.3f}",
-               method, caller.ok() ? caller->Describe() : "unauthenticated",
-               ctx->peer(), absl::StatusCodeToString(status.code()), ms);
+  // The arguments cost string copies: built only when the line is written.
+  if (spdlog::should_log(spdlog::level::info)) {
+    spdlog::info(
+        "call method={} caller={} peer={} status={} duration_ms={:.3f}", method,
+        caller.ok() ? caller->Describe() : "unauthenticated", ctx->peer(),
+        absl::StatusCodeToString(status.code()), ms);
+  }
   grpc::Status out = ToGrpcStatus(status);
   if (options_.metrics != nullptr) {
     // The code the client sees (the gRPC and absl codes share numbers).
