@@ -28,7 +28,8 @@ constexpr char kListEvents[] =
     "WHERE (?1 = '' OR organiser_prefix = ?1) AND (?2 = '' OR competition = "
     "?2) "
     "AND (?3 = '' OR start_date >= ?3) AND (?4 = '' OR start_date <= ?4) "
-    "ORDER BY start_date, id";
+    "AND (?5 = '' OR start_date > ?5 OR (start_date = ?5 AND id > ?6)) "
+    "ORDER BY start_date, id LIMIT ?7";
 constexpr char kResultsOf[] =
     "SELECT e.id, r.results FROM events e LEFT JOIN event_results r ON "
     "r.event_id = e.id "
@@ -167,8 +168,10 @@ absl::StatusOr<std::vector<Event>> SqlEventRepository::ListEvents(
     st->Bind(1, f.organiser_prefix)
         .Bind(2, f.competition)
         .Bind(3, f.starts_on_or_after ? f.starts_on_or_after->ToString() : "")
-        .Bind(4,
-              f.starts_on_or_before ? f.starts_on_or_before->ToString() : "");
+        .Bind(4, f.starts_on_or_before ? f.starts_on_or_before->ToString() : "")
+        .Bind(5, f.after_start ? f.after_start->ToString() : "")
+        .Bind(6, f.after_id)
+        .Bind(7, f.limit > 0 ? int64_t{f.limit} : INT64_MAX);
     while (true) {
       GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
       if (!row) break;

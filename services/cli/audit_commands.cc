@@ -479,10 +479,11 @@ void AddReviewList(CLI::App* review, CliContext& ctx, Action& action) {
       "--year", [lr](int32_t v) { lr->set_year(v); }, "year");
   list->callback([&, lr] {
     action = [&, lr]() -> int {
-      return Unary<v1::AuditService, v1::ListReviewsResponse>(
-          ctx,
-          [&](auto& s, auto* c, auto* resp) {
-            return s.ListReviews(c, *lr, resp);
+      return AllPages<v1::AuditService, v1::ListReviewsRequest,
+                      v1::ListReviewsResponse>(
+          ctx, *lr,
+          [&](auto& s, auto* c, const auto& req, auto* resp) {
+            return s.ListReviews(c, req, resp);
           },
           [](const auto& resp) {
             std::vector<std::vector<std::string>> rows = {

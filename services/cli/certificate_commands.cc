@@ -195,10 +195,11 @@ void AddCertList(CLI::App& cert, CliContext& ctx, Action& action) {
       "--player", [lr](int64_t v) { lr->set_player_id(v); }, "player id");
   list->callback([&, lr] {
     action = [&, lr]() -> int {
-      return Unary<v1::CertificateService, v1::ListCertificatesResponse>(
-          ctx,
-          [&](auto& s, auto* c, auto* resp) {
-            return s.ListCertificates(c, *lr, resp);
+      return AllPages<v1::CertificateService, v1::ListCertificatesRequest,
+                      v1::ListCertificatesResponse>(
+          ctx, *lr,
+          [&](auto& s, auto* c, const auto& req, auto* resp) {
+            return s.ListCertificates(c, req, resp);
           },
           [](const auto& resp) { PrintCertificates(resp.certificates()); });
     };
@@ -307,10 +308,10 @@ void AddCertNotices(CLI::App& cert, CliContext& ctx, Action& action) {
   cert.add_subcommand("notices", "certificates under public notice (public)")
       ->callback([&] {
         action = [&]() -> int {
-          v1::ListNoticesRequest req;
-          return Unary<v1::CertificateService, v1::ListNoticesResponse>(
-              ctx,
-              [&](auto& s, auto* c, auto* resp) {
+          return AllPages<v1::CertificateService, v1::ListNoticesRequest,
+                          v1::ListNoticesResponse>(
+              ctx, v1::ListNoticesRequest(),
+              [&](auto& s, auto* c, const auto& req, auto* resp) {
                 return s.ListNotices(c, req, resp);
               },
               [](const auto& resp) {
@@ -578,10 +579,11 @@ void AddAppraisalList(CLI::App& ap, CliContext& ctx, Action& action) {
       "pending only");
   list->callback([&, lr] {
     action = [&, lr]() -> int {
-      return Unary<v1::CertificateService, v1::ListAppraisalsResponse>(
-          ctx,
-          [&](auto& s, auto* c, auto* resp) {
-            return s.ListAppraisals(c, *lr, resp);
+      return AllPages<v1::CertificateService, v1::ListAppraisalsRequest,
+                      v1::ListAppraisalsResponse>(
+          ctx, *lr,
+          [&](auto& s, auto* c, const auto& req, auto* resp) {
+            return s.ListAppraisals(c, req, resp);
           },
           [](const auto& resp) {
             std::vector<std::vector<std::string>> rows = {

@@ -90,9 +90,36 @@ absl::StatusOr<Event> EventDesk::Get(EventId id) const {
   return repo_->GetEvent(id);
 }
 
-absl::StatusOr<std::vector<Event>> EventDesk::List(
-    const EventFilter& filter) const {
-  return repo_->ListEvents(filter);
+absl::StatusOr<Page<Event>> EventDesk::List(const EventFilter& filter,
+                                            const PageArgs& page) const {
+  auto date = [](const std::optional<Date>& d) {
+    return d ? d->ToString() : std::string();
+  };
+  const PageQuery query =
+      PageQuery("ListEvents")
+          .With("organiser_prefix", filter.organiser_prefix)
+          .With("competition", filter.competition)
+          .With("starts_on_or_after", date(filter.starts_on_or_after))
+          .With("starts_on_or_before", date(filter.starts_on_or_before));
+  GORANK_ASSIGN_OR_RETURN(PageRequest request,
+                          ReadPage(kEventPage, query, "si", page));
+  EventFilter f = filter;
+  f.after_start.reset();
+  f.after_id = 0;
+  if (request.after) {
+    auto start = Date::Parse(request.after->Text(0));
+    if (!start.ok()) {
+      return absl::InvalidArgumentError(
+          "page_token is not one this server gave (not a date)");
+    }
+    f.after_start = *start;
+    f.after_id = request.after->Int(1);
+  }
+  f.limit = request.FetchLimit();
+  GORANK_ASSIGN_OR_RETURN(std::vector<Event> found, repo_->ListEvents(f));
+  return CutPage(std::move(found), request, query, [](const Event& e) {
+    return PageKey().Add(e.start.ToString()).Add(e.id.value);
+  });
 }
 
 absl::StatusOr<EventResults> EventDesk::Results(EventId id) const {

@@ -24,6 +24,7 @@
 #include "absl/status/statusor.h"
 #include "services/auth/caller.h"
 #include "services/common/clock.h"
+#include "services/common/paging.h"
 #include "services/tournaments/competition_catalogue.h"
 #include "services/tournaments/entrant_matching.h"
 #include "services/tournaments/event_repository.h"
@@ -67,6 +68,9 @@ struct PairedRound {
   bool stored = false;  // false for a dry run
 };
 
+// The page sizes of ListEvents (page_size 0 gives the first number).
+inline constexpr PageSpec kEventPage{100, 1000};
+
 // Thread-safe. Does not own its collaborators. Changes to one desk's
 // results are serialised (RecordRound reads, edits and writes back).
 class EventDesk {
@@ -85,7 +89,11 @@ class EventDesk {
 
   // NOT_FOUND when unknown.
   absl::StatusOr<Event> Get(EventId id) const;
-  absl::StatusOr<std::vector<Event>> List(const EventFilter& filter) const;
+  // The events `filter` matches (its paging fields are set here), by start
+  // date then id, one page (kEventPage). INVALID_ARGUMENT for a bad page
+  // (paging.h).
+  absl::StatusOr<Page<Event>> List(const EventFilter& filter,
+                                   const PageArgs& page) const;
   absl::StatusOr<EventResults> Results(EventId id) const;
 
   // Replaces the description (`closed` and the pairing seed are kept as

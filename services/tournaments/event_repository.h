@@ -26,6 +26,12 @@ struct EventFilter {
   std::string competition;       // "" = any
   std::optional<Date> starts_on_or_after;
   std::optional<Date> starts_on_or_before;
+  // Keyset paging in the list's order (start date, then id): only events
+  // after the one that starts on `after_start` with id `after_id` (nullopt:
+  // from the first); at most `limit` (0: every one).
+  std::optional<Date> after_start;
+  int64_t after_id = 0;
+  int limit = 0;
 };
 
 // Implementations are thread-safe: every method may be called concurrently.

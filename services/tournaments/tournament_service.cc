@@ -68,8 +68,10 @@ grpc::Status TournamentServiceImpl::ListEvents(grpc::ServerContext* ctx,
   return gate_->Run(
       ctx, M("ListEvents"), *req, [&](const Caller&) -> absl::Status {
         GORANK_ASSIGN_OR_RETURN(EventFilter f, FilterFromProto(*req));
-        GORANK_ASSIGN_OR_RETURN(std::vector<Event> events, desk_->List(f));
-        for (const Event& e : events) EventToProto(e, resp->add_events());
+        GORANK_ASSIGN_OR_RETURN(Page<Event> page,
+                                desk_->List(f, PageArgsOf(*req)));
+        for (const Event& e : page.rows) EventToProto(e, resp->add_events());
+        resp->set_next_page_token(page.next_page_token);
         return absl::OkStatus();
       });
 }

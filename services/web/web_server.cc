@@ -261,8 +261,21 @@ struct WebServer::Impl {
     return Call(req, &Stub::LookupRank, r, resp);
   }
   Refusal Notices(const Request& req, v1::ListNoticesResponse* resp) {
-    Refusal r = Call(req, &Stub::ListNotices, v1::ListNoticesRequest(), resp);
-    if (r.ok() && resp->notices_size() > options.max_notices + 1) {
+    // Pages until one beyond the cap is read (or the list ends); pages as
+    // large as rankd gives (500, certificates.proto), so one call usually.
+    v1::ListNoticesRequest list;
+    list.set_page_size(std::min(options.max_notices + 1, 500));
+    Refusal r;
+    do {
+      v1::ListNoticesResponse page;
+      r = Call(req, &Stub::ListNotices, list, &page);
+      if (!r.ok()) return r;
+      list.set_page_token(page.next_page_token());
+      resp->MergeFrom(page);
+    } while (!list.page_token().empty() &&
+             resp->notices_size() <= options.max_notices);
+    resp->clear_next_page_token();
+    if (resp->notices_size() > options.max_notices + 1) {
       // Keep one beyond the cap so the page can say that more exist.
       resp->mutable_notices()->DeleteSubrange(
           options.max_notices + 1,

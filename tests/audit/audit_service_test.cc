@@ -3,6 +3,8 @@
 // VerifyInclusion / VerifyConsistency), the table check, who may call what,
 // stock release gated by the annual review, and an annual report of a year
 // seeded with a serial gap written behind the server's back.
+#include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -295,6 +297,50 @@ TEST_F(AuditServiceTest,
   EXPECT_EQ(audit_->ListReviews(Server::Context(s_.op110).get(), lr, &other)
                 .error_code(),
             grpc::StatusCode::PERMISSION_DENIED);
+}
+
+// ListReviews pages (newest first) and every review comes exactly once;
+// a token is refused by another query.
+TEST_F(AuditServiceTest, ReviewsArePagedAndEveryOneComesOnce) {
+  const int64_t size = Checkpoint(s_.auditor).checkpoint().tree_size();
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_TRUE(RecordReview(s_.auditor, i % 2 ? "120" : "110", 2024,
+                             v1::REVIEW_OUTCOME_PASS, size)
+                    .ok());
+  }
+  v1::ListReviewsRequest lr;
+  lr.set_page_size(2);
+  std::vector<int64_t> ids;
+  int pages = 0;
+  std::string token_of_first;
+  do {
+    v1::ListReviewsResponse page;
+    grpc::Status s =
+        audit_->ListReviews(Server::Context(s_.auditor).get(), lr, &page);
+    ASSERT_TRUE(s.ok()) << s.error_message();
+    EXPECT_LE(page.reviews_size(), 2);
+    for (const auto& r : page.reviews()) ids.push_back(r.id());
+    if (pages++ == 0) token_of_first = page.next_page_token();
+    lr.set_page_token(page.next_page_token());
+  } while (!lr.page_token().empty() && pages < 10);
+  EXPECT_EQ(pages, 3);
+  EXPECT_EQ(ids.size(), 5u);
+  EXPECT_TRUE(std::is_sorted(ids.rbegin(), ids.rend()));
+  EXPECT_EQ(std::set<int64_t>(ids.begin(), ids.end()).size(), 5u);
+
+  // The token of the whole list does not page agency 110's.
+  lr.set_agency_prefix("110");
+  lr.set_page_token(token_of_first);
+  v1::ListReviewsResponse other;
+  grpc::Status refused =
+      audit_->ListReviews(Server::Context(s_.auditor).get(), lr, &other);
+  EXPECT_EQ(refused.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(refused.error_message(), HasSubstr("another query"));
+  lr.set_page_token("");
+  lr.set_page_size(501);
+  EXPECT_EQ(audit_->ListReviews(Server::Context(s_.auditor).get(), lr, &other)
+                .error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
 }
 
 }  // namespace

@@ -57,11 +57,17 @@ class FakeEventRepository : public EventRepository {
       if (!f.competition.empty() && e.competition != f.competition) continue;
       if (f.starts_on_or_after && e.start < *f.starts_on_or_after) continue;
       if (f.starts_on_or_before && e.start > *f.starts_on_or_before) continue;
+      if (f.after_start &&
+          (e.start < *f.after_start ||
+           (e.start == *f.after_start && e.id.value <= f.after_id)))
+        continue;
       out.push_back(e);
     }
     std::stable_sort(
         out.begin(), out.end(),
         [](const Event& a, const Event& b) { return a.start < b.start; });
+    if (f.limit > 0 && out.size() > static_cast<size_t>(f.limit))
+      out.resize(static_cast<size_t>(f.limit));
     return out;
   }
   absl::StatusOr<EventResults> GetResults(EventId id) const override {

@@ -1,8 +1,10 @@
 // CertificateService through a real gRPC channel to an in-process rankd:
 // Verify's two NOT_VALID answers are byte-identical, public answers carry
 // no ID numbers or birth dates, idempotent retries, notices and export.
+#include <algorithm>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "google/protobuf/descriptor.h"
 #include "tests/certificates/integration/grpc_fixture.h"
@@ -151,6 +153,74 @@ TEST_F(CertificateServiceTest, NoticesAreListedForThePublicAndEndWithTheClock) {
   notices.Clear();
   ASSERT_TRUE(certs_->ListNotices(Context("").get(), {}, &notices).ok());
   EXPECT_EQ(notices.notices_size(), 0);
+}
+
+// ListNotices and ListAppraisals page; every row comes exactly once, in
+// order, and a token of one list is refused by the other.
+TEST_F(CertificateServiceTest, NoticesAndAppraisalsArePagedEveryRowOnce) {
+  std::set<std::string> issued;
+  for (const char* name : {"赵一", "钱二", "孙三", "李五", "周六"}) {
+    const v1::Player p = MustRegister(name, "000", "3d");
+    v1::Certificate c;
+    ASSERT_TRUE(Issue(admin_, IssueRequest(p.id(), "4d", "000"), &c).ok());
+    issued.insert(c.number());
+  }
+  v1::ListNoticesRequest nr;
+  nr.set_page_size(2);
+  std::vector<std::string> numbers;
+  int pages = 0;
+  std::string notice_token;
+  do {
+    v1::ListNoticesResponse page;
+    grpc::Status s = certs_->ListNotices(Context("").get(), nr, &page);
+    ASSERT_TRUE(s.ok()) << s.error_message();
+    EXPECT_LE(page.notices_size(), 2);
+    for (const auto& n : page.notices())
+      numbers.push_back(n.certificate().number());
+    if (pages++ == 0) notice_token = page.next_page_token();
+    nr.set_page_token(page.next_page_token());
+  } while (!nr.page_token().empty() && pages < 10);
+  EXPECT_EQ(pages, 3);
+  EXPECT_TRUE(std::is_sorted(numbers.begin(), numbers.end()));
+  EXPECT_EQ(std::set<std::string>(numbers.begin(), numbers.end()), issued);
+  EXPECT_EQ(numbers.size(), issued.size());
+
+  std::set<int64_t> recommended;
+  for (const char* name : {"吴七", "郑八", "王九"}) {
+    const v1::Player p = MustRegister(name, "000", "1d");
+    v1::RecommendAppraisalRequest req;
+    req.set_player_id(p.id());
+    req.mutable_grade()->set_notation("2d");
+    v1::RecommendAppraisalResponse resp;
+    grpc::Status s =
+        certs_->RecommendAppraisal(Context(admin_).get(), req, &resp);
+    ASSERT_TRUE(s.ok()) << s.error_message();
+    recommended.insert(resp.appraisal().id());
+  }
+  v1::ListAppraisalsRequest ar;
+  ar.set_page_size(1);
+  std::vector<int64_t> ids;
+  pages = 0;
+  do {
+    v1::ListAppraisalsResponse page;
+    grpc::Status s = certs_->ListAppraisals(Context(admin_).get(), ar, &page);
+    ASSERT_TRUE(s.ok()) << s.error_message();
+    EXPECT_LE(page.appraisals_size(), 1);
+    for (const auto& a : page.appraisals()) ids.push_back(a.id());
+    ++pages;
+    ar.set_page_token(page.next_page_token());
+  } while (!ar.page_token().empty() && pages < 10);
+  EXPECT_EQ(pages, 3);
+  EXPECT_TRUE(std::is_sorted(ids.begin(), ids.end()));
+  EXPECT_EQ(std::set<int64_t>(ids.begin(), ids.end()), recommended);
+  EXPECT_EQ(ids.size(), recommended.size());
+
+  ar.set_page_token(notice_token);
+  v1::ListAppraisalsResponse refused;
+  grpc::Status s = certs_->ListAppraisals(Context(admin_).get(), ar, &refused);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("page_token"), std::string::npos)
+      << s.error_message();
 }
 
 TEST_F(CertificateServiceTest, ExportHoldersShowsIdNumbersOnlyToThoseAllowed) {
