@@ -172,7 +172,7 @@ if [ "$pg" = 1 ]; then
   "$repo/tests/pg/pg_server.sh" start "$work/pg" >&2
   pg_started=1
   base=$(cat "$work/pg/url")
-  pg_version=$(psql "$base" -XAtc "SHOW server_version")
+  pg_version=$(psql "$base" -XAtc "SHOW server_version" | cut -d" " -f1)
   psql "$base" -Xqc "CREATE DATABASE bench1" -c "CREATE DATABASE bench2"
   write_config "$work/pg1"
   start_rankd "$work/pg1" "${base%/*}/bench1"
