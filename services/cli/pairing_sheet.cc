@@ -54,6 +54,8 @@ class Renderer {
     HPDF_SetInfoAttr(pdf_, HPDF_INFO_CREATOR, "rankctl event sheet");
     font_ = HPDF_GetFont(pdf_, "SimSun", "GBK-EUC-H");
     bold_ = HPDF_GetFont(pdf_, "SimHei", "GBK-EUC-H");
+    latin_ = HPDF_GetFont(pdf_, "Helvetica", "WinAnsiEncoding");
+    latin_bold_ = HPDF_GetFont(pdf_, "Helvetica-Bold", "WinAnsiEncoding");
     if (error_.error_no != 0) return Failed("loading the fonts");
     GORANK_RETURN_IF_ERROR(List());
     GORANK_RETURN_IF_ERROR(Slips());
@@ -76,16 +78,33 @@ class Renderer {
     return absl::OkStatus();
   }
 
+  // ASCII runs in Helvetica, the others (Chinese) in SimSun/SimHei: a
+  // viewer's substitute for the CID font may lack Latin glyphs.
   absl::Status Text(bool heavy, float size, const std::string& what,
                     const std::string& utf8, float x, float y) {
-    GORANK_ASSIGN_OR_RETURN(
-        std::string text,
-        certificates::printable::EncodeText(what, utf8, "GBK"));
-    HPDF_Page_BeginText(page_);
-    HPDF_Page_SetFontAndSize(page_, heavy ? bold_ : font_, size);
-    HPDF_Page_TextOut(page_, x, y, text.c_str());
-    HPDF_Page_EndText(page_);
-    if (error_.error_no != 0) return Failed("drawing the " + what);
+    size_t i = 0;
+    while (i < utf8.size()) {
+      const bool ascii = static_cast<unsigned char>(utf8[i]) < 0x80;
+      size_t j = i;
+      while (j < utf8.size() &&
+             (static_cast<unsigned char>(utf8[j]) < 0x80) == ascii) {
+        ++j;
+      }
+      const std::string run = utf8.substr(i, j - i);
+      GORANK_ASSIGN_OR_RETURN(std::string text,
+                              certificates::printable::EncodeText(
+                                  what, run, ascii ? "CP1252" : "GBK"));
+      HPDF_Page_BeginText(page_);
+      HPDF_Page_SetFontAndSize(
+          page_,
+          ascii ? (heavy ? latin_bold_ : latin_) : (heavy ? bold_ : font_),
+          size);
+      HPDF_Page_TextOut(page_, x, y, text.c_str());
+      x += HPDF_Page_TextWidth(page_, text.c_str());
+      HPDF_Page_EndText(page_);
+      if (error_.error_no != 0) return Failed("drawing the " + what);
+      i = j;
+    }
     return absl::OkStatus();
   }
 
@@ -211,6 +230,8 @@ class Renderer {
   HPDF_Page page_ = nullptr;
   HPDF_Font font_ = nullptr;
   HPDF_Font bold_ = nullptr;
+  HPDF_Font latin_ = nullptr;
+  HPDF_Font latin_bold_ = nullptr;
 };
 
 }  // namespace

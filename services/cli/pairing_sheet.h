@@ -2,9 +2,9 @@
 // the pairing list (board, white, black, handicap, komi; byes) for the
 // notice board, then one result slip a board (four to an A4 page, cut
 // along the lines) for the players to fill in and sign. Drawn with
-// libharu as the certificate is (certificate_pdf.h): every text in
-// libharu's built-in SimSun with the GBK-EUC-H encoding, so Chinese and
-// Latin names print alike with no font file.
+// libharu as the certificate is (certificate_pdf.h): Chinese text in the
+// built-in SimSun/SimHei (GBK-EUC-H), ASCII text in Helvetica, so Chinese
+// and Latin names print with no font file.
 #ifndef GORANK_SERVICES_CLI_PAIRING_SHEET_H_
 #define GORANK_SERVICES_CLI_PAIRING_SHEET_H_
 
@@ -36,7 +36,7 @@ struct PairingSheet {
 int PairingSheetPages(const PairingSheet& sheet);
 
 // The PDF's bytes. INVALID_ARGUMENT naming the text when a name has a
-// character outside GBK; INTERNAL when libharu fails. Thread-safe.
+// non-ASCII character outside GBK; INTERNAL when libharu fails. Thread-safe.
 absl::StatusOr<std::string> RenderPairingSheetPdf(const PairingSheet& sheet);
 
 }  // namespace gorank::cli
