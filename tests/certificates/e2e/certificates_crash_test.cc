@@ -225,5 +225,104 @@ TEST(CertificatesCrashTest, AcknowledgedCertificatesSurviveSigkill) {
   EXPECT_LE(total, numbers.size() + 2);
 }
 
+// Group commit at full load: 8 client threads issue as fast as rankd takes
+// them (so calls share commits), rankd is killed with SIGKILL after 200
+// acknowledgements. After a restart every acknowledged number is stored,
+// serials are gapless, no more certificates exist than acknowledged plus
+// those in flight at the kill, and each stored one has its audit entry.
+TEST(CertificatesCrashTest, AcknowledgedCertificatesSurviveSigkillAtFullLoad) {
+  constexpr int kThreads = 8;
+  constexpr size_t kAcks = 200;
+  testing::TempDir dir;
+  const std::string db_path = dir.File("rankd.db");
+  RankdProcess first;
+  const int port = StartRankd(first, db_path);
+  ASSERT_NE(port, 0) << "rankd did not start:\n" << first.output();
+  const std::string admin = ReadToken(dir.File("admin.token"));
+  ASSERT_FALSE(admin.empty());
+  auto channel = Connect(port);
+  auto players = v1::PlayerRegistry::NewStub(channel);
+  std::vector<int64_t> ids;
+  for (int t = 0; t < kThreads; ++t) {
+    v1::RegisterPlayerRequest reg;
+    reg.set_name("满载" + std::to_string(t));
+    reg.set_agency_prefix("000");
+    reg.mutable_initial_rank()->set_notation("5k");
+    v1::RegisterPlayerResponse player;
+    const grpc::Status s =
+        players->RegisterPlayer(Context(admin).get(), reg, &player);
+    ASSERT_TRUE(s.ok()) << s.error_message();
+    ids.push_back(player.player().id());
+  }
+
+  Acknowledged acked;
+  std::vector<std::thread> issuers;
+  for (int t = 0; t < kThreads; ++t) {
+    issuers.emplace_back([&, t] {
+      // Each thread its own channel, so calls arrive side by side.
+      auto certs = v1::CertificateService::NewStub(Connect(port));
+      for (int i = 0; i < kMaxIssuances; ++i) {
+        v1::IssueCertificateRequest req;
+        req.set_request_id("load-" + std::to_string(t) + "-" +
+                           std::to_string(i));
+        req.set_player_id(ids[t]);
+        req.mutable_grade()->set_notation("5k");
+        req.set_basis(v1::CERTIFICATE_BASIS_TOURNAMENT);
+        req.set_basis_reference("club league round " + std::to_string(i));
+        v1::IssueCertificateResponse resp;
+        if (!certs->IssueCertificate(Context(admin).get(), req, &resp).ok())
+          return;
+        acked.Add(resp.certificate().number());
+      }
+    });
+  }
+  const bool enough = acked.WaitFor(kAcks, milliseconds(60000));
+  first.Signal(SIGKILL);
+  for (std::thread& t : issuers) t.join();
+  first.Wait();
+  ASSERT_TRUE(enough) << "too few issuances acknowledged:\n" << first.output();
+  EXPECT_TRUE(WIFSIGNALED(first.status()) &&
+              WTERMSIG(first.status()) == SIGKILL);
+  const std::vector<std::string> numbers = acked.Numbers();
+
+  // A restart recovers the WAL; then read the file directly.
+  RankdProcess second;
+  ASSERT_NE(StartRankd(second, db_path), 0) << "rankd did not restart:\n"
+                                            << second.output();
+  second.Signal(SIGTERM);
+  second.Wait();
+  sqlite3* db = nullptr;
+  ASSERT_EQ(
+      sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr),
+      SQLITE_OK);
+  EXPECT_EQ(Query(db, "PRAGMA integrity_check"),
+            (std::vector<std::vector<std::string>>{{"ok"}}));
+  std::map<std::string, std::vector<int>> serials;  // year -> serials
+  std::set<std::string> stored;
+  for (const auto& row : Query(db,
+                               "SELECT year, serial, number FROM certificates "
+                               "WHERE prefix = '000' ORDER BY year, serial")) {
+    ASSERT_EQ(row.size(), 3u) << row[0];
+    serials[row[0]].push_back(std::stoi(row[1]));
+    stored.insert(row[2]);
+  }
+  const auto issued_entries =
+      Query(db,
+            "SELECT count(*) FROM audit_log WHERE CAST(entry AS TEXT) "
+            "LIKE '%certificate.issue%'");
+  sqlite3_close(db);
+  for (const auto& [year, list] : serials) {
+    for (size_t i = 0; i < list.size(); ++i) {
+      ASSERT_EQ(list[i], static_cast<int>(i + 1))
+          << "gap or duplicate in " << year;
+    }
+  }
+  for (const std::string& n : numbers) EXPECT_EQ(stored.count(n), 1u) << n;
+  EXPECT_GE(stored.size(), numbers.size());
+  EXPECT_LE(stored.size(), numbers.size() + kThreads);  // in flight
+  ASSERT_EQ(issued_entries.size(), 1u);
+  EXPECT_EQ(issued_entries[0][0], std::to_string(stored.size()));
+}
+
 }  // namespace
 }  // namespace gorank::certificates
