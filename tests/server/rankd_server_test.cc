@@ -105,6 +105,21 @@ TEST(ServerConfigTest, AdminTokenFileDefaultsBesideTheDatabase) {
   EXPECT_EQ(c.StateDirectory(), ".");
 }
 
+TEST(ServerConfigTest, PublicIndexIsAutoOnOrOff) {
+  ServerConfig c;
+  EXPECT_EQ(c.public_index, "auto");
+  for (const char* v : {"on", "off", "auto"}) {
+    ASSERT_TRUE(
+        ParseConfigText(std::string("public_index = \"") + v + "\"", &c).ok());
+    EXPECT_EQ(c.public_index, v);
+  }
+  for (const char* text : {"public_index = \"yes\"", "public_index = true"}) {
+    absl::Status s = ParseConfigText(text, &c);
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << text;
+    EXPECT_NE(s.message().find("public_index"), absl::string_view::npos) << s;
+  }
+}
+
 TEST(ServerConfigTest, RefusesWhatItDoesNotUnderstand) {
   struct Case {
     const char* text;
