@@ -175,21 +175,25 @@ struct Weights {
 
 absl::StatusOr<Weights> MakeWeights(int pool, int eligible) {
   const MatchWeight edges = pool / 2 + 1;
-  const MatchWeight limit = static_cast<MatchWeight>(1) << 118;
+  // LEMON adds and scales (x4) potentials of about twice the largest
+  // weight: 2^121 leaves room in 127 bits.
+  const MatchWeight limit = static_cast<MatchWeight>(1) << 121;
   Weights w;
   w.mult[0] = 1;
   for (int t = 0; t < kTiers; ++t) {
-    w.mult[t + 1] = w.mult[t] * (edges * kTierMax[t] + 1);
-    if (w.mult[t + 1] > limit / 4096) {
+    const MatchWeight factor = edges * kTierMax[t] + 1;
+    if (w.mult[t] > limit / factor) {
       return absl::ResourceExhaustedError(
           absl::StrCat("too many entrants to pair in one round (", pool, ")"));
     }
+    w.mult[t + 1] = w.mult[t] * factor;
   }
-  w.c0 = w.mult[kTiers] * (static_cast<MatchWeight>(eligible) + edges + 2);
-  if (w.c0 > limit) {
+  const MatchWeight bye_factor = static_cast<MatchWeight>(eligible) + edges + 2;
+  if (w.mult[kTiers] > limit / bye_factor) {
     return absl::ResourceExhaustedError(
         absl::StrCat("too many entrants to pair in one round (", pool, ")"));
   }
+  w.c0 = w.mult[kTiers] * bye_factor;
   return w;
 }
 
@@ -517,11 +521,17 @@ absl::StatusOr<RoundPairing> PairRound(const Event& event,
     i = j;
   }
   pairing.met.assign(static_cast<size_t>(n) * n, 0);
-  for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < n; ++j) {
-      const int a = pairing.pool[i]->id, b = pairing.pool[j]->id;
-      pairing.met[i * n + j] =
-          i == j || met.contains({std::min(a, b), std::max(a, b)});
+  {
+    std::map<int, int> index;  // entrant id -> place in the pool
+    for (int i = 0; i < n; ++i) {
+      index[pairing.pool[i]->id] = i;
+      pairing.met[i * n + i] = 1;
+    }
+    for (const auto& [a, b] : met) {
+      auto x = index.find(a), y = index.find(b);
+      if (x == index.end() || y == index.end()) continue;
+      pairing.met[x->second * n + y->second] = 1;
+      pairing.met[y->second * n + x->second] = 1;
     }
   }
 
@@ -572,25 +582,45 @@ absl::StatusOr<RoundPairing> PairRound(const Event& event,
     }
   }
 
+  // Column generation: add, for every player, the few missing pairs the
+  // dual solution covers worst (adding every uncovered pair at once makes
+  // the graph needlessly dense), until the dual covers them all.
+  constexpr size_t kAddPerPlayer = 3;
   MatchSolution solution;
   for (;;) {
     solution = internal::MaxWeightMatching(nodes, edges);
     BlossomChains chains(solution, nodes);
-    size_t before = edges.size();
+    std::vector<std::vector<std::pair<MatchWeight, int>>> worst(n);
+    auto note = [&](int i, int j, MatchWeight gap) {
+      auto& w = worst[i];
+      if (w.size() == kAddPerPlayer && gap <= w.back().first) return;
+      if (w.size() == kAddPerPlayer) w.pop_back();
+      w.insert(std::upper_bound(w.begin(), w.end(), std::pair(gap, j),
+                                [](const auto& x, const auto& y) {
+                                  return x.first > y.first;
+                                }),
+               {gap, j});
+    };
+    constexpr MatchWeight kScale = internal::kMatchDualScale;
     for (int i = 0; i < n; ++i) {
       for (int j = i + 1; j < n; ++j) {
         if (pairing.Met(i, j) || in_graph[i * n + j]) continue;
         const MatchWeight cover = solution.node_value[i] +
                                   solution.node_value[j] + chains.Shared(i, j);
-        constexpr MatchWeight kScale = internal::kMatchDualScale;
         if (cover >=
             kScale * (pairing.weights.c0 - pairing.FloatPenalty(i, j))) {
           continue;  // even its float tiers alone make it no better
         }
-        if (cover < kScale * pairing.EdgeWeight(i, j)) {
-          add_edge(i, j);
+        const MatchWeight gap = kScale * pairing.EdgeWeight(i, j) - cover;
+        if (gap > 0) {
+          note(i, j, gap);
+          note(j, i, gap);
         }
       }
+    }
+    const size_t before = edges.size();
+    for (int i = 0; i < n; ++i) {
+      for (const auto& [gap, j] : worst[i]) add_edge(i, j);
     }
     if (edges.size() == before) break;
   }
