@@ -204,6 +204,22 @@ TEST_P(AuditRepositoryContract, EachReviewAppendsOneEntryThatReadsBack) {
   ASSERT_EQ(by_year->size(), 2u);
   EXPECT_EQ((*by_year)[0].id, b);
   EXPECT_EQ(repo_->ListReviews("120", 2025)->size(), 0u);
+
+  // Keyset-paged (ListReviewsBefore): below an id, newest first, a limit.
+  auto page = repo_->ListReviewsBefore("", 0, 0, 2);
+  ASSERT_TRUE(page.ok()) << page.status();
+  ASSERT_EQ(page->size(), 2u);
+  EXPECT_EQ((*page)[0].id, c);
+  EXPECT_EQ((*page)[1].id, (*all)[1].id);
+  auto rest = repo_->ListReviewsBefore("", 0, (*page)[1].id, 2);
+  ASSERT_TRUE(rest.ok()) << rest.status();
+  ASSERT_EQ(rest->size(), 1u);
+  EXPECT_EQ((*rest)[0].id, a);
+  auto agency = repo_->ListReviewsBefore("110", 0, c, 5);
+  ASSERT_TRUE(agency.ok()) << agency.status();
+  ASSERT_EQ(agency->size(), 1u);
+  EXPECT_EQ((*agency)[0].id, (*by_agency)[1].id);
+  EXPECT_TRUE(repo_->ListReviewsBefore("", 2024, b, 5)->size() == 1u);
 }
 
 TEST_P(AuditRepositoryContract, RefusedReviewAppendsNothing) {

@@ -771,6 +771,17 @@ TEST_P(CertificateRepositoryContract, AppraisalsAreDecidedOnce) {
   EXPECT_LT(*first, *second);
   ASSERT_EQ(repo_->ListAppraisals("110", true)->size(), 2u);
   EXPECT_TRUE(repo_->ListAppraisals("120", false)->empty());
+  // Keyset-paged (ListAppraisalsAfter): above an id, by id, a limit.
+  auto page = repo_->ListAppraisalsAfter("110", true, 0, 1);
+  ASSERT_TRUE(page.ok()) << page.status();
+  ASSERT_EQ(page->size(), 1u);
+  EXPECT_EQ((*page)[0].id, *first);
+  auto rest = repo_->ListAppraisalsAfter("110", true, *first, 5);
+  ASSERT_TRUE(rest.ok()) << rest.status();
+  ASSERT_EQ(rest->size(), 1u);
+  EXPECT_EQ((*rest)[0].id, *second);
+  EXPECT_TRUE(repo_->ListAppraisalsAfter("", false, *second, 5)->empty());
+  EXPECT_TRUE(repo_->ListAppraisalsAfter("120", false, 0, 5)->empty());
 
   IssuePlan plan = Plan(p, "3d");
   plan.draft.basis = Basis::kAppraisal;

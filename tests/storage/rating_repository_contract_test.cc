@@ -197,6 +197,19 @@ TEST_P(RatingRepositoryContract, RecomputeWritesHistoryThatTheNextReplaces) {
   // Equal GoR: ascending id.
   EXPECT_EQ(Listed(false), (std::vector<int64_t>{1, 4, 2}));
   EXPECT_TRUE(Listed(true).empty());
+  // Keyset-paged (ListRatingsAfter): after (rating, player), same order,
+  // equal ratings split between pages by id.
+  std::vector<int64_t> paged;
+  std::optional<ratings::RatingListPosition> after;
+  for (int i = 0; i < 5; ++i) {
+    auto page = repo_->ListRatingsAfter(false, after, 1);
+    ASSERT_TRUE(page.ok()) << page.status();
+    if (page->empty()) break;
+    paged.push_back((*page)[0].player.value);
+    after = ratings::RatingListPosition{(*page)[0].gor, (*page)[0].player};
+  }
+  EXPECT_EQ(paged, (std::vector<int64_t>{1, 4, 2}));
+  EXPECT_TRUE(repo_->ListRatingsAfter(true, std::nullopt, 5)->empty());
 }
 
 // An event closed after the recompute appends its rows after the history
