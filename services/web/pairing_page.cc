@@ -26,30 +26,24 @@ struct PairingTexts {
   const char* forfeit;
   const char* byes;
   const char* bye;
+  const char* half_bye;
   const char* absent;
 };
 
 constexpr PairingTexts kZh = {
-    "对阵", "本轮尚未编排。", "台次", "白方",        "黑方",       "让子",
-    "贴目", "结果",           "未赛", "白胜",        "黑胜",       "和棋",
-    "双负", "（弃权）",       "轮空", "轮空（2分）", "缺席（0分）"};
-constexpr PairingTexts kEn = {"Pairing",
-                              "This round is not paired yet.",
-                              "Board",
-                              "White",
-                              "Black",
-                              "Handicap",
-                              "Komi",
-                              "Result",
-                              "to play",
-                              "white wins",
-                              "black wins",
-                              "jigo",
-                              "both lose",
-                              " (forfeit)",
-                              "Byes",
-                              "bye (2 points)",
-                              "absent (0 points)"};
+    "对阵",        "本轮尚未编排。", "台次",       "白方",     "黑方",
+    "让子",        "贴目",           "结果",       "未赛",     "白胜",
+    "黑胜",        "和棋",           "双负",       "（弃权）", "轮空",
+    "轮空（2分）", "轮空（1分）",    "缺席（0分）"};
+constexpr PairingTexts kEn = {"Pairing",       "This round is not paired yet.",
+                              "Board",         "White",
+                              "Black",         "Handicap",
+                              "Komi",          "Result",
+                              "to play",       "white wins",
+                              "black wins",    "jigo",
+                              "both lose",     " (forfeit)",
+                              "Byes",          "bye (2 points)",
+                              "bye (1 point)", "absent (0 points)"};
 
 const PairingTexts& T(Lang lang) { return lang == Lang::kEn ? kEn : kZh; }
 
@@ -161,7 +155,10 @@ std::string PairingBody(Lang lang, const v1::Event& event,
   for (const v1::Bye& b : results.byes()) {
     if (b.round() != round) continue;
     byes += "<li>" + name(b.entrant_id()) + ": " +
-            E(b.points() == 0 ? t.absent : t.bye) + "</li>";
+            E(b.points() == 0   ? t.absent
+              : b.points() == 1 ? t.half_bye
+                                : t.bye) +
+            "</li>";
   }
   if (!byes.empty()) {
     body += std::string("<h3>") + E(t.byes) + "</h3><ul id=\"byes\">" + byes +
