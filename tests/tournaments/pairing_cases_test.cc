@@ -216,6 +216,44 @@ TEST(PairingCases, McMahonHandicapFromRankDifference) {
   for (const PairedBoard& b : p->boards) EXPECT_EQ(b.komi_x2, 1);
 }
 
+// McMahon score = start + wins (EGF McMahon system; OpenGotha MMS): bar 3d,
+// so 4d and 3d start on 32, the 2d players on 31. After 1 beats 2 and 3
+// beats 4, 2 and 3 are level on 32 with 1 above (33) and 4 below (31).
+// Two one-step floats (1-3, 2-4) are smaller than one two-step float
+// (1-4, with 2-3): OpenGotha's main criterion "minimize score difference"
+// and the Dutch rule that a downfloater goes to the next group.
+TEST(PairingCases, McMahonScoreFloatsOneGroupAtATime) {
+  Cases c;
+  c.event().pairing.system = PairingSystem::kMcMahon;
+  c.event().pairing.mcmahon_bar = Rank::FromString("3d");
+  c.Player(1, "4d").Player(2, "3d").Player(3, "2d").Player(4, "2d");
+  absl::StatusOr<RoundPairing> r1 = c.Pair(1);
+  ASSERT_TRUE(r1.ok()) << r1.status();
+  EXPECT_EQ(Pairs(*r1), "1-2 3-4");
+  c.Game(1, 1, 2, 'w').Game(1, 3, 4, 'w');
+  absl::StatusOr<RoundPairing> p = c.Pair(2);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(Pairs(*p), "1-3 2-4");
+  EXPECT_THAT(p->decisions,
+              ::testing::Contains(
+                  HasSubstr("P1 (#1) (MMS 33) floated to P3 (#3) (MMS 32)")));
+}
+
+// The bye (SPEC section 4: 2 points) goes to the lowest-placed player who
+// has not had one: 5 had it in round 1, so in round 2 it goes to 4 (0
+// points, ranked below 3).
+TEST(PairingCases, ByeToTheLowestWithoutOne) {
+  Cases c;
+  const char* ranks[] = {"3d", "2d", "1d", "1k", "5k"};
+  for (int i = 1; i <= 5; ++i) c.Player(i, ranks[i - 1]);
+  c.Game(1, 1, 3, 'w').Game(1, 2, 4, 'w').GiveBye(1, 5);
+  absl::StatusOr<RoundPairing> p = c.Pair(2);
+  ASSERT_TRUE(p.ok()) << p.status();
+  ASSERT_EQ(p->byes.size(), 1u);
+  EXPECT_EQ(p->byes[0].entrant.value, 4);
+  EXPECT_EQ(p->byes[0].points, 2);
+}
+
 TEST(PairingCases, SameSeedSamePairingOtherSeedMayDiffer) {
   Cases c;
   c.event().pairing.first_round_by_lot = true;
