@@ -14,7 +14,7 @@
 #include "grpcpp/generic/generic_stub.h"
 #include "gtest/gtest.h"
 #include "services/auth/access_policy.h"
-#include "tests/integration/test_server.h"
+#include "tests/testing/in_process_server.h"
 
 namespace gorank::integration {
 namespace {
@@ -244,7 +244,7 @@ grpc::Status CallWithEmptyRequest(const std::shared_ptr<grpc::Channel>& channel,
 
 class AccessMatrixTest : public ::testing::TestWithParam<std::string> {
  protected:
-  static void SetUpTestSuite() { server_ = new TestServer(); }
+  static void SetUpTestSuite() { server_ = new testing::InProcessServer(); }
   static void TearDownTestSuite() {
     delete server_;
     server_ = nullptr;
@@ -253,19 +253,19 @@ class AccessMatrixTest : public ::testing::TestWithParam<std::string> {
   static std::unique_ptr<grpc::ClientContext> ContextFor(CallerKind k) {
     switch (k) {
       case CallerKind::kPublic:
-        return TestServer::Context("");
+        return testing::InProcessServer::Context("");
       case CallerKind::kNational:
-        return TestServer::Context(server_->admin);
+        return testing::InProcessServer::Context(server_->admin);
       case CallerKind::kOperator:
-        return TestServer::Context(server_->op110);
+        return testing::InProcessServer::Context(server_->op110);
       case CallerKind::kAuditor:
-        return TestServer::Context(server_->auditor);
+        return testing::InProcessServer::Context(server_->auditor);
       case CallerKind::kRevoked:
-        return TestServer::Context(server_->revoked);
+        return testing::InProcessServer::Context(server_->revoked);
       case CallerKind::kGarbage:
-        return TestServer::Context("rkd_not_a_token");
+        return testing::InProcessServer::Context("rkd_not_a_token");
       case CallerKind::kMalformed:
-        return TestServer::RawContext("Basic dXNlcjpwdw==");
+        return testing::InProcessServer::RawContext("Basic dXNlcjpwdw==");
     }
     return nullptr;
   }
@@ -275,10 +275,10 @@ class AccessMatrixTest : public ::testing::TestWithParam<std::string> {
     return CallWithEmptyRequest(server_->channel(), method, ctx.get());
   }
 
-  static TestServer* server_;
+  static testing::InProcessServer* server_;
 };
 
-TestServer* AccessMatrixTest::server_ = nullptr;
+testing::InProcessServer* AccessMatrixTest::server_ = nullptr;
 
 constexpr CallerKind kAllCallers[] = {
     CallerKind::kPublic,   CallerKind::kNational, CallerKind::kOperator,
@@ -361,7 +361,7 @@ TEST(AccessTableTest, RowsHereMatchTheServersTable) {
 // UNIMPLEMENTED) must be in the access table: a served RPC without a row
 // would fail with INTERNAL for everyone.
 TEST(AccessTableTest, EveryServedMethodHasARow) {
-  TestServer server;
+  testing::InProcessServer server;
   std::set<std::string> in_table;
   for (const auth::MethodPolicy& p : auth::AccessTable())
     in_table.insert(p.method);
@@ -379,7 +379,7 @@ TEST(AccessTableTest, EveryServedMethodHasARow) {
       for (int j = 0; j < svc->method_count(); ++j) {
         const auto* m = svc->method(j);
         const std::string name = "/" + svc->full_name() + "/" + m->name();
-        auto ctx = TestServer::Context(server.admin);
+        auto ctx = testing::InProcessServer::Context(server.admin);
         const grpc::Status s =
             CallWithEmptyRequest(server.channel(), name, ctx.get());
         ++probed;

@@ -64,8 +64,19 @@ absl::Status InProcessServer::Start(const InProcessOptions& options) {
     config.reader_connections = *options.reader_connections;
   }
   if (options.adjust) options.adjust(config, dir_.path());
-  auto started = options.date ? server::RankdServer::Start(config, &clock_)
-                              : server::RankdServer::Start(config);
+  config_ = config;
+  fake_clock_ = options.date.has_value();
+  if (absl::Status s = Serve(); !s.ok()) return s;
+  admin = server_->bootstrap_secret();
+  if (admin.empty()) {
+    return absl::InternalError("no bootstrap token on a new database");
+  }
+  return options.tokens ? MakeTokens() : absl::OkStatus();
+}
+
+absl::Status InProcessServer::Serve() {
+  auto started = fake_clock_ ? server::RankdServer::Start(config_, &clock_)
+                             : server::RankdServer::Start(config_);
   if (!started.ok()) {
     return absl::Status(started.status().code(),
                         "rankd did not start: " + started.status().ToString());
@@ -74,11 +85,15 @@ absl::Status InProcessServer::Start(const InProcessOptions& options) {
   if (server_->port() <= 0) return absl::InternalError("no port bound");
   channel_ = grpc::CreateChannel("127.0.0.1:" + std::to_string(server_->port()),
                                  grpc::InsecureChannelCredentials());
-  admin = server_->bootstrap_secret();
-  if (admin.empty()) {
-    return absl::InternalError("no bootstrap token on a new database");
-  }
-  return options.tokens ? MakeTokens() : absl::OkStatus();
+  return absl::OkStatus();
+}
+
+absl::Status InProcessServer::Restart() {
+  channel_.reset();
+  if (server_) server_->Shutdown();
+  server_.reset();
+  status_ = Serve();
+  return status_;
 }
 
 absl::Status InProcessServer::MakeTokens() {

@@ -55,6 +55,10 @@ class InProcessServer {
   InProcessServer(const InProcessServer&) = delete;
   InProcessServer& operator=(const InProcessServer&) = delete;
 
+  // Stops the server and starts it again on the same database, files and
+  // configuration (a new channel; the tokens made before stay valid).
+  absl::Status Restart();
+
   // OK once the server serves (and the tokens are made).
   const absl::Status& status() const { return status_; }
   std::shared_ptr<grpc::Channel> channel() { return channel_; }
@@ -89,8 +93,12 @@ class InProcessServer {
   absl::Status Start(const InProcessOptions& options);
   absl::Status MakeTokens();
 
+  absl::Status Serve();
+
   TempDir dir_;
   FakeClock clock_;
+  bool fake_clock_ = true;
+  server::ServerConfig config_;
   std::unique_ptr<server::RankdServer> server_;
   std::shared_ptr<grpc::Channel> channel_;
   absl::Status status_;

@@ -3,33 +3,36 @@
 #include <chrono>
 #include <cstdlib>
 
-#include "spdlog/spdlog.h"
-#include "tests/testing/test_database.h"
-
 namespace gorank::certificates {
+
+namespace {
+
+std::unique_ptr<testing::InProcessServer> StartRankd(
+    const std::function<void(server::ServerConfig&)>& adjust) {
+  testing::InProcessOptions options;
+  options.date = Date{2025, 12, 10};
+  options.tokens = false;  // the fixture makes the ones a test needs
+  options.shutdown_grace_ms.reset();
+  options.reader_connections.reset();
+  options.adjust = [adjust](server::ServerConfig& config, const std::string&) {
+    // One rankd on the database: the public index answers verify and lookup
+    // on PostgreSQL too.
+    config.public_index = "on";
+    adjust(config);
+  };
+  return std::make_unique<testing::InProcessServer>(options);
+}
+
+}  // namespace
 
 GrpcFixture::GrpcFixture() : GrpcFixture([](server::ServerConfig&) {}) {}
 
 GrpcFixture::GrpcFixture(
-    const std::function<void(server::ServerConfig&)>& adjust) {
-  clock_.SetDate(Date{2025, 12, 10});
-  config_.db_path = testing::TestDatabaseUrl(dir_);
-  // Named, not derived from db_path: a PostgreSQL URL has no folder.
-  config_.admin_token_file = dir_.File("admin.token");
-  config_.audit_key_file = dir_.File("audit_ed25519.pem");
-  config_.listen = "127.0.0.1:0";
-  // One rankd on the database: the public index answers verify and lookup on
-  // PostgreSQL too.
-  config_.public_index = "on";
-  adjust(config_);
-  spdlog::set_level(spdlog::level::warn);  // no line per call in test output
-  auto started = server::RankdServer::Start(config_, &clock_);
-  if (!started.ok()) {
-    ADD_FAILURE() << "rankd did not start: " << started.status();
-    std::abort();
-  }
-  server_ = std::move(*started);
-  admin_ = server_->bootstrap_secret();
+    const std::function<void(server::ServerConfig&)>& adjust)
+    : rankd_(StartRankd(adjust)),
+      clock_(rankd_->clock()),
+      server_(rankd_->server()),
+      admin_(rankd_->admin) {
   Connect();
 }
 
@@ -39,27 +42,24 @@ void GrpcFixture::Restart() {
   tokens_.reset();
   audit_.reset();
   channel_.reset();
-  server_->Shutdown();
-  server_.reset();
-  auto started = server::RankdServer::Start(config_, &clock_);
-  if (!started.ok()) {
-    ADD_FAILURE() << "rankd did not start again: " << started.status();
+  const absl::Status restarted = rankd_->Restart();
+  if (!restarted.ok()) {
+    ADD_FAILURE() << restarted;
     std::abort();
   }
-  server_ = std::move(*started);
+  server_ = rankd_->server();
   Connect();
 }
 
 void GrpcFixture::Connect() {
-  channel_ = grpc::CreateChannel("127.0.0.1:" + std::to_string(server_->port()),
-                                 grpc::InsecureChannelCredentials());
+  channel_ = rankd_->channel();
   certs_ = v1::CertificateService::NewStub(channel_);
   players_ = v1::PlayerRegistry::NewStub(channel_);
   tokens_ = v1::TokenService::NewStub(channel_);
   audit_ = v1::AuditService::NewStub(channel_);
 }
 
-GrpcFixture::~GrpcFixture() { server_->Shutdown(); }
+GrpcFixture::~GrpcFixture() = default;
 
 std::unique_ptr<grpc::ClientContext> GrpcFixture::Context(
     const std::string& token) {

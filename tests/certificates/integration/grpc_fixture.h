@@ -1,7 +1,8 @@
-// The fixture of the in-process gRPC tests of CertificateService: a whole
-// RankdServer on a temp database, listening on 127.0.0.1:0, with a fake
-// clock at 2025-12-10 12:00 Asia/Shanghai, and helpers that call it through
-// a real channel with a bearer token (or none, for the public).
+// The fixture of the in-process gRPC tests of CertificateService: the one
+// in-process server (testing::InProcessServer: a whole RankdServer on a temp
+// database, 127.0.0.1:0) with the public index on, a fake clock at
+// 2025-12-10 12:00 Asia/Shanghai, and helpers that call it through a real
+// channel with a bearer token (or none, for the public).
 #ifndef GORANK_TESTS_CERTIFICATES_INTEGRATION_GRPC_FIXTURE_H_
 #define GORANK_TESTS_CERTIFICATES_INTEGRATION_GRPC_FIXTURE_H_
 
@@ -16,7 +17,7 @@
 #include "gtest/gtest.h"
 #include "services/common/clock.h"
 #include "services/server/rankd_server.h"
-#include "tests/testing/temp_dir.h"
+#include "tests/testing/in_process_server.h"
 
 namespace gorank::certificates {
 
@@ -54,10 +55,9 @@ class GrpcFixture : public ::testing::Test {
                      const v1::IssueCertificateRequest& request,
                      v1::Certificate* out);
 
-  testing::TempDir dir_;
-  FakeClock clock_;
-  server::ServerConfig config_;
-  std::unique_ptr<server::RankdServer> server_;
+  std::unique_ptr<testing::InProcessServer> rankd_;
+  FakeClock& clock_;             // rankd_'s
+  server::RankdServer* server_;  // rankd_'s, renewed by Restart()
   std::shared_ptr<grpc::Channel> channel_;
   std::string admin_;     // the bootstrap national-admin token
   std::string reviewer_;  // an auditor token, created on first use
