@@ -39,6 +39,19 @@ bool SameName(const std::string& given, const std::string& stored) {
   return SameName(NameDigest(given), stored);
 }
 
+// What verification answers for a certificate in `state`.
+VerifyOutcome OutcomeOf(CertificateState state) {
+  switch (state) {
+    case CertificateState::kEffective:
+      return VerifyOutcome::kValid;
+    case CertificateState::kUnderNotice:
+      return VerifyOutcome::kUnderNotice;
+    case CertificateState::kRevoked:
+      return VerifyOutcome::kRevoked;
+  }
+  return VerifyOutcome::kNotValid;
+}
+
 // Verify from the index: the same work on every path (two slot reads, three
 // digests), no database and no lock.
 VerifyResult VerifyInIndex(const PublicIndex& index, const CertificateNumber& n,
@@ -53,17 +66,7 @@ VerifyResult VerifyInIndex(const PublicIndex& index, const CertificateNumber& n,
   const bool by_latin = SameName(given, held ? holder.latin_name : "");
   VerifyResult result;
   if (!known || !held || !(by_name || by_latin)) return result;
-  switch (cert.StateAt(now)) {
-    case CertificateState::kEffective:
-      result.outcome = VerifyOutcome::kValid;
-      break;
-    case CertificateState::kUnderNotice:
-      result.outcome = VerifyOutcome::kUnderNotice;
-      break;
-    case CertificateState::kRevoked:
-      result.outcome = VerifyOutcome::kRevoked;
-      break;
-  }
+  result.outcome = OutcomeOf(cert.StateAt(now));
   result.number = n.ToString();
   result.grade = cert.grade;
   result.issue_date = cert.issue_date;
@@ -244,17 +247,7 @@ absl::StatusOr<VerifyResult> Certification::Verify(
   VerifyResult result;
   if (!cert.ok() || !player.ok() || !(by_name || by_latin)) return result;
   auto agency = registry_->GetAgency(n.prefix);
-  switch (StateAt(*cert, clock_->NowSeconds())) {
-    case CertificateState::kEffective:
-      result.outcome = VerifyOutcome::kValid;
-      break;
-    case CertificateState::kUnderNotice:
-      result.outcome = VerifyOutcome::kUnderNotice;
-      break;
-    case CertificateState::kRevoked:
-      result.outcome = VerifyOutcome::kRevoked;
-      break;
-  }
+  result.outcome = OutcomeOf(StateAt(*cert, clock_->NowSeconds()));
   result.number = n.ToString();
   result.grade = cert->grade;
   result.issue_date = cert->issue_date;
