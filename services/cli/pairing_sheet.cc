@@ -4,26 +4,19 @@
 
 #include "hpdf.h"
 #include "services/certificates/printable/certificate_pdf.h"
+#include "services/certificates/printable/hpdf_document.h"
 #include "services/common/status_macros.h"
 
 namespace gorank::cli {
 namespace {
 
+using certificates::printable::HpdfError;
+using certificates::printable::HpdfFailure;
+using certificates::printable::OnHpdfError;
+using certificates::printable::SaveHpdf;
+
 constexpr int kListRows = 40;     // boards on one page of the list
 constexpr int kSlipsPerPage = 4;  // result slips on one page
-
-struct HpdfError {
-  HPDF_STATUS error_no = 0;
-  HPDF_STATUS detail_no = 0;
-};
-
-void OnHpdfError(HPDF_STATUS error_no, HPDF_STATUS detail_no, void* user_data) {
-  auto* e = static_cast<HpdfError*>(user_data);
-  if (e->error_no == 0) {
-    e->error_no = error_no;
-    e->detail_no = detail_no;
-  }
-}
 
 int ListPages(const PairingSheet& s) {
   const int rows = static_cast<int>(s.boards.size() + s.byes.size());
@@ -64,11 +57,7 @@ class Renderer {
 
  private:
   absl::Status Failed(const std::string& where) const {
-    char code[64];
-    std::snprintf(code, sizeof code, "libharu error 0x%04X (detail %u)",
-                  static_cast<unsigned>(error_.error_no),
-                  static_cast<unsigned>(error_.detail_no));
-    return absl::InternalError(where + ": " + code);
+    return HpdfFailure(error_, where);
   }
 
   absl::Status NewPage() {
@@ -210,19 +199,7 @@ class Renderer {
     return absl::OkStatus();
   }
 
-  absl::StatusOr<std::string> Save() {
-    if (HPDF_SaveToStream(pdf_) != HPDF_OK) return Failed("writing the PDF");
-    std::string out(HPDF_GetStreamSize(pdf_), '\0');
-    HPDF_UINT32 size = static_cast<HPDF_UINT32>(out.size());
-    HPDF_ResetStream(pdf_);
-    if (HPDF_ReadFromStream(pdf_, reinterpret_cast<HPDF_BYTE*>(out.data()),
-                            &size) != HPDF_OK &&
-        size != out.size()) {
-      return Failed("reading the PDF back");
-    }
-    out.resize(size);
-    return out;
-  }
+  absl::StatusOr<std::string> Save() { return SaveHpdf(pdf_, error_); }
 
   const PairingSheet& s_;
   HpdfError error_;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "services/certificates/printable/hpdf_document.h"
 #include "services/common/status_macros.h"
 
 namespace gorank::certificates::printable {
@@ -24,20 +25,6 @@ constexpr Rgb kGrey{0.38f, 0.36f, 0.34f};
 constexpr Rgb kGrid{0.95f, 0.92f, 0.84f};
 constexpr Rgb kWhite{1.0f, 1.0f, 1.0f};
 constexpr Rgb kBlack{0.0f, 0.0f, 0.0f};
-
-// libharu reports errors through a callback; the first one is kept.
-struct HpdfError {
-  HPDF_STATUS error_no = 0;
-  HPDF_STATUS detail_no = 0;
-};
-
-void OnHpdfError(HPDF_STATUS error_no, HPDF_STATUS detail_no, void* user_data) {
-  auto* e = static_cast<HpdfError*>(user_data);
-  if (e->error_no == 0) {
-    e->error_no = error_no;
-    e->detail_no = detail_no;
-  }
-}
 
 enum class Face {
   kSong,
@@ -72,12 +59,8 @@ class Renderer {
   }
 
  private:
-  absl::Status Failed(const char* where) const {
-    char code[64];
-    std::snprintf(code, sizeof code, "libharu error 0x%04X (detail %u)",
-                  static_cast<unsigned>(error_.error_no),
-                  static_cast<unsigned>(error_.detail_no));
-    return absl::InternalError(std::string(where) + ": " + code);
+  absl::Status Failed(const std::string& where) const {
+    return HpdfFailure(error_, where);
   }
 
   absl::Status Open() {
@@ -173,7 +156,7 @@ class Renderer {
     Fill(color);
     HPDF_Page_TextOut(page_, x, y, text.c_str());
     HPDF_Page_EndText(page_);
-    if (error_.error_no != 0) return Failed(("drawing the " + what).c_str());
+    if (error_.error_no != 0) return Failed("drawing the " + what);
     return absl::OkStatus();
   }
 
@@ -297,19 +280,7 @@ class Renderer {
                 cx, y0 - 10, Align::kCenter);
   }
 
-  absl::StatusOr<std::string> Save() {
-    if (HPDF_SaveToStream(pdf_) != HPDF_OK) return Failed("writing the PDF");
-    std::string out(HPDF_GetStreamSize(pdf_), '\0');
-    HPDF_UINT32 size = static_cast<HPDF_UINT32>(out.size());
-    HPDF_ResetStream(pdf_);
-    if (HPDF_ReadFromStream(pdf_, reinterpret_cast<HPDF_BYTE*>(out.data()),
-                            &size) != HPDF_OK &&
-        size != out.size()) {
-      return Failed("reading the PDF back");
-    }
-    out.resize(size);
-    return out;
-  }
+  absl::StatusOr<std::string> Save() { return SaveHpdf(pdf_, error_); }
 
   const CertificateSheet& s_;
   HpdfError error_;
