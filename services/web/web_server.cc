@@ -19,6 +19,7 @@
 #include "services/web/html.h"
 #include "services/web/http_status.h"
 #include "services/web/pairing_page.h"
+#include "services/web/site.h"
 #include "services/web/web_pages.h"
 #include "spdlog/spdlog.h"
 
@@ -28,23 +29,6 @@ namespace {
 using httplib::Request;
 using httplib::Response;
 using Stub = v1::CertificateService::Stub;
-
-constexpr char kHtml[] = "text/html; charset=utf-8";
-constexpr char kJson[] = "application/json; charset=utf-8";
-
-// A refused request: the status, and the seconds a client should wait
-// before retrying (RESOURCE_EXHAUSTED only).
-struct Refusal {
-  absl::StatusCode code = absl::StatusCode::kOk;
-  std::string message;
-  int64_t retry_after_s = 0;
-  int http_status = 0;  // when not 0, instead of HttpStatusFor(code)
-  bool ok() const { return code == absl::StatusCode::kOk; }
-};
-
-Refusal FromStatus(const absl::Status& s) {
-  return Refusal{s.code(), std::string(s.message()), 0};
-}
 
 int64_t NowUnix() {
   return std::chrono::duration_cast<std::chrono::seconds>(
@@ -69,33 +53,6 @@ RequestOrigin OriginHeaders(const Request& req) {
   return RequestOrigin{req.get_header_value("Sec-Fetch-Site"),
                        req.get_header_value("Origin"),
                        req.get_header_value("Host")};
-}
-
-bool IsApi(const Request& req) { return req.path.rfind("/api/", 0) == 0; }
-
-Lang LangOf(const Request& req) {
-  return ParseLang(req.get_param_value("lang"));
-}
-
-// The request's path and query without `lang`: the language switch adds it.
-std::string PathWithoutLang(const Request& req) {
-  // After a posted objection, the other language's page is the notices (the
-  // posted fields, the contact among them, stay out of any URL).
-  if (req.method == "POST") return "/notices";
-  std::string out = req.path;
-  char sep = '?';
-  for (const auto& [key, value] : req.params) {
-    if (key == "lang") continue;
-    out += sep + UrlEncode(key) + "=" + UrlEncode(value);
-    sep = '&';
-  }
-  return out;
-}
-
-std::string JsonError(const Refusal& r) {
-  nlohmann::json j = {{"code", CodeName(r.code)}, {"message", r.message}};
-  if (r.retry_after_s > 0) j["retry_after_seconds"] = r.retry_after_s;
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 // "HOST:PORT" or "[V6]:PORT".
@@ -125,6 +82,7 @@ absl::Status SplitListen(const std::string& listen, std::string* host,
 struct WebServer::Impl {
   Impl(const WebOptions& o, std::shared_ptr<grpc::Channel> channel)
       : options(o),
+        site(o, channel),
         stub(v1::CertificateService::NewStub(channel)),
         events(v1::TournamentService::NewStub(channel)),
         limiter(o.limit),
@@ -173,79 +131,27 @@ struct WebServer::Impl {
                    0, 400};
   }
 
-  // One public gRPC call for the visitor behind `http_req`, with the deadline;
-  // the caller's address travels along so rankd's own per-client limit
-  // applies to the visitor, not to the web page as a whole.
+  // One public gRPC call on CertificateService or TournamentService.
   template <typename S, typename Req, typename Resp>
   Refusal Call(const Request& http_req,
                grpc::Status (S::*method)(grpc::ClientContext*, const Req&,
                                          Resp*),
                const Req& req, Resp* resp) {
-    grpc::ClientContext ctx;
-    ctx.set_deadline(std::chrono::system_clock::now() +
-                     std::chrono::milliseconds(options.call_deadline_ms));
-    if (!options.relay_key.empty()) {
-      ctx.AddMetadata(kRelayKeyMetadata, options.relay_key);
-      ctx.AddMetadata(kRelayedClientMetadata, http_req.remote_addr);
-    }
-    S* target = nullptr;
     if constexpr (std::is_same_v<S, Stub>) {
-      target = stub.get();
+      return site.Call(http_req, stub.get(), method, req, resp);
     } else {
-      target = events.get();
+      return site.Call(http_req, events.get(), method, req, resp);
     }
-    const grpc::Status s = (target->*method)(&ctx, req, resp);
-    Refusal r;
-    if (s.ok()) return r;
-    r.code = static_cast<absl::StatusCode>(s.error_code());
-    r.message = s.error_message();
-    if (r.code == absl::StatusCode::kResourceExhausted) {
-      int64_t ms = 1000;
-      for (const auto& [key, value] : ctx.GetServerTrailingMetadata()) {
-        if (key == "retry-after-ms")
-          ms = std::atoll(std::string(value.data(), value.size()).c_str());
-      }
-      r.retry_after_s = RetryAfterSeconds(ms);
-    }
-    return r;
   }
-
   void Html(const Request& req, Response& res, int status,
             const std::string& title, const std::string& body) {
-    const Lang lang = LangOf(req);
-    res.status = status;
-    res.set_content(RenderPage(lang, title, body, PathWithoutLang(req)), kHtml);
+    site.Html(req, res, status, title, body);
   }
-
   void Refuse(const Request& req, Response& res, const Refusal& r) {
-    res.status = r.http_status != 0 ? r.http_status : HttpStatusFor(r.code);
-    if (r.retry_after_s > 0)
-      res.set_header("Retry-After", std::to_string(r.retry_after_s));
-    if (IsApi(req)) {
-      res.set_content(JsonError(r), kJson);
-      return;
-    }
-    const Lang lang = LangOf(req);
-    const Texts& t = TextsFor(lang);
-    std::string message = r.message;
-    if (r.retry_after_s > 0) {
-      message = std::string(t.rate_limited) + " " +
-                std::to_string(r.retry_after_s) + " " + t.seconds + ". (" +
-                r.message + ")";
-    }
-    const int status = res.status;
-    Html(req, res, status, t.error_heading,
-         ErrorBody(lang, CodeName(r.code), message));
+    site.Refuse(req, res, r);
   }
-
-  template <typename Msg>
-  void Json(Response& res, const Msg& msg) {
-    google::protobuf::util::JsonPrintOptions opts;
-    opts.preserve_proto_field_names = true;
-    std::string out;
-    (void)google::protobuf::util::MessageToJsonString(msg, &out, opts);
-    res.status = 200;
-    res.set_content(out, kJson);
+  void Json(Response& res, const google::protobuf::Message& msg) {
+    site.Json(res, msg);
   }
 
   // The gRPC calls behind both the pages and the JSON API.
@@ -322,6 +228,7 @@ struct WebServer::Impl {
   void Limits();
 
   WebOptions options;
+  Site site;
   std::unique_ptr<Stub> stub;
   std::unique_ptr<v1::TournamentService::Stub> events;
   RateLimiter limiter;
@@ -473,6 +380,10 @@ void WebServer::Impl::Routes() {
     }
     Json(res, resp);
   });
+  // The portal's page modules (site.h), each with its pages and their
+  // /api/v1/ twins. Installed before the catch-all POST below.
+  // (one line per module)
+
   // Any other POST: its body is read (within the limit) before the 404.
   http.Post(".*", [this](const Request& req, Response& res,
                          const httplib::ContentReader& reader) {
