@@ -57,6 +57,20 @@ constexpr char kSearchPlayers[] =
     "AND (CAST(?5 AS INTEGER) IS NULL OR rank_ordinal >= ?5) "
     "AND (CAST(?6 AS INTEGER) IS NULL OR rank_ordinal <= ?6) "
     "ORDER BY id LIMIT ?7";
+// The public's whole-name look-up with a Latin key (LatinNameKey in SQL:
+// ASCII names only reach it). Scans the players: no index holds the key.
+constexpr char kSearchPlayersByLatinKey[] =
+    "SELECT id, name, latin_name, gender, birth_date, agency_prefix, "
+    "resident_id, rank_ordinal, created_unix, updated_unix, "
+    "gomoku_rank_ordinal, " PLAYER_EXTERNAL_ID
+    " "
+    "FROM players WHERE id > ?1 "
+    "AND (name = ?2 OR REPLACE(REPLACE(LOWER(latin_name), ' ', ''), '-', '') "
+    "= ?3) "
+    "AND (?4 = '' OR agency_prefix = ?4) "
+    "AND (CAST(?5 AS INTEGER) IS NULL OR rank_ordinal >= ?5) "
+    "AND (CAST(?6 AS INTEGER) IS NULL OR rank_ordinal <= ?6) "
+    "ORDER BY id LIMIT ?7";
 constexpr char kSetRank[] =
     "UPDATE players SET rank_ordinal = ?2, updated_unix = ?3 WHERE id = ?1";
 constexpr char kSetGomokuRank[] =
@@ -369,10 +383,13 @@ absl::StatusOr<std::vector<Player>> SqlRegistryRepository::SearchPlayers(
   // Upper bound of the prefix range: U+10FFFF sorts after every character;
   // for a whole name U+0001, below every character a name may hold (names
   // have no control characters), so the range holds the name alone.
+  const bool by_key = q.exact_name && !q.latin_key.empty();
   const std::string upper =
-      q.name_prefix + (q.exact_name ? "\x01" : "\xF4\x8F\xBF\xBF");
+      by_key ? q.latin_key
+             : q.name_prefix + (q.exact_name ? "\x01" : "\xF4\x8F\xBF\xBF");
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
-    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kSearchPlayers));
+    GORANK_ASSIGN_OR_RETURN(
+        auto st, c.Prepare(by_key ? kSearchPlayersByLatinKey : kSearchPlayers));
     st->Bind(1, q.after_id)
         .Bind(2, q.name_prefix)
         .Bind(3, upper)

@@ -342,6 +342,10 @@ absl::StatusOr<PlayerPage> PlayerRegistry::Search(const auth::Caller& caller,
   PlayerQuery q;
   q.name_prefix = r.name_prefix;
   q.exact_name = lookup_only;
+  // A Latin name (pinyin among them) is looked up in any case, with or
+  // without its spaces and hyphens; only stored Latin names match (no
+  // transliteration of Chinese names).
+  if (lookup_only) q.latin_key = LatinNameKey(r.name_prefix);
   q.agency_prefix = r.agency_prefix;
   if (r.min_rank) q.min_ordinal = r.min_rank->Ordinal();
   if (r.max_rank) q.max_ordinal = r.max_rank->Ordinal();

@@ -110,7 +110,9 @@ class PlayerRegistry {
                                 const PlayerPatch& patch);
   // The public only looks names up: name_prefix is then a whole name or
   // Latin name (required), at most 20 players, no page token (both
-  // INVALID_ARGUMENT otherwise).
+  // INVALID_ARGUMENT otherwise). A Latin name matches in any case and with
+  // or without spaces and hyphens (LatinNameKey: "ke jie", "KE-JIE" and
+  // "kejie" find latin_name "Ke Jie"); a Chinese name matches as written.
   absl::StatusOr<PlayerPage> Search(const auth::Caller& caller,
                                     const SearchRequest& request);
   // For the public, certificate numbers in the bases are masked (PPPYY****)

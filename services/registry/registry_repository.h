@@ -17,6 +17,20 @@
 
 namespace gorank::registry {
 
+// The form in which a Latin name is looked up: ASCII letters lower-cased,
+// spaces and hyphens dropped ("Ke-Jie", "KE JIE" and "ke jie" give "kejie").
+// "" for a name with any byte outside ASCII (a Chinese name is looked up
+// as written) or nothing left.
+inline std::string LatinNameKey(const std::string& name) {
+  std::string key;
+  for (char c : name) {
+    if (static_cast<unsigned char>(c) >= 0x80) return "";
+    if (c == ' ' || c == '-') continue;
+    key += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  return key;
+}
+
 struct PlayerQuery {
   std::string name_prefix;         // matches name or latin_name; "" = any
   std::string agency_prefix;       // "" = any
@@ -24,6 +38,10 @@ struct PlayerQuery {
   std::optional<int> max_ordinal;  // a bound excludes unranked players
   // name_prefix is a whole name: name or latin_name equal to it.
   bool exact_name = false;
+  // With exact_name: when not "", a player also matches whose latin_name
+  // has this LatinNameKey (the name_prefix's key), instead of a latin_name
+  // equal to name_prefix.
+  std::string latin_key;
   int64_t after_id = 0;  // pagination: ids strictly greater
   int limit = 50;
 };

@@ -111,6 +111,33 @@ TEST_F(SearchTest, ThePublicOnlyLooksUpWholeNames) {
       << "callers with a token still list";
 }
 
+// The public's Latin names match in any case and with or without spaces
+// and hyphens; Chinese names as written; still no prefix. Callers with a
+// token keep the case-sensitive prefix search.
+TEST_F(SearchTest, ThePublicFindsLatinNamesInAnyCaseAndSpacing) {
+  Add("柯洁", "Ke Jie", "110", "9p");  // 6
+  auto by = [](const char* name) {
+    SearchRequest r;
+    r.name_prefix = name;
+    return r;
+  };
+  for (const char* q :
+       {"Ke Jie", "ke jie", "KE JIE", "Ke-Jie", "kejie", "KeJie", " ke  jie"}) {
+    SCOPED_TRACE(q);
+    EXPECT_EQ(Ids(public_, by(q)), (std::vector<int64_t>{6}));
+  }
+  EXPECT_EQ(Ids(public_, by("柯洁")), (std::vector<int64_t>{6}));
+  EXPECT_EQ(Ids(public_, by("ke")), (std::vector<int64_t>{}))
+      << "a prefix is no name";
+  EXPECT_EQ(Ids(public_, by("jie ke")), (std::vector<int64_t>{}))
+      << "the order of the parts counts";
+  EXPECT_EQ(Ids(public_, by("zhang min")), (std::vector<int64_t>{2}));
+  // No transliteration: 张小龙 has no Latin name, so pinyin finds nobody.
+  EXPECT_EQ(Ids(public_, by("zhang xiaolong")), (std::vector<int64_t>{}));
+  EXPECT_EQ(Ids(auditor_, by("ke jie")), (std::vector<int64_t>{}))
+      << "the token search stays a case-sensitive prefix";
+}
+
 TEST_F(SearchTest, PaginatesWithTokens) {
   SearchRequest r;
   r.page_size = 2;

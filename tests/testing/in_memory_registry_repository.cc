@@ -164,8 +164,12 @@ absl::StatusOr<std::vector<Player>> InMemoryRegistryRepository::SearchPlayers(
   for (auto it = players_.upper_bound(q.after_id); it != players_.end(); ++it) {
     if (q.limit >= 0 && static_cast<int>(out.size()) >= q.limit) break;
     const Player& p = it->second;
-    if (!q.name_prefix.empty() && !starts_with(p.name, q.name_prefix) &&
-        !starts_with(p.latin_name, q.name_prefix)) {
+    if (q.exact_name && !q.latin_key.empty()) {
+      if (p.name != q.name_prefix &&
+          registry::LatinNameKey(p.latin_name) != q.latin_key)
+        continue;
+    } else if (!q.name_prefix.empty() && !starts_with(p.name, q.name_prefix) &&
+               !starts_with(p.latin_name, q.name_prefix)) {
       continue;
     }
     if (!q.agency_prefix.empty() && p.agency_prefix != q.agency_prefix)
