@@ -23,13 +23,26 @@ constexpr char kUpdateEvent[] =
     "competition = ?6, closed = ?7, description = ?8 WHERE id = ?1";
 constexpr char kEventById[] =
     "SELECT id, closed, description FROM events WHERE id = ?1";
+// ListEvents' player (?8, 0 = any) and name (?9: a LIKE pattern over the
+// lower-cased name, '' = any) filters.
+#define EVENT_PLAYER_AND_NAME                                            \
+  "(?8 = 0 OR EXISTS (SELECT 1 FROM event_players p WHERE p.event_id = " \
+  "events.id AND p.player_id = ?8)) "                                    \
+  "AND (?9 = '' OR LOWER(name) LIKE ?9 ESCAPE '!') "
 constexpr char kListEvents[] =
     "SELECT id, closed, description FROM events "
     "WHERE (?1 = '' OR organiser_prefix = ?1) AND (?2 = '' OR competition = "
     "?2) "
     "AND (?3 = '' OR start_date >= ?3) AND (?4 = '' OR start_date <= ?4) "
     "AND (?5 = '' OR start_date > ?5 OR (start_date = ?5 AND id > ?6)) "
-    "ORDER BY start_date, id LIMIT ?7";
+    "AND " EVENT_PLAYER_AND_NAME "ORDER BY start_date, id LIMIT ?7";
+constexpr char kListEventsNewestFirst[] =
+    "SELECT id, closed, description FROM events "
+    "WHERE (?1 = '' OR organiser_prefix = ?1) AND (?2 = '' OR competition = "
+    "?2) "
+    "AND (?3 = '' OR start_date >= ?3) AND (?4 = '' OR start_date <= ?4) "
+    "AND (?5 = '' OR start_date < ?5 OR (start_date = ?5 AND id < ?6)) "
+    "AND " EVENT_PLAYER_AND_NAME "ORDER BY start_date DESC, id DESC LIMIT ?7";
 constexpr char kResultsOf[] =
     "SELECT e.id, r.results FROM events e LEFT JOIN event_results r ON "
     "r.event_id = e.id "
@@ -48,6 +61,18 @@ constexpr char kEventsOfPlayer[] =
     "WHERE p.event_id = e.id AND p.player_id = ?1) ORDER BY e.start_date, e.id";
 
 std::string DateText(const Date& d) { return d.IsValid() ? d.ToString() : ""; }
+
+// "" for no name filter, else %text% with ASCII letters lower-cased and the
+// LIKE wildcards escaped (escape character '!').
+std::string NamePattern(const std::string& text) {
+  if (text.empty()) return "";
+  std::string out = "%";
+  for (char c : text) {
+    if (c == '%' || c == '_' || c == '!') out += '!';
+    out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  return out + "%";
+}
 
 absl::Status NotFound(EventId id) {
   return absl::NotFoundError("no event with id " + std::to_string(id.value));
@@ -164,14 +189,18 @@ absl::StatusOr<std::vector<Event>> SqlEventRepository::ListEvents(
     const tournaments::EventFilter& f) const {
   std::vector<Event> out;
   GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
-    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kListEvents));
+    GORANK_ASSIGN_OR_RETURN(
+        auto st,
+        c.Prepare(f.newest_first ? kListEventsNewestFirst : kListEvents));
     st->Bind(1, f.organiser_prefix)
         .Bind(2, f.competition)
         .Bind(3, f.starts_on_or_after ? f.starts_on_or_after->ToString() : "")
         .Bind(4, f.starts_on_or_before ? f.starts_on_or_before->ToString() : "")
         .Bind(5, f.after_start ? f.after_start->ToString() : "")
         .Bind(6, f.after_id)
-        .Bind(7, f.limit > 0 ? int64_t{f.limit} : INT64_MAX);
+        .Bind(7, f.limit > 0 ? int64_t{f.limit} : INT64_MAX)
+        .Bind(8, f.player ? f.player->value : int64_t{0})
+        .Bind(9, NamePattern(f.name_contains));
     while (true) {
       GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
       if (!row) break;

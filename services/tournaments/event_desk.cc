@@ -23,6 +23,20 @@ absl::Status CheckActsFor(const auth::Caller& caller, const std::string& prefix,
                                      "national admin may)");
 }
 
+// ListEvents' name_contains: at most 100 bytes, no control characters.
+absl::Status CheckNameText(const std::string& text) {
+  if (text.size() > 100) {
+    return absl::InvalidArgumentError("name_contains is longer than 100 bytes");
+  }
+  for (unsigned char c : text) {
+    if (c < 0x20 || c == 0x7f) {
+      return absl::InvalidArgumentError(
+          "name_contains contains a control character");
+    }
+  }
+  return absl::OkStatus();
+}
+
 bool IsPrefix(const std::string& p) {
   return p.size() == 3 && std::all_of(p.begin(), p.end(), [](char c) {
            return c >= '0' && c <= '9';
@@ -95,12 +109,19 @@ absl::StatusOr<Page<Event>> EventDesk::List(const EventFilter& filter,
   auto date = [](const std::optional<Date>& d) {
     return d ? d->ToString() : std::string();
   };
-  const PageQuery query =
+  PageQuery query =
       PageQuery("ListEvents")
           .With("organiser_prefix", filter.organiser_prefix)
           .With("competition", filter.competition)
           .With("starts_on_or_after", date(filter.starts_on_or_after))
           .With("starts_on_or_before", date(filter.starts_on_or_before));
+  // Only when set, so that the tokens of the ascending list stay as they were.
+  if (filter.newest_first) query.With("order", "newest_first");
+  if (filter.player) query.With("player_id", filter.player->value);
+  if (!filter.name_contains.empty()) {
+    GORANK_RETURN_IF_ERROR(CheckNameText(filter.name_contains));
+    query.With("name_contains", filter.name_contains);
+  }
   GORANK_ASSIGN_OR_RETURN(PageRequest request,
                           ReadPage(kEventPage, query, "si", page));
   EventFilter f = filter;
@@ -124,6 +145,32 @@ absl::StatusOr<Page<Event>> EventDesk::List(const EventFilter& filter,
 
 absl::StatusOr<EventResults> EventDesk::Results(EventId id) const {
   return repo_->GetResults(id);
+}
+
+absl::StatusOr<std::vector<PlayerPlace>> EventDesk::PlacesOf(
+    registry::PlayerId player, const std::vector<Event>& events) const {
+  std::vector<PlayerPlace> out;
+  for (const Event& event : events) {
+    GORANK_ASSIGN_OR_RETURN(EventResults results, repo_->GetResults(event.id));
+    absl::StatusOr<Standings> standings = ComputeStandings(event, results);
+    if (!standings.ok()) continue;  // stored results that no longer fit
+    for (const Entrant& e : results.entrants) {
+      if (e.player_id != player) continue;
+      int row_id = e.id.value;
+      if (standings->teams) {
+        if (!e.team) continue;
+        row_id = e.team->value;
+      }
+      for (const StandingRow& row : standings->rows) {
+        if (row.id != row_id) continue;
+        out.push_back(PlayerPlace{event.id, e.id, row.place, row.state,
+                                  row.place_label, standings->status});
+        break;
+      }
+      break;
+    }
+  }
+  return out;
 }
 
 absl::StatusOr<Event> EventDesk::Writable(const auth::Caller& caller,

@@ -68,6 +68,17 @@ struct PairedRound {
   bool stored = false;  // false for a dry run
 };
 
+// A registered player's place in one event: the row of the event's
+// standings that is the player's (the team's row in a team event).
+struct PlayerPlace {
+  EventId event;
+  EntrantId entrant;
+  int place = 0;
+  PlaceState state = PlaceState::kAlone;
+  std::string place_label;
+  StandingsStatus status = StandingsStatus::kFinal;
+};
+
 // The page sizes of ListEvents (page_size 0 gives the first number).
 inline constexpr PageSpec kEventPage{100, 1000};
 
@@ -91,10 +102,17 @@ class EventDesk {
   absl::StatusOr<Event> Get(EventId id) const;
   // The events `filter` matches (its paging fields are set here), by start
   // date then id, one page (kEventPage). INVALID_ARGUMENT for a bad page
-  // (paging.h).
+  // (paging.h), or a name_contains over 100 bytes or with a control
+  // character.
   absl::StatusOr<Page<Event>> List(const EventFilter& filter,
                                    const PageArgs& page) const;
   absl::StatusOr<EventResults> Results(EventId id) const;
+  // The place of `player` in each of `events` whose standings have a row
+  // for the player (none for an event with pending results, an event whose
+  // stored results do not fit its format, or a voided player), in the
+  // order of `events`. NOT_FOUND when an event is unknown.
+  absl::StatusOr<std::vector<PlayerPlace>> PlacesOf(
+      registry::PlayerId player, const std::vector<Event>& events) const;
 
   // Replaces the description (`closed` and the pairing seed are kept as
   // stored; use Close). NOT_FOUND; PERMISSION_DENIED unless the caller acts

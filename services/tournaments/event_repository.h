@@ -26,9 +26,17 @@ struct EventFilter {
   std::string competition;       // "" = any
   std::optional<Date> starts_on_or_after;
   std::optional<Date> starts_on_or_before;
-  // Keyset paging in the list's order (start date, then id): only events
-  // after the one that starts on `after_start` with id `after_id` (nullopt:
-  // from the first); at most `limit` (0: every one).
+  // The list's order: start date, then id, ascending; both descending when
+  // set (newest first).
+  bool newest_first = false;
+  // Only the events in which this registered player is an entrant.
+  std::optional<registry::PlayerId> player;
+  // Only events whose name contains this text; ASCII letters match in
+  // either case ("" = any).
+  std::string name_contains;
+  // Keyset paging in the list's order: only events after the one that
+  // starts on `after_start` with id `after_id` (nullopt: from the first);
+  // at most `limit` (0: every one).
   std::optional<Date> after_start;
   int64_t after_id = 0;
   int limit = 0;
@@ -55,7 +63,7 @@ class EventRepository {
                                    const ChangeRecord& audit) = 0;
 
   // Events matching every set field of `filter`, ordered by start date,
-  // then id.
+  // then id (both descending with filter.newest_first).
   virtual absl::StatusOr<std::vector<Event>> ListEvents(
       const EventFilter& filter) const = 0;
 

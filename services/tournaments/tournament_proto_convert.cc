@@ -316,6 +316,11 @@ absl::StatusOr<EventFilter> FilterFromProto(const v1::ListEventsRequest& req) {
   EventFilter f;
   f.organiser_prefix = req.organiser_prefix();
   f.competition = req.competition();
+  f.newest_first = req.newest_first();
+  if (req.player_id() < 0)
+    return absl::InvalidArgumentError("player_id must not be negative");
+  if (req.player_id() > 0) f.player = registry::PlayerId{req.player_id()};
+  f.name_contains = req.name_contains();
   GORANK_ASSIGN_OR_RETURN(
       f.starts_on_or_after,
       DateFromProto(req.starts_on_or_after(), "starts_on_or_after"));
@@ -509,6 +514,15 @@ void RowMatchToProto(const RowMatch& m, v1::RowMatch* out) {
     if (c.player.rank) RankToProto(*c.player.rank, p->mutable_rank());
     p->set_differs(c.differs);
   }
+}
+
+void PlayerPlaceToProto(const PlayerPlace& p, v1::PlayerPlace* out) {
+  out->set_event_id(p.event.value);
+  out->set_entrant_id(p.entrant.value);
+  out->set_place(p.place);
+  out->set_state(PlaceStateToProto(p.state));
+  out->set_place_label(p.place_label);
+  out->set_standings_status(StatusToProto(p.status));
 }
 
 }  // namespace gorank::tournaments

@@ -30,6 +30,7 @@ absl::StatusOr<EventFilter> FilterFromProto(const v1::ListEventsRequest& req);
 absl::StatusOr<ResultFileFormat> FileFormatFromProto(v1::ResultFileFormat f);
 
 void StandingsToProto(const Standings& s, v1::Standings* out);
+void PlayerPlaceToProto(const PlayerPlace& p, v1::PlayerPlace* out);
 void CompetitionToProto(const Competition& c, v1::Competition* out);
 
 // EditResults: INVALID_ARGUMENT naming the field (ranks, enums, byes).

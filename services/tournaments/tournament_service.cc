@@ -72,6 +72,12 @@ grpc::Status TournamentServiceImpl::ListEvents(grpc::ServerContext* ctx,
                                 desk_->List(f, PageArgsOf(*req)));
         for (const Event& e : page.rows) EventToProto(e, resp->add_events());
         resp->set_next_page_token(page.next_page_token);
+        if (f.player) {
+          GORANK_ASSIGN_OR_RETURN(std::vector<PlayerPlace> places,
+                                  desk_->PlacesOf(*f.player, page.rows));
+          for (const PlayerPlace& p : places)
+            PlayerPlaceToProto(p, resp->add_places());
+        }
         return absl::OkStatus();
       });
 }

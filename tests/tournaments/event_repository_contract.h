@@ -96,6 +96,91 @@ TEST_P(EventRepositoryContract, CreateGetUpdateList) {
   EXPECT_EQ(Audits(), 3);
 }
 
+// Newest first: start date, then id, both descending; the keyset continues
+// after (before, in time) the last event given.
+TEST_P(EventRepositoryContract, ListsNewestFirst) {
+  std::vector<int64_t> ids;
+  for (const char* day : {"2025-03-01", "2025-05-01", "2025-03-01"}) {
+    auto e = repo_->CreateEvent(NewEvent("E", day), Change("event.create"));
+    ASSERT_TRUE(e.ok()) << e.status();
+    ids.push_back(e->id.value);
+  }
+  EventFilter f;
+  f.newest_first = true;
+  auto all = repo_->ListEvents(f);
+  ASSERT_TRUE(all.ok()) << all.status();
+  std::vector<int64_t> order;
+  for (const Event& e : *all) order.push_back(e.id.value);
+  EXPECT_EQ(order, (std::vector<int64_t>{ids[1], ids[2], ids[0]}));
+  f.after_start = *Date::Parse("2025-03-01");
+  f.after_id = ids[2];
+  auto rest = repo_->ListEvents(f);
+  ASSERT_TRUE(rest.ok()) << rest.status();
+  ASSERT_EQ(rest->size(), 1u);
+  EXPECT_EQ((*rest)[0].id.value, ids[0]);
+  f.after_start = *Date::Parse("2025-05-01");
+  f.after_id = ids[1];
+  f.limit = 1;
+  rest = repo_->ListEvents(f);
+  ASSERT_TRUE(rest.ok()) << rest.status();
+  ASSERT_EQ(rest->size(), 1u);
+  EXPECT_EQ((*rest)[0].id.value, ids[2]);
+}
+
+// The player filter (events the registered player entered) and the name
+// filter (a part of the name, ASCII letters in any case, LIKE's wildcards
+// taken as characters) combine with the order and the keyset.
+TEST_P(EventRepositoryContract, ListsByPlayerAndByPartOfTheName) {
+  const registry::PlayerId player{backend_.add_player()};
+  std::vector<int64_t> ids;
+  const char* const names[] = {"Spring Cup 100%", "Autumn cup", "春季杯"};
+  const char* const days[] = {"2025-03-01", "2025-04-01", "2025-05-01"};
+  for (int i = 0; i < 3; ++i) {
+    auto e =
+        repo_->CreateEvent(NewEvent(names[i], days[i]), Change("event.create"));
+    ASSERT_TRUE(e.ok()) << e.status();
+    ids.push_back(e->id.value);
+  }
+  for (int i : {0, 2}) {
+    EventResults r = ResultsBuilder().Players(2).Win(1, 1, 2).Build();
+    r.entrants[0].player_id = player;
+    ASSERT_TRUE(
+        repo_->SaveResults(EventId{ids[i]}, r, Change("results.save")).ok());
+  }
+  auto list = [&](EventFilter f) {
+    std::vector<int64_t> out;
+    auto got = repo_->ListEvents(f);
+    EXPECT_TRUE(got.ok()) << got.status();
+    if (got.ok()) {
+      for (const Event& e : *got) out.push_back(e.id.value);
+    }
+    return out;
+  };
+  EventFilter f;
+  f.player = player;
+  EXPECT_EQ(list(f), (std::vector<int64_t>{ids[0], ids[2]}));
+  f.newest_first = true;
+  EXPECT_EQ(list(f), (std::vector<int64_t>{ids[2], ids[0]}));
+  f.limit = 1;
+  EXPECT_EQ(list(f), (std::vector<int64_t>{ids[2]}));
+  f.player = registry::PlayerId{player.value + 1000};
+  EXPECT_TRUE(list(f).empty());
+  EventFilter n;
+  n.name_contains = "CUP";
+  EXPECT_EQ(list(n), (std::vector<int64_t>{ids[0], ids[1]}));
+  n.name_contains = "autumn";
+  EXPECT_EQ(list(n), (std::vector<int64_t>{ids[1]}));
+  n.name_contains = "季";
+  EXPECT_EQ(list(n), (std::vector<int64_t>{ids[2]}));
+  n.name_contains = "0%";
+  EXPECT_EQ(list(n), (std::vector<int64_t>{ids[0]}));
+  n.name_contains = "p_C";
+  EXPECT_TRUE(list(n).empty()) << "_ is no wildcard";
+  n.name_contains = "cup";
+  n.player = player;
+  EXPECT_EQ(list(n), (std::vector<int64_t>{ids[0]}));
+}
+
 TEST_P(EventRepositoryContract, ErrorsAreNotFoundAndInvalidArgument) {
   EXPECT_EQ(repo_->GetEvent(EventId{7}).status().code(),
             absl::StatusCode::kNotFound);

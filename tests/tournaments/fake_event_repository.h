@@ -57,15 +57,29 @@ class FakeEventRepository : public EventRepository {
       if (!f.competition.empty() && e.competition != f.competition) continue;
       if (f.starts_on_or_after && e.start < *f.starts_on_or_after) continue;
       if (f.starts_on_or_before && e.start > *f.starts_on_or_before) continue;
-      if (f.after_start &&
+      if (f.player &&
+          std::none_of(
+              entry.second.entrants.begin(), entry.second.entrants.end(),
+              [&](const Entrant& en) { return en.player_id == f.player; }))
+        continue;
+      if (!f.name_contains.empty() &&
+          AsciiLower(e.name).find(AsciiLower(f.name_contains)) ==
+              std::string::npos)
+        continue;
+      if (f.after_start && !f.newest_first &&
           (e.start < *f.after_start ||
            (e.start == *f.after_start && e.id.value <= f.after_id)))
+        continue;
+      if (f.after_start && f.newest_first &&
+          (*f.after_start < e.start ||
+           (e.start == *f.after_start && e.id.value >= f.after_id)))
         continue;
       out.push_back(e);
     }
     std::stable_sort(
         out.begin(), out.end(),
         [](const Event& a, const Event& b) { return a.start < b.start; });
+    if (f.newest_first) std::reverse(out.begin(), out.end());
     if (f.limit > 0 && out.size() > static_cast<size_t>(f.limit))
       out.resize(static_cast<size_t>(f.limit));
     return out;
@@ -113,6 +127,12 @@ class FakeEventRepository : public EventRepository {
   }
 
  private:
+  static std::string AsciiLower(std::string s) {
+    for (char& c : s) {
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    }
+    return s;
+  }
   static absl::Status NotFound(EventId id) {
     return absl::NotFoundError("no event with id " + std::to_string(id.value));
   }
