@@ -19,6 +19,8 @@
 #include "services/web/html.h"
 #include "services/web/http_status.h"
 #include "services/web/pairing_page.h"
+#include "services/web/player_page.h"
+#include "services/web/search_page.h"
 #include "services/web/site.h"
 #include "services/web/web_pages.h"
 #include "spdlog/spdlog.h"
@@ -383,6 +385,8 @@ void WebServer::Impl::Routes() {
   // The portal's page modules (site.h), each with its pages and their
   // /api/v1/ twins. Installed before the catch-all POST below.
   // (one line per module)
+  InstallPlayerPages(http, site);
+  InstallSearchPages(http, site);
 
   // Any other POST: its body is read (within the limit) before the 404.
   http.Post(".*", [this](const Request& req, Response& res,

@@ -27,6 +27,7 @@ void WebFixture::StartServer(double http_rate, double http_burst,
     if (!public_base_url_.empty()) config.public_base_url = public_base_url_;
     config.public_rate = public_rate;
     config.public_burst = public_burst;
+    if (adjust_config_) adjust_config_(config);
   };
   spdlog::set_level(std::getenv("WEB_DEBUG") ? spdlog::level::info
                                              : spdlog::level::warn);

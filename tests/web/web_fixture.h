@@ -8,6 +8,7 @@
 
 #include <httplib.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -61,6 +62,8 @@ class WebFixture : public ::testing::Test {
   int http_max_notices_ = 200;
   // Set before StartServer: ServerConfig::public_base_url ("" the default).
   std::string public_base_url_;
+  // Set before StartServer: any further change of the server's config.
+  std::function<void(server::ServerConfig&)> adjust_config_;
 };
 
 }  // namespace gorank::web
