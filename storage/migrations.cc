@@ -333,6 +333,46 @@ CREATE TABLE rating_starts(
 ) STRICT;
 )sql";
 
+// Monthly rating lists: the rating table as it stood at the end of each
+// month (Asia/Shanghai), kept unchanged once written, with the filter
+// columns of that moment (agency, Go rank, date of the last rated event).
+// rating_snapshot_start holds the first month rankd watched the end of:
+// months before it are not kept (their table cannot be known exactly).
+constexpr char kSchemaV10[] = R"sql(
+CREATE TABLE rating_snapshot_start(
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  first_month TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE rating_snapshot_months(
+  month TEXT PRIMARY KEY CHECK (length(month) = 7),
+  players INTEGER NOT NULL,
+  pro_players INTEGER NOT NULL,
+  taken_unix INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE rating_snapshots(
+  month TEXT NOT NULL REFERENCES rating_snapshot_months(month),
+  player_id INTEGER NOT NULL,
+  gor TEXT NOT NULL,
+  gor_key INTEGER NOT NULL,
+  rated_games INTEGER NOT NULL,
+  rated_events INTEGER NOT NULL,
+  pro_elo TEXT,
+  pro_key INTEGER,
+  pro_games INTEGER NOT NULL,
+  agency_prefix TEXT NOT NULL,
+  rank_ordinal INTEGER,
+  last_rated TEXT,
+  PRIMARY KEY (month, player_id)
+) STRICT;
+CREATE INDEX rating_snapshots_by_gor
+  ON rating_snapshots(month, gor_key DESC, player_id);
+CREATE INDEX rating_snapshots_by_pro
+  ON rating_snapshots(month, pro_key DESC, player_id)
+  WHERE pro_key IS NOT NULL;
+)sql";
+
 constexpr char kInsertAgency[] =
     "INSERT INTO agencies(prefix, name, name_en, level, status) "
     "VALUES(?1, ?2, ?3, ?4, 1)";
@@ -393,6 +433,8 @@ const std::vector<Migration>& Migrations() {
       {9,
        "imports: agency-own player ids, imported certificates, rating starts",
        [](Connection& c) { return ApplyDdl(c, kSchemaV9); }},
+      {10, "ratings: the monthly rating lists, kept once a month has ended",
+       [](Connection& c) { return ApplyDdl(c, kSchemaV10); }},
   };
   return *kMigrations;
 }

@@ -84,6 +84,77 @@ constexpr char kHistoryOf[] =
     "FROM rating_history h JOIN rating_events e ON e.seq = h.event_seq "
     "WHERE h.player_id = ?1 ORDER BY h.event_seq";
 
+// The rating lists with their filters (ListRatingRows). Parameters: ?1 the
+// limit; ?2 = 1 when a position is given, ?3 its order key, ?4 its player;
+// ?5 the agency ('' every agency); ?6 = 1 with ?7 the lowest Go rank
+// ordinal; ?8 = 1 with ?9 the highest; ?10 the earliest last rated date (''
+// any); ?11 the month (kept lists only).
+// Shared parts of the four list statements (macros, so that each statement
+// is one literal: statements are cached by their text).
+#define GORANK_LIVE_SELECT                                                \
+  "SELECT r.player_id, r.gor, r.rated_games, r.rated_events, r.pro_elo, " \
+  "r.pro_games, p.name, p.latin_name, p.agency_prefix, p.rank_ordinal, "  \
+  "(SELECT max(e.event_date) FROM rating_history h JOIN rating_events e " \
+  "ON e.seq = h.event_seq WHERE h.player_id = r.player_id) "              \
+  "FROM ratings r JOIN players p ON p.id = r.player_id WHERE "
+#define GORANK_LIVE_FILTERS                                               \
+  " AND (?5 = '' OR p.agency_prefix = ?5) AND (?6 = 0 OR p.rank_ordinal " \
+  ">= ?7) AND (?8 = 0 OR p.rank_ordinal <= ?9) AND (?10 = '' OR EXISTS "  \
+  "(SELECT 1 FROM rating_history h JOIN rating_events e ON e.seq = "      \
+  "h.event_seq WHERE h.player_id = r.player_id AND e.event_date >= ?10)) "
+#define GORANK_KEPT_SELECT                                                \
+  "SELECT s.player_id, s.gor, s.rated_games, s.rated_events, s.pro_elo, " \
+  "s.pro_games, p.name, p.latin_name, s.agency_prefix, s.rank_ordinal, "  \
+  "s.last_rated FROM rating_snapshots s JOIN players p ON p.id = "        \
+  "s.player_id WHERE s.month = ?11 AND "
+#define GORANK_KEPT_FILTERS                                               \
+  " AND (?5 = '' OR s.agency_prefix = ?5) AND (?6 = 0 OR s.rank_ordinal " \
+  ">= ?7) AND (?8 = 0 OR s.rank_ordinal <= ?9) AND (?10 = '' OR "         \
+  "s.last_rated >= ?10) "
+constexpr char kLiveByGor[] = GORANK_LIVE_SELECT
+    "(?2 = 0 OR r.gor_key < ?3 OR (r.gor_key = ?3 AND r.player_id > "
+    "?4))" GORANK_LIVE_FILTERS "ORDER BY r.gor_key DESC, r.player_id LIMIT ?1";
+constexpr char kLiveByPro[] = GORANK_LIVE_SELECT
+    "r.pro_key IS NOT NULL AND (?2 = 0 OR r.pro_key < ?3 OR (r.pro_key = ?3 "
+    "AND r.player_id > ?4))" GORANK_LIVE_FILTERS
+    "ORDER BY r.pro_key DESC, r.player_id LIMIT ?1";
+constexpr char kKeptByGor[] = GORANK_KEPT_SELECT
+    "(?2 = 0 OR s.gor_key < ?3 OR (s.gor_key = ?3 AND s.player_id > "
+    "?4))" GORANK_KEPT_FILTERS "ORDER BY s.gor_key DESC, s.player_id LIMIT ?1";
+constexpr char kKeptByPro[] = GORANK_KEPT_SELECT
+    "s.pro_key IS NOT NULL AND (?2 = 0 OR s.pro_key < ?3 OR (s.pro_key = ?3 "
+    "AND s.player_id > ?4))" GORANK_KEPT_FILTERS
+    "ORDER BY s.pro_key DESC, s.player_id LIMIT ?1";
+#undef GORANK_LIVE_SELECT
+#undef GORANK_LIVE_FILTERS
+#undef GORANK_KEPT_SELECT
+#undef GORANK_KEPT_FILTERS
+
+constexpr char kFirstWatched[] =
+    "SELECT first_month FROM rating_snapshot_start WHERE id = 1";
+constexpr char kPutFirstWatched[] =
+    "INSERT INTO rating_snapshot_start(id, first_month) VALUES(1, ?1) "
+    "ON CONFLICT(id) DO NOTHING";
+constexpr char kMonthKept[] =
+    "SELECT 1 FROM rating_snapshot_months WHERE month = ?1";
+constexpr char kKeptMonths[] =
+    "SELECT month, players, pro_players, taken_unix FROM "
+    "rating_snapshot_months ORDER BY month DESC";
+constexpr char kPutKeptMonth[] =
+    "INSERT INTO rating_snapshot_months(month, players, pro_players, "
+    "taken_unix) VALUES(?1, (SELECT count(*) FROM ratings r JOIN players p "
+    "ON p.id = r.player_id), (SELECT count(*) FROM ratings r JOIN players p "
+    "ON p.id = r.player_id WHERE r.pro_key IS NOT NULL), ?2)";
+constexpr char kKeepRows[] =
+    "INSERT INTO rating_snapshots(month, player_id, gor, gor_key, "
+    "rated_games, rated_events, pro_elo, pro_key, pro_games, agency_prefix, "
+    "rank_ordinal, last_rated) SELECT ?1, r.player_id, r.gor, r.gor_key, "
+    "r.rated_games, r.rated_events, r.pro_elo, r.pro_key, r.pro_games, "
+    "p.agency_prefix, p.rank_ordinal, "
+    "(SELECT max(e.event_date) FROM rating_history h JOIN rating_events e "
+    "ON e.seq = h.event_seq WHERE h.player_id = r.player_id) "
+    "FROM ratings r JOIN players p ON p.id = r.player_id";
+
 constexpr char kPutStart[] =
     "INSERT INTO rating_starts(player_id, gor, pro_elo, as_of, origin, "
     "recorded_unix) VALUES(?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(player_id) DO "
@@ -546,6 +617,122 @@ absl::StatusOr<std::vector<PlayerId>> SqlRatingRepository::RatedPlayers()
     return absl::OkStatus();
   }));
   return out;
+}
+
+absl::StatusOr<std::vector<ratings::RatingListRow>>
+SqlRatingRepository::ListRatingRows(
+    const ratings::RatingListQuery& query) const {
+  const bool kept = !query.month.empty();
+  const char* sql = kept ? (query.pro_list ? kKeptByPro : kKeptByGor)
+                         : (query.pro_list ? kLiveByPro : kLiveByGor);
+  std::vector<ratings::RatingListRow> out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(sql));
+    const auto& after = query.after;
+    st->Bind(1, int64_t{query.limit})
+        .Bind(2, int64_t{after ? 1 : 0})
+        .Bind(3, after ? OrderKey(after->rating) : int64_t{0})
+        .Bind(4, after ? after->player.value : int64_t{0})
+        .Bind(5, query.agency_prefix)
+        .Bind(6, int64_t{query.min_rank_ordinal ? 1 : 0})
+        .Bind(7, int64_t{query.min_rank_ordinal.value_or(0)})
+        .Bind(8, int64_t{query.max_rank_ordinal ? 1 : 0})
+        .Bind(9, int64_t{query.max_rank_ordinal.value_or(0)})
+        .Bind(10, query.active_since ? query.active_since->ToString()
+                                     : std::string());
+    if (kept) st->Bind(11, query.month);
+    while (true) {
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) break;
+      ratings::RatingListRow r;
+      GORANK_ASSIGN_OR_RETURN(r.rating, ReadRating(*st));
+      r.name = st->Text(6);
+      r.latin_name = st->Text(7);
+      r.agency_prefix = st->Text(8);
+      if (!st->IsNull(9)) r.rank_ordinal = static_cast<int>(st->Int(9));
+      if (!st->IsNull(10)) {
+        GORANK_ASSIGN_OR_RETURN(r.last_rated, Date::Parse(st->Text(10)));
+      }
+      out.push_back(std::move(r));
+    }
+    return absl::OkStatus();
+  }));
+  return out;
+}
+
+absl::StatusOr<std::vector<ratings::KeptMonth>>
+SqlRatingRepository::KeptMonths() const {
+  std::vector<ratings::KeptMonth> out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kKeptMonths));
+    while (true) {
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) break;
+      out.push_back(
+          ratings::KeptMonth{st->Text(0), st->Int(1), st->Int(2), st->Int(3)});
+    }
+    return absl::OkStatus();
+  }));
+  return out;
+}
+
+absl::StatusOr<std::optional<std::string>>
+SqlRatingRepository::FirstWatchedMonth() const {
+  std::optional<std::string> out;
+  GORANK_RETURN_IF_ERROR(db_->Read([&](Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kFirstWatched));
+    GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+    if (row) out = st->Text(0);
+    return absl::OkStatus();
+  }));
+  return out;
+}
+
+absl::StatusOr<std::vector<std::string>> SqlRatingRepository::KeepMonths(
+    const std::vector<std::string>& months, const std::string& first_month,
+    int64_t now_unix, const ChangeRecord& audit) {
+  std::vector<std::string> kept;
+  GORANK_RETURN_IF_ERROR(db_->Write([&](Connection& c) -> absl::Status {
+    kept.clear();
+    bool wrote = false;
+    {
+      GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kFirstWatched));
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) {
+        st.reset();
+        GORANK_ASSIGN_OR_RETURN(auto put, c.Prepare(kPutFirstWatched));
+        put->Bind(1, first_month);
+        GORANK_RETURN_IF_ERROR(put->Run());
+        wrote = true;
+      }
+    }
+    for (const std::string& month : months) {
+      {
+        GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kMonthKept));
+        st->Bind(1, month);
+        GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+        if (row) continue;
+      }
+      {
+        GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kPutKeptMonth));
+        st->Bind(1, month).Bind(2, now_unix);
+        GORANK_RETURN_IF_ERROR(st->Run());
+      }
+      GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kKeepRows));
+      st->Bind(1, month);
+      GORANK_RETURN_IF_ERROR(st->Run());
+      kept.push_back(month);
+      wrote = true;
+    }
+    if (!wrote) return absl::OkStatus();
+    ChangeRecord audited = audit;
+    nlohmann::json after = nlohmann::json::object();
+    after["first_month"] = first_month;
+    after["kept"] = kept;
+    audited.after = after.dump();
+    return AppendAudit(c, audited).status();
+  }));
+  return kept;
 }
 
 absl::Status SqlRatingRepository::StoreStarts(

@@ -2,7 +2,9 @@
 // migration 6): `rating_events` (the applied events in order), `ratings` (one
 // row a player), `rating_history` (one row a player and event), `rating_state`
 // (the table digest), `promotion_proposals` and (migration 9) `rating_starts`,
-// the imported starting ratings; players are looked up in `players` and
+// the imported starting ratings, and (migration 10) the monthly lists
+// `rating_snapshot_months`, `rating_snapshots` and `rating_snapshot_start`;
+// players are looked up in `players` and
 // `player_external_ids`. Ratings are stored as shortest round-trip decimal
 // text, so a stored table reads back bit for bit. Every write runs in one
 // transaction with its audit-log entry.
@@ -10,6 +12,7 @@
 #define GORANK_STORAGE_SQL_RATING_REPOSITORY_H_
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "services/ratings/rating_repository.h"
@@ -39,6 +42,13 @@ class SqlRatingRepository : public ratings::RatingRepository {
   absl::StatusOr<std::vector<ratings::PlayerRating>> ListRatings(
       bool pro_list, int64_t offset, int limit) const override;
   absl::StatusOr<std::vector<ratings::PlayerId>> RatedPlayers() const override;
+  absl::StatusOr<std::vector<ratings::RatingListRow>> ListRatingRows(
+      const ratings::RatingListQuery& query) const override;
+  absl::StatusOr<std::vector<ratings::KeptMonth>> KeptMonths() const override;
+  absl::StatusOr<std::optional<std::string>> FirstWatchedMonth() const override;
+  absl::StatusOr<std::vector<std::string>> KeepMonths(
+      const std::vector<std::string>& months, const std::string& first_month,
+      int64_t now_unix, const ChangeRecord& audit) override;
   absl::Status StoreStarts(const ratings::StartsDelta& delta,
                            const std::vector<ChangeRecord>& audit) override;
   absl::StatusOr<std::vector<ratings::RatingStart>> ListStarts() const override;

@@ -95,6 +95,7 @@ std::vector<MethodPolicy> BuildTable() {
       {"/gorank.v1.RatingService/GetRating", {kP, kN, kA, kU}},
       {"/gorank.v1.RatingService/GetRatingHistory", {kP, kN, kA, kU}},
       {"/gorank.v1.RatingService/ListRatings", {kP, kN, kA, kU}},
+      {"/gorank.v1.RatingService/ListRatingSnapshots", {kP, kN, kA, kU}},
       {"/gorank.v1.RatingService/RecomputeRatings", {kN}},
       {"/gorank.v1.RatingService/ImportRatings", {kN}},
       {"/gorank.v1.RatingService/ListPromotionRules", {kP, kN, kA, kU}},

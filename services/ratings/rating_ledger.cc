@@ -119,6 +119,7 @@ absl::StatusOr<RecomputeReport> RatingLedger::RecomputeLocked(
       stored_table_wrong || stored.table_sha256 != report.table_sha256;
   if (dry_run) return report;
   if (report.changed) {
+    GORANK_RETURN_IF_ERROR(BeforeWrite());
     GORANK_RETURN_IF_ERROR(repo_->ReplaceAll(
         SnapshotOf(book, report.table_sha256),
         Change(actor, "ratings.recompute", "ratings", ReportJson(report))));
@@ -172,6 +173,7 @@ absl::Status RatingLedger::EventClosed(tournaments::EventId id,
   }
   delta.table_sha256 = TableSha256(next);
   delta.players_total = static_cast<int64_t>(next.player_count());
+  GORANK_RETURN_IF_ERROR(BeforeWrite());
   absl::Status stored = repo_->AppendEvent(
       delta, Change(actor, "ratings.event", "event:" + rated.key.event_id,
                     "{\"players\":" + std::to_string(delta.players.size()) +
@@ -260,6 +262,7 @@ absl::StatusOr<StartImportReport> RatingLedger::ImportStarts(
                                   {"table_sha256", delta.table_sha256}};
     audit.push_back(Change(actor, "ratings.import", "ratings", after.dump()));
   }
+  GORANK_RETURN_IF_ERROR(BeforeWrite());
   GORANK_RETURN_IF_ERROR(repo_->StoreStarts(delta, audit));
   book_ = std::move(next);
   report.stored = true;

@@ -25,6 +25,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -100,11 +101,23 @@ class RatingLedger {
 
   const RatingSettings& settings() const { return settings_; }
 
+  // Runs `hook` (under the ledger's lock) before every write of the rating
+  // table (recompute, event, imported starts); an error from it stops the
+  // write and is returned. rankd keeps the ended months' lists there
+  // (rating_lists.h), so that a month's list is the table as the month
+  // ended. Call before the ledger is shared; not thread-safe.
+  void SetBeforeWrite(std::function<absl::Status()> hook) {
+    before_write_ = std::move(hook);
+  }
+
  private:
   // REQUIRES: mu_ held. With `stored_table_wrong` the result is stored
   // (unless `dry_run`) even when its digest equals the stored digest.
   absl::StatusOr<RecomputeReport> RecomputeLocked(
       const std::string& actor, bool dry_run, bool stored_table_wrong = false);
+  absl::Status BeforeWrite() const {
+    return before_write_ ? before_write_() : absl::OkStatus();
+  }
   ChangeRecord Change(const std::string& actor, const std::string& action,
                       const std::string& subject,
                       const std::string& after) const;
@@ -116,6 +129,7 @@ class RatingLedger {
   std::mutex mu_;
   std::optional<RatingBook> book_;  // guarded by mu_; set by a recompute
   std::atomic<int64_t> recomputes_{0};
+  std::function<absl::Status()> before_write_;
 };
 
 }  // namespace gorank::ratings

@@ -127,6 +127,45 @@ struct RatingListPosition {
   PlayerId player;
 };
 
+// Which rows of a rating list (rating_lists.h), keyset-paged like
+// ListRatingsAfter. Every set filter narrows the list.
+struct RatingListQuery {
+  bool pro_list = false;
+  // "YYYY-MM": the kept list of that month (KeepMonths); "": the current
+  // table.
+  std::string month;
+  std::string agency_prefix;  // "": every agency
+  // Bounds of the registered Go rank's ordinal (registry::Rank::Ordinal); a
+  // bound excludes players without a Go rank.
+  std::optional<int> min_rank_ordinal;
+  std::optional<int> max_rank_ordinal;
+  // Only players whose last rated event is on or after this day.
+  std::optional<Date> active_since;
+  std::optional<RatingListPosition> after;  // nullopt: from the top
+  int limit = 50;                           // > 0
+};
+
+// One row of a rating list: the rating and what the public sees of the
+// player (the current name; in a kept month the agency and rank of then).
+struct RatingListRow {
+  PlayerRating rating;
+  std::string name;
+  std::string latin_name;
+  std::string agency_prefix;
+  std::optional<int> rank_ordinal;  // the registered Go rank
+  std::optional<Date> last_rated;   // the last rated event's date
+};
+
+// A month whose list is kept.
+struct KeptMonth {
+  std::string month;  // "YYYY-MM"
+  int64_t players = 0;
+  int64_t pro_players = 0;
+  int64_t taken_unix = 0;
+
+  friend bool operator==(const KeptMonth&, const KeptMonth&) = default;
+};
+
 // Implementations are thread-safe.
 class RatingRepository {
  public:
@@ -166,6 +205,41 @@ class RatingRepository {
       int limit) const = 0;
   // Every player with a stored rating, by ascending id.
   virtual absl::StatusOr<std::vector<PlayerId>> RatedPlayers() const = 0;
+
+  // Monthly lists (rating_lists.h). The defaults are those of a repository
+  // without them: nothing kept, the write UNIMPLEMENTED.
+  //
+  // The rows of `query` in the list's order (descending GoR, or pro rating
+  // of the players who have one; ties by ascending id), filters applied by
+  // the query itself, at most query.limit; only players in the registry.
+  // A month not kept has no rows.
+  virtual absl::StatusOr<std::vector<RatingListRow>> ListRatingRows(
+      const RatingListQuery& query) const {
+    (void)query;
+    return std::vector<RatingListRow>{};
+  }
+  // The kept months, newest first.
+  virtual absl::StatusOr<std::vector<KeptMonth>> KeptMonths() const {
+    return std::vector<KeptMonth>{};
+  }
+  // The first month whose end is watched (KeepMonths); absent before the
+  // first KeepMonths.
+  virtual absl::StatusOr<std::optional<std::string>> FirstWatchedMonth() const {
+    return std::optional<std::string>{};
+  }
+  // In one transaction: records `first_month` as the first watched month
+  // when none is recorded, then keeps the current table (with each player's
+  // agency, Go rank and last rated date) as the list of every month of
+  // `months` not kept yet (months already kept are left as they are, so
+  // concurrent callers keep a month once), taken at `now_unix`, with one
+  // audit entry (`audit`) when anything was written. Returns the months it
+  // kept.
+  virtual absl::StatusOr<std::vector<std::string>> KeepMonths(
+      const std::vector<std::string>& months, const std::string& first_month,
+      int64_t now_unix, const ChangeRecord& audit) {
+    (void)months, (void)first_month, (void)now_unix, (void)audit;
+    return absl::UnimplementedError("this repository keeps no monthly lists");
+  }
 
   // Imported starts (rating_import.h). The defaults are those of a
   // repository without starts: none stored, the writes UNIMPLEMENTED.

@@ -39,6 +39,41 @@ void RatingToProto(const PlayerRating& r, v1::PlayerRating* out) {
   out->set_pro_games(r.pro_games);
 }
 
+void ListRowToProto(const RatingListRow& r, v1::PlayerRating* out) {
+  RatingToProto(r.rating, out);
+  out->set_name(r.name);
+  out->set_latin_name(r.latin_name);
+  out->set_agency_prefix(r.agency_prefix);
+  if (r.rank_ordinal) {
+    absl::StatusOr<registry::Rank> rank =
+        registry::Rank::FromOrdinal(*r.rank_ordinal);
+    if (rank.ok()) registry::RankToProto(*rank, out->mutable_rank());
+  }
+  if (r.last_rated) {
+    gorank::DateToProto(*r.last_rated, out->mutable_last_rated());
+  }
+}
+
+absl::StatusOr<RatingListFilter> FilterOf(const v1::ListRatingsRequest& req) {
+  GORANK_ASSIGN_OR_RETURN(registry::Discipline discipline,
+                          registry::DisciplineFromProto(req.discipline()));
+  if (discipline != registry::Discipline::kGo) {
+    return absl::InvalidArgumentError(
+        "discipline: the rating lists are Go ratings (GoR and the pro list); "
+        "Gomoku has no rating system");
+  }
+  RatingListFilter f;
+  f.pro_list = req.pro_list();
+  f.month = req.month();
+  f.agency_prefix = req.agency_prefix();
+  f.active_months = req.active_months();
+  GORANK_ASSIGN_OR_RETURN(f.min_rank,
+                          registry::RankFromProto(req.min_rank(), "min_rank"));
+  GORANK_ASSIGN_OR_RETURN(f.max_rank,
+                          registry::RankFromProto(req.max_rank(), "max_rank"));
+  return f;
+}
+
 void ChangeToProto(const RatingChange& c, v1::RatingChange* out) {
   out->set_event_id(c.event.event_id);
   gorank::DateToProto(c.event.date, out->mutable_event_date());
@@ -197,14 +232,35 @@ grpc::Status RatingServiceImpl::ListRatings(grpc::ServerContext* ctx,
                                             v1::ListRatingsResponse* resp) {
   return gate_->Run(
       ctx, M("ListRatings"), *req, [&](const auth::Caller&) -> absl::Status {
-        GORANK_ASSIGN_OR_RETURN(
-            Page<PlayerRating> page,
-            ListRatingPage(*ratings_, req->pro_list(), PageArgsOf(*req)));
-        for (const PlayerRating& r : page.rows)
-          RatingToProto(r, resp->add_ratings());
+        GORANK_ASSIGN_OR_RETURN(RatingListFilter filter, FilterOf(*req));
+        GORANK_ASSIGN_OR_RETURN(RatingListPage page,
+                                lists_->List(filter, PageArgsOf(*req)));
+        for (const RatingListRow& r : page.rows) {
+          ListRowToProto(r, resp->add_ratings());
+        }
         resp->set_next_page_token(page.next_page_token);
+        resp->set_first_position(page.first_position);
+        resp->set_month(filter.month);
         return absl::OkStatus();
       });
+}
+
+grpc::Status RatingServiceImpl::ListRatingSnapshots(
+    grpc::ServerContext* ctx, const v1::ListRatingSnapshotsRequest* req,
+    v1::ListRatingSnapshotsResponse* resp) {
+  return gate_->Run(ctx, M("ListRatingSnapshots"), *req,
+                    [&](const auth::Caller&) -> absl::Status {
+                      GORANK_ASSIGN_OR_RETURN(std::vector<KeptMonth> months,
+                                              lists_->Months());
+                      for (const KeptMonth& m : months) {
+                        v1::RatingSnapshotMonth* out = resp->add_months();
+                        out->set_month(m.month);
+                        out->set_players(m.players);
+                        out->set_pro_players(m.pro_players);
+                        out->set_taken_unix(m.taken_unix);
+                      }
+                      return absl::OkStatus();
+                    });
 }
 
 grpc::Status RatingServiceImpl::RecomputeRatings(

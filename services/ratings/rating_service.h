@@ -12,6 +12,7 @@
 #include "services/common/rpc_method.h"
 #include "services/ratings/promotion_desk.h"
 #include "services/ratings/rating_ledger.h"
+#include "services/ratings/rating_lists.h"
 #include "services/ratings/rating_repository.h"
 
 namespace gorank::ratings {
@@ -23,7 +24,10 @@ namespace gorank::ratings {
 // GetRatingHistory: oldest first, empty for a player without rated games.
 // ListRatings, ListProposals: paged as services/common/paging.h (page_size
 //   0 -> 50, at most 500; INVALID_ARGUMENT outside that or for a page_token
-//   of another query or not given by rankd).
+//   of another query or not given by rankd). ListRatings: the filters and
+//   month as RatingLists::List documents; discipline GOMOKU is
+//   INVALID_ARGUMENT (Gomoku has no rating).
+// ListRatingSnapshots: the kept months, newest first.
 // RecomputeRatings: the ledger's report; stores unless dry_run.
 // The promotion RPCs: errors as PromotionDesk documents.
 // GetRating also names the origin of an imported start (PlayerRating.origin;
@@ -35,15 +39,18 @@ namespace gorank::ratings {
 class RatingServiceImpl final : public v1::RatingService::Service {
  public:
   RatingServiceImpl(CallGate* gate, RatingRepository* ratings,
-                    RatingLedger* ledger, PromotionDesk* promotions)
+                    RatingLists* lists, RatingLedger* ledger,
+                    PromotionDesk* promotions)
       : gate_(gate),
         ratings_(ratings),
+        lists_(lists),
         ledger_(ledger),
         promotions_(promotions) {}
 
   GORANK_RPC(GetRating);
   GORANK_RPC(GetRatingHistory);
   GORANK_RPC(ListRatings);
+  GORANK_RPC(ListRatingSnapshots);
   GORANK_RPC(RecomputeRatings);
   GORANK_RPC(ListPromotionRules);
   GORANK_RPC(EvaluatePromotions);
@@ -58,6 +65,7 @@ class RatingServiceImpl final : public v1::RatingService::Service {
  private:
   CallGate* gate_;
   RatingRepository* ratings_;
+  RatingLists* lists_;
   RatingLedger* ledger_;
   PromotionDesk* promotions_;
 };

@@ -1,5 +1,3 @@
-#include "services/server/rankd_server.h"
-
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -37,6 +35,7 @@
 #include "services/rules/rules_service.h"
 #include "services/server/health_monitor.h"
 #include "services/server/metrics_endpoint.h"
+#include "services/server/rankd_server.h"
 #include "services/server/server_metrics.h"
 #include "services/tournaments/event_desk.h"
 #include "services/tournaments/registry_player_directory.h"
@@ -96,6 +95,7 @@ struct RankdServer::Parts {
   ratings::RatingsConfig ratings_config;
   std::unique_ptr<storage::SqlRatingRepository> rating_repo;
   std::unique_ptr<ratings::RatingLedger> rating_ledger;
+  std::unique_ptr<ratings::RatingLists> rating_lists;
   std::unique_ptr<ratings::PromotionDesk> promotion_desk;
   std::unique_ptr<ratings::RatingServiceImpl> rating_service;
   // Operations: stopped first at shutdown (they read the parts above).
@@ -450,6 +450,18 @@ absl::Status WireRatings(const ServerConfig& config, const Clock* clock,
   p.rating_repo = std::make_unique<storage::SqlRatingRepository>(p.db.get());
   p.rating_ledger = std::make_unique<ratings::RatingLedger>(
       p.event_repo.get(), p.rating_repo.get(), clock, p.ratings_config.rating);
+  // The monthly lists: the ended months' lists are kept before any rating
+  // write, at start and before a monthly read (rating_lists.h).
+  p.rating_lists =
+      std::make_unique<ratings::RatingLists>(p.rating_repo.get(), clock);
+  ratings::RatingLists* lists = p.rating_lists.get();
+  p.rating_ledger->SetBeforeWrite([lists] { return lists->KeepEndedMonths(); });
+  if (log_ok) {
+    if (absl::Status kept = lists->KeepEndedMonths(); !kept.ok()) {
+      spdlog::error("ratings: the ended months' lists not kept: {}",
+                    kept.ToString());
+    }
+  }
   const auto start = std::chrono::steady_clock::now();
   GORANK_ASSIGN_OR_RETURN(
       ratings::RecomputeReport report,
@@ -483,8 +495,8 @@ absl::Status WireRatings(const ServerConfig& config, const Clock* clock,
       &p.ratings_config.promotion, p.rating_repo.get(), p.event_repo.get(),
       p.registry_view, p.certification.get(), clock);
   p.rating_service = std::make_unique<ratings::RatingServiceImpl>(
-      p.gate.get(), p.rating_repo.get(), p.rating_ledger.get(),
-      p.promotion_desk.get());
+      p.gate.get(), p.rating_repo.get(), p.rating_lists.get(),
+      p.rating_ledger.get(), p.promotion_desk.get());
   return absl::OkStatus();
 }
 
