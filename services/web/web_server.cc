@@ -20,6 +20,7 @@
 #include "services/web/http_status.h"
 #include "services/web/pairing_page.h"
 #include "services/web/player_page.h"
+#include "services/web/ratings_page.h"
 #include "services/web/search_page.h"
 #include "services/web/site.h"
 #include "services/web/web_pages.h"
@@ -387,6 +388,7 @@ void WebServer::Impl::Routes() {
   // (one line per module)
   InstallPlayerPages(http, site);
   InstallSearchPages(http, site);
+  InstallRatingsPages(http, site);
 
   // Any other POST: its body is read (within the limit) before the 404.
   http.Post(".*", [this](const Request& req, Response& res,
