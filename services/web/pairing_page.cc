@@ -94,25 +94,39 @@ std::string PairingTitle(Lang lang, int round) {
   return "第" + std::to_string(round) + "轮对阵";
 }
 
-std::string PairingBody(Lang lang, const v1::Event& event,
-                        const v1::EventResults& results, int round) {
+std::string GameResultText(Lang lang, const v1::Game& game) {
+  return Result(lang, game);
+}
+
+std::string EntrantLabel(Lang lang, const v1::Entrant& e) {
+  std::string name = e.family_name();
+  if (!e.given_name().empty()) {
+    const bool cjk = !name.empty() &&
+                     static_cast<unsigned char>(name.back()) >= 0x80 &&
+                     static_cast<unsigned char>(e.given_name()[0]) >= 0x80;
+    name += (cjk ? "" : " ") + e.given_name();
+  }
+  std::string shown = E(name);
+  if (e.has_rank()) {
+    shown += " (" +
+             E(RankLabel(lang, e.rank().ladder(), e.rank().level(),
+                         e.rank().notation())) +
+             ")";
+  }
+  return shown;
+}
+
+std::string RoundBoards(Lang lang, const v1::Event& event,
+                        const v1::EventResults& results, int round,
+                        const RoundView& view) {
   const PairingTexts& t = T(lang);
-  round = CurrentRound(results, round);
   std::map<int, std::string> names;
   for (const v1::Entrant& e : results.entrants()) {
-    std::string name = e.family_name();
-    if (!e.given_name().empty()) {
-      const bool cjk = !name.empty() &&
-                       static_cast<unsigned char>(name.back()) >= 0x80 &&
-                       static_cast<unsigned char>(e.given_name()[0]) >= 0x80;
-      name += (cjk ? "" : " ") + e.given_name();
-    }
-    std::string shown = E(name);
-    if (e.has_rank()) {
-      shown += " (" +
-               E(RankLabel(lang, e.rank().ladder(), e.rank().level(),
-                           e.rank().notation())) +
-               ")";
+    std::string shown = EntrantLabel(lang, e);
+    if (view.link_players && e.player_id() > 0) {
+      shown = "<a href=\"" +
+              E(WithLang("/players/" + std::to_string(e.player_id()), lang)) +
+              "\">" + shown + "</a>";
     }
     names[e.id()] = shown;
   }
@@ -129,28 +143,29 @@ std::string PairingBody(Lang lang, const v1::Event& event,
                    [](const v1::Game& a, const v1::Game& b) {
                      return a.board() < b.board();
                    });
-  std::string body = "<section id=\"pairing\" data-event=\"" +
-                     std::to_string(event.id()) + "\" data-round=\"" +
-                     std::to_string(round) + "\"><h2>" + E(event.name()) +
-                     " &middot; " + E(PairingTitle(lang, round)) + "</h2>";
-  if (games.empty())
-    return body + "<p id=\"pairing-none\">" + E(t.none) + "</p></section>";
-  body += std::string("<table id=\"boards\"><tr><th>") + E(t.board) +
-          "</th><th>" + E(t.white) + "</th><th>" + E(t.black) + "</th><th>" +
-          E(t.handicap) + "</th><th>" + E(t.komi) + "</th><th>" + E(t.result) +
-          "</th></tr>";
-  int n = 0;
-  for (const v1::Game& g : games) {
-    ++n;
-    const int komi = g.has_komi() ? g.komi_x2() : event.rules().komi_x2();
-    body += "<tr class=\"board\"><td>" +
-            std::to_string(g.board() > 0 ? g.board() : n) + "</td><td>" +
-            name(g.white_entrant_id()) + "</td><td>" +
-            name(g.black_entrant_id()) + "</td><td>" +
-            std::to_string(g.handicap()) + "</td><td>" + Komi(komi) +
-            "</td><td>" + E(Result(lang, g)) + "</td></tr>";
+  std::string body;
+  if (!games.empty()) {
+    body += "<table id=\"boards" + E(view.id_suffix) + "\">";
+    if (!view.caption.empty())
+      body += "<caption>" + E(view.caption) + "</caption>";
+    body += std::string("<tr><th scope=\"col\">") + E(t.board) +
+            "</th><th scope=\"col\">" + E(t.white) + "</th><th scope=\"col\">" +
+            E(t.black) + "</th><th scope=\"col\">" + E(t.handicap) +
+            "</th><th scope=\"col\">" + E(t.komi) + "</th><th scope=\"col\">" +
+            E(t.result) + "</th></tr>";
+    int n = 0;
+    for (const v1::Game& g : games) {
+      ++n;
+      const int komi = g.has_komi() ? g.komi_x2() : event.rules().komi_x2();
+      body += "<tr class=\"board\"><td>" +
+              std::to_string(g.board() > 0 ? g.board() : n) + "</td><td>" +
+              name(g.white_entrant_id()) + "</td><td>" +
+              name(g.black_entrant_id()) + "</td><td>" +
+              std::to_string(g.handicap()) + "</td><td>" + Komi(komi) +
+              "</td><td>" + E(Result(lang, g)) + "</td></tr>";
+    }
+    body += "</table>";
   }
-  body += "</table>";
   std::string byes;
   for (const v1::Bye& b : results.byes()) {
     if (b.round() != round) continue;
@@ -161,10 +176,29 @@ std::string PairingBody(Lang lang, const v1::Event& event,
             "</li>";
   }
   if (!byes.empty()) {
-    body += std::string("<h3>") + E(t.byes) + "</h3><ul id=\"byes\">" + byes +
-            "</ul>";
+    body += std::string("<h3>") + E(t.byes) + "</h3><ul id=\"byes" +
+            E(view.id_suffix) + "\">" + byes + "</ul>";
   }
-  return body + "</section>";
+  return body;
+}
+
+std::string PairingBody(Lang lang, const v1::Event& event,
+                        const v1::EventResults& results, int round) {
+  const PairingTexts& t = T(lang);
+  round = CurrentRound(results, round);
+  std::string body = "<section id=\"pairing\" data-event=\"" +
+                     std::to_string(event.id()) + "\" data-round=\"" +
+                     std::to_string(round) + "\"><h2>" + E(event.name()) +
+                     " &middot; " + E(PairingTitle(lang, round)) + "</h2>";
+  bool any_game = false;
+  for (const v1::Game& g : results.games()) {
+    if (g.round() == round && g.kind() != v1::GAME_KIND_PLACE_PLAYOFF)
+      any_game = true;
+  }
+  if (!any_game)
+    return body + "<p id=\"pairing-none\">" + E(t.none) + "</p></section>";
+  return body + RoundBoards(lang, event, results, round, RoundView{}) +
+         "</section>";
 }
 
 }  // namespace gorank::web

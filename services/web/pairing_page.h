@@ -22,6 +22,29 @@ int CurrentRound(const v1::EventResults& results, int round);
 // The page title ("第3轮对阵" / "Round 3 pairing").
 std::string PairingTitle(Lang lang, int round);
 
+// How RoundBoards marks up one round (the /pairing page uses the defaults).
+struct RoundView {
+  std::string id_suffix;  // appended to the ids "boards" and "byes"
+  std::string caption;    // the table's <caption>; none when empty
+  // Registered entrants' names link to /players/{id} (in the page's
+  // language); guests stay plain names.
+  bool link_players = false;
+};
+
+// One round's boards (<table id="boards..."> with a row of class "board" a
+// game, by board) and then its byes (<h3> and <ul id="byes...">), without a
+// heading of its own; "" when the round has no regular game and no bye.
+std::string RoundBoards(Lang lang, const v1::Event& event,
+                        const v1::EventResults& results, int round,
+                        const RoundView& view);
+
+// A game's result in words ("white wins", "jigo (forfeit)", "to play").
+std::string GameResultText(Lang lang, const v1::Game& game);
+
+// An entrant's name as the pages show it: family then given name (no space
+// between two Chinese parts), escaped, with the rank in brackets when known.
+std::string EntrantLabel(Lang lang, const v1::Entrant& entrant);
+
 // The body for round CurrentRound(results, round); "no pairing yet" when
 // that round has no games.
 std::string PairingBody(Lang lang, const v1::Event& event,

@@ -16,6 +16,7 @@
 #include "nlohmann/json.hpp"
 #include "services/auth/call_gate.h"
 #include "services/web/form_guard.h"
+#include "services/web/events_page.h"
 #include "services/web/html.h"
 #include "services/web/http_status.h"
 #include "services/web/pairing_page.h"
@@ -386,6 +387,7 @@ void WebServer::Impl::Routes() {
   // The portal's page modules (site.h), each with its pages and their
   // /api/v1/ twins. Installed before the catch-all POST below.
   // (one line per module)
+  InstallEventPages(http, site);
   InstallPlayerPages(http, site);
   InstallSearchPages(http, site);
   InstallRatingsPages(http, site);
