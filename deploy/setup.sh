@@ -4,7 +4,7 @@
 #                          where rankctl is (linked into ~/.local/bin when that
 #                          folder is on PATH), starts rankd on the embedded
 #                          SQLite database data/rankd.db
-#   deploy/setup.sh test   runs the whole test suite (ctest, then 30 s of each fuzz target)
+#   deploy/setup.sh test   runs the whole test suite (ctest, then 10 s of each fuzz target)
 #   deploy/setup.sh build  only builds
 # Environment: RANKD_LISTEN (default 127.0.0.1:50051), BUILD_DIR (default build).
 # GORANK_BUILD_TESTS=OFF skips building the tests (deploy/Containerfile).
@@ -21,14 +21,16 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev libtomlplusplus-dev
   libcpp-httplib-dev libhpdf-dev libqrencode-dev libxlsxwriter-dev liblemon-dev
+  libzbar-dev libpng-dev
   curl
 )
-# Only the test suite needs these: the browser test (headless Chromium with a
-# CJK font), the PDF check (pdftoppm, zbarimg), the fuzz runs (clang) and the
-# PostgreSQL suites (a throw-away server the tests start as a non-root user);
-# fairy-stockfish is the reference for the Xiangqi perft test.
+# Only the test suite needs these: the browser tests (headless Chromium and
+# chromedriver with a CJK font; axe-core comes from npm through
+# tests/web/fetch-axe.sh), the PDF check (pdftoppm, zbarimg), the fuzz runs
+# (clang) and the PostgreSQL suites (a throw-away server the tests start as a
+# non-root user); fairy-stockfish is the reference for the Xiangqi perft test.
 if [ "$mode" = test ]; then
-  packages+=(postgresql chromium fonts-wqy-zenhei poppler-utils poppler-data zbar-tools clang-14 libclang-rt-14-dev)
+  packages+=(postgresql chromium chromium-driver npm fonts-wqy-zenhei poppler-utils poppler-data zbar-tools clang-14 libclang-rt-14-dev)
   packages+=(fairy-stockfish)
 fi
 missing=()
@@ -68,13 +70,14 @@ case "$mode" in
       --http-listen "${RANKD_HTTP_LISTEN:-127.0.0.1:8080}"
     ;;
   test)
+    tests/web/fetch-axe.sh
     (cd "$build" && ctest --output-on-failure -j "$(nproc)" --timeout 900)
-    # Then every libFuzzer target for FUZZ_SECONDS (default 30; 0 skips),
+    # Then every libFuzzer target for FUZZ_SECONDS (default 10; 0 skips),
     # two at a time, in its own clang-14 ASan + UBSan build with leak
     # detection (build-fuzz): a crash, leak or sanitizer report fails the run
     # and names the target and its reproducer.
-    if [ "${FUZZ_SECONDS:-30}" != 0 ]; then
-      GORANK_FUZZ_PARALLEL=2 tests/fuzz/run.sh "${FUZZ_SECONDS:-30}"
+    if [ "${FUZZ_SECONDS:-10}" != 0 ]; then
+      GORANK_FUZZ_PARALLEL=2 tests/fuzz/run.sh "${FUZZ_SECONDS:-10}"
     fi
     ;;
 esac

@@ -36,7 +36,17 @@ std::string DisplayAddress(const std::string& url) {
 
 absl::StatusOr<std::unique_ptr<Database>> Database::Open(
     const std::string& address, const DatabaseOptions& options) {
+  if (!options.read_replica.empty() && !IsPostgresUrl(options.read_replica)) {
+    return absl::InvalidArgumentError(
+        "a read replica is a PostgreSQL URL (postgresql://...), not " +
+        options.read_replica);
+  }
   if (IsPostgresUrl(address)) return PgDatabase::Open(address, options);
+  if (!options.read_replica.empty()) {
+    return absl::InvalidArgumentError(
+        "a read replica needs the database on PostgreSQL; " + address +
+        " is an SQLite file");
+  }
   return SqliteDatabase::Open(address, options);
 }
 

@@ -155,6 +155,12 @@ struct DatabaseOptions {
   // key; it is never stored in the database. "" writes the unkeyed SHA-256
   // digests of logs made before keying (tests and copies that add no entry).
   std::string row_digest_key;
+  // PostgreSQL only: the URL of a read replica (a hot standby streaming from
+  // the primary) that serves the reads allowed on it
+  // (services/common/replica_reads.h), with reader_connections connections
+  // of its own. "" (the default): every read on the primary. Open() of an
+  // SQLite database with one: INVALID_ARGUMENT.
+  std::string read_replica;
 };
 
 // True for "postgresql://..." and "postgres://..." addresses. (Inline: the
@@ -173,6 +179,10 @@ class Database {
   // (created if needed) or a PostgreSQL URL. UNAVAILABLE when it cannot be
   // opened or reached; DATA_LOSS when the integrity check fails;
   // FAILED_PRECONDITION when its schema is newer than this binary knows.
+  // With options.read_replica: also UNAVAILABLE when the replica cannot be
+  // reached, FAILED_PRECONDITION when its schema version is not the
+  // primary's, INVALID_ARGUMENT for a replica of an SQLite database or a
+  // replica address that is not a PostgreSQL URL.
   static absl::StatusOr<std::unique_ptr<Database>> Open(
       const std::string& address, const DatabaseOptions& options = {});
   virtual ~Database() = default;
@@ -212,6 +222,18 @@ class Database {
     int64_t waits = 0;  // reads that had to wait for a free reader, ever
   };
   virtual ReaderPoolStats reader_pool_stats() const = 0;
+
+  // The read replica (DatabaseOptions::read_replica) and its use since
+  // Open(); all empty and zero without one.
+  struct ReplicaStats {
+    std::string address;   // as path() shows addresses; "" without a replica
+    bool standby = false;  // in recovery (a hot standby) when it was opened
+    ReaderPoolStats pool;
+    int64_t reads = 0;     // reads it served (failed ones included)
+    int64_t failures = 0;  // of those, UNAVAILABLE (the next second's reads
+                           // then went to the primary)
+  };
+  virtual ReplicaStats replica_stats() const { return {}; }
 
   // From now on every Write() returns `why` (not OK) without running its
   // function; reads go on. rankd refuses writes this way while its audit

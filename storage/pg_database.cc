@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "nlohmann/json.hpp"
+#include "services/common/replica_reads.h"
 #include "services/common/status_macros.h"
 #include "storage/database_copy.h"
 #include "storage/migrations.h"
@@ -624,11 +625,14 @@ absl::StatusOr<std::unique_ptr<Database>> PgDatabase::Open(
     reader->set_row_digest_key(options.row_digest_key);
     db->readers_.Add(std::move(reader));
   }
+  if (!options.read_replica.empty())
+    GORANK_RETURN_IF_ERROR(db->OpenReadReplica(options));
   return std::unique_ptr<Database>(std::move(db));
 }
 
 absl::Status PgDatabase::Write(
     const std::function<absl::Status(Connection&)>& fn) {
+  NoteWriteOnThisThread();  // the reads after it see the primary
   GORANK_RETURN_IF_ERROR(write_refusal());
   std::lock_guard<std::mutex> lock(write_mu_);
   return RunTransaction(*writer_, /*write=*/true, fn);
@@ -636,6 +640,7 @@ absl::Status PgDatabase::Write(
 
 absl::Status PgDatabase::Read(
     const std::function<absl::Status(Connection&)>& fn) {
+  if (UseReplica()) return ReadOnReplica(fn);
   PgConnection* c = readers_.Acquire();
   absl::Status s = RunTransaction(*c, /*write=*/false, fn);
   readers_.Release(c);

@@ -21,9 +21,18 @@
 // - Outages: a connection that broke (server stopped or restarted) is
 //   re-opened at its next use; until the server answers, calls fail with
 //   UNAVAILABLE.
+// - Read replica (DatabaseOptions::read_replica, a hot standby of the
+//   primary): a second pool of reader connections to it serves Read() while
+//   ReplicaReadsAllowed() (services/common/replica_reads.h) on the calling
+//   thread; writes, the reads inside them and every other read stay on the
+//   primary. A replica read that fails with UNAVAILABLE is returned as such
+//   and sends the reads of the next second to the primary (then the replica
+//   is tried again): a replica outage costs one failed read, not a refusal
+//   of every public read. pg_read_replica.cc.
 #ifndef GORANK_STORAGE_PG_DATABASE_H_
 #define GORANK_STORAGE_PG_DATABASE_H_
 
+#include <atomic>
 #include <mutex>
 
 #include "storage/database.h"
@@ -170,15 +179,35 @@ class PgDatabase : public Database {
   std::string path() const override { return display_; }
   absl::Status Probe() override;
   ReaderPoolStats reader_pool_stats() const override;
+  ReplicaStats replica_stats() const override;
 
  private:
   PgDatabase() = default;
+  // Connects the replica's readers and checks that the replica answers with
+  // this binary's schema version (waiting a few seconds for a migration the
+  // primary just ran to be replayed). UNAVAILABLE when it cannot be reached;
+  // FAILED_PRECONDITION when its schema version stays another than the
+  // primary's.
+  absl::Status OpenReadReplica(const DatabaseOptions& options);
+  // True when this Read() goes to the replica.
+  bool UseReplica() const;
+  absl::Status ReadOnReplica(
+      const std::function<absl::Status(Connection&)>& fn);
 
   std::string url_;
   std::string display_;  // url_ with any password masked
   std::mutex write_mu_;
   std::unique_ptr<PgConnection> writer_;
   ReaderPool<PgConnection> readers_;
+  // The read replica (none when replica_display_ is empty).
+  std::string replica_display_;
+  bool replica_standby_ = false;  // in recovery when it was opened
+  ReaderPool<PgConnection> replica_readers_;
+  std::atomic<int64_t> replica_reads_{0};
+  std::atomic<int64_t> replica_failures_{0};
+  // steady_clock nanoseconds before which reads skip the replica (after a
+  // failure); 0: use it.
+  std::atomic<int64_t> replica_retry_at_ns_{0};
 };
 
 // `?N` and `?` parameters as PostgreSQL's `$N` (quoted text left alone).

@@ -43,6 +43,12 @@ BEGIN
   RETURN NULL;
 END $f$;
 
+CREATE OR REPLACE FUNCTION rankd_notify_change() RETURNS trigger LANGUAGE plpgsql AS $f$
+BEGIN
+  PERFORM pg_notify('rankd_changes', TG_TABLE_SCHEMA);
+  RETURN NULL;
+END $f$;
+
 CREATE OR REPLACE FUNCTION rankd_next_id() RETURNS trigger LANGUAGE plpgsql AS $f$
 DECLARE
   col text := TG_ARGV[0];
@@ -105,7 +111,12 @@ absl::Status InstallPostgresTriggers(Connection& conn) {
           "CREATE OR REPLACE TRIGGER audit_log_no_truncate BEFORE TRUNCATE "
           "ON " +
           quoted +
-          " FOR EACH STATEMENT EXECUTE FUNCTION rankd_append_only();"));
+          " FOR EACH STATEMENT EXECUTE FUNCTION rankd_append_only();"
+          // The wake-up of the public index's followers in other instances
+          // (pg_change_feed.h): sent at commit, once a transaction.
+          "CREATE OR REPLACE TRIGGER audit_log_notify AFTER INSERT ON " +
+          quoted +
+          " FOR EACH STATEMENT EXECUTE FUNCTION rankd_notify_change();"));
     }
     GORANK_ASSIGN_OR_RETURN(std::vector<std::string> pk,
                             conn.PrimaryKeyColumns(table));

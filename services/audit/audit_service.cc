@@ -228,6 +228,50 @@ grpc::Status AuditServiceImpl::ListReviews(grpc::ServerContext* ctx,
                     });
 }
 
+grpc::Status AuditServiceImpl::GetCertificateStatement(
+    grpc::ServerContext* ctx, const v1::GetCertificateStatementRequest* req,
+    v1::GetCertificateStatementResponse* resp) {
+  return gate_->Run(ctx, M("GetCertificateStatement"), *req,
+                    [&](const auth::Caller& caller) -> absl::Status {
+                      if (statements_ == nullptr) {
+                        return absl::FailedPreconditionError(
+                            "this server signs no certificate statements");
+                      }
+                      GORANK_ASSIGN_OR_RETURN(
+                          SignedStatement s,
+                          statements_->Statement(caller, req->number()));
+                      resp->set_statement(s.text);
+                      resp->set_key_id(s.statement.key_id);
+                      resp->set_log_index(s.statement.log_index);
+                      return absl::OkStatus();
+                    });
+}
+
+grpc::Status AuditServiceImpl::GetRevocationList(
+    grpc::ServerContext* ctx, const v1::GetRevocationListRequest* req,
+    v1::GetRevocationListResponse* resp) {
+  return gate_->Run(ctx, M("GetRevocationList"), *req,
+                    [&](const auth::Caller&) -> absl::Status {
+                      if (statements_ == nullptr) {
+                        return absl::FailedPreconditionError(
+                            "this server signs no revocation list");
+                      }
+                      GORANK_ASSIGN_OR_RETURN(RevocationList list,
+                                              statements_->Revocations());
+                      for (const Revocation& r : list.revoked) {
+                        v1::RevokedCertificate* out = resp->add_revoked();
+                        out->set_number(r.number);
+                        out->set_revoked_unix(r.revoked_unix);
+                      }
+                      resp->set_tree_size(list.tree_size);
+                      resp->set_time_unix(list.time_unix);
+                      resp->set_key_id(list.key_id);
+                      resp->set_signature(list.signature);
+                      resp->set_json(list.ToJson());
+                      return absl::OkStatus();
+                    });
+}
+
 grpc::Status AuditServiceImpl::Backup(
     grpc::ServerContext* ctx, const v1::BackupRequest* req,
     grpc::ServerWriter<v1::BackupChunk>* writer) {

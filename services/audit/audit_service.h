@@ -8,6 +8,7 @@
 #include "gorank/v1/audit.grpc.pb.h"
 #include "services/audit/annual_report.h"
 #include "services/audit/audit_trail.h"
+#include "services/audit/statement_desk.h"
 #include "services/auth/call_gate.h"
 #include "services/common/rpc_method.h"
 
@@ -24,6 +25,9 @@ class AuditServiceImpl final : public v1::AuditService::Service {
         reporting_(reporting),
         scratch_dir_(std::move(scratch_dir)) {}
 
+  // The statements and the revocation list (not owned; outlives this).
+  void SetStatementDesk(StatementDesk* desk) { statements_ = desk; }
+
   GORANK_RPC(GetCheckpoint);
   GORANK_RPC(GetEntries);
   GORANK_RPC(GetInclusionProof);
@@ -33,6 +37,9 @@ class AuditServiceImpl final : public v1::AuditService::Service {
   GORANK_RPC(GetNationalSummary);
   GORANK_RPC(RecordReview);
   GORANK_RPC(ListReviews);
+  // FAILED_PRECONDITION until SetStatementDesk was called.
+  GORANK_RPC(GetCertificateStatement);
+  GORANK_RPC(GetRevocationList);
   grpc::Status Backup(grpc::ServerContext* ctx, const v1::BackupRequest* req,
                       grpc::ServerWriter<v1::BackupChunk>* writer) override;
 
@@ -41,6 +48,7 @@ class AuditServiceImpl final : public v1::AuditService::Service {
   AuditTrail* trail_;
   Reporting* reporting_;
   std::string scratch_dir_;
+  StatementDesk* statements_ = nullptr;
 };
 
 }  // namespace gorank::audit

@@ -72,6 +72,10 @@ std::vector<MethodPolicy> BuildTable() {
       {aud + "RecordReview", {kU}},
       {aud + "ListReviews", {kN, kA, kU}},
       {aud + "Backup", {kN, kU}},
+      // A statement holds the holder's name digest: not public (the domain
+      // narrows an operator to its own agency's certificates, as Get).
+      {aud + "GetCertificateStatement", {kN, kA, kU}},
+      {aud + "GetRevocationList", {kP, kN, kA, kU}},
       // Events, results and standings are public; changes are the national
       // admin's and the organising agency's (EventDesk checks the agency).
       {tnm + "ListCompetitions", {kP, kN, kA, kU}},

@@ -6,6 +6,7 @@
 
 #include "services/auth/access_policy.h"
 #include "services/common/grpc_status.h"
+#include "services/common/replica_reads.h"
 #include "services/common/request_limits.h"
 #include "spdlog/spdlog.h"
 
@@ -160,7 +161,13 @@ grpc::Status CallGate::Gate(
   }
   if (status.ok() && request != nullptr) status = CheckRequestLimits(*request);
   if (status.ok()) status = auth::CheckAccess(*caller, method);
-  if (status.ok()) status = fn(*caller);
+  if (status.ok()) {
+    // The public's read RPCs may read the replica (none without one).
+    ReplicaReadScope replica(!replica_read_methods_.empty() &&
+                             caller->role == auth::Role::kPublic &&
+                             replica_read_methods_.count(method) != 0);
+    status = fn(*caller);
+  }
   const double ms = std::chrono::duration<double, std::milli>(
                         std::chrono::steady_clock::now() - start)
                         .count();

@@ -11,6 +11,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <unordered_set>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "google/protobuf/message.h"
@@ -39,6 +41,10 @@ struct CallGateOptions {
   // When set, every call is recorded (method, gRPC code, duration). Not
   // owned; must outlive the gate.
   Metrics* metrics = nullptr;
+  // Full method names whose calls by the public run inside a
+  // ReplicaReadScope (services/common/replica_reads.h): their reads may be
+  // served by the read replica. Empty (no replica): none.
+  std::vector<std::string> replica_read_methods;
 };
 
 // Thread-safe; does not own the token manager.
@@ -48,7 +54,9 @@ class CallGate {
       : tokens_(tokens),
         options_(options),
         public_limiter_(options.public_limit),
-        token_limiter_(options.token_limit) {}
+        token_limiter_(options.token_limit),
+        replica_read_methods_(options.replica_read_methods.begin(),
+                              options.replica_read_methods.end()) {}
 
   // `method` is the full gRPC name ("/gorank.v1.PlayerRegistry/GetPlayer").
   // `fn` runs only when the caller is authenticated, within its rate limit
@@ -87,6 +95,7 @@ class CallGate {
   CallGateOptions options_;
   RateLimiter public_limiter_;
   RateLimiter token_limiter_;
+  std::unordered_set<std::string> replica_read_methods_;
 };
 
 // Metadata with which rankd's own public web page names the visitor behind

@@ -225,13 +225,41 @@ absl::Status PublicIndex::Build(CertificateRepository* certs,
   worker();
   for (std::thread& t : pool) t.join();
   GORANK_RETURN_IF_ERROR(error);
-  if (!invalidated_.load()) usable_.store(true, std::memory_order_release);
+  std::lock_guard<std::mutex> lock(state_mu_);
+  built_ = true;
+  UpdateUsable();
   return absl::OkStatus();
 }
 
+void PublicIndex::UpdateUsable() {
+  usable_.store(built_ && !invalidated_ && !stale_.load(),
+                std::memory_order_release);
+}
+
 void PublicIndex::Invalidate(const absl::Status& why) {
-  usable_.store(false, std::memory_order_release);
-  if (!invalidated_.exchange(true) && on_invalidate_) on_invalidate_(why);
+  bool was_valid;
+  {
+    std::lock_guard<std::mutex> lock(state_mu_);
+    invalidations_.fetch_add(1, std::memory_order_acq_rel);
+    was_valid = !invalidated_;
+    invalidated_ = true;
+    UpdateUsable();
+  }
+  if (was_valid && on_invalidate_) on_invalidate_(why);
+}
+
+bool PublicIndex::Revalidate(uint64_t since) {
+  std::lock_guard<std::mutex> lock(state_mu_);
+  if (invalidations_.load(std::memory_order_acquire) != since) return false;
+  invalidated_ = false;
+  UpdateUsable();
+  return true;
+}
+
+void PublicIndex::SetStale(bool stale) {
+  std::lock_guard<std::mutex> lock(state_mu_);
+  stale_.store(stale, std::memory_order_release);
+  UpdateUsable();
 }
 
 const PublicIndex::CertSlot* PublicIndex::CertAt(

@@ -24,8 +24,13 @@
 // the entry is read back from the database: the last one to store read the
 // state after both commits.
 //
-// Thread-safe. Readers and writers may run concurrently; Build must finish
-// before the first read.
+// With several rankd instances on one PostgreSQL database, an IndexFollower
+// (index_follower.h) brings in the other instances' writes through the same
+// Refresh* paths, sets the index aside (SetStale) while it cannot keep its
+// staleness bound, and rebuilds it after an invalidation.
+//
+// Thread-safe. Readers and writers may run concurrently; the first Build must
+// finish before the first read.
 #ifndef GORANK_SERVICES_CERTIFICATES_PUBLIC_INDEX_H_
 #define GORANK_SERVICES_CERTIFICATES_PUBLIC_INDEX_H_
 
@@ -87,22 +92,37 @@ class PublicIndex {
   PublicIndex(const PublicIndex&) = delete;
   PublicIndex& operator=(const PublicIndex&) = delete;
 
-  // Reads every agency, player and certificate. Errors of the repositories;
-  // the index stays unusable then. REQUIRES: no other call runs meanwhile.
+  // Reads every agency, player and certificate and stores them. Errors of
+  // the repositories; the index stays unusable then (a first Build). Build
+  // may run again on a live index (a rebuild): readers and writers may run
+  // meanwhile, but an entry a concurrent write refreshed may be overwritten
+  // with the older row Build read, so a rebuild is followed by a replay of
+  // the writes since it began (IndexFollower does both).
   absl::Status Build(CertificateRepository* certs,
                      registry::RegistryRepository* registry);
 
-  // False before Build succeeded, and after Invalidate: callers then read
-  // the database instead.
+  // False before Build succeeded, after Invalidate (until Revalidate) and
+  // while stale: callers then read the database instead.
   bool usable() const { return usable_.load(std::memory_order_acquire); }
-  // Marks the index unusable for good (a write committed but could not be
-  // read back: the index may miss it) and tells the listener, once.
+  // Marks the index unusable (a write committed but could not be read back:
+  // the index may miss it) and tells the listener when it was valid.
   void Invalidate(const absl::Status& why);
-  // Called by the first Invalidate (e.g. to log). Set before the first write.
+  // Called by each Invalidate of a valid index (e.g. to log). Set before
+  // the first write.
   void SetInvalidationListener(
       std::function<void(const absl::Status&)> listener) {
     on_invalidate_ = std::move(listener);
   }
+  // How many times Invalidate was called.
+  uint64_t invalidations() const {
+    return invalidations_.load(std::memory_order_acquire);
+  }
+  // After a rebuild that began when invalidations() was `since`: valid
+  // again, unless another Invalidate came meanwhile (false then).
+  bool Revalidate(uint64_t since);
+  // Set aside while stale (readers go to the database), back when not.
+  void SetStale(bool stale);
+  bool stale() const { return stale_.load(std::memory_order_acquire); }
 
   // Lock-free reads. FindCertificate/FindHolder: false when unknown.
   bool FindCertificate(const CertificateNumber& n,
@@ -160,8 +180,14 @@ class PublicIndex {
   void AddName(std::string_view name, PlayerSlot* player, int64_t id);
   void GrowNames();
 
+  // usable_ = built_ && !invalidated_ && !stale_, written under state_mu_.
+  void UpdateUsable();
+  std::mutex state_mu_;
   std::atomic<bool> usable_{false};
-  std::atomic<bool> invalidated_{false};
+  bool built_ = false;
+  bool invalidated_ = false;
+  std::atomic<bool> stale_{false};
+  std::atomic<uint64_t> invalidations_{0};
   std::function<void(const absl::Status&)> on_invalidate_;
   // Certificates: [prefix * 100 + yy] -> [serial / 128] -> [serial % 128].
   std::unique_ptr<std::atomic<CertMid*>[]> cert_top_;

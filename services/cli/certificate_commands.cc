@@ -3,6 +3,7 @@
 #include <random>
 
 #include "gorank/v1/certificates.grpc.pb.h"
+#include "services/cli/certificate_offline.h"
 #include "services/cli/certificate_print.h"
 #include "services/cli/commands.h"
 #include "services/cli/office_file.h"
@@ -506,6 +507,7 @@ void AddCertCommands(CLI::App& app, CliContext& ctx, Action& action) {
   AddCertObjections(*cert, ctx, action);
   AddCertDecideObjection(*cert, ctx, action);
   AddCertPrintCommand(*cert, ctx, action);
+  AddCertOfflineCommands(*cert, ctx, action);
   AddCertExport(*cert, ctx, action);
 }
 

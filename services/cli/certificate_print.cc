@@ -10,6 +10,7 @@
 #include <iostream>
 #include <memory>
 
+#include "gorank/v1/audit.grpc.pb.h"
 #include "gorank/v1/certificates.grpc.pb.h"
 #include "gorank/v1/registry.grpc.pb.h"
 #include "services/certificates/printable/certificate_pdf.h"
@@ -106,6 +107,17 @@ bool Fetch(CliContext& ctx, const std::string& number,
   p->holder_name = presp.player().name();
   p->holder_latin_name = presp.player().latin_name();
 
+  // The signed statement the QR code carries (cert verify-offline).
+  auto audit = v1::AuditService::NewStub(ctx.Channel());
+  v1::GetCertificateStatementRequest sreq;
+  sreq.set_number(number);
+  v1::GetCertificateStatementResponse sresp;
+  if (!Call(ctx, *audit, &v1::AuditService::Stub::GetCertificateStatement, sreq,
+            &sresp, exit)) {
+    return false;
+  }
+  p->statement = sresp.statement();
+
   auto agencies = v1::AgencyService::NewStub(ctx.Channel());
   v1::ListAgenciesResponse aresp;
   if (!Call(ctx, *agencies, &v1::AgencyService::Stub::ListAgencies,
@@ -200,10 +212,12 @@ void AddCertPrintCommand(CLI::App& cert, CliContext& ctx, Action& action) {
                    "the PDF file to write (replaced atomically)")
       ->required();
   print
-      ->add_option("--verify-base", a->verify_base,
-                   "the public verification site (the federation's "
-                   "public_base_url); the QR "
-                   "code encodes <verify-base>/verify?number=NUMBER")
+      ->add_option(
+          "--verify-base", a->verify_base,
+          "the public verification site (the federation's "
+          "public_base_url); the QR "
+          "code encodes <verify-base>/verify?number=NUMBER&s=STATEMENT "
+          "(the signed statement, see cert verify-offline)")
       ->capture_default_str();
   print->callback(
       [&, a] { action = [&, a]() -> int { return Print(ctx, *a); }; });

@@ -1,6 +1,7 @@
 // rankd: the rank-certification and player registry server.
 //
 //   rankd --db PATH|URL --listen HOST:PORT [--config FILE]
+//         [--db-read-replica URL]
 //         [--admin-token-file F] [--audit-key-file F]
 //         [--metrics-listen HOST:PORT]
 //   rankd --db PATH|URL --restore BACKUP [--force]
@@ -31,6 +32,10 @@ int main(int argc, char** argv) {
                  "SQLite database file (created if missing) or PostgreSQL URL "
                  "postgresql://USER@HOST:PORT/DBNAME");
   app.add_option("--listen", listen, "HOST:PORT to serve gRPC on");
+  std::string db_read_replica;
+  app.add_option("--db-read-replica", db_read_replica,
+                 "PostgreSQL URL of a hot standby of --db that serves the "
+                 "public's reads (config db_read_replica)");
   std::string http_listen;
   app.add_option(
       "--http-listen", http_listen,
@@ -75,6 +80,7 @@ int main(int argc, char** argv) {
   }
   if (!db.empty()) config.db_path = db;
   if (!listen.empty()) config.listen = listen;
+  if (!db_read_replica.empty()) config.db_read_replica = db_read_replica;
   if (!http_listen.empty()) config.http_listen = http_listen;
   if (!token_file.empty()) config.admin_token_file = token_file;
   if (!audit_key_file.empty()) config.audit_key_file = audit_key_file;

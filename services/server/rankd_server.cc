@@ -1,3 +1,5 @@
+#include "services/server/rankd_server.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -20,6 +22,7 @@
 #include "services/auth/token_service.h"
 #include "services/certificates/certificate_service.h"
 #include "services/certificates/certification.h"
+#include "services/certificates/index_follower.h"
 #include "services/certificates/indexed_certificate_repository.h"
 #include "services/certificates/public_index.h"
 #include "services/common/file_text.h"
@@ -35,7 +38,7 @@
 #include "services/rules/rules_service.h"
 #include "services/server/health_monitor.h"
 #include "services/server/metrics_endpoint.h"
-#include "services/server/rankd_server.h"
+#include "services/server/replica_read_methods.h"
 #include "services/server/server_metrics.h"
 #include "services/tournaments/event_desk.h"
 #include "services/tournaments/registry_player_directory.h"
@@ -43,6 +46,7 @@
 #include "services/web/web_server.h"
 #include "spdlog/spdlog.h"
 #include "storage/database.h"
+#include "storage/pg_change_feed.h"
 #include "storage/sql_audit_repository.h"
 #include "storage/sql_certificate_repository.h"
 #include "storage/sql_event_repository.h"
@@ -66,6 +70,10 @@ struct RankdServer::Parts {
   std::unique_ptr<certificates::IndexedRegistryRepository> indexed_registry;
   std::unique_ptr<certificates::IndexedCertificateRepository>
       indexed_certificates;
+  // On PostgreSQL: the other instances' writes into the index (stopped
+  // before the parts above are destroyed).
+  std::unique_ptr<certificates::ChangeFeed> index_feed;
+  std::unique_ptr<certificates::IndexFollower> index_follower;
   registry::RegistryRepository* registry_view = nullptr;
   certificates::CertificateRepository* certificate_view = nullptr;
   std::unique_ptr<storage::SqlAuditRepository> audit_repo;
@@ -82,6 +90,7 @@ struct RankdServer::Parts {
   std::unique_ptr<auth::TokenServiceImpl> token_service;
   std::unique_ptr<registry::RankServiceImpl> rank_service;
   std::unique_ptr<certificates::CertificateServiceImpl> certificate_service;
+  std::unique_ptr<audit::StatementDesk> statement_desk;
   std::unique_ptr<audit::AuditServiceImpl> audit_service;
   std::unique_ptr<rules::RulesServiceImpl> rules_service;
   // Tournaments and athlete grades (destroyed before the parts above).
@@ -223,31 +232,136 @@ absl::Status WireStorage(const ServerConfig& config, RankdServer::Parts& p) {
   storage::DatabaseOptions db_options;
   db_options.reader_connections = config.reader_connections;
   db_options.row_digest_key = audit::RowDigestKey(*p.audit_key);
+  db_options.read_replica = config.db_read_replica;
   GORANK_ASSIGN_OR_RETURN(p.db,
                           storage::Database::Open(config.db_path, db_options));
   GORANK_ASSIGN_OR_RETURN(int version, p.db->SchemaVersion());
   spdlog::info("database {} open: integrity ok, schema version {}",
                p.db->path(), version);
+  const storage::Database::ReplicaStats replica = p.db->replica_stats();
+  if (!replica.address.empty()) {
+    spdlog::info(
+        "read replica {} open ({}, schema version {}): it serves the "
+        "public's read RPCs",
+        replica.address, replica.standby ? "a hot standby" : "NOT a standby",
+        version);
+    if (!replica.standby) {
+      spdlog::warn(
+          "db_read_replica {} is not in recovery: its answers are right only "
+          "if it holds this very database",
+          replica.address);
+    }
+  }
   return absl::OkStatus();
+}
+
+// Where the public index's follower reads the change feed: the primary, where
+// NOTIFY wakes it at each commit. (PgChangeFeed reads a hot standby too, by
+// polling; the follower's read-backs go to db, which is never older.)
+std::string IndexFeedUrl(const ServerConfig& config) { return config.db_path; }
+
+// The public index's state for /metrics (nothing while it is off).
+void AddIndexMetrics(Metrics* metrics, const certificates::PublicIndex* index,
+                     const certificates::IndexFollower* follower) {
+  using Type = Metrics::Type;
+  if (index == nullptr) return;
+  metrics->AddSampled(
+      "rankd_public_index_usable",
+      "1 while verify and lookup answer from the in-memory index, 0 while "
+      "they read the database (stale, invalidated).",
+      Type::kGauge,
+      [index]() -> std::optional<double> { return index->usable() ? 1 : 0; });
+  if (follower == nullptr) return;
+  struct Figure {
+    const char* name;
+    const char* help;
+    Type type;
+    double (*of)(const certificates::FollowerStats&);
+  };
+  static const Figure kFigures[] = {
+      {"rankd_public_index_stale",
+       "1 while the index is set aside: its follower has not caught up with "
+       "the change feed within the bound.",
+       Type::kGauge,
+       [](const certificates::FollowerStats& s) -> double {
+         return s.stale ? 1 : 0;
+       }},
+      {"rankd_public_index_feed_connected",
+       "1 while the change feed's connection answers.", Type::kGauge,
+       [](const certificates::FollowerStats& s) -> double {
+         return s.connected ? 1 : 0;
+       }},
+      {"rankd_public_index_feed_seconds_behind",
+       "Seconds since the follower last caught up with the change feed.",
+       Type::kGauge,
+       [](const certificates::FollowerStats& s) { return s.seconds_behind; }},
+      {"rankd_public_index_feed_position",
+       "The last audit log entry the follower applied.", Type::kGauge,
+       [](const certificates::FollowerStats& s) {
+         return static_cast<double>(s.position);
+       }},
+      {"rankd_public_index_feed_reconnects_total",
+       "Change feed connections opened after the first.", Type::kCounter,
+       [](const certificates::FollowerStats& s) {
+         return static_cast<double>(s.reconnects);
+       }},
+      {"rankd_public_index_rebuilds_total",
+       "Rebuilds of the index from the database by its follower.",
+       Type::kCounter, [](const certificates::FollowerStats& s) {
+         return static_cast<double>(s.rebuilds);
+       }}};
+  for (const Figure& f : kFigures) {
+    metrics->AddSampled(f.name, f.help, f.type,
+                        [follower, of = f.of]() -> std::optional<double> {
+                          return of(follower->stats());
+                        });
+  }
 }
 
 // The public index (services/certificates/public_index.h): built from the
 // database and kept coherent by the indexed repositories, which every module
-// is then given. "auto" turns it on for SQLite only: on PostgreSQL other
-// instances may write, and nothing tells this one. When the build fails the
-// server runs without it (public reads from the database).
+// is then given; on PostgreSQL an IndexFollower brings in the writes of the
+// other instances (its feed position is read before the build, so nothing
+// committed meanwhile is missed). When the build fails the server runs
+// without it (public reads from the database).
 void WirePublicIndex(const ServerConfig& config, RankdServer::Parts& p) {
   p.registry_view = p.registry_repo.get();
   p.certificate_view = p.certificate_repo.get();
-  const bool on = config.public_index == "on" ||
-                  (config.public_index == "auto" &&
-                   p.db->engine() != storage::Engine::kPostgres);
-  if (!on) {
+  if (config.public_index == "off") {
     spdlog::info("public index off: verify and lookup read the database");
     return;
   }
   const auto start = std::chrono::steady_clock::now();
   auto index = std::make_unique<certificates::PublicIndex>();
+  std::unique_ptr<certificates::ChangeFeed> feed;
+  std::unique_ptr<certificates::IndexFollower> follower;
+  if (p.db->engine() == storage::Engine::kPostgres) {
+    feed = std::make_unique<storage::PgChangeFeed>(IndexFeedUrl(config));
+    certificates::FollowerOptions options;
+    options.poll = std::chrono::milliseconds(config.public_index_poll_ms);
+    options.stale_after =
+        std::max(std::chrono::milliseconds(1000), 4 * options.poll);
+    follower = std::make_unique<certificates::IndexFollower>(
+        index.get(), p.certificate_repo.get(), p.registry_repo.get(),
+        feed.get(), options, [](bool error, const std::string& what) {
+          if (error) {
+            spdlog::warn("public index: {}", what);
+          } else {
+            spdlog::info("public index: {}", what);
+          }
+        });
+    absl::Status connected = feed->Connect();
+    absl::StatusOr<int64_t> head =
+        connected.ok() ? feed->Head() : absl::StatusOr<int64_t>(connected);
+    if (!head.ok()) {
+      spdlog::error(
+          "public index off (verify reads the database): its change feed "
+          "did not start: {}",
+          head.status().ToString());
+      return;
+    }
+    follower->SetPosition(*head);
+  }
   absl::Status built =
       index->Build(p.certificate_repo.get(), p.registry_repo.get());
   if (!built.ok()) {
@@ -255,17 +369,20 @@ void WirePublicIndex(const ServerConfig& config, RankdServer::Parts& p) {
                   built.ToString());
     return;
   }
-  index->SetInvalidationListener([](const absl::Status& why) {
+  const bool following = follower != nullptr;
+  index->SetInvalidationListener([following](const absl::Status& why) {
     spdlog::error(
         "public index dropped: a committed write could not be read back "
-        "({}); verify and lookup read the database until restart",
-        why.ToString());
+        "({}); verify and lookup read the database {}",
+        why.ToString(),
+        following ? "until the follower has rebuilt it" : "until restart");
   });
-  spdlog::info("public index: {} certificates, {} players in {} ms",
+  spdlog::info("public index: {} certificates, {} players in {} ms{}",
                index->certificate_count(), index->player_count(),
                std::chrono::duration_cast<std::chrono::milliseconds>(
                    std::chrono::steady_clock::now() - start)
-                   .count());
+                   .count(),
+               following ? "; following the other instances' writes" : "");
   p.public_index = std::move(index);
   p.indexed_registry =
       std::make_unique<certificates::IndexedRegistryRepository>(
@@ -276,6 +393,11 @@ void WirePublicIndex(const ServerConfig& config, RankdServer::Parts& p) {
           p.public_index.get());
   p.registry_view = p.indexed_registry.get();
   p.certificate_view = p.indexed_certificates.get();
+  if (following) {
+    p.index_feed = std::move(feed);
+    p.index_follower = std::move(follower);
+    p.index_follower->Start();
+  }
 }
 
 // Tokens, players and agencies, certificates.
@@ -362,6 +484,8 @@ CallGateOptions WireGateAndHandlers(const ServerConfig& config,
   gate_options.client_cert_required = !config.tls_client_ca_file.empty();
   p.metrics = std::make_unique<Metrics>();
   gate_options.metrics = p.metrics.get();
+  if (!config.db_read_replica.empty())
+    gate_options.replica_read_methods = ReplicaReadMethods();
   p.gate = std::make_unique<CallGate>(p.tokens.get(), gate_options);
   p.player_service = std::make_unique<registry::PlayerRegistryService>(
       p.gate.get(), p.registry.get());
@@ -376,6 +500,12 @@ CallGateOptions WireGateAndHandlers(const ServerConfig& config,
   p.audit_service = std::make_unique<audit::AuditServiceImpl>(
       p.gate.get(), p.audit_trail.get(), p.reporting.get(),
       config.StateDirectory());
+  // Certificate statements and the revocation list, signed with the audit
+  // key (one federation key: certificate_statement.h).
+  p.statement_desk = std::make_unique<audit::StatementDesk>(
+      p.certification.get(), p.registry_view, p.audit_repo.get(),
+      p.audit_key.get(), clock);
+  p.audit_service->SetStatementDesk(p.statement_desk.get());
   p.rules_service = std::make_unique<rules::RulesServiceImpl>(p.gate.get());
   return gate_options;
 }
@@ -574,6 +704,9 @@ absl::StatusOr<std::unique_ptr<RankdServer>> RankdServer::Start(
     web_options.max_notices = config.http_max_notices;
     web_options.relay_key = gate_options.relay_key;
     web_options.public_base_url = config.public_base_url;
+    web_options.branding = {config.web_title_zh, config.web_title_en,
+                            config.web_footer_zh, config.web_footer_en};
+    web_options.logo_file = config.web_logo_file;
     GORANK_ASSIGN_OR_RETURN(
         s->web_, web::WebServer::Start(web_options, s->InProcessChannel()));
     s->http_port_ = s->web_->port();
@@ -626,6 +759,8 @@ absl::Status RankdServer::StartOperations(const ServerConfig& config) {
                            std::chrono::system_clock::now().time_since_epoch())
                            .count();
   AddServerMetrics(p.metrics.get(), p.db.get(), p.health_monitor.get(), start);
+  AddIndexMetrics(p.metrics.get(), p.public_index.get(),
+                  p.index_follower.get());
   if (!config.metrics_listen.empty()) {
     HealthMonitor* monitor = p.health_monitor.get();
     GORANK_ASSIGN_OR_RETURN(p.metrics_endpoint,

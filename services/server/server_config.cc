@@ -46,7 +46,15 @@ absl::Status ApplyTable(const toml::table& t, ServerConfig* c) {
     absl::Status s;
     if (k == "db")
       s = want_string(&c->db_path);
-    else if (k == "listen")
+    else if (k == "db_read_replica") {
+      s = want_string(&c->db_read_replica);
+      if (s.ok() && !c->db_read_replica.empty() &&
+          !storage::IsPostgresUrl(c->db_read_replica)) {
+        s = absl::InvalidArgumentError(
+            "config key 'db_read_replica' must be a PostgreSQL URL "
+            "(postgresql://USER@HOST:PORT/DBNAME) or empty");
+      }
+    } else if (k == "listen")
       s = want_string(&c->listen);
     else if (k == "http_listen")
       s = want_string(&c->http_listen);
@@ -64,6 +72,16 @@ absl::Status ApplyTable(const toml::table& t, ServerConfig* c) {
       s = want_int(&c->http_call_deadline_ms, 10, 600000);
     else if (k == "http_max_notices")
       s = want_int(&c->http_max_notices, 1, 10000);
+    else if (k == "web_title_zh")
+      s = want_string(&c->web_title_zh);
+    else if (k == "web_title_en")
+      s = want_string(&c->web_title_en);
+    else if (k == "web_footer_zh")
+      s = want_string(&c->web_footer_zh);
+    else if (k == "web_footer_en")
+      s = want_string(&c->web_footer_en);
+    else if (k == "web_logo_file")
+      s = want_string(&c->web_logo_file);
     else if (k == "admin_token_file")
       s = want_string(&c->admin_token_file);
     else if (k == "log_level")
@@ -103,7 +121,9 @@ absl::Status ApplyTable(const toml::table& t, ServerConfig* c) {
         s = absl::InvalidArgumentError(
             "config key 'public_index' must be \"auto\", \"on\" or \"off\"");
       }
-    } else if (k == "ratings_config_file")
+    } else if (k == "public_index_poll_ms")
+      s = want_int(&c->public_index_poll_ms, 10, 10000);
+    else if (k == "ratings_config_file")
       s = want_string(&c->ratings_config_file);
     else if (k == "max_request_bytes")
       s = want_int(&c->max_request_bytes, 1024, 64 << 20);

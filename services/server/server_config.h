@@ -12,6 +12,10 @@ namespace gorank::server {
 struct ServerConfig {
   // An SQLite file, or a PostgreSQL URL ("postgresql://user@host:port/db").
   std::string db_path = "data/rankd.db";
+  // With db on PostgreSQL: the URL of a hot standby streaming from it that
+  // serves the public's read RPCs (services/server/replica_reads.h lists
+  // them); writes and every other read go to db. Empty: none.
+  std::string db_read_replica;
   std::string listen = "127.0.0.1:50051";
   // Public web page (HTTP) address "HOST:PORT"; empty: no web page.
   std::string http_listen;
@@ -27,6 +31,14 @@ struct ServerConfig {
   int http_timeout_ms = 5000;
   int http_call_deadline_ms = 3000;
   int http_max_notices = 200;
+  // The web page's own face: the federation's title and footer in Chinese
+  // and English (empty: the built-in ones) and its logo, a PNG or SVG file of
+  // at most 256 KiB (empty: none).
+  std::string web_title_zh;
+  std::string web_title_en;
+  std::string web_footer_zh;
+  std::string web_footer_en;
+  std::string web_logo_file;
   // Where the bootstrap national-admin token is written at first start
   // (mode 0600). Default: "admin.token" beside the database.
   std::string admin_token_file;
@@ -58,9 +70,13 @@ struct ServerConfig {
   // Public-notice period of 4d..7d certificates, days.
   int notice_days = 7;
   // The in-memory public index that answers VerifyCertificate and
-  // LookupRank: "auto" (on for SQLite, off for PostgreSQL, where other
-  // instances may write), "on" (one rankd on the database) or "off".
+  // LookupRank: "auto" or "on" (the same: on both engines; on PostgreSQL it
+  // follows the other instances' writes, IndexFollower) or "off".
   std::string public_index = "auto";
+  // On PostgreSQL: the longest wait of the index's follower between two
+  // reads of the change feed when no NOTIFY wakes it, ms. Not caught up for
+  // max(1000, 4 x this), the index is set aside (reads go to the database).
+  int public_index_poll_ms = 250;
   // Rating settings and promotion rules (TOML, the format of the shipped
   // services/ratings/default_ratings.toml). Empty: the shipped rules.
   std::string ratings_config_file;

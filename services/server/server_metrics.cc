@@ -24,6 +24,27 @@ void AddServerMetrics(Metrics* metrics, storage::Database* db,
       [db]() -> std::optional<double> {
         return static_cast<double>(db->reader_pool_stats().waits);
       });
+  // The read replica's (nothing sampled without one).
+  auto replica = [db](auto value) {
+    return [db, value]() -> std::optional<double> {
+      const storage::Database::ReplicaStats r = db->replica_stats();
+      if (r.address.empty()) return std::nullopt;
+      return static_cast<double>(value(r));
+    };
+  };
+  metrics->AddSampled("rankd_db_replica_reads_total",
+                      "Reads served by the read replica (db_read_replica).",
+                      Type::kCounter,
+                      replica([](const auto& r) { return r.reads; }));
+  metrics->AddSampled(
+      "rankd_db_replica_failures_total",
+      "Reads on the read replica that failed UNAVAILABLE (the next second's "
+      "went to the primary).",
+      Type::kCounter, replica([](const auto& r) { return r.failures; }));
+  metrics->AddSampled("rankd_db_replica_pool_in_use",
+                      "Read replica connections lent to a read right now.",
+                      Type::kGauge,
+                      replica([](const auto& r) { return r.pool.in_use; }));
   metrics->AddSampled(
       "rankd_certificates_issued_total",
       "Certificates on record (revoked ones included), read from the database.",

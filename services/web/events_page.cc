@@ -21,7 +21,8 @@ constexpr int kDefaultPageSize = 50;
 constexpr int kMaxPageSize = 200;
 
 Refusal Bad(const std::string& message) {
-  return Refusal{absl::StatusCode::kInvalidArgument, message, 0};
+  return Refusal{absl::StatusCode::kInvalidArgument, message, 0, 0,
+                 /*localized=*/true};
 }
 
 bool En(const Request& req) { return LangOf(req) == Lang::kEn; }
@@ -226,6 +227,7 @@ class EventPages {
     if (r.code == absl::StatusCode::kNotFound) {
       r.message = En(req) ? "no event with id " + std::to_string(id)
                           : "没有编号为 " + std::to_string(id) + " 的赛事";
+      r.localized = true;
     }
     return r;
   }
@@ -247,6 +249,7 @@ class EventPages {
                             "(download the CSV file)"
                       : "赛事 " + std::to_string(id) +
                             " 是团体赛，EGF 文件只列棋手（请下载 CSV 文件）";
+      r.localized = true;
     }
     if (!r.ok()) return site_.Refuse(req, res, r);
     const bool egf = format == v1::RESULT_FILE_FORMAT_EGF;

@@ -57,6 +57,13 @@ constexpr Texts kZh = {
     "授予依据",
     "持证人所属单位",
     "证书编号只显示发证单位代码和年份；验证证书请输入完整编号和持证人姓名。",
+    "棋手",
+    "等级分",
+    "比赛",
+    "跳到正文",
+    "搜索棋手或比赛",
+    "搜索",
+    "标志：",
 };
 
 constexpr Texts kEn = {
@@ -112,6 +119,13 @@ constexpr Texts kEn = {
     "Holder's agency",
     "Certificate numbers show only the issuing agency's prefix and the year; "
     "to verify a certificate, enter its full number and the holder's name.",
+    "Players",
+    "Ratings",
+    "Events",
+    "Skip to the content",
+    "Search players or events",
+    "Search",
+    "Logo: ",
 };
 
 const char kStyle[] =
@@ -123,10 +137,17 @@ const char kStyle[] =
     "h2{font-size:1.15em}form{margin:.5em 0 "
     "1.5em}label{display:block;margin:.3em 0}"
     "input,textarea{font-size:1em;padding:.2em}"
-    ".ok{color:#0a6b0a;font-weight:bold}.warn{color:#a65e00;font-weight:bold}"
+    ".ok{color:#0a6b0a;font-weight:bold}.warn{color:#8a4b00;font-weight:bold}"
     ".bad{color:#a00;font-weight:bold}table{border-collapse:collapse}"
     "td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}"
-    "footer{margin-top:2em;font-size:.85em;color:#666}";
+    "footer{margin-top:2em;font-size:.85em;color:#555}"
+    ".skip{position:absolute;left:-999em}.skip:focus{position:static}"
+    "a:focus,input:focus,button:focus,textarea:focus{outline:3px solid "
+    "#1a5fb4;outline-offset:2px}"
+    "header nav,header form{display:flex;flex-wrap:wrap;gap:.3em 1em;"
+    "align-items:center;margin:.3em 0}header form label{display:inline}"
+    "header img{max-height:3em;vertical-align:middle;margin-right:.5em}"
+    ".scroll{overflow-x:auto;max-width:100%}";
 
 }  // namespace
 
@@ -214,13 +235,25 @@ std::string WithLang(std::string_view path_and_query, Lang lang) {
   return out;
 }
 
+std::string SiteTitle(Lang lang, const Branding& branding) {
+  const std::string& own =
+      lang == Lang::kEn ? branding.title_en : branding.title_zh;
+  return own.empty() ? TextsFor(lang).site_title : own;
+}
+
 std::string RenderPage(Lang lang, std::string_view title,
                        std::string_view body_html,
-                       std::string_view path_and_query) {
+                       std::string_view path_and_query,
+                       const Branding& branding) {
   const Texts& t = TextsFor(lang);
   const Lang other = lang == Lang::kEn ? Lang::kZh : Lang::kEn;
+  const std::string site = HtmlEscape(SiteTitle(lang, branding));
+  const auto link = [&](std::string_view path, const char* text) {
+    return "<a href=\"" + HtmlEscape(WithLang(path, lang)) + "\">" +
+           HtmlEscape(text) + "</a>";
+  };
   std::string page;
-  page.reserve(body_html.size() + 2048);
+  page.reserve(body_html.size() + 4096);
   page += "<!DOCTYPE html>\n<html lang=\"";
   page += lang == Lang::kEn ? "en" : "zh-CN";
   page +=
@@ -229,22 +262,39 @@ std::string RenderPage(Lang lang, std::string_view title,
       "initial-scale=1\"><title>";
   page += HtmlEscape(title);
   page += " - ";
-  page += HtmlEscape(t.site_title);
+  page += site;
   page += "</title><style>";
   page += kStyle;
-  page += "</style></head><body><header><h1>";
-  page += HtmlEscape(t.site_title);
-  page += "</h1><nav><a href=\"" + HtmlEscape(WithLang("/", lang)) + "\">" +
-          HtmlEscape(t.nav_home) + "</a>";
-  page += "<a href=\"" + HtmlEscape(WithLang("/notices", lang)) + "\">" +
-          HtmlEscape(t.nav_notices) + "</a>";
+  page += "</style></head><body><a class=\"skip\" href=\"#main\">";
+  page += HtmlEscape(t.skip_to_main);
+  page += "</a><header><h1>";
+  if (branding.logo) {
+    page += "<img src=\"/logo\" alt=\"" + HtmlEscape(t.logo_alt) + site + "\">";
+  }
+  page += site;
+  page += "</h1><nav aria-label=\"" + HtmlEscape(t.nav_home) + "\">";
+  page += link("/", t.nav_home);
+  page += link("/search", t.nav_players);
+  page += link("/ratings", t.nav_ratings);
+  page += link("/events", t.nav_events);
+  page += link("/notices", t.nav_notices);
   page += "<a id=\"lang-switch\" href=\"" +
           HtmlEscape(WithLang(path_and_query, other)) + "\" hreflang=\"" +
-          LangCode(other) + "\">" + HtmlEscape(t.switch_label) + "</a>";
-  page += "</nav></header><main>";
+          LangCode(other) + "\" lang=\"" + LangCode(other) + "\">" +
+          HtmlEscape(t.switch_label) + "</a>";
+  page += "</nav><form role=\"search\" action=\"/search\" method=\"get\">";
+  page += "<label for=\"site-q\">" + HtmlEscape(t.search_label) + "</label>";
+  page += "<input id=\"site-q\" name=\"q\" type=\"search\" maxlength=\"100\">";
+  if (lang == Lang::kEn)
+    page += "<input type=\"hidden\" name=\"lang\" value=\"en\">";
+  page += "<button type=\"submit\">" + HtmlEscape(t.search_button) +
+          "</button></form></header><main id=\"main\">";
   page += body_html;
   page += "</main><footer>";
-  page += HtmlEscape(t.footer);
+  const std::string& footer =
+      lang == Lang::kEn ? branding.footer_en : branding.footer_zh;
+  if (!footer.empty()) page += "<p>" + HtmlEscape(footer) + "</p>";
+  page += "<p>" + HtmlEscape(t.footer) + "</p>";
   page += "</footer></body></html>\n";
   return page;
 }

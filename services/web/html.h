@@ -76,6 +76,13 @@ struct Texts {
   const char* basis;           // the basis of a certificate under notice
   const char* holder_agency;   // the holder's own agency (province)
   const char* numbers_masked;  // why lookup numbers end in ****
+  const char* nav_players;     // the search page
+  const char* nav_ratings;
+  const char* nav_events;
+  const char* skip_to_main;  // the keyboard user's first link
+  const char* search_label;  // the header's search box
+  const char* search_button;
+  const char* logo_alt;  // "logo of <site title>" prefix
 };
 const Texts& TextsFor(Lang lang);
 
@@ -89,14 +96,29 @@ std::string RankLabel(Lang lang, int ladder, int level,
 // "YYYY-MM-DD" of a Unix time in Asia/Shanghai.
 std::string ShanghaiDay(long long unix_seconds);
 
-// The whole document: doctype, <html lang>, UTF-8, the style, a header with
-// the site title, navigation and the language switch (a link to
+// A federation's own face on its page (config web_title_zh and so on):
+// empty strings leave the built-in texts.
+struct Branding {
+  std::string title_zh;
+  std::string title_en;
+  std::string footer_zh;
+  std::string footer_en;
+  bool logo = false;  // GET /logo serves the federation's logo
+};
+
+// The site's title in `lang`: the branding's, else the built-in one.
+std::string SiteTitle(Lang lang, const Branding& branding);
+
+// The whole document: doctype, <html lang>, UTF-8, the style, a link that
+// skips to the main content, a header with the logo and site title,
+// navigation, a search box and the language switch (a link to
 // `path_and_query` with lang set to the other language; `path_and_query`
-// must not carry lang itself), then `body_html` (already safe HTML), then
-// the footer.
+// must not carry lang itself), then `body_html` (already safe HTML) in
+// <main id="main">, then the footer.
 std::string RenderPage(Lang lang, std::string_view title,
                        std::string_view body_html,
-                       std::string_view path_and_query);
+                       std::string_view path_and_query,
+                       const Branding& branding = {});
 
 // A link target in `lang`: `path` + "?lang=xx" or "&lang=xx" after a query.
 std::string WithLang(std::string_view path_and_query, Lang lang);

@@ -361,7 +361,8 @@ Refusal Load(const Site& site, const Stubs& s, const Request& req,
   int64_t id = 0;
   if (!ParseId(text, &id)) {
     return Refusal{absl::StatusCode::kInvalidArgument,
-                   std::string(T(lang).bad_id) + " '" + text + "'", 0};
+                   std::string(T(lang).bad_id) + " '" + text + "'", 0, 0,
+                   /*localized=*/true};
   }
   v1::GetPlayerRequest get;
   get.set_player_id(id);

@@ -319,7 +319,8 @@ Refusal ReadQuery(const httplib::Request& req, RatingsQuery* q) {
   const Lang lang = LangOf(req);
   const RatingTexts& t = T(lang);
   const auto bad = [&](const char* text) {
-    return Refusal{absl::StatusCode::kInvalidArgument, text, 0, 0};
+    return Refusal{absl::StatusCode::kInvalidArgument, text, 0, 0,
+                   /*localized=*/true};
   };
   const std::string list = req.get_param_value("list");
   if (list == "pro") {

@@ -5,6 +5,7 @@
 
 #include "google/protobuf/util/json_util.h"
 #include "nlohmann/json.hpp"
+#include "openssl/sha.h"
 #include "services/auth/call_gate.h"
 #include "services/web/http_status.h"
 #include "services/web/web_pages.h"
@@ -34,6 +35,56 @@ std::string JsonError(const Refusal& r) {
   nlohmann::json j = {{"code", CodeName(r.code)}, {"message", r.message}};
   if (r.retry_after_s > 0) j["retry_after_seconds"] = r.retry_after_s;
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// What a Chinese page says for a refusal whose text is rankd's (English).
+const char* ChineseFor(absl::StatusCode code) {
+  switch (code) {
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kOutOfRange:
+      return "请求有误，请检查输入的内容。";
+    case absl::StatusCode::kNotFound:
+      return "没有找到所请求的内容。";
+    case absl::StatusCode::kAlreadyExists:
+      return "该内容已经存在。";
+    case absl::StatusCode::kFailedPrecondition:
+    case absl::StatusCode::kAborted:
+      return "当前状态下不能完成该请求。";
+    case absl::StatusCode::kPermissionDenied:
+      return "没有权限执行该操作。";
+    case absl::StatusCode::kUnauthenticated:
+      return "该操作需要登录凭证。";
+    case absl::StatusCode::kResourceExhausted:
+      return "请求过多或内容过大，请稍后再试。";
+    case absl::StatusCode::kUnavailable:
+    case absl::StatusCode::kDeadlineExceeded:
+    case absl::StatusCode::kCancelled:
+      return "服务暂时不可用，请稍后再试。";
+    case absl::StatusCode::kUnimplemented:
+      return "不支持该请求方式。";
+    default:
+      return "服务器内部错误，请稍后再试。";
+  }
+}
+
+// A strong validator of `body`: the first 128 bits of its SHA-256, quoted.
+std::string ETagOf(const std::string& body) {
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(body.data()), body.size(),
+         digest);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string tag = "\"";
+  for (int i = 0; i < 16; ++i) {
+    tag += kHex[digest[i] >> 4];
+    tag += kHex[digest[i] & 15];
+  }
+  return tag + "\"";
+}
+
+// True when the If-None-Match header lists `etag` (or is "*"); the weak
+// comparison RFC 9110 asks for: W/"x" matches "x".
+bool Matches(const std::string& if_none_match, const std::string& etag) {
+  return if_none_match == "*" || if_none_match.find(etag) != std::string::npos;
 }
 
 }  // namespace
@@ -81,10 +132,31 @@ Refusal Site::FromGrpc(const grpc::Status& s,
 }
 
 void Site::Html(const httplib::Request& req, httplib::Response& res, int status,
-                const std::string& title, const std::string& body_html) const {
+                const std::string& title, const std::string& body_html,
+                bool cacheable) const {
   res.status = status;
-  res.set_content(
-      RenderPage(LangOf(req), title, body_html, PathWithoutLang(req)), kHtml);
+  std::string page = RenderPage(LangOf(req), title, body_html,
+                                PathWithoutLang(req), options_.branding);
+  if (cacheable && status == 200) return Cacheable(req, res, page, kHtml);
+  res.set_content(std::move(page), kHtml);
+}
+
+void Site::Cacheable(const httplib::Request& req, httplib::Response& res,
+                     std::string body, const char* content_type) const {
+  if (req.method != "GET" && req.method != "HEAD") {
+    res.set_content(std::move(body), content_type);
+    return;
+  }
+  const std::string etag = ETagOf(body);
+  res.headers.erase("Cache-Control");
+  res.set_header("Cache-Control", "public, max-age=60");
+  res.set_header("ETag", etag);
+  if (Matches(req.get_header_value("If-None-Match"), etag)) {
+    res.status = 304;
+    res.body.clear();
+    return;
+  }
+  res.set_content(std::move(body), content_type);
 }
 
 void Site::Refuse(const httplib::Request& req, httplib::Response& res,
@@ -99,27 +171,30 @@ void Site::Refuse(const httplib::Request& req, httplib::Response& res,
   const Lang lang = LangOf(req);
   const Texts& t = TextsFor(lang);
   std::string message = r.message;
+  if (lang == Lang::kZh && !r.localized) message = ChineseFor(r.code);
   if (r.retry_after_s > 0) {
     message = std::string(t.rate_limited) + " " +
-              std::to_string(r.retry_after_s) + " " + t.seconds + ". (" +
-              r.message + ")";
+              std::to_string(r.retry_after_s) + " " + t.seconds + ".";
+    if (lang == Lang::kEn) message += " (" + r.message + ")";
   }
   const int status = res.status;
   Html(req, res, status, t.error_heading,
-       ErrorBody(lang, CodeName(r.code), message));
+       ErrorBody(lang, CodeName(r.code), message), /*cacheable=*/false);
 }
 
-void Site::Json(httplib::Response& res,
-                const google::protobuf::Message& msg) const {
+void Site::Json(httplib::Response& res, const google::protobuf::Message& msg,
+                const httplib::Request* req) const {
   google::protobuf::util::JsonPrintOptions opts;
   opts.preserve_proto_field_names = true;
   std::string out;
   (void)google::protobuf::util::MessageToJsonString(msg, &out, opts);
-  JsonText(res, std::move(out));
+  JsonText(res, std::move(out), req);
 }
 
-void Site::JsonText(httplib::Response& res, std::string json) const {
+void Site::JsonText(httplib::Response& res, std::string json,
+                    const httplib::Request* req) const {
   res.status = 200;
+  if (req != nullptr) return Cacheable(*req, res, std::move(json), kJson);
   res.set_content(std::move(json), kJson);
 }
 

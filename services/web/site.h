@@ -33,6 +33,10 @@ struct Refusal {
   std::string message;
   int64_t retry_after_s = 0;
   int http_status = 0;  // when not 0, instead of HttpStatusFor(code)
+  // The message is in the visitor's language already (a page's own check);
+  // otherwise (rankd's gRPC text is English) a Chinese page shows a Chinese
+  // sentence for the code instead.
+  bool localized = false;
   bool ok() const { return code == absl::StatusCode::kOk; }
 };
 
@@ -67,15 +71,26 @@ class Site {
   }
 
   // The page: shell (title, navigation, language switch) around `body_html`.
+  // A `cacheable` 200 answer to GET carries an ETag (a digest of the page)
+  // and Cache-Control: public, max-age=60, and is 304 without a body when
+  // the request's If-None-Match names that ETag; other answers stay
+  // no-store (a page with a form token must not be cached).
   void Html(const httplib::Request& req, httplib::Response& res, int status,
-            const std::string& title, const std::string& body_html) const;
+            const std::string& title, const std::string& body_html,
+            bool cacheable = true) const;
+  // `body` as the answer with `content_type`, cacheable as Html says.
+  void Cacheable(const httplib::Request& req, httplib::Response& res,
+                 std::string body, const char* content_type) const;
   // The refusal as a page in the visitor's language, or as JSON under /api/.
   void Refuse(const httplib::Request& req, httplib::Response& res,
               const Refusal& r) const;
-  // 200 with the message as JSON (proto field names).
-  void Json(httplib::Response& res, const google::protobuf::Message& msg) const;
+  // 200 with the message as JSON (proto field names); cacheable when the
+  // request is a GET (`req` may be null: not cacheable).
+  void Json(httplib::Response& res, const google::protobuf::Message& msg,
+            const httplib::Request* req = nullptr) const;
   // 200 with `json` (already serialized) as application/json.
-  void JsonText(httplib::Response& res, std::string json) const;
+  void JsonText(httplib::Response& res, std::string json,
+                const httplib::Request* req = nullptr) const;
 
  private:
   void Prepare(const httplib::Request& http_req,

@@ -210,10 +210,9 @@ std::string ErrorBody(Lang lang, const std::string& code_name,
                       const std::string& message) {
   const Texts& t = TextsFor(lang);
   return "<section id=\"error\"><h2>" + E(t.error_heading) +
-         "</h2><p class=\"bad\">" + "<span id=\"error-code\">" + E(code_name) +
-         "</span>: <span id=\"error-message\">" + E(message) +
-         "</span></p><p><a href=\"" + E(WithLang("/", lang)) + "\">" +
-         E(t.nav_home) + "</a></p></section>";
+         "</h2><p class=\"bad\" id=\"error-message\" data-code=\"" +
+         E(code_name) + "\">" + E(message) + "</p><p><a href=\"" +
+         E(WithLang("/", lang)) + "\">" + E(t.nav_home) + "</a></p></section>";
 }
 
 }  // namespace gorank::web

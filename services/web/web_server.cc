@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <fstream>
+#include <iterator>
 #include <mutex>
 #include <thread>
 #include <type_traits>
@@ -15,8 +17,8 @@
 #include "grpcpp/client_context.h"
 #include "nlohmann/json.hpp"
 #include "services/auth/call_gate.h"
-#include "services/web/form_guard.h"
 #include "services/web/events_page.h"
+#include "services/web/form_guard.h"
 #include "services/web/html.h"
 #include "services/web/http_status.h"
 #include "services/web/pairing_page.h"
@@ -24,6 +26,7 @@
 #include "services/web/ratings_page.h"
 #include "services/web/search_page.h"
 #include "services/web/site.h"
+#include "services/web/statement_page.h"
 #include "services/web/web_pages.h"
 #include "spdlog/spdlog.h"
 
@@ -77,6 +80,34 @@ absl::Status SplitListen(const std::string& listen, std::string* host,
       *port > 65535) {
     return absl::InvalidArgumentError(
         "http_listen port must be 0..65535, got '" + p + "'");
+  }
+  return absl::OkStatus();
+}
+
+// The logo file's bytes and media type (PNG or SVG), or why not.
+absl::Status ReadLogo(const std::string& path, std::string* bytes,
+                      std::string* type) {
+  constexpr size_t kMaxLogoBytes = 256 * 1024;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return absl::InvalidArgumentError("web_logo_file: cannot read '" + path +
+                                      "'");
+  }
+  bytes->assign(std::istreambuf_iterator<char>(in), {});
+  if (bytes->size() > kMaxLogoBytes) {
+    return absl::InvalidArgumentError(
+        "web_logo_file: '" + path + "' is " + std::to_string(bytes->size()) +
+        " bytes; at most " + std::to_string(kMaxLogoBytes));
+  }
+  if (bytes->rfind("\x89PNG\r\n\x1a\n", 0) == 0) {
+    *type = "image/png";
+  } else if (bytes->find("<svg") != std::string::npos &&
+             bytes->find_first_not_of(" \t\r\n") != std::string::npos &&
+             (*bytes)[bytes->find_first_not_of(" \t\r\n")] == '<') {
+    *type = "image/svg+xml";
+  } else {
+    return absl::InvalidArgumentError("web_logo_file: '" + path +
+                                      "' is neither a PNG nor an SVG file");
   }
   return absl::OkStatus();
 }
@@ -148,14 +179,16 @@ struct WebServer::Impl {
     }
   }
   void Html(const Request& req, Response& res, int status,
-            const std::string& title, const std::string& body) {
-    site.Html(req, res, status, title, body);
+            const std::string& title, const std::string& body,
+            bool cacheable = true) {
+    site.Html(req, res, status, title, body, cacheable);
   }
   void Refuse(const Request& req, Response& res, const Refusal& r) {
     site.Refuse(req, res, r);
   }
-  void Json(Response& res, const google::protobuf::Message& msg) {
-    site.Json(res, msg);
+  void Json(Response& res, const google::protobuf::Message& msg,
+            const Request* req = nullptr) {
+    site.Json(res, msg, req);
   }
 
   // The gRPC calls behind both the pages and the JSON API.
@@ -231,6 +264,10 @@ struct WebServer::Impl {
   void Routes();
   void Limits();
 
+  // The federation's logo (WebOptions::logo_file): bytes and media type.
+  std::string logo;
+  std::string logo_type;
+
   WebOptions options;
   Site site;
   std::unique_ptr<Stub> stub;
@@ -244,11 +281,19 @@ struct WebServer::Impl {
 };
 
 void WebServer::Impl::Routes() {
+  if (!logo.empty()) {
+    http.Get("/logo", [this](const Request& req, Response& res) {
+      res.status = 200;
+      site.Cacheable(req, res, logo, logo_type.c_str());
+    });
+  }
   http.Get("/", [this](const Request& req, Response& res) {
     Html(req, res, 200, TextsFor(LangOf(req)).nav_home,
          HomeBody(LangOf(req), "", ""));
   });
   http.Get("/verify", [this](const Request& req, Response& res) {
+    // The QR code's statement (s=GR1...): statement_page.h.
+    if (ServeStatementVerify(req, res, site)) return;
     const Texts& t = TextsFor(LangOf(req));
     const std::string number = req.get_param_value("number");
     const std::string name = req.get_param_value("name");
@@ -283,7 +328,8 @@ void WebServer::Impl::Routes() {
     if (Refusal r = Notices(req, &resp); !r.ok()) return Refuse(req, res, r);
     Html(req, res, 200, TextsFor(LangOf(req)).notices_heading,
          NoticesBody(LangOf(req), resp, options.max_notices,
-                     tokens.Issue(req.remote_addr, NowUnix())));
+                     tokens.Issue(req.remote_addr, NowUnix())),
+         /*cacheable=*/false);
   });
   // Every POST reads its body through ReadBody (the limit); the form also
   // needs the token its page was shown with, and a same-origin post.
@@ -326,14 +372,15 @@ void WebServer::Impl::Routes() {
   });
 
   http.Get("/api/v1/verify", [this](const Request& req, Response& res) {
+    if (ServeStatementVerify(req, res, site)) return;
     v1::VerifyCertificateResponse resp;
     if (Refusal r = Verify(req, &resp); !r.ok()) return Refuse(req, res, r);
-    Json(res, resp);
+    Json(res, resp, &req);
   });
   http.Get("/api/v1/lookup", [this](const Request& req, Response& res) {
     v1::LookupRankResponse resp;
     if (Refusal r = Lookup(req, &resp); !r.ok()) return Refuse(req, res, r);
-    Json(res, resp);
+    Json(res, resp, &req);
   });
   http.Get("/api/v1/notices", [this](const Request& req, Response& res) {
     v1::ListNoticesResponse resp;
@@ -342,7 +389,7 @@ void WebServer::Impl::Routes() {
       resp.mutable_notices()->DeleteSubrange(options.max_notices, 1);
       res.set_header("X-Truncated", "true");
     }
-    Json(res, resp);
+    Json(res, resp, &req);
   });
   // A page elsewhere can post text/plain without the browser asking first;
   // application/json it cannot (CORS preflight, which this server never
@@ -388,6 +435,7 @@ void WebServer::Impl::Routes() {
   // /api/v1/ twins. Installed before the catch-all POST below.
   // (one line per module)
   InstallEventPages(http, site);
+  InstallStatementPages(http, site);
   InstallPlayerPages(http, site);
   InstallSearchPages(http, site);
   InstallRatingsPages(http, site);
@@ -401,7 +449,7 @@ void WebServer::Impl::Routes() {
       r = Refusal{absl::StatusCode::kNotFound,
                   std::string(TextsFor(LangOf(req)).not_found_page) + " (" +
                       req.path + ")",
-                  0};
+                  0, 0, /*localized=*/true};
     }
     Refuse(req, res, r);
   });
@@ -420,7 +468,8 @@ void WebServer::Impl::Limits() {
   http.set_default_headers({
       {"X-Content-Type-Options", "nosniff"},
       {"Content-Security-Policy",
-       "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; "
+       "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; "
+       "form-action 'self'; "
        "frame-ancestors 'none'"},
       {"Referrer-Policy", "no-referrer"},
       {"Cache-Control", "no-store"},
@@ -459,7 +508,7 @@ void WebServer::Impl::Limits() {
           r = {absl::StatusCode::kNotFound,
                std::string(TextsFor(LangOf(req)).not_found_page) + " (" +
                    req.path + ")",
-               0};
+               0, 0, /*localized=*/true};
         } else if (res.status == 413) {
           r = {absl::StatusCode::kResourceExhausted,
                "request too large (at most " +
@@ -496,7 +545,17 @@ absl::StatusOr<std::unique_ptr<WebServer>> WebServer::Start(
   int port = 0;
   if (absl::Status s = SplitListen(options.listen, &host, &port); !s.ok())
     return s;
-  auto impl = std::make_unique<Impl>(options, std::move(channel));
+  WebOptions with_logo = options;
+  std::string logo, logo_type;
+  if (!options.logo_file.empty()) {
+    if (absl::Status s = ReadLogo(options.logo_file, &logo, &logo_type);
+        !s.ok())
+      return s;
+    with_logo.branding.logo = true;
+  }
+  auto impl = std::make_unique<Impl>(with_logo, std::move(channel));
+  impl->logo = std::move(logo);
+  impl->logo_type = std::move(logo_type);
   impl->Limits();
   impl->Routes();
   if (port == 0) {

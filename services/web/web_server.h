@@ -30,6 +30,7 @@
 #include "absl/status/statusor.h"
 #include "grpcpp/channel.h"
 #include "services/common/rate_limiter.h"
+#include "services/web/html.h"
 
 namespace gorank::web {
 
@@ -54,6 +55,13 @@ struct WebOptions {
   // proxy): posts whose Origin is its origin are same-origin, besides those
   // whose Origin matches the Host header. Empty: the Host header only.
   std::string public_base_url;
+  // The federation's title and footer in each language (empty: the
+  // built-in ones); branding.logo is set by Start when logo_file is given.
+  Branding branding;
+  // A PNG or SVG file (at most 256 KiB) shown in the header and served at
+  // GET /logo; empty: none. Read once at Start (INVALID_ARGUMENT when it
+  // cannot be read, is too large or is neither PNG nor SVG).
+  std::string logo_file;
   // HMAC key of the objection form's tokens. Empty: a random one per start
   // (a form shown by one instance is then refused by another).
   std::string form_key;

@@ -70,6 +70,8 @@ const std::map<std::string, std::string>& ExpectedRoles() {
       {"/gorank.v1.AuditService/RecordReview", "U"},
       {"/gorank.v1.AuditService/ListReviews", "NAU"},
       {"/gorank.v1.AuditService/Backup", "NU"},
+      {"/gorank.v1.AuditService/GetCertificateStatement", "NAU"},
+      {"/gorank.v1.AuditService/GetRevocationList", "PNAU"},
       {"/gorank.v1.TournamentService/ListCompetitions", "PNAU"},
       {"/gorank.v1.TournamentService/CreateEvent", "NA"},
       {"/gorank.v1.TournamentService/GetEvent", "PNAU"},

@@ -21,12 +21,29 @@ void MultiInstanceFixture::WriteConfig(int health_probe_ms) {
       << "health_probe_ms = " << health_probe_ms << "\n";
 }
 
-void MultiInstanceFixture::Start(Instance& inst, const std::string& url) {
+int PrivateServer::Do(const std::string& action, const std::string& arg) {
+  std::vector<std::string> argv = {"/bin/bash", PG_SERVER_SCRIPT, action, dir_};
+  if (!arg.empty()) argv.push_back(arg);
+  const testing::RunResult r = testing::RunProgram(
+      argv, scratch_ + "." + action + std::to_string(++calls_));
+  output_ = r.out + r.err;
+  return r.exit_code;
+}
+
+std::string PrivateServer::Url() const {
+  std::string url = testing::ReadFile(dir_ + "/url");
+  while (!url.empty() && url.back() == '\n') url.pop_back();
+  return url;
+}
+
+void MultiInstanceFixture::Start(Instance& inst, const std::string& url,
+                                 const std::vector<std::string>& flags) {
   inst.log = dir_.File(inst.name + "." + std::to_string(++starts_) + ".log");
   inst.child = std::make_unique<testing::RankdProcess>();
   testing::RankdOptions options;
   options.db = url;
   options.flags = {"--admin-token-file", token_file_, "--config", config_file_};
+  options.flags.insert(options.flags.end(), flags.begin(), flags.end());
   options.log_path = inst.log;
   const std::string error = inst.child->Start(RANKD_PATH, options);
   ASSERT_EQ(error, "") << inst.name;

@@ -24,6 +24,33 @@
 
 namespace gorank::pg_test {
 
+// A private throw-away PostgreSQL server in `dir`, driven by pg_server.sh
+// (start|standby|pause|resume|stop); stop runs again on destruction, so the
+// server goes away even after a failed assertion. (The shared fixture server
+// must not be stopped: the other pg. tests use it.)
+class PrivateServer {
+ public:
+  PrivateServer(std::string dir, std::string scratch)
+      : dir_(std::move(dir)), scratch_(std::move(scratch)) {}
+  ~PrivateServer() { Do("stop"); }
+  PrivateServer(const PrivateServer&) = delete;
+  PrivateServer& operator=(const PrivateServer&) = delete;
+
+  // pg_server.sh ACTION DIR [ARG]: its exit code; its output goes to
+  // `output()`. Do("standby", primary.dir()) makes this a hot standby of
+  // `primary`.
+  int Do(const std::string& action, const std::string& arg = "");
+  std::string Url() const;
+  const std::string& dir() const { return dir_; }
+  const std::string& output() const { return output_; }
+
+ private:
+  std::string dir_;
+  std::string scratch_;
+  std::string output_;
+  int calls_ = 0;
+};
+
 // One running rankd and stubs on a channel to it.
 struct Instance {
   std::string name;
@@ -46,8 +73,9 @@ class MultiInstanceFixture : public ::testing::Test {
   // Starts rankd on `url`, waits (bounded) for its "serving on port N" line
   // and until its health answers SERVING, and reads the admin token once it
   // exists.
-  // Use with ASSERT_NO_FATAL_FAILURE.
-  void Start(Instance& inst, const std::string& url);
+  // `flags` go after the fixture's own. Use with ASSERT_NO_FATAL_FAILURE.
+  void Start(Instance& inst, const std::string& url,
+             const std::vector<std::string>& flags = {});
   // grpc.health.v1 Check("") of `inst`; UNKNOWN when the call fails.
   static grpc::health::v1::HealthCheckResponse::ServingStatus Health(
       Instance& inst);

@@ -20,38 +20,6 @@ namespace {
 
 namespace hv1 = grpc::health::v1;
 
-// pg_server.sh start|pause|resume|stop DIR; stop runs again on destruction,
-// so the server goes away even after a failed assertion.
-class PrivateServer {
- public:
-  PrivateServer(std::string dir, std::string scratch)
-      : dir_(std::move(dir)), scratch_(std::move(scratch)) {}
-  ~PrivateServer() { Do("stop"); }
-  PrivateServer(const PrivateServer&) = delete;
-  PrivateServer& operator=(const PrivateServer&) = delete;
-
-  // The script's exit code; its output goes to `output()`.
-  int Do(const std::string& action) {
-    const testing::RunResult r =
-        testing::RunProgram({"/bin/bash", PG_SERVER_SCRIPT, action, dir_},
-                            scratch_ + "." + action + std::to_string(++calls_));
-    output_ = r.out + r.err;
-    return r.exit_code;
-  }
-  std::string Url() const {
-    std::string url = testing::ReadFile(dir_ + "/url");
-    while (!url.empty() && url.back() == '\n') url.pop_back();
-    return url;
-  }
-  const std::string& output() const { return output_; }
-
- private:
-  std::string dir_;
-  std::string scratch_;
-  std::string output_;
-  int calls_ = 0;
-};
-
 class MultiInstanceOutageTest : public MultiInstanceFixture {
  protected:
   void SetUp() override {

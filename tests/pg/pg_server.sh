@@ -11,6 +11,15 @@
 #                            an outage of the database server, for tests.
 #   pg_server.sh resume DIR  start a paused server again on the port of DIR/url
 #                            and wait until it accepts connections.
+#   pg_server.sh standby DIR PRIMARY_DIR
+#                            a hot standby of the running server of PRIMARY_DIR
+#                            (pg_basebackup -R over a replication connection:
+#                            initdb's pg_hba.conf trusts those on 127.0.0.1,
+#                            and wal_level is replica by default) in DIR/data,
+#                            started on another free port with
+#                            hot_standby_feedback on (fsync off: a throw-away
+#                            copy); its URL in DIR/url. Stop
+#                            (or pause/resume) it as any server.
 #
 # PostgreSQL refuses to run as root: when started by root (CI), the server runs
 # as the Debian package's user `postgres` and DIR is handed to that user. The
@@ -21,11 +30,12 @@ set -euo pipefail
 
 die() { echo "pg_server.sh: $*" >&2; exit 1; }
 
-usage() { die "usage: $0 start|stop|pause|resume DIR"; }
+usage() { die "usage: $0 start|stop|pause|resume DIR | standby DIR PRIMARY_DIR"; }
 
-[ $# -eq 2 ] || usage
+[ $# -eq 2 ] || { [ $# -eq 3 ] && [ "$1" = standby ]; } || usage
 action=$1
 dir=$2
+primary=${3:-}
 case "$dir" in /*) ;; *) dir="$PWD/$dir" ;; esac
 # As root the cluster lives in a folder of its own under /tmp (the user
 # postgres may not reach DIR: a checkout under /root is closed to it) and DIR
@@ -62,7 +72,9 @@ stop_server() {
   fi
 }
 
-start() {
+# A fresh, empty DIR the cluster's owner may write (a folder under /tmp and a
+# link to it when we are root).
+prepare_dir() {
   local bindir=$1
   # A server left over from an interrupted run would keep the old port.
   stop_server "$bindir"
@@ -82,8 +94,14 @@ start() {
     mkdir -p "$dir"
   fi
   chmod 700 "$dir"
+}
 
-  if ! as_owner "$bindir/initdb" -D "$dir/data" -U rankd_test -E UTF8 --locale=C.UTF-8 \
+start() {
+  local bindir=$1
+  prepare_dir "$bindir"
+  # --no-sync: a throw-away cluster need not survive an OS crash of its
+  # creation (3 of initdb's 5 s here); the server itself runs with fsync on.
+  if ! as_owner "$bindir/initdb" --no-sync -D "$dir/data" -U rankd_test -E UTF8 --locale=C.UTF-8 \
       --auth-local=trust --auth-host=trust >"$dir/initdb.log" 2>&1; then
     cat "$dir/initdb.log" >&2
     die "initdb failed in $dir/data"
@@ -102,7 +120,12 @@ fsync = on
 synchronous_commit = on
 full_page_writes = on
 EOF
+  launch "$bindir"
+}
 
+# Starts the cluster in DIR/data on a free port of 127.0.0.1 and writes DIR/url.
+launch() {
+  local bindir=$1
   # PG_SERVER_PORTS (optional, for testing the retry): candidate ports in order.
   local -a ports
   read -r -a ports <<<"${PG_SERVER_PORTS:-}"
@@ -133,7 +156,38 @@ EOF
   die "no free port found after 10 attempts"
 }
 
+standby() {
+  local bindir=$1
+  case "$primary" in /*) ;; *) primary="$PWD/$primary" ;; esac
+  [ -f "$primary/url" ] || die "no server in $primary (no $primary/url)"
+  local pport
+  pport=$(sed -n 's|.*@127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$primary/url")
+  [ -n "$pport" ] || die "no port in $primary/url"
+  prepare_dir "$bindir"
+  if ! as_owner "$bindir/pg_basebackup" -D "$dir/data" -h 127.0.0.1 -p "$pport" \
+      -U rankd_test -R -X stream -c fast --no-sync >"$dir/basebackup.log" 2>&1; then
+    cat "$dir/basebackup.log" >&2
+    die "pg_basebackup from 127.0.0.1:$pport failed"
+  fi
+  local sockets="$dir"
+  if [ ${#dir} -gt 90 ]; then sockets=""; fi
+  as_owner tee -a "$dir/data/postgresql.conf" >/dev/null <<EOF
+
+# pg_server.sh standby (throw-away hot standby of 127.0.0.1:$pport)
+unix_socket_directories = '$sockets'
+hot_standby = on
+hot_standby_feedback = on
+# A throw-away copy: no fsync, so the start skips syncing the copied files.
+fsync = off
+EOF
+  launch "$bindir"
+}
+
 case "$action" in
+  standby)
+    bindir=$(find_bindir)
+    standby "$bindir"
+    ;;
   start)
     bindir=$(find_bindir)
     start "$bindir"

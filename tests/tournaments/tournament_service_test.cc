@@ -152,6 +152,50 @@ TEST_F(TournamentServiceTest, EventsArePagedByStartDateThenId) {
   EXPECT_THAT(s.error_message(), ::testing::HasSubstr("another query"));
 }
 
+// newest_first lists the same events in the reverse order, page by page;
+// its tokens are not those of the ascending list.
+TEST_F(TournamentServiceTest, EventsAreListedNewestFirst) {
+  std::vector<std::pair<int, int64_t>> made;  // (month, id)
+  for (int month : {7, 6, 7, 8}) {
+    v1::Event e = CityEvent("newest " + std::to_string(made.size()));
+    e.mutable_start()->set_year(2032);
+    e.mutable_start()->set_month(month);
+    *e.mutable_end() = e.start();
+    made.emplace_back(month, Create(e, server_->op110));
+  }
+  std::sort(made.rbegin(), made.rend());
+  v1::ListEventsRequest req;
+  req.mutable_starts_on_or_after()->set_year(2032);
+  req.mutable_starts_on_or_after()->set_month(1);
+  req.mutable_starts_on_or_after()->set_day(1);
+  req.set_newest_first(true);
+  req.set_page_size(3);
+  std::vector<std::pair<int, int64_t>> listed;
+  v1::ListEventsResponse first;
+  ASSERT_TRUE(
+      events_->ListEvents(InProcessServer::Context("").get(), req, &first)
+          .ok());
+  for (const v1::Event& e : first.events())
+    listed.emplace_back(e.start().month(), e.id());
+  ASSERT_FALSE(first.next_page_token().empty());
+  req.set_page_token(first.next_page_token());
+  v1::ListEventsResponse second;
+  ASSERT_TRUE(
+      events_->ListEvents(InProcessServer::Context("").get(), req, &second)
+          .ok());
+  for (const v1::Event& e : second.events())
+    listed.emplace_back(e.start().month(), e.id());
+  EXPECT_TRUE(second.next_page_token().empty());
+  EXPECT_EQ(listed, made);
+
+  req.set_newest_first(false);
+  v1::ListEventsResponse refused;
+  const grpc::Status s =
+      events_->ListEvents(InProcessServer::Context("").get(), req, &refused);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), HasSubstr("another query"));
+}
+
 TEST_F(TournamentServiceTest, ImportStandingsAndByteIdenticalExport) {
   const int64_t id =
       Create(CityEvent("Test Club Round Robin 2025"), server_->op110);

@@ -194,6 +194,20 @@ absl::StatusOr<CertificateSheet> LayOutCertificate(
   absl::StatusOr<std::string> url = VerifyUrl(c.verify_base, c.number);
   if (!url.ok()) return url.status();
   s.verify_url = *url;
+  if (!c.statement.empty()) {
+    // The signed statement rides in the query (the verify page reads it
+    // without JavaScript); its characters are base64url and '.'.
+    for (char ch : c.statement) {
+      const bool safe = (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') ||
+                        (ch >= 'A' && ch <= 'Z') || ch == '-' || ch == '_' ||
+                        ch == '.';
+      if (!safe) {
+        return absl::InvalidArgumentError(
+            "statement has a character that is not base64url or '.'");
+      }
+    }
+    s.verify_url += "&s=" + c.statement;
+  }
   absl::StatusOr<QrMatrix> qr = QrMatrix::Encode(s.verify_url);
   if (!qr.ok()) return qr.status();
   s.qr = *qr;

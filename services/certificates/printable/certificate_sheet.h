@@ -35,6 +35,10 @@ struct PrintableCertificate {
   // The public verification page, e.g. "https://rank.example.org" (the
   // federation's public_base_url); "/verify?number=N" is appended.
   std::string verify_base = "http://127.0.0.1:8080";
+  // The certificate's signed statement (services/audit/
+  // certificate_statement.h, "GR1...."), appended as "&s=<statement>" so the
+  // QR code can be checked offline; empty: the URL alone.
+  std::string statement;
 };
 
 // Every text of the sheet, ready to draw (UTF-8).
@@ -58,7 +62,7 @@ struct CertificateSheet {
   std::string agency_en;
   std::string notice_zh;  // empty unless under public notice
   std::string notice_en;
-  std::string verify_url;  // <verify_base>/verify?number=<number>
+  std::string verify_url;  // <verify_base>/verify?number=<number>[&s=...]
   QrMatrix qr;             // encodes verify_url
 };
 

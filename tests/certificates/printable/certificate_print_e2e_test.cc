@@ -135,8 +135,9 @@ TEST_F(CertificatePrintTest,
   EXPECT_EQ(ReadFile(pdf).substr(0, 5), "%PDF-");
 
   const std::string png = ToPng(pdf, "certificate_print");
-  EXPECT_EQ(DecodeQr(png),
-            "http://127.0.0.1:8080/verify?number=" + number_ + "\n");
+  // The verify URL, then the signed statement (cert verify-offline).
+  EXPECT_TRUE(DecodeQr(png).starts_with(
+      "http://127.0.0.1:8080/verify?number=" + number_ + "&s=GR1."));
 
   r = Tool({"/usr/bin/pdftotext", "-enc", "UTF-8", pdf, "-"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -156,8 +157,9 @@ TEST_F(CertificatePrintTest, VerifyBaseIsTheQrCodesSite) {
   RunResult r = Ctl({"cert", "print", number_, "--out", pdf, "--verify-base",
                      "https://rank.example.org/"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(DecodeQr(ToPng(pdf, "certificate_print_public_base")),
-            "https://rank.example.org/verify?number=" + number_ + "\n");
+  EXPECT_TRUE(DecodeQr(ToPng(pdf, "certificate_print_public_base"))
+                  .starts_with("https://rank.example.org/verify?number=" +
+                               number_ + "&s=GR1."));
 
   r = Ctl({"cert", "print", number_, "--out", dir_.File("bad.pdf"),
            "--verify-base", "ftp://rank.example.org"});

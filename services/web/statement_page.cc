@@ -1,0 +1,474 @@
+#include "services/web/statement_page.h"
+
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "gorank/v1/audit.grpc.pb.h"
+#include "gorank/v1/certificates.grpc.pb.h"
+#include "services/audit/checkpoint.h"
+#include "services/audit/encoding.h"
+#include "services/audit/merkle.h"
+#include "services/audit/revocation_list.h"
+#include "services/audit/signing_key.h"
+
+namespace gorank::web {
+namespace {
+
+using httplib::Request;
+using httplib::Response;
+
+struct StatementTexts {
+  const char* title;
+  const char* sig_valid;
+  const char* sig_invalid;
+  const char* sig_wrong_key;
+  const char* caption;
+  const char* field;
+  const char* value;
+  const char* number;
+  const char* grade;
+  const char* discipline;
+  const char* go;
+  const char* gomoku;
+  const char* issue_date;
+  const char* agency;
+  const char* key;
+  const char* entry;
+  const char* no_entry;
+  const char* inclusion;
+  const char* included;  // entry, size, root, time
+  const char* not_included;
+  const char* revocation;
+  const char* revoked;      // date
+  const char* not_revoked;  // size
+  const char* state;
+  const char* name_hint;
+  const char* name_label;
+  const char* check;
+  const char* name_matches;
+  const char* name_differs;
+  const char* valid;
+  const char* under_notice;
+  const char* state_revoked;
+  const char* not_valid;
+  const char* malformed;
+};
+
+constexpr StatementTexts kZh = {
+    "证书签名核验",
+    "签名有效：本声明由本会的联合会密钥签发，未被改动。",
+    "签名无效：声明已被改动，不可信。",
+    "签名无效：声明不是用本会的联合会密钥签发的。",
+    "二维码中的证书声明",
+    "项目",
+    "内容",
+    "证书编号",
+    "段位",
+    "棋种",
+    "围棋",
+    "五子棋",
+    "颁发日期",
+    "颁发单位代码",
+    "密钥编号",
+    "审计日志条目",
+    "未注明（导入的历史证书没有颁发记录）",
+    "审计日志包含证明",
+    "颁发记录（第 %1 条）包含在已签名的检查点中：日志大小 %2，根哈希 %3，"
+    "签名时间 %4。",
+    "包含证明未通过：",
+    "撤销状态",
+    "已撤销，撤销日期 %1。",
+    "未撤销（截至审计日志大小 %1 的已签名撤销清单）。",
+    "当前状态",
+    "输入持证人姓名，核验姓名并查看证书当前状态。",
+    "持证人姓名",
+    "核验",
+    "姓名与声明一致。",
+    "姓名与声明不一致。",
+    "有效",
+    "公示中",
+    "已撤销",
+    "无效",
+    "二维码内容不是证书声明：",
+};
+
+constexpr StatementTexts kEn = {
+    "Certificate statement check",
+    "Signature valid: this statement was signed with the federation's key "
+    "and has not been altered.",
+    "Signature invalid: the statement was altered and cannot be trusted.",
+    "Signature invalid: the statement was not signed with this federation's "
+    "key.",
+    "The certificate statement in the QR code",
+    "Field",
+    "Value",
+    "Certificate number",
+    "Grade",
+    "Discipline",
+    "Go",
+    "Gomoku",
+    "Date of issue",
+    "Issuing agency code",
+    "Key id",
+    "Audit log entry",
+    "not named (imported historic certificates have no issuance entry)",
+    "Inclusion in the audit log",
+    "The issuance (entry %1) is included in the signed checkpoint: log size "
+    "%2, root hash %3, signed %4.",
+    "Inclusion proof failed: ",
+    "Revocation",
+    "Revoked on %1.",
+    "Not revoked (signed revocation list as of audit log size %1).",
+    "Current state",
+    "Enter the holder's name to check it and see the certificate's current "
+    "state.",
+    "Holder's name",
+    "Check",
+    "The name matches the statement.",
+    "The name does not match the statement.",
+    "valid",
+    "under public notice",
+    "revoked",
+    "not valid",
+    "The code is not a certificate statement: ",
+};
+
+const StatementTexts& T(Lang lang) { return lang == Lang::kEn ? kEn : kZh; }
+
+std::string E(const std::string& s) { return HtmlEscape(s); }
+
+// `pattern` with %1.. replaced by the (already escaped) arguments.
+std::string Fill(const char* pattern, std::initializer_list<std::string> args) {
+  std::string out = pattern;
+  int i = 1;
+  for (const std::string& a : args) {
+    const std::string mark = "%" + std::to_string(i++);
+    const size_t at = out.find(mark);
+    if (at != std::string::npos) out.replace(at, mark.size(), a);
+  }
+  return out;
+}
+
+std::string Row(const char* label, const std::string& value_html) {
+  return "<tr><th scope=\"row\">" + E(label) + "</th><td>" + value_html +
+         "</td></tr>";
+}
+
+const char* SignatureCode(audit::StatementCheck c) {
+  switch (c) {
+    case audit::StatementCheck::kValid:
+      return "valid";
+    case audit::StatementCheck::kWrongKey:
+      return "wrong-key";
+    case audit::StatementCheck::kBadSignature:
+      break;
+  }
+  return "invalid";
+}
+
+std::string OutcomeText(Lang lang, v1::VerifyOutcome o) {
+  const StatementTexts& t = T(lang);
+  switch (o) {
+    case v1::VERIFY_OUTCOME_VALID:
+      return t.valid;
+    case v1::VERIFY_OUTCOME_UNDER_NOTICE:
+      return t.under_notice;
+    case v1::VERIFY_OUTCOME_REVOKED:
+      return t.state_revoked;
+    default:
+      return t.not_valid;
+  }
+}
+
+std::string NameForm(Lang lang, const std::string& text) {
+  const StatementTexts& t = T(lang);
+  return "<form id=\"statement-name-form\" method=\"get\" action=\"/verify\">"
+         "<input type=\"hidden\" name=\"lang\" value=\"" +
+         std::string(LangCode(lang)) +
+         "\"><input type=\"hidden\" name=\"s\" value=\"" + E(text) + "\"><p>" +
+         E(t.name_hint) + "</p><label for=\"statement-name\">" +
+         E(t.name_label) +
+         "</label> <input id=\"statement-name\" name=\"name\" maxlength=\"60\" "
+         "autocomplete=\"off\"> <button type=\"submit\">" +
+         E(t.check) + "</button></form>";
+}
+
+// The checks behind the page and its JSON twin; a Refusal when a call fails
+// or the statement is malformed.
+Refusal Check(const Request& req, const Site& site, StatementView* v) {
+  const Lang lang = LangOf(req);
+  absl::StatusOr<audit::ParsedStatement> parsed =
+      audit::ParseStatement(req.get_param_value("s"));
+  if (!parsed.ok()) {
+    return Refusal{
+        absl::StatusCode::kInvalidArgument,
+        std::string(T(lang).malformed) + std::string(parsed.status().message()),
+        0};
+  }
+  v->statement = parsed->statement;
+  auto audit_stub = v1::AuditService::NewStub(site.channel());
+  v1::GetCheckpointResponse cp;
+  if (Refusal r = site.Call(req, audit_stub.get(),
+                            &v1::AuditService::Stub::GetCheckpoint,
+                            v1::GetCheckpointRequest(), &cp);
+      !r.ok()) {
+    return r;
+  }
+  absl::StatusOr<audit::VerifyingKey> key =
+      audit::VerifyingKey::FromRaw(cp.public_key());
+  if (!key.ok()) return FromStatus(key.status());
+  v->federation_key_id = key->KeyId();
+  v->signature = audit::CheckStatement(*parsed, *key);
+  const std::string name = req.get_param_value("name");
+  v->name_given = !name.empty();
+  v->name_matches = v->name_given && audit::NameMatches(v->statement, name);
+  if (v->signature != audit::StatementCheck::kValid) return Refusal{};
+
+  const v1::Checkpoint& c = cp.checkpoint();
+  v->tree_size = c.tree_size();
+  v->root_hex = audit::HexEncode(c.root_hash());
+  v->checkpoint_unix = c.time_unix();
+  const int64_t index = v->statement.log_index;
+  if (index >= 0) {
+    v->proof_checked = true;
+    audit::Checkpoint checkpoint{c.tree_size(), c.root_hash(), c.time_unix(),
+                                 c.signature(), c.key_id()};
+    audit::Verdict signed_cp = audit::VerifyCheckpoint(checkpoint, *key);
+    v1::GetInclusionProofRequest preq;
+    preq.set_index(index);
+    preq.set_tree_size(c.tree_size());
+    v1::GetInclusionProofResponse proof;
+    Refusal r = index < c.tree_size()
+                    ? site.Call(req, audit_stub.get(),
+                                &v1::AuditService::Stub::GetInclusionProof,
+                                preq, &proof)
+                    : Refusal{absl::StatusCode::kOutOfRange,
+                              "entry " + std::to_string(index) +
+                                  " is beyond the checkpoint",
+                              0};
+    if (!signed_cp.ok) {
+      v->proof_reason = signed_cp.reason;
+    } else if (!r.ok()) {
+      v->proof_reason = r.message;
+    } else {
+      std::vector<std::string> path(proof.path().begin(), proof.path().end());
+      audit::Verdict in = audit::VerifyInclusion(
+          proof.leaf_hash(), index, c.tree_size(), path, c.root_hash());
+      v->proof_ok = in.ok;
+      v->proof_reason = in.reason;
+    }
+  }
+
+  v1::GetRevocationListResponse list;
+  if (Refusal r = site.Call(req, audit_stub.get(),
+                            &v1::AuditService::Stub::GetRevocationList,
+                            v1::GetRevocationListRequest(), &list);
+      !r.ok()) {
+    return r;
+  }
+  absl::StatusOr<audit::RevocationList> rl =
+      audit::RevocationList::FromJson(list.json());
+  if (rl.ok() && audit::VerifyRevocationList(*rl, *key).ok) {
+    v->revocations_checked = true;
+    v->revocations_tree_size = rl->tree_size;
+    if (auto found = rl->Find(v->statement.number)) {
+      v->revoked = true;
+      v->revoked_unix = found->revoked_unix;
+    }
+  }
+
+  if (v->name_given) {
+    auto certs = v1::CertificateService::NewStub(site.channel());
+    v1::VerifyCertificateRequest vreq;
+    vreq.set_number(v->statement.number);
+    vreq.set_holder_name(name);
+    v1::VerifyCertificateResponse vresp;
+    if (Refusal r = site.Call(req, certs.get(),
+                              &v1::CertificateService::Stub::VerifyCertificate,
+                              vreq, &vresp);
+        !r.ok()) {
+      return r;
+    }
+    v->verify = vresp;
+  }
+  return Refusal{};
+}
+
+}  // namespace
+
+std::string StatementBody(Lang lang, const StatementView& v,
+                          const std::string& statement_text) {
+  const StatementTexts& t = T(lang);
+  const bool valid = v.signature == audit::StatementCheck::kValid;
+  const char* sig_text = valid ? t.sig_valid
+                         : v.signature == audit::StatementCheck::kWrongKey
+                             ? t.sig_wrong_key
+                             : t.sig_invalid;
+  std::string body = "<section id=\"statement-result\"><h2>" + E(t.title) +
+                     "</h2><p id=\"statement-signature\" class=\"" +
+                     (valid ? "ok" : "bad") + "\" data-signature=\"" +
+                     SignatureCode(v.signature) + "\">" + E(sig_text) + "</p>";
+  if (!valid) return body + "</section>";
+  const audit::CertificateStatement& s = v.statement;
+  body += "<div class=\"scroll\" tabindex=\"0\" aria-label=\"" + E(t.caption) +
+          "\"><table id=\"statement\"><caption>" + E(t.caption) +
+          "</caption><tr><th scope=\"col\">" + E(t.field) +
+          "</th><th scope=\"col\">" + E(t.value) + "</th></tr>";
+  body +=
+      Row(t.number, "<span id=\"statement-number\">" + E(s.number) + "</span>");
+  body +=
+      Row(t.grade, "<span id=\"statement-grade\">" + E(s.grade) + "</span>");
+  body += Row(t.discipline, E(s.discipline == "gomoku" ? t.gomoku : t.go));
+  body += Row(t.issue_date,
+              "<span id=\"statement-date\">" + E(s.issue_date) + "</span>");
+  body += Row(t.agency, E(s.agency_prefix));
+  body += Row(t.key, "<code>" + E(s.key_id) + "</code>");
+  body += Row(t.entry, s.log_index >= 0 ? E(std::to_string(s.log_index))
+                                        : E(t.no_entry));
+  body += "</table></div></section>";
+
+  body += "<section id=\"inclusion\" data-included=\"" +
+          std::string(v.proof_ok ? "true" : "false") + "\"><h2>" +
+          E(t.inclusion) + "</h2><p>";
+  if (!v.proof_checked) {
+    body += E(t.no_entry);
+  } else if (v.proof_ok) {
+    body +=
+        Fill(t.included,
+             {E(std::to_string(s.log_index)), E(std::to_string(v.tree_size)),
+              "<code class=\"hash\">" + E(v.root_hex) + "</code>",
+              E(ShanghaiDay(v.checkpoint_unix))});
+  } else {
+    body += E(t.not_included) + E(v.proof_reason);
+  }
+  body += "</p></section>";
+
+  body += "<section id=\"revocation\" data-revoked=\"" +
+          std::string(v.revoked ? "true" : "false") + "\"><h2>" +
+          E(t.revocation) + "</h2><p class=\"" + (v.revoked ? "bad" : "ok") +
+          "\">";
+  if (v.revoked) {
+    body += Fill(t.revoked, {"<span id=\"revoked-date\">" +
+                             E(ShanghaiDay(v.revoked_unix)) + "</span>"});
+  } else if (v.revocations_checked) {
+    body += Fill(t.not_revoked, {E(std::to_string(v.revocations_tree_size))});
+  }
+  body += "</p></section>";
+
+  body += "<section id=\"state\"><h2>" + E(t.state) + "</h2>";
+  if (v.name_given) {
+    body += "<p id=\"statement-name\" data-matches=\"" +
+            std::string(v.name_matches ? "true" : "false") + "\" class=\"" +
+            (v.name_matches ? "ok" : "bad") + "\">" +
+            E(v.name_matches ? t.name_matches : t.name_differs) + "</p>";
+  }
+  if (v.verify) {
+    const v1::VerifyCertificateResponse& a = *v.verify;
+    body += "<p id=\"outcome\" data-outcome=\"" +
+            E(v1::VerifyOutcome_Name(a.outcome()).substr(15)) + "\">" +
+            E(OutcomeText(lang, a.outcome()));
+    if (!a.masked_holder_name().empty()) {
+      body += " · " + E(a.masked_holder_name());
+    }
+    if (a.notice_until_unix() > 0) {
+      body += " · " + E(ShanghaiDay(a.notice_until_unix()));
+    }
+    body += "</p>";
+  }
+  body += NameForm(lang, statement_text) + "</section>";
+  return body;
+}
+
+std::string StatementJson(const StatementView& v) {
+  const audit::CertificateStatement& s = v.statement;
+  nlohmann::json j = {{"statement",
+                       {{"number", s.number},
+                        {"discipline", s.discipline},
+                        {"grade", s.grade},
+                        {"issue_date", s.issue_date},
+                        {"agency_prefix", s.agency_prefix},
+                        {"key_id", s.key_id},
+                        {"log_index", s.log_index}}},
+                      {"signature", SignatureCode(v.signature)},
+                      {"federation_key_id", v.federation_key_id}};
+  if (v.signature == audit::StatementCheck::kValid) {
+    j["inclusion"] = {{"checked", v.proof_checked},
+                      {"included", v.proof_ok},
+                      {"reason", v.proof_reason},
+                      {"tree_size", v.tree_size},
+                      {"root_hash", v.root_hex},
+                      {"checkpoint_time_unix", v.checkpoint_unix}};
+    j["revocation"] = {{"checked", v.revocations_checked},
+                       {"revoked", v.revoked},
+                       {"revoked_unix", v.revoked_unix},
+                       {"as_of_tree_size", v.revocations_tree_size}};
+  }
+  if (v.name_given) j["name_matches"] = v.name_matches;
+  if (v.verify) {
+    j["outcome"] = v1::VerifyOutcome_Name(v.verify->outcome()).substr(15);
+    j["masked_holder_name"] = v.verify->masked_holder_name();
+  }
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+bool ServeStatementVerify(const Request& req, Response& res, const Site& site) {
+  if (!req.has_param("s")) return false;
+  StatementView v;
+  if (Refusal r = Check(req, site, &v); !r.ok()) {
+    site.Refuse(req, res, r);
+    return true;
+  }
+  if (IsApi(req)) {
+    site.JsonText(res, StatementJson(v));
+  } else {
+    const Lang lang = LangOf(req);
+    site.Html(req, res, 200, T(lang).title,
+              StatementBody(lang, v, req.get_param_value("s")),
+              /*cacheable=*/false);
+  }
+  return true;
+}
+
+void InstallStatementPages(httplib::Server& http, Site& site) {
+  http.Get("/.well-known/gorank/federation.pub",
+           [&site](const Request& req, Response& res) {
+             auto stub = v1::AuditService::NewStub(site.channel());
+             v1::GetCheckpointResponse cp;
+             if (Refusal r = site.Call(req, stub.get(),
+                                       &v1::AuditService::Stub::GetCheckpoint,
+                                       v1::GetCheckpointRequest(), &cp);
+                 !r.ok()) {
+               return site.Refuse(req, res, r);
+             }
+             absl::StatusOr<audit::VerifyingKey> key =
+                 audit::VerifyingKey::FromRaw(cp.public_key());
+             if (!key.ok())
+               return site.Refuse(req, res, FromStatus(key.status()));
+             site.Cacheable(req, res, key->Pem(),
+                            "application/x-pem-file; charset=utf-8");
+           });
+  http.Get("/api/v1/checkpoint", [&site](const Request& req, Response& res) {
+    auto stub = v1::AuditService::NewStub(site.channel());
+    v1::GetCheckpointResponse cp;
+    if (Refusal r =
+            site.Call(req, stub.get(), &v1::AuditService::Stub::GetCheckpoint,
+                      v1::GetCheckpointRequest(), &cp);
+        !r.ok()) {
+      return site.Refuse(req, res, r);
+    }
+    site.JsonText(res, cp.checkpoint().json());
+  });
+  http.Get("/api/v1/revocations", [&site](const Request& req, Response& res) {
+    auto stub = v1::AuditService::NewStub(site.channel());
+    v1::GetRevocationListResponse list;
+    if (Refusal r = site.Call(req, stub.get(),
+                              &v1::AuditService::Stub::GetRevocationList,
+                              v1::GetRevocationListRequest(), &list);
+        !r.ok()) {
+      return site.Refuse(req, res, r);
+    }
+    site.JsonText(res, list.json());
+  });
+}
+
+}  // namespace gorank::web

@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# Public verify/s of one rankd against two (issue #19 item 4), each rankd
+# pinned to a core of its own with taskset: prints one Markdown table.
+#
+#   tests/bench/scale_out.sh [--seconds S] [BUILD_DIR]     (default: build)
+#
+# BUILD_DIR must hold rankd and rankd_load. A throw-away PostgreSQL primary
+# and a hot standby of it (tests/pg/pg_server.sh start / standby) are
+# started; rankd A on the primary issues for S seconds (default 10) to make
+# the numbers, then, once the standby has replayed everything, public
+# VerifyCertificate runs for S seconds with THREADS client threads
+# (environment, default 16: calls in flight), round-robin over the servers:
+#   1 rankd          A alone, pinned to core 0
+#   2 rankd, replica A (core 0) and B (core 1, db = the primary,
+#                    db_read_replica = the standby)
+#   2 rankd, primary A (core 0) and C (core 1), both on the primary
+# PUBLIC_INDEX (environment, default: the config's default) is given to every
+# rankd as public_index. The load client and both PostgreSQL servers are NOT
+# pinned: they share the same cores, so on a machine with 2 cores the figure
+# is what a second rankd adds when it gets a core but the rest of the work
+# still competes for the same two; it is not the figure of two machines.
+# Rate limits off, log level warn. Servers and files are removed at the end.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+seconds=10
+build=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --seconds) [ $# -ge 2 ] || { echo "scale_out.sh: --seconds needs a value" >&2; exit 2; }
+               seconds=$2; shift ;;
+    -*) echo "usage: $0 [--seconds S] [BUILD_DIR]" >&2; exit 2 ;;
+    *) build=$1 ;;
+  esac
+  shift
+done
+build=${build:-$repo/build}
+case "$build" in /*) ;; *) build="$PWD/$build" ;; esac
+rankd=$build/services/server/rankd
+load=$build/tests/bench/rankd_load
+threads=${THREADS:-16}
+pg_server=$repo/tests/pg/pg_server.sh
+
+die() { echo "scale_out.sh: $*" >&2; exit 1; }
+for b in "$rankd" "$load"; do
+  [ -x "$b" ] || { echo "scale_out.sh: no $b (cmake --build $build --target rankd rankd_load)" >&2; exit 2; }
+done
+command -v taskset >/dev/null || die "taskset missing (util-linux)"
+[ "$(nproc)" -ge 2 ] || die "needs 2 cores (one a rankd)"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/scale_out.XXXXXX")
+chmod 755 "$work"  # pg_server.sh run by root hands its folders to user postgres
+pids=()
+cleanup() {
+  local pid
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  "$pg_server" stop "$work/standby" >/dev/null 2>&1 || true
+  "$pg_server" stop "$work/primary" >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+cat >"$work/rankd.toml" <<CONF
+public_rate = 0
+token_rate = 0
+audit_key_file = "$work/audit_ed25519.pem"
+CONF
+if [ -n "${PUBLIC_INDEX:-}" ]; then echo "public_index = \"$PUBLIC_INDEX\"" >>"$work/rankd.toml"; fi
+
+# start_rankd CORE ARGS...: one rankd pinned to CORE on a free port; sets
+# addr and pid, adds the pid to pids.
+addr=""
+pid=""
+start_rankd() {
+  local core=$1 attempt port log tries
+  shift
+  log="$work/rankd.$RANDOM.log"
+  for attempt in 1 2 3 4 5 6 7 8 9 10; do
+    port=$((20000 + RANDOM % 40000))
+    port_free "$port" || continue
+    taskset -c "$core" "$rankd" --config "$work/rankd.toml" --listen "127.0.0.1:$port" \
+      --admin-token-file "$work/admin.token" --log-level warn "$@" >"$log" 2>&1 &
+    pid=$!
+    for tries in $(seq 1 600); do
+      kill -0 "$pid" 2>/dev/null || break
+      if ! port_free "$port"; then
+        pids+=("$pid")
+        addr="127.0.0.1:$port"
+        return 0
+      fi
+      sleep 0.1
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+      kill "$pid"
+      die "rankd did not listen on $port within 60 s: $(tail -5 "$log")"
+    fi
+    wait "$pid" 2>/dev/null || true
+    grep -qi "address\|bind\|port" "$log" || die "rankd cannot start: $(tail -5 "$log")"
+  done
+  die "no free port for rankd after 10 attempts"
+}
+stop_rankd() {  # stop_rankd PID
+  kill "$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
+  local kept=() p
+  for p in "${pids[@]}"; do [ "$p" = "$1" ] || kept+=("$p"); done
+  pids=("${kept[@]}")
+}
+
+# verify NAME SERVERS: one verify measurement; its rate in rate[NAME].
+declare -A rate errors
+verify() {
+  local out="$work/$1.out" line
+  echo "== $1 ($2)" >&2
+  "$load" --mode verify --servers "$2" --numbers-file "$work/numbers.tsv" \
+    --threads "$threads" --seconds "$seconds" >"$out" 2>&1 || true
+  line=$(grep '^RESULT' "$out" || true)
+  echo "${line:-$(tail -3 "$out")}" >&2
+  rate[$1]=$(sed -n 's/.* ops_per_s=\([0-9.]*\).*/\1/p' <<<"$line")
+  errors[$1]=$(sed -n 's/.* errors=\([0-9]*\).*/\1/p' <<<"$line")
+  [ -n "${rate[$1]}" ] || rate[$1]=0
+}
+
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+"$pg_server" start "$work/primary" >&2
+"$pg_server" standby "$work/standby" "$work/primary" >&2
+primary=$(cat "$work/primary/url")
+standby=$(cat "$work/standby/url")
+
+start_rankd 0 --db "$primary"
+a=$addr
+echo "== issue for ${seconds}s through A" >&2
+"$load" --mode issue --servers "$a" --token-file "$work/admin.token" --threads 4 \
+  --seconds "$seconds" --numbers-out "$work/numbers.tsv" >"$work/issue.out" 2>&1 || true
+grep '^RESULT' "$work/issue.out" >&2 || die "issue failed: $(tail -3 "$work/issue.out")"
+# Every issued certificate on the standby before B reads it.
+target=$(psql "$primary" -XAtc "SELECT pg_current_wal_lsn()")
+for _ in $(seq 1 600); do
+  behind=$(psql "$standby" -XAtc "SELECT pg_wal_lsn_diff('$target', pg_last_wal_replay_lsn()) > 0")
+  [ "$behind" = f ] && break
+  sleep 0.1
+done
+[ "$behind" = f ] || die "the standby did not catch up in 60 s"
+certificates=$(wc -l <"$work/numbers.tsv")
+
+verify one "$a"
+start_rankd 1 --db "$primary" --db-read-replica "$standby"
+b_pid=$pid
+verify replica "$a,$addr"
+stop_rankd "$b_pid"
+start_rankd 1 --db "$primary"
+verify primary "$a,$addr"
+
+n() { awk -v r="$1" 'BEGIN { s = sprintf("%.0f", r); o = "";
+  while (length(s) > 3) { o = "," substr(s, length(s) - 2) o; s = substr(s, 1, length(s) - 3) }
+  print s o }'; }
+q() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "-" }'; }
+
+echo
+echo "$(nproc) cores; load average before $load_before, after $(cut -d' ' -f1-3 /proc/loadavg);"
+echo "PostgreSQL $(psql "$primary" -XAtc "SHOW server_version" | cut -d' ' -f1) primary + hot standby on loopback; $certificates certificates;"
+echo "public_index ${PUBLIC_INDEX:-default}; verify ${seconds} s each, $threads calls in flight; rankd pinned (taskset), client and PostgreSQL not;"
+echo "$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?')."
+echo
+echo "| setup | verify/s | errors | vs 1 rankd |"
+echo "| --- | ---: | ---: | ---: |"
+echo "| 1 rankd (core 0) | $(n "${rate[one]}") | ${errors[one]:-?} | 1.00 |"
+echo "| 2 rankd: + one on the replica (core 1) | $(n "${rate[replica]}") | ${errors[replica]:-?} | $(q "${rate[replica]}" "${rate[one]}") |"
+echo "| 2 rankd: + one on the primary (core 1) | $(n "${rate[primary]}") | ${errors[primary]:-?} | $(q "${rate[primary]}" "${rate[one]}") |"
