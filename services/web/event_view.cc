@@ -231,10 +231,7 @@ using namespace event_view;  // NOLINT: this file's own helpers
 
 std::string DateText(const v1::Date& d) {
   if (d.year() == 0) return "";
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", d.year(), d.month(),
-                d.day());
-  return buf;
+  return IsoDay(d.year(), d.month(), d.day());
 }
 
 std::string Dates(const v1::Event& e) {

@@ -228,6 +228,12 @@ std::string ShanghaiDay(long long unix_seconds) {
   return ShanghaiDate(unix_seconds).ToString();
 }
 
+std::string IsoDay(int year, int month, int day) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", year, month, day);
+  return buf;
+}
+
 std::string WithLang(std::string_view path_and_query, Lang lang) {
   std::string out(path_and_query);
   out += out.find('?') == std::string::npos ? "?lang=" : "&lang=";

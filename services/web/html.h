@@ -93,6 +93,9 @@ const Texts& TextsFor(Lang lang);
 std::string RankLabel(Lang lang, int ladder, int level,
                       std::string_view notation);
 
+// "YYYY-MM-DD" of a calendar date (a v1::Date's fields).
+std::string IsoDay(int year, int month, int day);
+
 // "YYYY-MM-DD" of a Unix time in Asia/Shanghai.
 std::string ShanghaiDay(long long unix_seconds);
 

@@ -149,10 +149,7 @@ const PlayerTexts& T(Lang lang) { return lang == Lang::kEn ? kEn : kZh; }
 
 std::string Day(const v1::Date& d) {
   if (d.year() == 0) return "-";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", d.year(), d.month(),
-                d.day());
-  return buf;
+  return IsoDay(d.year(), d.month(), d.day());
 }
 
 std::string Fixed1(double v) {

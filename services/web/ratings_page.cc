@@ -163,10 +163,7 @@ std::string Rating1(double v) {
 
 std::string DateText(const v1::Date& d) {
   if (d.year() == 0) return "";
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", d.year(), d.month(),
-                d.day());
-  return buf;
+  return IsoDay(d.year(), d.month(), d.day());
 }
 
 std::string RankText(Lang lang, const v1::Rank& r) {

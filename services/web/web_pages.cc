@@ -17,10 +17,7 @@ std::string Rank(Lang lang, const v1::Rank& r) {
 }
 
 std::string Day(const v1::Date& d) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", d.year(), d.month(),
-                d.day());
-  return buf;
+  return IsoDay(d.year(), d.month(), d.day());
 }
 
 std::string BasisLabel(Lang lang, v1::CertificateBasis b) {

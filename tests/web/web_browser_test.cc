@@ -15,6 +15,7 @@
 #include "nlohmann/json.hpp"
 #include "tests/testing/rankd_process.h"
 #include "tests/testing/temp_dir.h"
+#include "tests/testing/webdriver.h"
 
 namespace gorank::web {
 namespace {
@@ -26,19 +27,6 @@ using testing::RunResult;
 
 constexpr char kResidentId[] = "11010519491231002X";  // born 1949-12-31
 
-std::string FindOnPath(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/bin:/bin";
-  size_t start = 0;
-  while (start <= dirs.size()) {
-    const size_t end = std::min(dirs.find(':', start), dirs.size());
-    const std::string candidate = dirs.substr(start, end - start) + "/" + name;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-    start = end + 1;
-  }
-  return "";
-}
-
 bool Has(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
 }
@@ -46,7 +34,7 @@ bool Has(const std::string& haystack, const std::string& needle) {
 class WebBrowserTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    chromium_ = FindOnPath("chromium");
+    chromium_ = testing::FindOnPath("chromium");
     if (chromium_.empty()) {
       if (std::getenv("CI") != nullptr) {
         FAIL() << "chromium is not installed (apt-get install chromium "
