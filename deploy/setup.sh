@@ -30,8 +30,11 @@ packages=(
 # (clang) and the PostgreSQL suites (a throw-away server the tests start as a
 # non-root user); fairy-stockfish is the reference for the Xiangqi perft test.
 if [ "$mode" = test ]; then
-  packages+=(postgresql chromium chromium-driver npm fonts-wqy-zenhei poppler-utils poppler-data zbar-tools clang-14 libclang-rt-14-dev)
+  packages+=(postgresql chromium chromium-driver fonts-wqy-zenhei poppler-utils poppler-data zbar-tools clang-14 libclang-rt-14-dev)
   packages+=(fairy-stockfish)
+  # npm only where there is none: a machine whose Node.js came from elsewhere
+  # (nodesource's nodejs bundles npm) cannot take Debian's npm beside it.
+  command -v npm > /dev/null || packages+=(npm)
 fi
 missing=()
 for p in "${packages[@]}"; do
