@@ -150,7 +150,7 @@ TEST(EventViewTest, NextPageKeepsTheFilters) {
   EXPECT_TRUE(Has(zh, "北京市围棋协会 (110)")) << zh;
   EXPECT_TRUE(Has(zh,
                   "href=\"/events?page=tok%2F%2B%3D&amp;agency=110&amp;"
-                  "year=2024&amp;page_size=2\""))
+                  "year=2024&amp;page_size=2&amp;lang=zh\""))
       << zh;
   const std::string en = EventListBody(Lang::kEn, q, page, names);
   EXPECT_TRUE(Has(en, "Beijing (110)")) << en;

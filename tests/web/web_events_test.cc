@@ -43,7 +43,10 @@ std::string Slice(const std::string& body, const std::string& start,
 // The standings row of entrant (or team) `id`.
 std::string StandingRow(const std::string& body, int id) {
   const std::string table = Slice(body, "id=\"standings-table\"", "</table>");
-  return Slice(table, "data-id=\"" + std::to_string(id) + "\"", "</tr>");
+  const size_t at = table.find("data-id=\"" + std::to_string(id) + "\"");
+  if (at == std::string::npos) return "";
+  const size_t row = table.rfind("<tr", at);
+  return Slice(table.substr(row == std::string::npos ? at : row), "<tr", "</tr>");
 }
 
 void ExpectNoPersonalData(const std::string& body) {
@@ -82,6 +85,7 @@ class WebEventsTest : public WebFixture {
     e.set_highest_group(true);
     e.set_shared_places_allowed(true);
     e.mutable_format()->set_kind(kind);
+    if (kind == v1::FORMAT_KIND_SWISS) e.mutable_format()->set_rounds(3);
     return e;
   }
 
@@ -181,7 +185,7 @@ TEST_F(WebEventsTest, SwissSharedPlacesAndEveryCriterion) {
   const std::string first = StandingRow(body, 1);
   EXPECT_TRUE(Has(first, "data-state=\"PLACE_STATE_ALONE\"")) << first;
   EXPECT_TRUE(Has(
-      first, "href=\"/players/" + std::to_string(zhang_id_) + "\">张三</a>"))
+      first, "href=\"/players/" + std::to_string(zhang_id_) + "?lang=zh\">张三</a>"))
       << first;
   for (const v1::CriterionValue& v : st.rows(0).criteria())
     EXPECT_TRUE(Has(first, "<td class=\"criterion\">" + v.display() + "</td>"));
@@ -328,7 +332,7 @@ TEST_F(WebEventsTest, TeamEventBoards) {
   EXPECT_TRUE(Has(match, "T1 – T2 · 局分 4:0 · 场分 2:0")) << match;
   EXPECT_EQ(Count(match, "class=\"board\""), 2u);
   EXPECT_TRUE(Has(
-      match, "href=\"/players/" + std::to_string(zhang_id_) + "\">P1</a> (T1)"))
+      match, "href=\"/players/" + std::to_string(zhang_id_) + "?lang=zh\">P1</a> (T1)"))
       << match;
   EXPECT_TRUE(Has(match, "黑胜")) << match;
   // Board orders.
@@ -414,7 +418,8 @@ TEST_F(WebEventsTest, ListNewestFirstFilteredAndPaged) {
   // Newest first: September, then June.
   EXPECT_LT(list.find("data-event=\"" + std::to_string(ids[1]) + "\""),
             list.find("data-event=\"" + std::to_string(ids[2]) + "\""));
-  EXPECT_TRUE(Has(list, "href=\"/events/" + std::to_string(ids[1]) + "\""));
+  EXPECT_TRUE(
+      Has(list, "href=\"/events/" + std::to_string(ids[1]) + "?lang=zh\""));
   EXPECT_FALSE(Has(list, "data-event=\"" + std::to_string(other) + "\""));
   EXPECT_FALSE(Has(list, "data-event=\"" + std::to_string(later) + "\""));
   EXPECT_TRUE(Has(body, "<label for=\"f-agency\">")) << body;

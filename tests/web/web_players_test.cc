@@ -184,7 +184,10 @@ class WebPlayersTest : public WebFixture {
     const std::vector<int64_t> four = {zhang_, Register("李四", "", "1d"),
                                        Register("王五", "", "1d"),
                                        Register("赵六", "", "1d")};
-    const int64_t event = PlayEvent("2025 Club Open", D(2025, 12, 10), four,
+    // Games count from the day after the last promotion (the certificate
+    // of 2025-12-10): the event is five days later, evaluated on the 20th.
+    s_->clock().SetDate(Date{2025, 12, 20});
+    const int64_t event = PlayEvent("2025 Club Open", D(2025, 12, 15), four,
                                     "2d", {{1, 1, 3}, {1, 2, 4}, {2, 1, 4}});
     v1::EvaluatePromotionsResponse eval;
     s = ratings_->EvaluatePromotions(Context(admin_).get(),
@@ -246,8 +249,8 @@ TEST_F(WebPlayersTest, PlayerPageShowsRanksHistoryRatingGraphAndEvents) {
             static_cast<size_t>(history.entries_size()));
   EXPECT_GE(history.entries_size(), 4);  // registration, certificate,
                                          // Gomoku, promotion
-  EXPECT_TRUE(Has(page, "<td>证书</td>")) << page;
-  EXPECT_TRUE(Has(page, "<td>晋升</td>")) << page;
+  // The promotion to 2d (a certifiable grade) is applied by a certificate.
+  EXPECT_EQ(Count(page, "<td>证书</td>"), 2u) << page;
   EXPECT_TRUE(Has(page, "<td>更正</td>")) << page;
   EXPECT_TRUE(Has(page, "00025****")) << page;
   EXPECT_FALSE(Has(page, "000250001")) << page;
@@ -262,7 +265,7 @@ TEST_F(WebPlayersTest, PlayerPageShowsRanksHistoryRatingGraphAndEvents) {
   EXPECT_TRUE(Has(page, "<svg id=\"rating-graph\"")) << page;
   EXPECT_EQ(Count(page, "class=\"point\""), 1u) << page;
   EXPECT_EQ(Count(page, "class=\"rating-point\""), 1u) << page;
-  EXPECT_TRUE(Has(page, ">2025-12-10</text>")) << page;
+  EXPECT_TRUE(Has(page, ">2025-12-15</text>")) << page;
   EXPECT_FALSE(Has(page, "<script")) << page;
   // The event with the place (first: two wins) and its link.
   const std::string link = "<a href=\"/events/" + std::to_string(event) +
@@ -277,7 +280,7 @@ TEST_F(WebPlayersTest, PlayerPageShowsRanksHistoryRatingGraphAndEvents) {
   auto en = Get(path + "?lang=en");
   ASSERT_TRUE(en);
   EXPECT_TRUE(Has(en->body, "<span id=\"go-rank\">2 dan</span>")) << en->body;
-  EXPECT_TRUE(Has(en->body, "<td>promotion</td>")) << en->body;
+  EXPECT_EQ(Count(en->body, "<td>certificate</td>"), 2u) << en->body;
   ExpectNoPersonalData(en->body);
 
   // The JSON twin repeats the public answers.
