@@ -21,41 +21,15 @@
 #ifndef GORANK_SERVICES_CLI_CERTIFICATE_OFFLINE_H_
 #define GORANK_SERVICES_CLI_CERTIFICATE_OFFLINE_H_
 
-#include <optional>
-#include <string>
-
 #include "CLI/CLI.hpp"
-#include "services/audit/revocation_list.h"
-#include "services/audit/signing_key.h"
 #include "services/cli/cli_context.h"
 #include "services/cli/commands.h"
+#include "services/cli/offline_check.h"
 
 namespace gorank::cli {
 
-inline constexpr int kExitMalformed = 4;
-inline constexpr int kExitTampered = 5;
-inline constexpr int kExitWrongKey = 6;
-inline constexpr int kExitRevoked = 7;
-inline constexpr int kExitBadRevocationList = 8;
-inline constexpr int kExitNameMismatch = 9;
-
-// The outcome of an offline check: the exit status and what to print
-// (stdout when 0, else the reason for stderr).
-struct OfflineVerdict {
-  int exit = kExitOk;
-  std::string text;
-};
-
-// Checks `text` (a statement or a verify URL with s=...) against `key`, then
-// (when given) against `revocations` and `name`. Pure; thread-safe.
-OfflineVerdict VerifyOffline(
-    const std::string& text, const audit::VerifyingKey& key,
-    const std::optional<audit::RevocationList>& revocations,
-    const std::string& name);
-
-// Reads a federation key file: PEM (SubjectPublicKeyInfo) or the base64 of
-// the 32 raw bytes. The message says what is wrong.
-absl::StatusOr<audit::VerifyingKey> ReadFederationKey(const std::string& path);
+static_assert(kExitOk == 0 && kExitUsage == 2,
+              "verify-offline's exit statuses (offline_check.h) assume these");
 
 // Registers statement, revocations and verify-offline under `cert`.
 void AddCertOfflineCommands(CLI::App& cert, CliContext& ctx, Action& action);

@@ -33,7 +33,11 @@ absl::StatusOr<std::vector<std::string>> ReadQrCodes(const std::string& path) {
     png_image_free(&png);
     return absl::ResourceExhaustedError("no memory for " + path);
   }
-  if (!png_image_finish_read(&png, nullptr, gray, 0, nullptr)) {
+  // A transparent picture is read as if on white paper (a code drawn on
+  // transparency has its light modules transparent).
+  png_color white;
+  white.red = white.green = white.blue = 255;
+  if (!png_image_finish_read(&png, &white, gray, 0, nullptr)) {
     std::free(gray);
     return absl::InvalidArgumentError("cannot decode " + path + " (" +
                                       png.message + ")");
