@@ -48,7 +48,8 @@ class StatementDesk {
 
   // The statement of certificate `number`, as Certification::Get lets the
   // caller see it (NOT_FOUND for an unknown number and for another agency's
-  // certificate, INVALID_ARGUMENT for a malformed one); FAILED_PRECONDITION
+  // certificate, INVALID_ARGUMENT for a malformed one; PERMISSION_DENIED for
+  // the public, before any read); FAILED_PRECONDITION
   // for a revoked certificate (a statement is for printing). Deterministic:
   // the same certificate and holder give the same text.
   absl::StatusOr<SignedStatement> Statement(const auth::Caller& caller,

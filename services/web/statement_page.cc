@@ -357,7 +357,7 @@ std::string StatementBody(Lang lang, const StatementView& v,
 
   body += "<section id=\"state\"><h2>" + E(t.state) + "</h2>";
   if (v.name_given) {
-    body += "<p id=\"statement-name\" data-matches=\"" +
+    body += "<p id=\"name-check\" data-matches=\"" +
             std::string(v.name_matches ? "true" : "false") + "\" class=\"" +
             (v.name_matches ? "ok" : "bad") + "\">" +
             E(v.name_matches ? t.name_matches : t.name_differs) + "</p>";
@@ -429,46 +429,66 @@ bool ServeStatementVerify(const Request& req, Response& res, const Site& site) {
   return true;
 }
 
+namespace {
+
+void ServeKey(const Site& site, const Request& req, Response& res) {
+  auto stub = v1::AuditService::NewStub(site.channel());
+  v1::GetCheckpointResponse cp;
+  if (Refusal r =
+          site.Call(req, stub.get(), &v1::AuditService::Stub::GetCheckpoint,
+                    v1::GetCheckpointRequest(), &cp);
+      !r.ok()) {
+    return site.Refuse(req, res, r);
+  }
+  absl::StatusOr<audit::VerifyingKey> key =
+      audit::VerifyingKey::FromRaw(cp.public_key());
+  if (!key.ok()) return site.Refuse(req, res, FromStatus(key.status()));
+  site.Cacheable(req, res, key->Pem(), "application/x-pem-file; charset=utf-8");
+}
+
+void ServeCheckpoint(const Site& site, const Request& req, Response& res) {
+  auto stub = v1::AuditService::NewStub(site.channel());
+  v1::GetCheckpointResponse cp;
+  if (Refusal r =
+          site.Call(req, stub.get(), &v1::AuditService::Stub::GetCheckpoint,
+                    v1::GetCheckpointRequest(), &cp);
+      !r.ok()) {
+    return site.Refuse(req, res, r);
+  }
+  site.JsonText(res, cp.checkpoint().json());
+}
+
+void ServeRevocations(const Site& site, const Request& req, Response& res) {
+  auto stub = v1::AuditService::NewStub(site.channel());
+  v1::GetRevocationListResponse list;
+  if (Refusal r =
+          site.Call(req, stub.get(), &v1::AuditService::Stub::GetRevocationList,
+                    v1::GetRevocationListRequest(), &list);
+      !r.ok()) {
+    return site.Refuse(req, res, r);
+  }
+  site.JsonText(res, list.json());
+}
+
+}  // namespace
+
 void InstallStatementPages(httplib::Server& http, Site& site) {
-  http.Get("/.well-known/gorank/federation.pub",
-           [&site](const Request& req, Response& res) {
-             auto stub = v1::AuditService::NewStub(site.channel());
-             v1::GetCheckpointResponse cp;
-             if (Refusal r = site.Call(req, stub.get(),
-                                       &v1::AuditService::Stub::GetCheckpoint,
-                                       v1::GetCheckpointRequest(), &cp);
-                 !r.ok()) {
-               return site.Refuse(req, res, r);
-             }
-             absl::StatusOr<audit::VerifyingKey> key =
-                 audit::VerifyingKey::FromRaw(cp.public_key());
-             if (!key.ok())
-               return site.Refuse(req, res, FromStatus(key.status()));
-             site.Cacheable(req, res, key->Pem(),
-                            "application/x-pem-file; charset=utf-8");
-           });
-  http.Get("/api/v1/checkpoint", [&site](const Request& req, Response& res) {
-    auto stub = v1::AuditService::NewStub(site.channel());
-    v1::GetCheckpointResponse cp;
-    if (Refusal r =
-            site.Call(req, stub.get(), &v1::AuditService::Stub::GetCheckpoint,
-                      v1::GetCheckpointRequest(), &cp);
-        !r.ok()) {
-      return site.Refuse(req, res, r);
-    }
-    site.JsonText(res, cp.checkpoint().json());
-  });
-  http.Get("/api/v1/revocations", [&site](const Request& req, Response& res) {
-    auto stub = v1::AuditService::NewStub(site.channel());
-    v1::GetRevocationListResponse list;
-    if (Refusal r = site.Call(req, stub.get(),
-                              &v1::AuditService::Stub::GetRevocationList,
-                              v1::GetRevocationListRequest(), &list);
-        !r.ok()) {
-      return site.Refuse(req, res, r);
-    }
-    site.JsonText(res, list.json());
-  });
+  using Handler = void (*)(const Site&, const Request&, Response&);
+  // Each under /.well-known/gorank/ (the stable addresses verifiers keep)
+  // and, for the JSON files, under /api/v1/ too.
+  const std::pair<const char*, Handler> routes[] = {
+      {"/.well-known/gorank/federation.pub", ServeKey},
+      {"/.well-known/gorank/checkpoint.json", ServeCheckpoint},
+      {"/api/v1/checkpoint", ServeCheckpoint},
+      {"/.well-known/gorank/revocations.json", ServeRevocations},
+      {"/api/v1/revocations", ServeRevocations},
+  };
+  for (const auto& [path, handler] : routes) {
+    http.Get(path,
+             [&site, handler = handler](const Request& req, Response& res) {
+               handler(site, req, res);
+             });
+  }
 }
 
 }  // namespace gorank::web

@@ -7,10 +7,10 @@
 //       name the current state from VerifyCertificate (the old answer)
 //   GET /api/v1/verify?s=...            its JSON twin
 //   GET /.well-known/gorank/federation.pub   the federation key (PEM)
-//   GET /api/v1/checkpoint                   the latest signed checkpoint
-//                                            (the JSON auditors keep)
-//   GET /api/v1/revocations                  the signed revocation list
-//                                            (the file verify-offline reads)
+//   GET /.well-known/gorank/checkpoint.json  the latest signed checkpoint
+//       (also /api/v1/checkpoint)            (the JSON auditors keep)
+//   GET /.well-known/gorank/revocations.json the signed revocation list
+//       (also /api/v1/revocations)           (the file verify-offline reads)
 // Everything comes from public AuditService and CertificateService calls for
 // the visitor: the page shows what the statement says (the visitor holds it),
 // never the holder's name or any other certificate of the holder.
@@ -56,7 +56,8 @@ struct StatementView {
 
 // The page body (escaped HTML): #statement-signature (data-signature
 // "valid", "invalid" or "wrong-key"), #statement (table), #inclusion,
-// #revocation (data-revoked), #state (with a name), and the name form.
+// #revocation (data-revoked; #revoked-date), #state (with a name:
+// #name-check with data-matches, and #outcome), and the name form.
 std::string StatementBody(Lang lang, const StatementView& v,
                           const std::string& statement_text);
 // The JSON twin's object.
