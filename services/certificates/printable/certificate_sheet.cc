@@ -194,6 +194,7 @@ absl::StatusOr<CertificateSheet> LayOutCertificate(
   absl::StatusOr<std::string> url = VerifyUrl(c.verify_base, c.number);
   if (!url.ok()) return url.status();
   s.verify_url = *url;
+  s.printed_url = *url;
   if (!c.statement.empty()) {
     // The signed statement rides in the query (the verify page reads it
     // without JavaScript); its characters are base64url and '.'.

@@ -64,6 +64,9 @@ struct CertificateSheet {
   std::string notice_en;
   std::string verify_url;  // <verify_base>/verify?number=<number>[&s=...]
   QrMatrix qr;             // encodes verify_url
+  // The URL printed under the code for typing in: verify_url without the
+  // statement (about 190 characters that would run off the page).
+  std::string printed_url;
 };
 
 // Builds the sheet. INVALID_ARGUMENT (naming the field) when the number is
