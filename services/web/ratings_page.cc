@@ -20,8 +20,9 @@ std::string E(const std::string& s) { return HtmlEscape(s); }
 struct RatingTexts {
   const char* title;
   const char* title_pro;
-  const char* month_suffix;  // after the month: " list"
-  const char* note;          // Go ratings only
+  // A kept month's title: zh "MONTH TITLE（月度排名）", en "TITLE of MONTH".
+  const char* month_suffix;
+  const char* note;  // Go ratings only
   const char* filters;
   const char* list_label;
   const char* list_gor;
@@ -108,7 +109,7 @@ constexpr RatingTexts kZh = {
 constexpr RatingTexts kEn = {
     "Rating list",
     "Professional rating list",
-    " list",
+    " of ",
     "These are Go ratings (EGF GoR and the professional list). Gomoku has "
     "no rating system, so there is no Gomoku list.",
     "Filters",
@@ -402,7 +403,7 @@ std::string RatingsTitle(Lang lang, const RatingsQuery& q) {
   std::string title = q.pro_list ? t.title_pro : t.title;
   if (!q.month.empty()) {
     title = lang == Lang::kEn
-                ? q.month + " " + title + t.month_suffix
+                ? title + t.month_suffix + q.month
                 : q.month + " " + title + "（" + t.month_suffix + "）";
   }
   return title;
