@@ -435,6 +435,13 @@ const std::vector<Migration>& Migrations() {
        [](Connection& c) { return ApplyDdl(c, kSchemaV9); }},
       {10, "ratings: the monthly rating lists, kept once a month has ended",
        [](Connection& c) { return ApplyDdl(c, kSchemaV10); }},
+      // No DDL: Migrate installs the PostgreSQL functions and triggers after
+      // every step, so a database migrated before the audit log's NOTIFY
+      // trigger (the other instances' public index followers) gets it here.
+      {11,
+       "PostgreSQL: the triggers again (the audit log's NOTIFY to other "
+       "instances); nothing on SQLite",
+       [](Connection&) { return absl::OkStatus(); }},
   };
   return *kMigrations;
 }
