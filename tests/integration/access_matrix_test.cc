@@ -92,6 +92,7 @@ const std::map<std::string, std::string>& ExpectedRoles() {
       {"/gorank.v1.RatingService/GetRating", "PNAU"},
       {"/gorank.v1.RatingService/GetRatingHistory", "PNAU"},
       {"/gorank.v1.RatingService/ListRatings", "PNAU"},
+      {"/gorank.v1.RatingService/ListRatingSnapshots", "PNAU"},
       {"/gorank.v1.RatingService/RecomputeRatings", "N"},
       {"/gorank.v1.RatingService/ImportRatings", "N"},
       {"/gorank.v1.RatingService/ListPromotionRules", "PNAU"},
