@@ -411,6 +411,26 @@ std::string StatementJson(const StatementView& v) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+std::string RevokedDateNote(const Request& req, const Site& site,
+                            const std::string& number) {
+  auto stub = v1::AuditService::NewStub(site.channel());
+  v1::GetRevocationListResponse list;
+  if (!site.Call(req, stub.get(), &v1::AuditService::Stub::GetRevocationList,
+                 v1::GetRevocationListRequest(), &list)
+           .ok()) {
+    return "";
+  }
+  for (const v1::RevokedCertificate& r : list.revoked()) {
+    if (r.number() != number) continue;
+    return "<p id=\"revocation\" class=\"bad\" data-revoked=\"true\">" +
+           Fill(T(LangOf(req)).revoked,
+                {"<span id=\"revoked-date\">" +
+                 E(ShanghaiDay(r.revoked_unix())) + "</span>"}) +
+           "</p>";
+  }
+  return "";
+}
+
 bool ServeStatementVerify(const Request& req, Response& res, const Site& site) {
   if (!req.has_param("s")) return false;
   StatementView v;

@@ -68,6 +68,12 @@ std::string StatementJson(const StatementView& v);
 bool ServeStatementVerify(const httplib::Request& req, httplib::Response& res,
                           const Site& site);
 
+// For the verify page's answer REVOKED (number and name, no statement):
+// "revoked on DATE" (#revoked-date) from the signed revocation list, as
+// escaped HTML; "" when the list cannot be read or does not name `number`.
+std::string RevokedDateNote(const httplib::Request& req, const Site& site,
+                            const std::string& number);
+
 // Registers the key, checkpoint and revocation routes; `site` must outlive
 // `http`.
 void InstallStatementPages(httplib::Server& http, Site& site);

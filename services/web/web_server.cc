@@ -304,7 +304,16 @@ void WebServer::Impl::Routes() {
     }
     v1::VerifyCertificateResponse resp;
     if (Refusal r = Verify(req, &resp); !r.ok()) return Refuse(req, res, r);
-    Html(req, res, 200, t.verify_heading, VerifyBody(LangOf(req), resp));
+    std::string body = VerifyBody(LangOf(req), resp);
+    if (resp.outcome() == v1::VERIFY_OUTCOME_REVOKED) {
+      // The revocation's date, from the signed list (statement_page.h),
+      // inside the result's section.
+      const size_t end = body.find("</section>");
+      if (end != std::string::npos) {
+        body.insert(end, RevokedDateNote(req, site, resp.number()));
+      }
+    }
+    Html(req, res, 200, t.verify_heading, body);
   });
   http.Get("/lookup", [this](const Request& req, Response& res) {
     v1::LookupRankResponse resp;

@@ -322,6 +322,14 @@ TEST_F(OfflineVerifyTest, RevokedCertificateFailsWithItsDate) {
   EXPECT_TRUE(Has(page, "已撤销，撤销日期 <span id=\"revoked-date\">" + date))
       << page;
 
+  // The verify page by number and name (a QR code printed without a
+  // statement, or typed in) says revoked with the date too.
+  page =
+      Get200("/verify?lang=en&number=" + number_ + "&name=%E5%BC%A0%E4%B8%89");
+  EXPECT_TRUE(Has(page, "data-outcome=\"REVOKED\"")) << page;
+  EXPECT_TRUE(Has(page, "Revoked on <span id=\"revoked-date\">" + date))
+      << page;
+
   // A revoked certificate gets no new statement.
   r = Ctl({"cert", "statement", number_});
   EXPECT_EQ(r.exit_code, 1);
