@@ -21,6 +21,7 @@
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "services/audit/certificate_statement.h"
 #include "services/audit/signing_key.h"
 #include "services/common/date.h"
 #include "tests/testing/rankd_cli_fixture.h"
@@ -264,6 +265,17 @@ TEST_F(OfflineVerifyTest, TheVerifyPageSaysSignatureValidWithItsProof) {
   EXPECT_TRUE(Has(page, "data-signature=\"invalid\"")) << page;
   EXPECT_FALSE(Has(page, "Signature valid")) << page;
   EXPECT_FALSE(Has(page, "id=\"statement\"")) << page;
+
+  // The same statement signed by another federation's key: wrong key.
+  absl::StatusOr<audit::ParsedStatement> parsed =
+      audit::ParseStatement(statement);
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  const absl::StatusOr<std::string> foreign = audit::SignStatement(
+      parsed->statement, *audit::SigningKey::FromSeed(std::string(32, 'x')));
+  ASSERT_TRUE(foreign.ok()) << foreign.status();
+  page = Get200("/verify?lang=en&s=" + *foreign);
+  EXPECT_TRUE(Has(page, "data-signature=\"wrong-key\"")) << page;
+  EXPECT_FALSE(Has(page, "Signature valid")) << page;
 
   // The checkpoint and the key at their stable addresses.
   const auto cp = nlohmann::json::parse(
