@@ -253,7 +253,7 @@ std::string Table(Lang lang, const RatingsView& v) {
         ")";
   }
   std::string out =
-      "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" "
+      "<div class=\"scroll\" tabindex=\"0\" role=\"region\" "
       "aria-label=\"" +
       E(t.table_label) + "\"><table id=\"rating-list\"><caption>" + E(caption) +
       "</caption><thead><tr>";
