@@ -14,12 +14,17 @@
 #   2 rankd, replica A (core 0) and B (core 1, db = the primary,
 #                    db_read_replica = the standby)
 #   2 rankd, primary A (core 0) and C (core 1), both on the primary
+#   1 rankd again    A alone once more (the machine's drift during the run)
 # PUBLIC_INDEX (environment, default: the config's default) is given to every
 # rankd as public_index. The load client and both PostgreSQL servers are NOT
 # pinned: they share the same cores, so on a machine with 2 cores the figure
 # is what a second rankd adds when it gets a core but the rest of the work
 # still competes for the same two; it is not the figure of two machines.
-# Rate limits off, log level warn. Servers and files are removed at the end.
+# Each row also gives the CPU each rankd and the load client used over the
+# measurement, as cores busy (from /proc/PID/stat and /usr/bin/time): when
+# one rankd is not using its whole core, the client or the machine is the
+# limit, not rankd. Rate limits off, log level warn. Servers and files are
+# removed at the end.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -47,6 +52,7 @@ for b in "$rankd" "$load"; do
   [ -x "$b" ] || { echo "scale_out.sh: no $b (cmake --build $build --target rankd rankd_load)" >&2; exit 2; }
 done
 command -v taskset >/dev/null || die "taskset missing (util-linux)"
+[ -x /usr/bin/time ] || die "/usr/bin/time missing (apt-get install time)"
 [ "$(nproc)" -ge 2 ] || die "needs 2 cores (one a rankd)"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/scale_out.XXXXXX")
@@ -111,18 +117,35 @@ stop_rankd() {  # stop_rankd PID
   pids=("${kept[@]}")
 }
 
-# verify NAME SERVERS: one verify measurement; its rate in rate[NAME].
-declare -A rate errors
+# CPU seconds (user + system) a process has used so far.
+cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$1/stat"; }
+# cores SECONDS: SECONDS of CPU over the measurement, as cores busy.
+cores() { awk -v c="$1" -v s="$seconds" 'BEGIN { printf "%.2f", c / s }'; }
+
+# verify NAME SERVERS PID...: one verify measurement; its rate in rate[NAME],
+# the CPU each rankd PID and the load client used, as cores busy, in
+# rankd_cpu[NAME] ("0.95 + 0.40") and client_cpu[NAME].
+declare -A rate errors rankd_cpu client_cpu
 verify() {
-  local out="$work/$1.out" line
-  echo "== $1 ($2)" >&2
-  "$load" --mode verify --servers "$2" --numbers-file "$work/numbers.tsv" \
+  local name=$1 servers=$2 out="$work/$1.out" line p before=() i=0 used
+  shift 2
+  for p in "$@"; do before+=("$(cpu_seconds "$p")"); done
+  echo "== $name ($servers)" >&2
+  /usr/bin/time -f 'CLIENT_CPU %U %S' -o "$work/$name.time" \
+    "$load" --mode verify --servers "$servers" --numbers-file "$work/numbers.tsv" \
     --threads "$threads" --seconds "$seconds" >"$out" 2>&1 || true
+  rankd_cpu[$name]=""
+  for p in "$@"; do
+    used=$(awk -v a="${before[$i]}" -v b="$(cpu_seconds "$p")" 'BEGIN { print b - a }')
+    rankd_cpu[$name]+="${rankd_cpu[$name]:+ + }$(cores "$used")"
+    i=$((i + 1))
+  done
+  client_cpu[$name]=$(cores "$(awk '/^CLIENT_CPU/ { print $2 + $3 }' "$work/$name.time")")
   line=$(grep '^RESULT' "$out" || true)
-  echo "${line:-$(tail -3 "$out")}" >&2
-  rate[$1]=$(sed -n 's/.* ops_per_s=\([0-9.]*\).*/\1/p' <<<"$line")
-  errors[$1]=$(sed -n 's/.* errors=\([0-9]*\).*/\1/p' <<<"$line")
-  [ -n "${rate[$1]}" ] || rate[$1]=0
+  echo "${line:-$(tail -3 "$out")}; rankd CPU ${rankd_cpu[$name]}, client CPU ${client_cpu[$name]} cores" >&2
+  rate[$name]=$(sed -n 's/.* ops_per_s=\([0-9.]*\).*/\1/p' <<<"$line")
+  errors[$name]=$(sed -n 's/.* errors=\([0-9]*\).*/\1/p' <<<"$line")
+  [ -n "${rate[$name]}" ] || rate[$name]=0
 }
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -147,13 +170,17 @@ done
 [ "$behind" = f ] || die "the standby did not catch up in 60 s"
 certificates=$(wc -l <"$work/numbers.tsv")
 
-verify one "$a"
+a_pid=$pid
+verify one "$a" "$a_pid"
 start_rankd 1 --db "$primary" --db-read-replica "$standby"
 b_pid=$pid
-verify replica "$a,$addr"
+verify replica "$a,$addr" "$a_pid" "$b_pid"
 stop_rankd "$b_pid"
 start_rankd 1 --db "$primary"
-verify primary "$a,$addr"
+verify primary "$a,$addr" "$a_pid" "$pid"
+stop_rankd "$pid"
+# A alone once more: how far the machine drifted during the run.
+verify again "$a" "$a_pid"
 
 n() { awk -v r="$1" 'BEGIN { s = sprintf("%.0f", r); o = "";
   while (length(s) > 3) { o = "," substr(s, length(s) - 2) o; s = substr(s, 1, length(s) - 3) }
@@ -166,8 +193,12 @@ echo "PostgreSQL $(psql "$primary" -XAtc "SHOW server_version" | cut -d' ' -f1) 
 echo "public_index ${PUBLIC_INDEX:-default}; verify ${seconds} s each, $threads calls in flight; rankd pinned (taskset), client and PostgreSQL not;"
 echo "$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?')."
 echo
-echo "| setup | verify/s | errors | vs 1 rankd |"
-echo "| --- | ---: | ---: | ---: |"
-echo "| 1 rankd (core 0) | $(n "${rate[one]}") | ${errors[one]:-?} | 1.00 |"
-echo "| 2 rankd: + one on the replica (core 1) | $(n "${rate[replica]}") | ${errors[replica]:-?} | $(q "${rate[replica]}" "${rate[one]}") |"
-echo "| 2 rankd: + one on the primary (core 1) | $(n "${rate[primary]}") | ${errors[primary]:-?} | $(q "${rate[primary]}" "${rate[one]}") |"
+echo "| setup | verify/s | errors | vs 1 rankd | rankd CPU (cores) | client CPU (cores) |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+row() {  # row NAME LABEL
+  echo "| $2 | $(n "${rate[$1]}") | ${errors[$1]:-?} | $(q "${rate[$1]}" "${rate[one]}") | ${rankd_cpu[$1]} | ${client_cpu[$1]} |"
+}
+row one "1 rankd (core 0)"
+row replica "2 rankd: + one on the replica (core 1)"
+row primary "2 rankd: + one on the primary (core 1)"
+row again "1 rankd again, last (core 0)"
