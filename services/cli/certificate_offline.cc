@@ -151,8 +151,9 @@ void AddVerifyOffline(CLI::App& cert, Action& action) {
                   "raw bytes), e.g. from /.well-known/gorank/federation.pub")
       ->required();
   cmd->add_option("--revocations", a->revocations_file,
-                  "a signed revocation list (JSON from /api/v1/revocations "
-                  "or `cert revocations --out`)");
+                  "a signed revocation list (JSON from "
+                  "/.well-known/gorank/revocations.json or `cert revocations "
+                  "--out`)");
   cmd->add_option("--image", a->image,
                   "a PNG picture with the QR code (a scan or pdftoppm page)");
   cmd->add_option("--name", a->name,
