@@ -13,6 +13,7 @@
 #   1 rankd          A alone, pinned to core 0
 #   2 rankd, replica A (core 0) and B (core 1, db = the primary,
 #                    db_read_replica = the standby)
+#   1 rankd, replica B alone
 #   2 rankd, primary A (core 0) and C (core 1), both on the primary
 #   1 rankd again    A alone once more (the machine's drift during the run)
 # PUBLIC_INDEX (environment, default: the config's default) is given to every
@@ -175,6 +176,7 @@ verify one "$a" "$a_pid"
 start_rankd 1 --db "$primary" --db-read-replica "$standby"
 b_pid=$pid
 verify replica "$a,$addr" "$a_pid" "$b_pid"
+verify replica_alone "$addr" "$b_pid"
 stop_rankd "$b_pid"
 start_rankd 1 --db "$primary"
 verify primary "$a,$addr" "$a_pid" "$pid"
@@ -200,5 +202,6 @@ row() {  # row NAME LABEL
 }
 row one "1 rankd (core 0)"
 row replica "2 rankd: + one on the replica (core 1)"
+row replica_alone "1 rankd on the replica alone (core 1)"
 row primary "2 rankd: + one on the primary (core 1)"
 row again "1 rankd again, last (core 0)"
