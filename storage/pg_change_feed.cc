@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <string_view>
 
 #include "storage/database.h"
 
@@ -54,8 +55,10 @@ void PgChangeFeed::Close() {
 }
 
 absl::Status PgChangeFeed::Broken(const std::string& what) {
-  const std::string msg =
+  std::string msg =
       conn_ != nullptr ? Trimmed(PQerrorMessage(conn_)) : "not connected";
+  if (!notice_.empty()) msg += " (server: " + notice_ + ")";
+  notice_.clear();
   Close();
   return absl::UnavailableError("change feed on " + DisplayAddress(url_) +
                                 ": " + what + ": " + msg);
@@ -78,6 +81,17 @@ absl::Status PgChangeFeed::Connect() {
   conn_ = PQconnectdbParams(keys, values, 1);
   if (conn_ == nullptr || PQstatus(conn_) != CONNECTION_OK)
     return Broken("connecting");
+  // libpq prints the server's notices to stderr, among them the FATAL of a
+  // terminated session: that one is kept for the error it comes with, the
+  // others (none expected of these SELECTs) are dropped.
+  notice_.clear();
+  PQsetNoticeProcessor(
+      conn_,
+      [](void* self, const char* message) {
+        if (std::string_view(message).substr(0, 5) == "FATAL")
+          static_cast<PgChangeFeed*>(self)->notice_ = Trimmed(message);
+      },
+      this);
   PGresult* r = PQexec(conn_, kSchema);
   if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1) {
     PQclear(r);

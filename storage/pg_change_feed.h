@@ -50,6 +50,7 @@ class PgChangeFeed : public certificates::ChangeFeed {
   pg_conn* conn_ = nullptr;
   int wake_fd_ = -1;  // an eventfd: Interrupt
   bool noticed_ = false;
+  std::string notice_;  // the server's last notice (a FATAL before a cut)
   std::mutex cancel_mu_;
   pg_cancel* cancel_ = nullptr;
 };
