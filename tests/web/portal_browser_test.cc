@@ -172,6 +172,16 @@ class PortalBrowserTest : public testing::RankdCliTest {
     return "http://127.0.0.1:" + std::to_string(rankd_.http_port()) + path;
   }
 
+  // Nothing the public-data policy withholds is in `text`.
+  void ExpectNothingWithheld(const std::string& text) {
+    EXPECT_FALSE(Has(text, kResidentId));
+    EXPECT_FALSE(Has(text, "resident_id"));
+    for (const std::string& born : birth_dates_) {
+      for (const std::string& form : DateForms(born))
+        EXPECT_FALSE(Has(text, form)) << form;
+    }
+  }
+
   // Loads `page` at `width`, checks it as the file comment says.
   void Visit(const Page& page, int width) {
     SCOPED_TRACE(page.path + " at " + std::to_string(width) + " px");
@@ -185,11 +195,8 @@ class PortalBrowserTest : public testing::RankdCliTest {
     absl::StatusOr<std::string> dom = browser_->Dom();
     ASSERT_TRUE(dom.ok()) << dom.status();
     for (const std::string& e : page.expect) EXPECT_TRUE(Has(*dom, e)) << e;
-    EXPECT_FALSE(Has(*dom, kResidentId));
-    for (const std::string& born : birth_dates_) {
-      for (const std::string& form : DateForms(born))
-        EXPECT_FALSE(Has(*dom, form)) << form;
-    }
+    ExpectNothingWithheld(*dom);
+    ExpectNothingWithheld(got->body);
     absl::StatusOr<int> scroll = browser_->ScrollWidth();
     ASSERT_TRUE(scroll.ok()) << scroll.status();
     EXPECT_LE(*scroll, width) << "the page scrolls sideways";
@@ -223,6 +230,34 @@ class PortalBrowserTest : public testing::RankdCliTest {
     }
   }
 
+  // The pages the test visits (built here, not in the test body: GCC 12
+  // destroyed a braced list of these twice when an ASSERT returned early).
+  std::vector<Page> Pages() {
+    std::vector<Page> pages = {
+        {"home", "/", {"证书验证", "<html lang=\"zh-CN\""}},
+        {"home-en", "/?lang=en", {"<html lang=\"en\""}},
+        {"verify",
+         "/verify?number=" + number_ + "&name=%E5%BC%A0%E4%B8%89",
+         {"data-outcome=\"VALID\"", "业余1段", number_}},
+        {"lookup", "/lookup?name=Wang%20Lei", {"业余5段"}},
+        {"notices", "/notices", {"公示"}},
+        {"pairing", "/pairing?event=" + event_ + "&round=5", {"<table"}},
+        {"player", "/players/" + ids_["Wang Lei"], {"王磊", "<svg"}},
+        {"player-en",
+         "/players/" + ids_["Wang Lei"] + "?lang=en",
+         {"Wang Lei"}},
+        // The holder of a resident ID number and a certificate.
+        {"player-holder", "/players/" + zhang_, {"张三", "00026****"}},
+        {"ratings", "/ratings", {"王磊", "/players/" + ids_["Wang Lei"]}},
+        {"events", "/events", {"National Amateur Open 2026"}},
+        {"event",
+         "/events/" + event_,
+         {"National Amateur Open 2026", "<table"}},
+        {"search", "/search?q=wang%20lei", {"/players/" + ids_["Wang Lei"]}},
+    };
+    return pages;
+  }
+
   static constexpr char kArtifacts[] = GORANK_ARTIFACT_DIR "/portal";
   std::unique_ptr<WebDriver> browser_;
   std::string axe_;
@@ -234,24 +269,38 @@ class PortalBrowserTest : public testing::RankdCliTest {
 
 TEST_F(PortalBrowserTest, EveryPublicPageAtPhoneAndDesktopWidth) {
   ASSERT_NO_FATAL_FAILURE(Seed());
-  const std::vector<Page> pages = {
-      {"home", "/", {"证书验证", "<html lang=\"zh-CN\""}},
-      {"home-en", "/?lang=en", {"<html lang=\"en\""}},
-      {"verify",
-       "/verify?number=" + number_ + "&name=%E5%BC%A0%E4%B8%89",
-       {"data-outcome=\"VALID\"", "业余1段", number_}},
-      {"lookup", "/lookup?name=Wang%20Lei", {"业余5段"}},
-      {"notices", "/notices", {"公示"}},
-      {"pairing", "/pairing?event=" + event_ + "&round=5", {"<table"}},
-      {"player", "/players/" + ids_["Wang Lei"], {"王磊", "<svg"}},
-      {"player-en", "/players/" + ids_["Wang Lei"] + "?lang=en", {"Wang Lei"}},
-      {"ratings", "/ratings", {"王磊", "/players/" + ids_["Wang Lei"]}},
-      {"events", "/events", {"National Amateur Open 2026"}},
-      {"event", "/events/" + event_, {"National Amateur Open 2026", "<table"}},
-      {"search", "/search?q=wang%20lei", {"/players/" + ids_["Wang Lei"]}},
-  };
+  const std::vector<Page> pages = Pages();
   for (const Page& page : pages) {
     for (int width : {360, 1280}) ASSERT_NO_FATAL_FAILURE(Visit(page, width));
+  }
+  // Every answer that is not a page: the JSON twins and the downloads.
+  httplib::Client http("127.0.0.1", rankd_.http_port());
+  const std::vector<std::string> answers = {
+      "/api/v1/verify?number=" + number_ + "&name=%E5%BC%A0%E4%B8%89",
+      "/api/v1/lookup?name=%E5%BC%A0%E4%B8%89",
+      "/api/v1/notices",
+      "/api/v1/players/" + zhang_,
+      "/api/v1/players/" + ids_["Wang Lei"],
+      "/api/v1/ratings",
+      "/api/v1/ratings/months",
+      "/api/v1/events",
+      "/api/v1/events/" + event_,
+      "/api/v1/search?q=%E5%BC%A0%E4%B8%89",
+      "/ratings.csv",
+      "/ratings.xlsx",
+      "/events/" + event_ + ".egf",
+      "/events/" + event_ + ".csv",
+  };
+  for (const std::string& path : answers) {
+    SCOPED_TRACE(path);
+    httplib::Result got = http.Get(path);
+    if (!got) {
+      ADD_FAILURE() << "no answer: " << httplib::to_string(got.error());
+      continue;
+    }
+    EXPECT_EQ(got->status, 200) << got->body;
+    EXPECT_FALSE(got->body.empty());
+    ExpectNothingWithheld(got->body);
   }
 }
 
