@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <vector>
+
+#include "google/protobuf/util/json_util.h"
+#include "nlohmann/json.hpp"
 
 namespace gorank::web {
 namespace {
@@ -74,6 +78,14 @@ std::string Result(Lang lang, const v1::Game& g) {
       return t.pending;
   }
   return g.forfeit() ? out + t.forfeit : out;
+}
+
+nlohmann::json ToJson(const google::protobuf::Message& m) {
+  google::protobuf::util::JsonPrintOptions opts;
+  opts.preserve_proto_field_names = true;
+  std::string out;
+  (void)google::protobuf::util::MessageToJsonString(m, &out, opts);
+  return nlohmann::json::parse(out, nullptr, false);
 }
 
 }  // namespace
@@ -199,6 +211,34 @@ std::string PairingBody(Lang lang, const v1::Event& event,
     return body + "<p id=\"pairing-none\">" + E(t.none) + "</p></section>";
   return body + RoundBoards(lang, event, results, round, RoundView{}) +
          "</section>";
+}
+
+std::string PairingJson(const v1::Event& event, const v1::EventResults& results,
+                        int round) {
+  round = CurrentRound(results, round);
+  v1::EventResults shown;
+  std::set<int> named;
+  for (const v1::Game& g : results.games()) {
+    if (g.round() != round || g.kind() == v1::GAME_KIND_PLACE_PLAYOFF) continue;
+    *shown.add_games() = g;
+    named.insert(g.white_entrant_id());
+    named.insert(g.black_entrant_id());
+  }
+  std::stable_sort(shown.mutable_games()->begin(), shown.mutable_games()->end(),
+                   [](const v1::Game& a, const v1::Game& b) {
+                     return a.board() < b.board();
+                   });
+  for (const v1::Bye& b : results.byes()) {
+    if (b.round() != round) continue;
+    *shown.add_byes() = b;
+    named.insert(b.entrant_id());
+  }
+  for (const v1::Entrant& e : results.entrants()) {
+    if (named.count(e.id()) > 0) *shown.add_entrants() = e;
+  }
+  return nlohmann::json{
+      {"event", ToJson(event)}, {"round", round}, {"results", ToJson(shown)}}
+      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace gorank::web

@@ -50,6 +50,14 @@ std::string EntrantLabel(Lang lang, const v1::Entrant& entrant);
 std::string PairingBody(Lang lang, const v1::Event& event,
                         const v1::EventResults& results, int round);
 
+// The JSON twin (GET /api/v1/pairing?event=ID[&round=N]) of the same data
+// the page shows: {"event": Event, "round": CurrentRound(results, round),
+// "results": EventResults with that round's regular games (by board), its
+// byes and the entrants named in them}, messages as protobuf JSON with proto
+// field names.
+std::string PairingJson(const v1::Event& event, const v1::EventResults& results,
+                        int round);
+
 }  // namespace gorank::web
 
 #endif  // GORANK_SERVICES_WEB_PAIRING_PAGE_H_

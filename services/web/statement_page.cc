@@ -3,6 +3,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "google/protobuf/util/json_util.h"
 #include "gorank/v1/audit.grpc.pb.h"
 #include "gorank/v1/certificates.grpc.pb.h"
 #include "services/audit/checkpoint.h"
@@ -411,24 +412,45 @@ std::string StatementJson(const StatementView& v) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-std::string RevokedDateNote(const Request& req, const Site& site,
-                            const std::string& number) {
+std::optional<int64_t> RevokedUnix(const Request& req, const Site& site,
+                                   const std::string& number) {
   auto stub = v1::AuditService::NewStub(site.channel());
   v1::GetRevocationListResponse list;
   if (!site.Call(req, stub.get(), &v1::AuditService::Stub::GetRevocationList,
                  v1::GetRevocationListRequest(), &list)
            .ok()) {
-    return "";
+    return std::nullopt;
   }
   for (const v1::RevokedCertificate& r : list.revoked()) {
-    if (r.number() != number) continue;
-    return "<p id=\"revocation\" class=\"bad\" data-revoked=\"true\">" +
-           Fill(T(LangOf(req)).revoked,
-                {"<span id=\"revoked-date\">" +
-                 E(ShanghaiDay(r.revoked_unix())) + "</span>"}) +
-           "</p>";
+    if (r.number() == number) return r.revoked_unix();
   }
-  return "";
+  return std::nullopt;
+}
+
+std::string VerifyJson(const Request& req, const Site& site,
+                       const v1::VerifyCertificateResponse& resp) {
+  google::protobuf::util::JsonPrintOptions opts;
+  opts.preserve_proto_field_names = true;
+  std::string out;
+  (void)google::protobuf::util::MessageToJsonString(resp, &out, opts);
+  if (resp.outcome() != v1::VERIFY_OUTCOME_REVOKED) return out;
+  const std::optional<int64_t> at = RevokedUnix(req, site, resp.number());
+  if (!at) return out;
+  nlohmann::json j = nlohmann::json::parse(out, nullptr, false);
+  if (j.is_discarded()) return out;
+  j["revoked_unix"] = *at;
+  j["revoked_date"] = ShanghaiDay(*at);
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string RevokedDateNote(const Request& req, const Site& site,
+                            const std::string& number) {
+  const std::optional<int64_t> at = RevokedUnix(req, site, number);
+  if (!at) return "";
+  return "<p id=\"revocation\" class=\"bad\" data-revoked=\"true\">" +
+         Fill(T(LangOf(req)).revoked, {"<span id=\"revoked-date\">" +
+                                       E(ShanghaiDay(*at)) + "</span>"}) +
+         "</p>";
 }
 
 bool ServeStatementVerify(const Request& req, Response& res, const Site& site) {

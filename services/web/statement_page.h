@@ -68,6 +68,20 @@ std::string StatementJson(const StatementView& v);
 bool ServeStatementVerify(const httplib::Request& req, httplib::Response& res,
                           const Site& site);
 
+// When `number` was revoked, from the signed revocation list
+// (AuditService.GetRevocationList for the visitor); nullopt when the list
+// cannot be read or does not name `number`.
+std::optional<int64_t> RevokedUnix(const httplib::Request& req,
+                                   const Site& site, const std::string& number);
+
+// The JSON twin of the verify answer by number and name (GET
+// /api/v1/verify?number=&name=): VerifyCertificateResponse as protobuf JSON
+// (proto field names) and, for the outcome REVOKED, "revoked_unix" and
+// "revoked_date" (YYYY-MM-DD, Asia/Shanghai) from RevokedUnix; those two are
+// absent when the list cannot be read.
+std::string VerifyJson(const httplib::Request& req, const Site& site,
+                       const v1::VerifyCertificateResponse& resp);
+
 // For the verify page's answer REVOKED (number and name, no statement):
 // "revoked on DATE" (#revoked-date) from the signed revocation list, as
 // escaped HTML; "" when the list cannot be read or does not name `number`.

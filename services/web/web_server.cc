@@ -384,12 +384,22 @@ void WebServer::Impl::Routes() {
     if (ServeStatementVerify(req, res, site)) return;
     v1::VerifyCertificateResponse resp;
     if (Refusal r = Verify(req, &resp); !r.ok()) return Refuse(req, res, r);
-    Json(res, resp, &req);
+    site.JsonText(res, VerifyJson(req, site, resp), &req);
   });
   http.Get("/api/v1/lookup", [this](const Request& req, Response& res) {
     v1::LookupRankResponse resp;
     if (Refusal r = Lookup(req, &resp); !r.ok()) return Refuse(req, res, r);
     Json(res, resp, &req);
+  });
+  http.Get("/api/v1/pairing", [this](const Request& req, Response& res) {
+    v1::GetEventResponse event;
+    v1::GetResultsResponse results;
+    int round = 0;
+    if (Refusal r = Pairing(req, &event, &results, &round); !r.ok()) {
+      return Refuse(req, res, r);
+    }
+    site.JsonText(res, PairingJson(event.event(), results.results(), round),
+                  &req);
   });
   http.Get("/api/v1/notices", [this](const Request& req, Response& res) {
     v1::ListNoticesResponse resp;

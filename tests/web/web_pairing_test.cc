@@ -1,10 +1,13 @@
 // The public page of a paired round (/pairing?event=ID[&round=N]) against a
 // real in-process rankd: the current round's boards with names, ranks,
 // handicap and komi, the bye, results once recorded, both languages, and
-// precise errors for a bad or unknown event.
+// precise errors for a bad or unknown event; its JSON twin /api/v1/pairing.
+#include <set>
 #include <string>
 
+#include "google/protobuf/util/json_util.h"
 #include "gorank/v1/tournaments.grpc.pb.h"
+#include "nlohmann/json.hpp"
 #include "tests/web/web_fixture.h"
 
 namespace gorank::web {
@@ -119,6 +122,106 @@ TEST_F(WebPairingTest, ShowsTheCurrentRoundsBoardsAndBye) {
   r = Get(page + "&round=2&lang=en");
   ASSERT_TRUE(r);
   EXPECT_TRUE(Has(r->body, "not paired yet")) << r->body;
+}
+
+TEST_F(WebPairingTest, JsonTwinAnswersTheRoundThePageShows) {
+  const int64_t id = SwissWithFive();
+  const std::string api = "/api/v1/pairing?event=" + std::to_string(id);
+  auto r = Get(api);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(r->get_header_value("Content-Type"),
+            "application/json; charset=utf-8");
+  auto j = nlohmann::json::parse(r->body, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r->body;
+  EXPECT_EQ(j["round"], 0) << r->body;  // nothing paired yet
+  EXPECT_EQ(j["event"]["name"], "Web Swiss 2025") << r->body;
+  EXPECT_FALSE(j["results"].contains("games")) << r->body;
+
+  const v1::Pairing p1 = Pair(id, 1);
+  ASSERT_EQ(p1.boards_size(), 2);
+  v1::GetResultsRequest get;
+  get.set_event_id(id);
+  v1::GetResultsResponse results;
+  ASSERT_TRUE(events_->GetResults(Context("").get(), get, &results).ok());
+  // Round 1 with a result, then round 2 paired: the current round is 2.
+  v1::EditResultsRequest edit;
+  edit.set_event_id(id);
+  for (const v1::Game& g : results.results().games()) {
+    *edit.add_set_games() = g;
+    edit.mutable_set_games(edit.set_games_size() - 1)
+        ->set_outcome(v1::GAME_OUTCOME_BLACK_WINS);
+  }
+  v1::EditResultsResponse edited;
+  grpc::Status s = events_->EditResults(Context(admin_).get(), edit, &edited);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  Pair(id, 2);
+  ASSERT_TRUE(events_->GetResults(Context("").get(), get, &results).ok());
+
+  for (const int round : {0, 1, 2}) {
+    const std::string query =
+        round == 0 ? "" : "&round=" + std::to_string(round);
+    r = Get(api + query);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 200) << r->body;
+    j = nlohmann::json::parse(r->body, nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << r->body;
+    const int shown = round == 0 ? 2 : round;
+    EXPECT_EQ(j["round"], shown) << r->body;
+    v1::EventResults web;
+    ASSERT_TRUE(
+        google::protobuf::util::JsonStringToMessage(j["results"].dump(), &web)
+            .ok())
+        << r->body;
+    // That round's games and byes from GetResults, and exactly the entrants
+    // they name.
+    int games = 0, byes = 0;
+    std::set<int> named;
+    for (const v1::Game& g : results.results().games()) {
+      if (g.round() != shown) continue;
+      ++games;
+      named.insert(g.white_entrant_id());
+      named.insert(g.black_entrant_id());
+    }
+    for (const v1::Bye& b : results.results().byes()) {
+      if (b.round() != shown) continue;
+      ++byes;
+      named.insert(b.entrant_id());
+    }
+    EXPECT_EQ(web.games_size(), games) << r->body;
+    EXPECT_EQ(web.byes_size(), byes) << r->body;
+    EXPECT_EQ(web.games_size(), 2) << r->body;
+    EXPECT_EQ(web.byes_size(), 1) << r->body;
+    std::set<int> web_named;
+    for (const v1::Entrant& e : web.entrants()) web_named.insert(e.id());
+    EXPECT_EQ(web_named, named) << r->body;
+    for (int i = 0; i < web.games_size(); ++i) {
+      EXPECT_EQ(web.games(i).round(), shown);
+      if (i > 0) {
+        EXPECT_LE(web.games(i - 1).board(), web.games(i).board());
+      }
+      // Round 1's results are there, round 2's still to play.
+      EXPECT_EQ(web.games(i).outcome(), shown == 1
+                                            ? v1::GAME_OUTCOME_BLACK_WINS
+                                            : v1::GAME_OUTCOME_UNSPECIFIED);
+    }
+    // The page shows the same round.
+    auto page = Get("/pairing?event=" + std::to_string(id) + query);
+    ASSERT_TRUE(page);
+    EXPECT_TRUE(Has(page->body, "data-round=\"" + std::to_string(shown) + "\""))
+        << page->body;
+  }
+
+  // Errors as JSON, with the page's checks.
+  r = Get("/api/v1/pairing?event=abc");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 400);
+  EXPECT_TRUE(Has(r->body, "\"code\"")) << r->body;
+  EXPECT_TRUE(Has(r->body, "INVALID_ARGUMENT")) << r->body;
+  r = Get("/api/v1/pairing?event=424242");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 404);
+  EXPECT_TRUE(Has(r->body, "NOT_FOUND")) << r->body;
 }
 
 TEST_F(WebPairingTest, BadOrUnknownEventIsAPreciseError) {
