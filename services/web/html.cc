@@ -147,7 +147,9 @@ const char kStyle[] =
     "header nav,header form{display:flex;flex-wrap:wrap;gap:.3em 1em;"
     "align-items:center;margin:.3em 0}header form label{display:inline}"
     "header img{max-height:3em;vertical-align:middle;margin-right:.5em}"
-    ".scroll{overflow-x:auto;max-width:100%}";
+    ".scroll{overflow-x:auto;max-width:100%}"
+    // Hashes and keys are long words: they wrap anywhere on a phone.
+    "code.hash,.hash{word-break:break-all;overflow-wrap:anywhere}";
 
 }  // namespace
 

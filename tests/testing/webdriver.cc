@@ -156,4 +156,18 @@ absl::StatusOr<int> WebDriver::ScrollWidth() {
   return v->get<int>();
 }
 
+absl::Status WebDriver::PressKeys(const std::vector<std::string>& keys) {
+  json actions = json::array();
+  for (const std::string& k : keys) {
+    actions.push_back({{"type", "keyDown"}, {"value", k}});
+    actions.push_back({{"type", "keyUp"}, {"value", k}});
+  }
+  const json body = {{"actions", json::array({{{"type", "key"},
+                                               {"id", "keyboard"},
+                                               {"actions", actions}}})}};
+  absl::StatusOr<json> v =
+      Call("POST", "/session/" + session_ + "/actions", body);
+  return v.ok() ? absl::OkStatus() : v.status();
+}
+
 }  // namespace gorank::testing

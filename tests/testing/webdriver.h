@@ -47,6 +47,12 @@ class WebDriver {
   // The scroll width of the document (wider than the window: the page
   // scrolls sideways).
   absl::StatusOr<int> ScrollWidth();
+  // Presses and releases each key of `keys` in turn on the keyboard, as a
+  // person would (W3C actions): a character, or one of the WebDriver key
+  // codes such as kTab and kEnter.
+  absl::Status PressKeys(const std::vector<std::string>& keys);
+  static constexpr char kTab[] = "\xEE\x80\x84";    // U+E004
+  static constexpr char kEnter[] = "\xEE\x80\x87";  // U+E007
 
  private:
   WebDriver() = default;

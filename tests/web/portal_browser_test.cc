@@ -126,6 +126,25 @@ class PortalBrowserTest : public testing::RankdCliTest {
              "--agency", "000", "--reference", "全国围棋锦标赛 第三名"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     number_ = json::parse(r.out)["certificate"]["number"].get<std::string>();
+    // What the certificate's QR code carries.
+    r = Ctl({"cert", "statement", number_});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    statement_ = r.out.substr(0, r.out.find_last_not_of("\n") + 1);
+    ASSERT_EQ(statement_.rfind("GR1.", 0), 0u) << r.out;
+    // A certificate issued, then revoked.
+    r = Ctl({"--json", "player", "register", "--name", "李四", "--gender",
+             "female", "--agency", "000", "--rank", "1k", "--birth-date",
+             "1990-02-03"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string li =
+        json::parse(r.out)["player"]["id"].get<std::string>();
+    birth_dates_.push_back("1990-02-03");
+    r = Ctl({"--json", "cert", "issue", "--player", li, "--grade", "1d",
+             "--agency", "000", "--reference", "全国围棋锦标赛 第五名"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    revoked_ = json::parse(r.out)["certificate"]["number"].get<std::string>();
+    r = Ctl({"cert", "revoke", revoked_, "--reason", "颁发有误"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
 
     r = Ctl({"--json",
              "event",
@@ -239,6 +258,13 @@ class PortalBrowserTest : public testing::RankdCliTest {
         {"verify",
          "/verify?number=" + number_ + "&name=%E5%BC%A0%E4%B8%89",
          {"data-outcome=\"VALID\"", "业余1段", number_}},
+        {"verify-statement",
+         "/verify?number=" + number_ + "&s=" + statement_,
+         {"data-signature=\"valid\"", "data-included=\"true\"",
+          "data-revoked=\"false\"", number_}},
+        {"verify-revoked",
+         "/verify?number=" + revoked_ + "&name=%E6%9D%8E%E5%9B%9B",
+         {"id=\"revoked-date\"", revoked_}},
         {"lookup", "/lookup?name=Wang%20Lei", {"业余5段"}},
         {"notices", "/notices", {"公示"}},
         {"pairing", "/pairing?event=" + event_ + "&round=5", {"<table"}},
@@ -264,7 +290,7 @@ class PortalBrowserTest : public testing::RankdCliTest {
   const std::string director_ = dir_.File("director.token");
   std::map<std::string, std::string> ids_;  // Latin name -> player id
   std::vector<std::string> birth_dates_;
-  std::string zhang_, number_, event_;
+  std::string zhang_, number_, event_, statement_, revoked_;
 };
 
 TEST_F(PortalBrowserTest, EveryPublicPageAtPhoneAndDesktopWidth) {
@@ -286,6 +312,8 @@ TEST_F(PortalBrowserTest, EveryPublicPageAtPhoneAndDesktopWidth) {
       "/api/v1/events",
       "/api/v1/events/" + event_,
       "/api/v1/search?q=%E5%BC%A0%E4%B8%89",
+      "/api/v1/pairing?event=" + event_ + "&round=5",
+      "/api/v1/verify?number=" + revoked_ + "&name=%E6%9D%8E%E5%9B%9B",
       "/ratings.csv",
       "/ratings.xlsx",
       "/events/" + event_ + ".egf",
@@ -302,6 +330,43 @@ TEST_F(PortalBrowserTest, EveryPublicPageAtPhoneAndDesktopWidth) {
     EXPECT_FALSE(got->body.empty());
     ExpectNothingWithheld(got->body);
   }
+}
+
+// The keyboard alone: the first Tab reaches the "skip to the content" link
+// (shown when focused), Enter on it moves to the content; the next Tabs
+// walk the navigation in order.
+TEST_F(PortalBrowserTest, KeyboardReachesTheContentAndTheNavigation) {
+  ASSERT_TRUE(browser_->Open(Url("/"), 360, 900).ok());
+  const auto active = [&]() -> std::string {
+    absl::StatusOr<json> v = browser_->Execute(
+        "const a = document.activeElement;"
+        "return a ? (a.getAttribute('href') || a.id || a.tagName) : '';",
+        json::array());
+    return v.ok() && v->is_string() ? v->get<std::string>() : "?";
+  };
+  ASSERT_TRUE(browser_->PressKeys({WebDriver::kTab}).ok());
+  EXPECT_EQ(active(), "#main");
+  absl::StatusOr<json> shown = browser_->Execute(
+      "return document.activeElement.getBoundingClientRect().left >= 0;",
+      json::array());
+  ASSERT_TRUE(shown.ok()) << shown.status();
+  EXPECT_EQ(*shown, true) << "the focused skip link is off screen";
+  ASSERT_TRUE(browser_->PressKeys({WebDriver::kEnter}).ok());
+  absl::StatusOr<json> hash =
+      browser_->Execute("return location.hash;", json::array());
+  ASSERT_TRUE(hash.ok()) << hash.status();
+  EXPECT_EQ(*hash, "#main");
+
+  ASSERT_TRUE(browser_->Open(Url("/"), 1280, 900).ok());
+  std::vector<std::string> order;
+  for (int i = 0; i < 6; ++i) {
+    ASSERT_TRUE(browser_->PressKeys({WebDriver::kTab}).ok());
+    order.push_back(active());
+  }
+  EXPECT_EQ(order,
+            (std::vector<std::string>{"#main", "/?lang=zh", "/search?lang=zh",
+                                      "/ratings?lang=zh", "/events?lang=zh",
+                                      "/notices?lang=zh"}));
 }
 
 }  // namespace
