@@ -180,6 +180,33 @@ Refusal Check(const Request& req, const Site& site, StatementView* v) {
   return Refusal{};
 }
 
+// The statement's grade for people ("业余1段", "5 kyu"): its notation is
+// the level and k, d or p; Gomoku's ladders are the kyu and dan of Gomoku.
+std::string GradeLabel(Lang lang, const audit::CertificateStatement& s) {
+  const std::string& g = s.grade;
+  const bool gomoku = s.discipline == "gomoku";
+  int ladder = 0;
+  if (g.size() >= 2) {
+    switch (g.back()) {
+      case 'k':
+        ladder = gomoku ? 4 : 1;
+        break;
+      case 'd':
+        ladder = gomoku ? 5 : 2;
+        break;
+      case 'p':
+        ladder = gomoku ? 0 : 3;
+        break;
+    }
+  }
+  int level = 0;
+  for (size_t i = 0; i + 1 < g.size(); ++i) {
+    if (g[i] < '0' || g[i] > '9' || level > 99) return g;
+    level = level * 10 + (g[i] - '0');
+  }
+  return level > 0 ? RankLabel(lang, ladder, level, g) : g;
+}
+
 }  // namespace
 
 std::string StatementBody(Lang lang, const StatementView& v,
@@ -203,7 +230,8 @@ std::string StatementBody(Lang lang, const StatementView& v,
   body +=
       Row(t.number, "<span id=\"statement-number\">" + E(s.number) + "</span>");
   body +=
-      Row(t.grade, "<span id=\"statement-grade\">" + E(s.grade) + "</span>");
+      Row(t.grade, "<span id=\"statement-grade\" data-grade=\"" + E(s.grade) +
+                       "\">" + E(GradeLabel(lang, s)) + "</span>");
   body += Row(t.discipline, E(s.discipline == "gomoku" ? t.gomoku : t.go));
   body += Row(t.issue_date,
               "<span id=\"statement-date\">" + E(s.issue_date) + "</span>");

@@ -261,7 +261,7 @@ class PortalBrowserTest : public testing::RankdCliTest {
         {"verify-statement",
          "/verify?number=" + number_ + "&s=" + statement_,
          {"data-signature=\"valid\"", "data-included=\"true\"",
-          "data-revoked=\"false\"", number_}},
+          "data-grade=\"1d\">业余1段<", "data-revoked=\"false\"", number_}},
         {"verify-revoked",
          "/verify?number=" + revoked_ + "&name=%E6%9D%8E%E5%9B%9B",
          {"id=\"revoked-date\"", revoked_}},
