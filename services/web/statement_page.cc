@@ -386,15 +386,18 @@ bool ServeStatementVerify(const Request& req, Response& res, const Site& site) {
 
 namespace {
 
-void ServeKey(const Site& site, const Request& req, Response& res) {
+// The latest signed checkpoint (with the federation's public key).
+Refusal LoadCheckpoint(const Site& site, const Request& req,
+                       v1::GetCheckpointResponse* cp) {
   auto stub = v1::AuditService::NewStub(site.channel());
+  return site.Call(req, stub.get(), &v1::AuditService::Stub::GetCheckpoint,
+                   v1::GetCheckpointRequest(), cp);
+}
+
+void ServeKey(const Site& site, const Request& req, Response& res) {
   v1::GetCheckpointResponse cp;
-  if (Refusal r =
-          site.Call(req, stub.get(), &v1::AuditService::Stub::GetCheckpoint,
-                    v1::GetCheckpointRequest(), &cp);
-      !r.ok()) {
+  if (Refusal r = LoadCheckpoint(site, req, &cp); !r.ok())
     return site.Refuse(req, res, r);
-  }
   absl::StatusOr<audit::VerifyingKey> key =
       audit::VerifyingKey::FromRaw(cp.public_key());
   if (!key.ok()) return site.Refuse(req, res, FromStatus(key.status()));
@@ -402,14 +405,9 @@ void ServeKey(const Site& site, const Request& req, Response& res) {
 }
 
 void ServeCheckpoint(const Site& site, const Request& req, Response& res) {
-  auto stub = v1::AuditService::NewStub(site.channel());
   v1::GetCheckpointResponse cp;
-  if (Refusal r =
-          site.Call(req, stub.get(), &v1::AuditService::Stub::GetCheckpoint,
-                    v1::GetCheckpointRequest(), &cp);
-      !r.ok()) {
+  if (Refusal r = LoadCheckpoint(site, req, &cp); !r.ok())
     return site.Refuse(req, res, r);
-  }
   site.JsonText(res, cp.checkpoint().json());
 }
 
