@@ -8,8 +8,10 @@
 namespace gorank::storage {
 namespace {
 
+// RETURNING: the sequence number comes back with the insert (no second
+// round trip on PostgreSQL).
 constexpr char kInsertAudit[] =
-    "INSERT INTO audit_log(entry, leaf_hash) VALUES(?1, ?2)";
+    "INSERT INTO audit_log(entry, leaf_hash) VALUES(?1, ?2) RETURNING seq";
 constexpr char kLastLeaf[] =
     "SELECT seq, leaf_hash FROM audit_log ORDER BY seq DESC LIMIT 1";
 
@@ -33,8 +35,9 @@ absl::StatusOr<int64_t> AppendAudit(Connection& conn,
   GORANK_ASSIGN_OR_RETURN(const std::string entry, record.Encode());
   GORANK_ASSIGN_OR_RETURN(auto st, conn.Prepare(kInsertAudit));
   st->BindBlob(1, entry).BindBlob(2, audit::LeafHash(entry));
-  GORANK_RETURN_IF_ERROR(st->Run());
-  return conn.LastInsertRowId();
+  GORANK_ASSIGN_OR_RETURN(bool inserted, st->Step());
+  if (!inserted) return absl::InternalError("the audit entry was not stored");
+  return st->Int(0);
 }
 
 }  // namespace gorank::storage

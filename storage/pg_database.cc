@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 
 #include "nlohmann/json.hpp"
 #include "services/common/replica_reads.h"
@@ -31,6 +32,13 @@ constexpr char kBeginWrite[] =
     "BEGIN ISOLATION LEVEL READ COMMITTED; SELECT "
     "pg_advisory_xact_lock(7262637265); DELETE FROM pg_temp.rankd_written;";
 constexpr char kBeginRead[] = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
+// kBeginWrite and kBeginRead as single statements, for a pipeline (which
+// takes one statement a query).
+constexpr const char* kBeginWriteParts[] = {
+    "BEGIN ISOLATION LEVEL READ COMMITTED",
+    "SELECT pg_advisory_xact_lock(7262637265)",
+    "DELETE FROM pg_temp.rankd_written"};
+constexpr const char* kBeginReadParts[] = {kBeginRead};
 
 constexpr char kSessionSetUp[] =
     "SET client_min_messages = warning;"
@@ -160,6 +168,13 @@ Statement& PgStatement::BindBlob(int i, const std::string& v) {
 Statement& PgStatement::BindNull(int i) {
   At(i) = Param{std::nullopt, 0, 0};
   return *this;
+}
+
+void PgStatement::Adopt(PGresult* result) {
+  if (result_) PQclear(result_);
+  result_ = result;
+  rows_ = PQntuples(result_);
+  row_ = -1;
 }
 
 absl::StatusOr<bool> PgStatement::Step() {
@@ -338,7 +353,7 @@ absl::StatusOr<const std::string*> PgConnection::PreparedName(
 absl::StatusOr<PGresult*> PgConnection::ExecuteOnce(
     const std::string& sql, const std::vector<const char*>& values,
     const std::vector<int>& lengths, const std::vector<int>& formats,
-    const std::vector<unsigned>& types, bool begin) {
+    const std::vector<unsigned>& types, PendingBegin begin) {
   const std::string* name = nullptr;
   if (Preparable(sql)) {
     GORANK_ASSIGN_OR_RETURN(name, PreparedName(sql, types));
@@ -352,15 +367,20 @@ absl::StatusOr<PGresult*> PgConnection::ExecuteOnce(
                                     values.data(), lengths.data(),
                                     formats.data(), 0);
   };
+  const bool write = begin == PendingBegin::kWrite;
+  const char* const* parts = write ? kBeginWriteParts : kBeginReadParts;
+  const int part_count = write ? 3 : 1;
+  const char* what = write ? "beginning a write" : "beginning a read";
   PGresult* r = nullptr;
-  if (begin && PQenterPipelineMode(conn_) != 1) {  // no pipeline: two trips
-    PGresult* b = PQexec(conn_, kBeginRead);
-    absl::Status begun = ErrorOf(b, "beginning a read");
+  if (begin != PendingBegin::kNone &&
+      PQenterPipelineMode(conn_) != 1) {  // no pipeline: two trips
+    PGresult* b = PQexec(conn_, write ? kBeginWrite : kBeginRead);
+    absl::Status begun = ErrorOf(b, what);
     PQclear(b);
     GORANK_RETURN_IF_ERROR(begun);
-    begin = false;
+    begin = PendingBegin::kNone;
   }
-  if (!begin) {
+  if (begin == PendingBegin::kNone) {
     r = name ? PQexecPrepared(conn_, name->c_str(), n, values.data(),
                               lengths.data(), formats.data(), 0)
              : PQexecParams(conn_, sql.c_str(), n,
@@ -368,27 +388,33 @@ absl::StatusOr<PGresult*> PgConnection::ExecuteOnce(
                             values.data(), lengths.data(), formats.data(), 0);
   } else {
     // BEGIN and the statement in one pipeline: one round trip. Each query's
-    // results end with a null; the sync's result ends the pipeline.
+    // results end with a null; the sync's result ends the pipeline. After
+    // a failed query the later ones answer PGRES_PIPELINE_ABORTED.
     absl::Status begun;
     {
-      const bool sent = PQsendQueryParams(conn_, kBeginRead, 0, nullptr,
-                                          nullptr, nullptr, nullptr, 0) == 1 &&
-                        send() == 1 && PQpipelineSync(conn_) == 1;
+      bool sent = true;
+      for (int i = 0; i < part_count && sent; ++i) {
+        sent = PQsendQueryParams(conn_, parts[i], 0, nullptr, nullptr,
+                                 nullptr, nullptr, 0) == 1;
+      }
+      sent = sent && send() == 1 && PQpipelineSync(conn_) == 1;
       if (sent) {
         auto end_of_query = [this]() {
           while (PGresult* more = PQgetResult(conn_)) PQclear(more);
         };
-        PGresult* b = PQgetResult(conn_);
-        begun = ErrorOf(b, "beginning a read");
-        if (b) {
-          PQclear(b);
-          end_of_query();
+        for (int i = 0; i < part_count; ++i) {
+          PGresult* b = PQgetResult(conn_);
+          if (begun.ok()) begun = ErrorOf(b, what);
+          if (b) {
+            PQclear(b);
+            end_of_query();
+          }
         }
         r = PQgetResult(conn_);  // PGRES_PIPELINE_ABORTED after a failed BEGIN
         if (r) end_of_query();
         if (PGresult* sync = PQgetResult(conn_)) PQclear(sync);
       } else {
-        begun = ErrorOf(nullptr, "sending a read");
+        begun = ErrorOf(nullptr, write ? "sending a write" : "sending a read");
       }
       // Left in pipeline mode only when the connection broke: it is then
       // reconnected before its next use.
@@ -416,19 +442,20 @@ absl::StatusOr<PGresult*> PgConnection::Execute(
   if (!conn_)
     return absl::UnavailableError("the PostgreSQL connection is closed");
   DrainPendingCommit().IgnoreError();
-  const bool begin = read_begin_pending_;
-  read_begin_pending_ = false;
+  const PendingBegin begin = begin_pending_;
+  begin_pending_ = PendingBegin::kNone;
   absl::StatusOr<PGresult*> r =
       ExecuteOnce(sql, values, lengths, formats, types, begin);
-  if (r.ok() || !begin || (conn_ && PQstatus(conn_) == CONNECTION_OK)) {
+  if (r.ok() || begin == PendingBegin::kNone ||
+      (conn_ && PQstatus(conn_) == CONNECTION_OK)) {
     return r;
   }
   // The server dropped the connection while it sat idle (a restart, a
-  // fail-over) before this read's first statement: nothing has run, so
-  // connect again and begin once more.
+  // fail-over) before this transaction's first statement: nothing has run,
+  // so connect again and begin once more.
   session_ready_ = false;
   GORANK_RETURN_IF_ERROR(EnsureConnected());
-  return ExecuteOnce(sql, values, lengths, formats, types, /*begin=*/true);
+  return ExecuteOnce(sql, values, lengths, formats, types, begin);
 }
 
 absl::Status PgConnection::DrainPendingCommit() {
@@ -442,10 +469,14 @@ absl::Status PgConnection::DrainPendingCommit() {
   return s;
 }
 
-absl::Status PgConnection::FlushReadBegin() {
-  if (!read_begin_pending_) return absl::OkStatus();
-  read_begin_pending_ = false;
-  return Begin(kBeginRead);
+absl::Status PgConnection::FlushBegin(const std::string& sql) {
+  const PendingBegin begin = begin_pending_;
+  if (begin == PendingBegin::kNone) return absl::OkStatus();
+  begin_pending_ = PendingBegin::kNone;
+  const std::string text =
+      std::string(begin == PendingBegin::kWrite ? kBeginWrite : kBeginRead) +
+      (sql.empty() ? "" : ";" + sql);
+  return Begin(text.c_str());
 }
 
 absl::StatusOr<std::unique_ptr<Statement>> PgConnection::Prepare(
@@ -460,7 +491,8 @@ absl::Status PgConnection::Exec(const std::string& sql) {
   if (!conn_)
     return absl::UnavailableError("the PostgreSQL connection is closed");
   DrainPendingCommit().IgnoreError();
-  GORANK_RETURN_IF_ERROR(FlushReadBegin());
+  // A pending BEGIN goes with `sql`, in one round trip.
+  if (begin_pending_ != PendingBegin::kNone) return FlushBegin(sql);
   PGresult* r = PQexec(conn_, sql.c_str());
   absl::Status s = ErrorOf(r, "running SQL");
   PQclear(r);
@@ -493,7 +525,89 @@ PgConnection::TakeWrittenRowDigests() {
       rows.emplace_back(st->Text(0), std::move(parts));
     }
   }
-  return DigestRowsByKey(*this, rows);
+  return DigestRowsPipelined(rows);
+}
+
+absl::StatusOr<std::map<std::string, std::string>>
+PgConnection::DigestRowsPipelined(
+    const std::vector<std::pair<std::string, std::vector<std::string>>>&
+        rows) {
+  struct Query {
+    std::string key;  // "table:k1/k2"
+    const std::string* name;
+    const std::vector<std::string>* values;
+  };
+  std::vector<Query> queries;
+  std::set<std::pair<std::string, std::vector<std::string>>> seen;
+  std::map<std::string, std::string> sql_of;  // table -> its row's SELECT
+  for (const auto& row : rows) {
+    if (!seen.insert(row).second) continue;
+    auto sql = sql_of.find(row.first);
+    if (sql == sql_of.end()) {
+      GORANK_ASSIGN_OR_RETURN(std::vector<std::string> pk,
+                              PrimaryKeyColumns(row.first));
+      if (pk.empty()) {
+        return absl::InternalError("table " + row.first +
+                                   " has no primary key");
+      }
+      GORANK_ASSIGN_OR_RETURN(std::string key, KeyExpression(*this, row.first));
+      std::string text = "SELECT " + key + ", * FROM " +
+                         QuoteIdentifier(row.first) + " WHERE ";
+      for (size_t i = 0; i < pk.size(); ++i) {
+        text += (i ? " AND " : "") + QuoteIdentifier(pk[i]) + " = $" +
+                std::to_string(i + 1);
+      }
+      sql = sql_of.emplace(row.first, std::move(text)).first;
+    }
+    GORANK_ASSIGN_OR_RETURN(
+        const std::string* name,
+        PreparedName(sql->second, std::vector<unsigned>(row.second.size(), 0)));
+    std::string joined;
+    for (size_t i = 0; i < row.second.size(); ++i) {
+      joined += (i ? "/" : "") + row.second[i];
+    }
+    queries.push_back(Query{row.first + ":" + joined, name, &row.second});
+  }
+  std::map<std::string, std::string> out;
+  if (queries.empty()) return out;
+  if (PQenterPipelineMode(conn_) != 1) return DigestRowsByKey(*this, rows);
+  bool sent = true;
+  for (const Query& q : queries) {
+    std::vector<const char*> values;
+    for (const std::string& v : *q.values) values.push_back(v.c_str());
+    sent = sent && PQsendQueryPrepared(conn_, q.name->c_str(),
+                                       static_cast<int>(values.size()),
+                                       values.data(), nullptr, nullptr, 0) == 1;
+  }
+  sent = sent && PQpipelineSync(conn_) == 1;
+  absl::Status s = sent ? absl::OkStatus()
+                        : ErrorOf(nullptr, "sending the written rows' reads");
+  std::vector<PGresult*> results;
+  if (sent) {
+    for (size_t i = 0; i < queries.size(); ++i) {
+      PGresult* r = PQgetResult(conn_);
+      while (PGresult* more = r ? PQgetResult(conn_) : nullptr) PQclear(more);
+      if (s.ok()) s = ErrorOf(r, "reading the written rows");
+      results.push_back(r);
+    }
+    if (PGresult* sync = PQgetResult(conn_)) PQclear(sync);
+  }
+  // Left in pipeline mode only when the connection broke: it is then
+  // reconnected before its next use.
+  PQexitPipelineMode(conn_);
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (!s.ok()) {
+      if (results[i]) PQclear(results[i]);
+      continue;
+    }
+    PgStatement st(this, nullptr);
+    st.Adopt(results[i]);  // cleared with st
+    GORANK_ASSIGN_OR_RETURN(bool found, st.Step());
+    out[queries[i].key] =
+        found ? DigestColumns(st, row_digest_key()) : kDeletedRow;
+  }
+  GORANK_RETURN_IF_ERROR(s);
+  return out;
 }
 
 absl::StatusOr<std::vector<std::string>> PgConnection::Strings(
@@ -548,26 +662,29 @@ absl::Status PgConnection::Begin(const char* sql) {
 }
 
 absl::Status PgConnection::BeginWrite() {
-  absl::Status s = Begin(kBeginWrite);
-  if (!s.ok()) Rollback();
-  return s;
+  DrainPendingCommit().IgnoreError();
+  GORANK_RETURN_IF_ERROR(EnsureConnected());
+  begin_pending_ = PendingBegin::kWrite;  // sent with the first statement
+  return absl::OkStatus();
 }
 
 absl::Status PgConnection::BeginRead() {
   DrainPendingCommit().IgnoreError();
   GORANK_RETURN_IF_ERROR(EnsureConnected());
   in_read_ = true;
-  read_begin_pending_ = true;  // sent with the first statement
+  begin_pending_ = PendingBegin::kRead;  // sent with the first statement
   return absl::OkStatus();
 }
 
 absl::Status PgConnection::Commit() {
+  if (begin_pending_ != PendingBegin::kNone) {
+    // No statement ran: nothing was begun, nothing is to be made durable.
+    begin_pending_ = PendingBegin::kNone;
+    in_read_ = false;
+    return absl::OkStatus();
+  }
   if (in_read_) {
     in_read_ = false;
-    if (read_begin_pending_) {  // no statement ran: nothing was begun
-      read_begin_pending_ = false;
-      return absl::OkStatus();
-    }
     // A read-only transaction has nothing to make durable: do not wait.
     if (conn_ && PQsendQuery(conn_, "COMMIT") == 1) {
       commit_pending_ = true;
@@ -579,8 +696,8 @@ absl::Status PgConnection::Commit() {
 
 void PgConnection::Rollback() {
   in_read_ = false;
-  if (read_begin_pending_) {
-    read_begin_pending_ = false;
+  if (begin_pending_ != PendingBegin::kNone) {
+    begin_pending_ = PendingBegin::kNone;
     return;
   }
   if (conn_ && PQstatus(conn_) == CONNECTION_OK) Exec("ROLLBACK").IgnoreError();

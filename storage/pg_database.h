@@ -18,6 +18,10 @@
 // - Statements: SELECT, INSERT, UPDATE, DELETE and WITH statements are
 //   prepared once per connection (by SQL text and parameter types) and then
 //   only executed; a reconnect or a schema migration forgets them.
+// - Write transactions: the BEGIN, the advisory lock and the clearing of
+//   the noted rows go to the server with the transaction's first statement
+//   (one pipeline), as a read's BEGIN does; a write that runs nothing sends
+//   nothing.
 // - Outages: a connection that broke (server stopped or restarted) is
 //   re-opened at its next use; until the server answers, calls fail with
 //   UNAVAILABLE.
@@ -58,6 +62,9 @@ class PgStatement : public Statement {
   using Statement::Bind;
   Statement& BindBlob(int index, const std::string& bytes) override;
   Statement& BindNull(int index) override;
+  // Takes `result` (of a query the connection ran) as this statement's
+  // answer: Step() walks its rows, nothing is sent.
+  void Adopt(pg_result* result);
   absl::StatusOr<bool> Step() override;
   int ColumnCount() const override;
   ColumnKind ColumnType(int col) const override;
@@ -133,18 +140,27 @@ class PgConnection : public Connection {
   // first use); its name.
   absl::StatusOr<const std::string*> PreparedName(
       const std::string& sql, const std::vector<unsigned>& types);
-  // One try of Execute(); with `begin`, the read's BEGIN is sent first in
-  // the same pipeline.
+  // A transaction begun by BeginRead()/BeginWrite() whose BEGIN is not sent
+  // yet.
+  enum class PendingBegin { kNone, kRead, kWrite };
+  // One try of Execute(); with `begin`, that transaction's BEGIN is sent
+  // first in the same pipeline.
   absl::StatusOr<pg_result*> ExecuteOnce(const std::string& sql,
                                          const std::vector<const char*>& values,
                                          const std::vector<int>& lengths,
                                          const std::vector<int>& formats,
                                          const std::vector<unsigned>& types,
-                                         bool begin);
+                                         PendingBegin begin);
+  // The digests of `rows` (table, key values) as DigestRowsByKey() makes
+  // them, with every row's SELECT sent in one pipeline: one round trip.
+  absl::StatusOr<std::map<std::string, std::string>> DigestRowsPipelined(
+      const std::vector<std::pair<std::string, std::vector<std::string>>>&
+          rows);
   // Takes the answer of a COMMIT sent without waiting (see the top).
   absl::Status DrainPendingCommit();
-  // Sends a read's BEGIN now if it is still pending.
-  absl::Status FlushReadBegin();
+  // Sends the pending BEGIN now, in front of `sql` (simple-query text run
+  // with it in one round trip; may be empty).
+  absl::Status FlushBegin(const std::string& sql);
 
   std::string url_;
   bool writer_;
@@ -154,8 +170,8 @@ class PgConnection : public Connection {
   std::map<std::string, std::string> translated_;  // SQL text -> $N form
   // SQL text and parameter types -> the name it is prepared under.
   std::map<std::string, std::string> prepared_;
-  bool in_read_ = false;             // between BeginRead() and its end
-  bool read_begin_pending_ = false;  // BeginRead() sent nothing yet
+  bool in_read_ = false;  // between BeginRead() and its end
+  PendingBegin begin_pending_ = PendingBegin::kNone;  // nothing sent yet
   bool commit_pending_ = false;      // a COMMIT's answer not taken yet
   std::map<std::string, std::vector<std::string>> primary_keys_;
   std::map<std::string, std::vector<std::string>> columns_;

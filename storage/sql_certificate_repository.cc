@@ -39,14 +39,14 @@ constexpr char kListCerts[] = GORANK_CERT_COLUMNS
     "ORDER BY number LIMIT ?6";
 #undef GORANK_CERT_COLUMNS
 
-constexpr char kGetSerial[] =
-    "SELECT last_serial FROM certificate_serials WHERE prefix = ?1 AND year = "
-    "?2";
-constexpr char kPutSerial[] =
+// The serial allocated: the counter moved on by one and read back in the
+// same statement (under the write lock: gapless). No row when the counter
+// stands at ?3 (certificates::kMaxSerial, the last number): nothing moved.
+constexpr char kNextSerial[] =
     "INSERT INTO certificate_serials(prefix, year, last_serial) VALUES(?1, ?2, "
-    "?3) "
-    "ON CONFLICT(prefix, year) DO UPDATE SET last_serial = "
-    "excluded.last_serial";
+    "1) ON CONFLICT(prefix, year) DO UPDATE SET last_serial = "
+    "certificate_serials.last_serial + 1 WHERE certificate_serials.last_serial "
+    "< ?3 RETURNING last_serial";
 // Imported certificates used no stock: they are not counted.
 constexpr char kCountIssued[] =
     "SELECT count(*) FROM certificates c WHERE c.prefix = ?1 AND c.year = ?2 "
@@ -141,8 +141,6 @@ constexpr char kPutStock[] =
 constexpr char kReleaseStock[] =
     "UPDATE stock_orders SET released_unix = ?3, released_by = ?4 "
     "WHERE agency_prefix = ?1 AND year = ?2 AND released_unix = 0";
-constexpr char kAgencyStatus[] =
-    "SELECT status, status_reason FROM agencies WHERE prefix = ?1";
 constexpr char kGetStock[] =
     "SELECT agency_prefix, year, quantity, ordered_unix, ordered_by, "
     "released_unix, "
@@ -259,19 +257,6 @@ absl::Status InsertRow(Connection& c, const Certificate& cert) {
   return ins->Run();
 }
 
-absl::StatusOr<registry::Agency> LoadAgency(Connection& c,
-                                            const std::string& prefix) {
-  GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kAgencyStatus));
-  st->Bind(1, prefix);
-  GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
-  if (!row) return absl::NotFoundError("no agency with prefix " + prefix);
-  registry::Agency a;
-  a.prefix = prefix;
-  a.status = static_cast<registry::AgencyStatus>(st->Int(0));
-  a.status_reason = st->Text(1);
-  return a;
-}
-
 absl::StatusOr<std::optional<StockOrder>> LoadStockOrder(
     Connection& c, const std::string& prefix, int year) {
   GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kGetStock));
@@ -299,27 +284,36 @@ absl::StatusOr<Certificate> IssueIn(Connection& c,
     }
   }
   const std::string& prefix = cert.number.prefix;
-  GORANK_ASSIGN_OR_RETURN(registry::Agency agency, LoadAgency(c, prefix));
-  GORANK_RETURN_IF_ERROR(certificates::CheckAgencyMayIssue(agency));
-  GORANK_ASSIGN_OR_RETURN(registry::Player holder,
-                          registry_sql::LoadPlayer(c, cert.player_id));
+  // The agency and the holder in one statement, judged in that order.
+  GORANK_ASSIGN_OR_RETURN(
+      registry_sql::PlayerAndAgency read,
+      registry_sql::LoadPlayerAndAgency(c, cert.player_id, prefix));
+  if (!read.agency) {
+    return absl::NotFoundError("no agency with prefix " + prefix);
+  }
+  GORANK_RETURN_IF_ERROR(certificates::CheckAgencyMayIssue(*read.agency));
+  if (!read.player) {
+    return absl::NotFoundError("no player with id " +
+                               std::to_string(cert.player_id.value));
+  }
+  const registry::Player& holder = *read.player;
   GORANK_RETURN_IF_ERROR(
       certificates::CheckHolder(cert, holder, plan.holder_agency));
   if (plan.uses_stock) {
     GORANK_ASSIGN_OR_RETURN(auto order, LoadStockOrder(c, prefix, cert.year));
     GORANK_RETURN_IF_ERROR(certificates::CheckStock(prefix, cert.year, order));
   }
-  GORANK_ASSIGN_OR_RETURN(int64_t last,
-                          ScalarInt(c, kGetSerial, prefix, cert.year));
-  GORANK_ASSIGN_OR_RETURN(
-      cert.number,
-      certificates::NextNumber(prefix, cert.year, static_cast<int>(last)));
-  GORANK_ASSIGN_OR_RETURN(auto put, c.Prepare(kPutSerial));
-  put->Bind(1, prefix)
-      .Bind(2, int64_t{cert.year})
-      .Bind(3, int64_t{cert.number.serial});
-  GORANK_RETURN_IF_ERROR(put->Run());
-  put.reset();
+  int last = certificates::kMaxSerial;  // no row: every number is used
+  {
+    GORANK_ASSIGN_OR_RETURN(auto next, c.Prepare(kNextSerial));
+    next->Bind(1, prefix)
+        .Bind(2, int64_t{cert.year})
+        .Bind(3, int64_t{certificates::kMaxSerial});
+    GORANK_ASSIGN_OR_RETURN(bool row, next->Step());
+    if (row) last = static_cast<int>(next->Int(0)) - 1;
+  }
+  GORANK_ASSIGN_OR_RETURN(cert.number,
+                          certificates::NextNumber(prefix, cert.year, last));
   if (plan.apply_rank_now) {
     cert.rank_applied = true;
     cert.rank_before = holder.RankIn(cert.grade.discipline());
@@ -411,15 +405,20 @@ void SqlCertificateRepository::CommitBatch(
     const std::vector<PendingIssue*>& batch) {
   constexpr char kSavepoint[] = "SAVEPOINT issue";
   constexpr char kRollbackTo[] = "ROLLBACK TO SAVEPOINT issue";
-  constexpr char kRelease[] = "RELEASE SAVEPOINT issue";
+  constexpr char kReleaseAndSavepoint[] =
+      "RELEASE SAVEPOINT issue; SAVEPOINT issue";
   const absl::Status s = db_->Write([&](Connection& c) -> absl::Status {
     if (batch.size() == 1) {  // alone: the transaction is the savepoint
       batch[0]->result = IssueIn(c, *batch[0]->plan);
       batch[0]->judged = true;
       return batch[0]->result.status();
     }
+    // The release of one savepoint and the next one's start go in one
+    // Exec (one round trip); the commit releases the last.
+    bool open = false;  // a savepoint is open
     for (PendingIssue* p : batch) {
-      GORANK_RETURN_IF_ERROR(c.Exec(kSavepoint));
+      GORANK_RETURN_IF_ERROR(c.Exec(open ? kReleaseAndSavepoint : kSavepoint));
+      open = true;
       p->result = IssueIn(c, *p->plan);
       p->judged = true;
       if (!p->result.ok()) {
@@ -428,7 +427,6 @@ void SqlCertificateRepository::CommitBatch(
         // or the next call's audit entry would record them.
         GORANK_RETURN_IF_ERROR(c.TakeWrittenRowDigests().status());
       }
-      GORANK_RETURN_IF_ERROR(c.Exec(kRelease));
     }
     return absl::OkStatus();
   });

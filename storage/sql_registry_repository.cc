@@ -37,6 +37,16 @@ constexpr char kGetPlayer[] =
     "gomoku_rank_ordinal, " PLAYER_EXTERNAL_ID
     " "
     "FROM players WHERE id = ?1";
+// kGetPlayer's columns (null when there is no such player), then the
+// agency's status and reason (null when there is no such agency).
+constexpr char kGetPlayerAndAgency[] =
+    "SELECT players.id, players.name, players.latin_name, players.gender, "
+    "players.birth_date, players.agency_prefix, players.resident_id, "
+    "players.rank_ordinal, players.created_unix, players.updated_unix, "
+    "players.gomoku_rank_ordinal, " PLAYER_EXTERNAL_ID
+    ", a.status, a.status_reason "
+    "FROM (SELECT 1 AS one) o LEFT JOIN players ON players.id = ?1 "
+    "LEFT JOIN agencies a ON a.prefix = ?2";
 constexpr char kInsertPlayer[] =
     "INSERT INTO players(name, latin_name, gender, birth_date, agency_prefix, "
     "resident_id, rank_ordinal, created_unix, updated_unix) "
@@ -218,6 +228,24 @@ absl::StatusOr<Player> LoadPlayer(Connection& c, PlayerId id) {
     return absl::NotFoundError("no player with id " + std::to_string(id.value));
   }
   return ReadPlayer(*st);
+}
+
+absl::StatusOr<PlayerAndAgency> LoadPlayerAndAgency(Connection& c, PlayerId id,
+                                                    const std::string& prefix) {
+  GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kGetPlayerAndAgency));
+  st->Bind(1, id.value).Bind(2, prefix);
+  GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+  PlayerAndAgency out;
+  if (!row) return out;
+  if (!st->IsNull(0)) out.player = ReadPlayer(*st);
+  if (!st->IsNull(12)) {
+    registry::Agency a;
+    a.prefix = prefix;
+    a.status = static_cast<registry::AgencyStatus>(st->Int(12));
+    a.status_reason = st->Text(13);
+    out.agency = std::move(a);
+  }
+  return out;
 }
 
 absl::StatusOr<int64_t> WriteRankChange(Connection& c,

@@ -59,6 +59,16 @@ namespace registry_sql {
 // Reads a player inside an open transaction; NOT_FOUND when absent.
 absl::StatusOr<registry::Player> LoadPlayer(Connection& c,
                                             registry::PlayerId id);
+// The player `id` and the status of agency `prefix` in one statement (one
+// round trip), inside an open transaction; each empty when absent. The
+// agency carries only prefix, status and status_reason.
+struct PlayerAndAgency {
+  std::optional<registry::Player> player;
+  std::optional<registry::Agency> agency;
+};
+absl::StatusOr<PlayerAndAgency> LoadPlayerAndAgency(Connection& c,
+                                                    registry::PlayerId id,
+                                                    const std::string& prefix);
 // Checks the stored rank equals entry.from_rank (ABORTED otherwise), sets it
 // to entry.to_rank and appends the history row; returns the row id.
 absl::StatusOr<int64_t> WriteRankChange(
