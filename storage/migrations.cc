@@ -373,6 +373,13 @@ CREATE INDEX rating_snapshots_by_pro
   WHERE pro_key IS NOT NULL;
 )sql";
 
+// The rating list's rank filter (sql_rating_repository.cc): a narrow rank
+// range is read through the players of that range, not the whole rating
+// table.
+constexpr char kSchemaV12[] = R"sql(
+CREATE INDEX players_by_rank ON players(rank_ordinal, id);
+)sql";
+
 constexpr char kInsertAgency[] =
     "INSERT INTO agencies(prefix, name, name_en, level, status) "
     "VALUES(?1, ?2, ?3, ?4, 1)";
@@ -442,6 +449,8 @@ const std::vector<Migration>& Migrations() {
        "PostgreSQL: the triggers again (the audit log's NOTIFY to other "
        "instances); nothing on SQLite",
        [](Connection&) { return absl::OkStatus(); }},
+      {12, "players: an index by Go rank (the rating list's rank filter)",
+       [](Connection& c) { return ApplyDdl(c, kSchemaV12); }},
   };
   return *kMigrations;
 }
