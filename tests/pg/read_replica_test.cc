@@ -135,8 +135,8 @@ TEST_F(ReadReplicaTest, PublicReadsFollowTheStandbyWritesGoToThePrimary) {
   v1::Player read;
   const int64_t replayed_ms = MsUntil(
       [&] { return GetPlayer(b_, /*admin=*/false, holder.id(), &read).ok(); });
-  ASSERT_GE(replayed_ms, 0) << "the standby never showed player "
-                            << holder.id();
+  ASSERT_GE(replayed_ms, 0)
+      << "the standby never showed player " << holder.id();
   v1::Certificate cert;
   s = Issue(a_, holder.id(), "1d", "replica-1", &cert);
   ASSERT_TRUE(s.ok()) << s.error_message();

@@ -46,7 +46,8 @@ std::string StandingRow(const std::string& body, int id) {
   const size_t at = table.find("data-id=\"" + std::to_string(id) + "\"");
   if (at == std::string::npos) return "";
   const size_t row = table.rfind("<tr", at);
-  return Slice(table.substr(row == std::string::npos ? at : row), "<tr", "</tr>");
+  return Slice(table.substr(row == std::string::npos ? at : row), "<tr",
+               "</tr>");
 }
 
 void ExpectNoPersonalData(const std::string& body) {
@@ -184,8 +185,8 @@ TEST_F(WebEventsTest, SwissSharedPlacesAndEveryCriterion) {
     EXPECT_TRUE(Has(body, "data-criterion=\"" + c + "\"")) << c;
   const std::string first = StandingRow(body, 1);
   EXPECT_TRUE(Has(first, "data-state=\"PLACE_STATE_ALONE\"")) << first;
-  EXPECT_TRUE(Has(
-      first, "href=\"/players/" + std::to_string(zhang_id_) + "?lang=zh\">张三</a>"))
+  EXPECT_TRUE(Has(first, "href=\"/players/" + std::to_string(zhang_id_) +
+                             "?lang=zh\">张三</a>"))
       << first;
   for (const v1::CriterionValue& v : st.rows(0).criteria())
     EXPECT_TRUE(Has(first, "<td class=\"criterion\">" + v.display() + "</td>"));
@@ -331,8 +332,8 @@ TEST_F(WebEventsTest, TeamEventBoards) {
   ASSERT_FALSE(match.empty()) << body;
   EXPECT_TRUE(Has(match, "T1 – T2 · 局分 4:0 · 场分 2:0")) << match;
   EXPECT_EQ(Count(match, "class=\"board\""), 2u);
-  EXPECT_TRUE(Has(
-      match, "href=\"/players/" + std::to_string(zhang_id_) + "?lang=zh\">P1</a> (T1)"))
+  EXPECT_TRUE(Has(match, "href=\"/players/" + std::to_string(zhang_id_) +
+                             "?lang=zh\">P1</a> (T1)"))
       << match;
   EXPECT_TRUE(Has(match, "黑胜")) << match;
   // Board orders.

@@ -276,8 +276,8 @@ class Renderer {
     GORANK_RETURN_IF_ERROR(Text(Face::kHelvetica, 7, kGrey, "QR caption",
                                 "Scan to verify", cx, y0 + side + 7,
                                 Align::kCenter));
-    return Text(Face::kHelvetica, 6, kGrey, "verification URL",
-                s_.printed_url, cx, y0 - 10, Align::kCenter);
+    return Text(Face::kHelvetica, 6, kGrey, "verification URL", s_.printed_url,
+                cx, y0 - 10, Align::kCenter);
   }
 
   absl::StatusOr<std::string> Save() { return SaveHpdf(pdf_, error_); }
