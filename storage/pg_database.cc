@@ -401,8 +401,8 @@ absl::StatusOr<PGresult*> PgConnection::ExecuteOnce(
     {
       bool sent = true;
       for (int i = 0; i < part_count && sent; ++i) {
-        sent = PQsendQueryParams(conn_, parts[i], 0, nullptr, nullptr,
-                                 nullptr, nullptr, 0) == 1;
+        sent = PQsendQueryParams(conn_, parts[i], 0, nullptr, nullptr, nullptr,
+                                 nullptr, 0) == 1;
       }
       sent = sent && send() == 1 && PQpipelineSync(conn_) == 1;
       if (sent) {
@@ -537,8 +537,7 @@ PgConnection::TakeWrittenRowDigests() {
 
 absl::StatusOr<std::map<std::string, std::string>>
 PgConnection::DigestRowsPipelined(
-    const std::vector<std::pair<std::string, std::vector<std::string>>>&
-        rows) {
+    const std::vector<std::pair<std::string, std::vector<std::string>>>& rows) {
   struct Query {
     std::string key;  // "table:k1/k2"
     const std::string* name;

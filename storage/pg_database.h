@@ -173,7 +173,7 @@ class PgConnection : public Connection {
   bool in_read_ = false;  // between BeginRead() and its end
   PendingBegin begin_pending_ = PendingBegin::kNone;  // nothing sent yet
   int commits_since_vacuum_ = 0;  // write commits since the last VACUUM
-  bool commit_pending_ = false;      // a COMMIT's answer not taken yet
+  bool commit_pending_ = false;   // a COMMIT's answer not taken yet
   std::map<std::string, std::vector<std::string>> primary_keys_;
   std::map<std::string, std::vector<std::string>> columns_;
 };
