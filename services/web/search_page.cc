@@ -1,6 +1,5 @@
 #include "services/web/search_page.h"
 
-#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -194,11 +193,7 @@ struct Stubs {
 
 Refusal Load(const Site& site, const Stubs& s, const Request& req,
              SearchView* v) {
-  // A form sends a space as '+', which this httplib leaves in the value (a
-  // literal '+' arrives the same way, as %2B, but no name holds one).
-  std::string q = req.get_param_value("q");
-  std::replace(q.begin(), q.end(), '+', ' ');
-  v->query = Trim(q);
+  v->query = Trim(req.get_param_value("q"));
   if (v->query.empty()) return Refusal{};
   v1::SearchPlayersRequest search;
   search.set_name_prefix(v->query);
