@@ -11,6 +11,7 @@
 #include "services/audit/merkle.h"
 #include "services/audit/revocation_list.h"
 #include "services/audit/signing_key.h"
+#include "services/registry/rank.h"
 #include "services/web/statement_texts.h"
 
 namespace gorank::web {
@@ -180,31 +181,15 @@ Refusal Check(const Request& req, const Site& site, StatementView* v) {
   return Refusal{};
 }
 
-// The statement's grade for people ("业余1段", "5 kyu"): its notation is
-// the level and k, d or p; Gomoku's ladders are the kyu and dan of Gomoku.
+// The statement's grade for people ("业余1段", "5 kyu"), read with the
+// registry's rank notation; a grade it cannot read is shown as written.
 std::string GradeLabel(Lang lang, const audit::CertificateStatement& s) {
-  const std::string& g = s.grade;
-  const bool gomoku = s.discipline == "gomoku";
-  int ladder = 0;
-  if (g.size() >= 2) {
-    switch (g.back()) {
-      case 'k':
-        ladder = gomoku ? 4 : 1;
-        break;
-      case 'd':
-        ladder = gomoku ? 5 : 2;
-        break;
-      case 'p':
-        ladder = gomoku ? 0 : 3;
-        break;
-    }
-  }
-  int level = 0;
-  for (size_t i = 0; i + 1 < g.size(); ++i) {
-    if (g[i] < '0' || g[i] > '9' || level > 99) return g;
-    level = level * 10 + (g[i] - '0');
-  }
-  return level > 0 ? RankLabel(lang, ladder, level, g) : g;
+  const absl::StatusOr<registry::Rank> rank = registry::Rank::Parse(
+      s.grade, s.discipline == "gomoku" ? registry::Discipline::kGomoku
+                                        : registry::Discipline::kGo);
+  if (!rank.ok()) return s.grade;
+  return RankLabel(lang, static_cast<int>(rank->ladder()), rank->level(),
+                   s.grade);
 }
 
 }  // namespace
