@@ -27,6 +27,15 @@
 # `postgresql` package; deploy/setup.sh test installs it). Server log: DIR/log.
 # As root DIR is a symbolic link to a folder under /tmp (see below).
 set -euo pipefail
+# The server outlives this script: it must not keep the caller's open files
+# (a lock such as `flock FILE pg_server.sh start ...` holds, or a pipe a test
+# reads to its end). Every descriptor above stderr is closed here (255 is
+# the one bash reads this script from).
+for fd_path in /proc/$$/fd/*; do
+  fd=${fd_path##*/}
+  if [ "$fd" -gt 2 ] && [ "$fd" -lt 255 ]; then eval "exec $fd>&-" 2>/dev/null || true; fi
+done
+unset fd fd_path
 
 die() { echo "pg_server.sh: $*" >&2; exit 1; }
 
