@@ -14,8 +14,10 @@ cd "$(dirname "$0")/.."
 mode="${1:-build}"
 case "$mode" in run|test|build) ;; *) echo "usage: $0 run|test|build" >&2; exit 2 ;; esac
 
+# lld: the linker CMakeLists.txt uses when present (links several times
+# faster than GNU ld).
 packages=(
-  cmake ninja-build g++ pkg-config
+  cmake ninja-build g++ pkg-config lld
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler grpc-proto
   libsqlite3-dev sqlite3 libpq-dev libssl-dev openssl
   libgtest-dev libgmock-dev libbenchmark-dev
