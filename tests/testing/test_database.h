@@ -25,12 +25,15 @@ bool TestOnPostgres();
 
 // Without GORANK_TEST_PG_URL_FILE: dir.File(file), as before. With it: reads
 // the server URL from that file, creates a new schema with a name no other
-// call uses (t_<pid>_<counter>_<random hex>) and returns
-//   <server URL>?options=-csearch_path%3D<schema>
+// call uses (t_<pid>_<counter>_<random hex>) in this process's own database
+// on that server (d_<pid>_<counter>_<random hex>, created by the first call)
+// and returns
+//   <server URL with that database>?options=-csearch_path%3D<schema>
 // so every connection opened with that URL works inside the schema. `file`
 // is then ignored. Aborts with a message naming the file or the server when
 // the file cannot be read or the server refuses the connection or the
-// CREATE SCHEMA: a PostgreSQL run never silently falls back to SQLite.
+// CREATE DATABASE or CREATE SCHEMA: a PostgreSQL run never silently falls
+// back to SQLite.
 // Thread-safe. The schema lives until the test server is stopped.
 std::string TestDatabaseUrl(const TempDir& dir,
                             const std::string& file = "rankd.db");
