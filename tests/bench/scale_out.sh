@@ -2,7 +2,8 @@
 # Public verify/s of one rankd against two (issue #19 item 4), each rankd
 # pinned to a core of its own with taskset: prints one Markdown table.
 #
-#   tests/bench/scale_out.sh [--seconds S] [BUILD_DIR]     (default: build)
+#   tests/bench/scale_out.sh [--seconds S] [--cpu-quota CORES] [BUILD_DIR]
+#                                                     (default: build)
 #
 # BUILD_DIR must hold rankd and rankd_load. A throw-away PostgreSQL primary
 # and a hot standby of it (tests/pg/pg_server.sh start / standby) are
@@ -24,19 +25,29 @@
 # Each row also gives the CPU each rankd and the load client used over the
 # measurement, as cores busy (from /proc/PID/stat and /usr/bin/time): when
 # one rankd is not using its whole core, the client or the machine is the
-# limit, not rankd. Rate limits off, log level warn. Servers and files are
+# limit, not rankd.
+# --cpu-quota CORES (e.g. 0.4) replaces the pinning: each rankd runs in a
+# cgroup of its own (cgroup v1 cpu controller or v2 cpu.max; needs root)
+# limited to CORES of CPU time per 10 ms, so each has a fixed budget of its
+# own, as on a machine where it had a core to itself, while the load client
+# and PostgreSQL keep the rest of the machine: on 2 cores the only way to
+# show what a second instance adds when the client is not the limit.
+# Rate limits off, log level warn. Servers and files are
 # removed at the end.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 seconds=10
+quota=""
 build=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) [ $# -ge 2 ] || { echo "scale_out.sh: --seconds needs a value" >&2; exit 2; }
                seconds=$2; shift ;;
-    -*) echo "usage: $0 [--seconds S] [BUILD_DIR]" >&2; exit 2 ;;
+    --cpu-quota) [ $# -ge 2 ] || { echo "scale_out.sh: --cpu-quota needs a value" >&2; exit 2; }
+               quota=$2; shift ;;
+    -*) echo "usage: $0 [--seconds S] [--cpu-quota CORES] [BUILD_DIR]" >&2; exit 2 ;;
     *) build=$1 ;;
   esac
   shift
@@ -56,6 +67,16 @@ command -v taskset >/dev/null || die "taskset missing (util-linux)"
 [ -x /usr/bin/time ] || die "/usr/bin/time missing (apt-get install time)"
 [ "$(nproc)" -ge 2 ] || die "needs 2 cores (one a rankd)"
 
+# The cgroup folder for a CPU budget: v1's cpu controller or v2's root.
+cgroot=""
+if [ -n "$quota" ]; then
+  awk -v q="$quota" 'BEGIN { exit !(q > 0 && q <= 64) }' || die "--cpu-quota must be a number of cores above 0"
+  if [ -w /sys/fs/cgroup/cpu ]; then cgroot=/sys/fs/cgroup/cpu
+  elif [ -f /sys/fs/cgroup/cgroup.controllers ] && [ -w /sys/fs/cgroup ]; then cgroot=/sys/fs/cgroup
+  else die "--cpu-quota needs a writable cgroup cpu controller (root)"; fi
+fi
+cgroups=()
+
 work=$(mktemp -d "${TMPDIR:-/tmp}/scale_out.XXXXXX")
 chmod 755 "$work"  # pg_server.sh run by root hands its folders to user postgres
 pids=()
@@ -65,6 +86,7 @@ cleanup() {
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
   "$pg_server" stop "$work/standby" >/dev/null 2>&1 || true
   "$pg_server" stop "$work/primary" >/dev/null 2>&1 || true
+  for cg in "${cgroups[@]}"; do rmdir "$cg" 2>/dev/null || true; done
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -83,13 +105,27 @@ if [ -n "${PUBLIC_INDEX:-}" ]; then echo "public_index = \"$PUBLIC_INDEX\"" >>"$
 addr=""
 pid=""
 start_rankd() {
-  local core=$1 attempt port log tries
+  local core=$1 attempt port log tries launch
   shift
   log="$work/rankd.$RANDOM.log"
   for attempt in 1 2 3 4 5 6 7 8 9 10; do
     port=$((20000 + RANDOM % 40000))
     port_free "$port" || continue
-    taskset -c "$core" "$rankd" --config "$work/rankd.toml" --listen "127.0.0.1:$port" \
+    if [ -n "$quota" ]; then
+      local cg="$cgroot/rankd_scale_out.$$.$core.$RANDOM"
+      mkdir "$cg" || die "cannot make cgroup $cg"
+      cgroups+=("$cg")
+      if [ -f "$cg/cpu.max" ]; then
+        awk -v q="$quota" 'BEGIN { printf "%d 10000\n", q * 10000 }' >"$cg/cpu.max"
+      else
+        echo 10000 >"$cg/cpu.cfs_period_us"
+        awk -v q="$quota" 'BEGIN { printf "%d\n", q * 10000 }' >"$cg/cpu.cfs_quota_us"
+      fi
+      launch=(bash -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg")
+    else
+      launch=(taskset -c "$core")
+    fi
+    "${launch[@]}" "$rankd" --config "$work/rankd.toml" --listen "127.0.0.1:$port" \
       --admin-token-file "$work/admin.token" --log-level warn "$@" >"$log" 2>&1 &
     pid=$!
     for tries in $(seq 1 600); do
@@ -192,7 +228,9 @@ q() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else pri
 echo
 echo "$(nproc) cores; load average before $load_before, after $(cut -d' ' -f1-3 /proc/loadavg);"
 echo "PostgreSQL $(psql "$primary" -XAtc "SHOW server_version" | cut -d' ' -f1) primary + hot standby on loopback; $certificates certificates;"
-echo "public_index ${PUBLIC_INDEX:-default}; verify ${seconds} s each, $threads calls in flight; rankd pinned (taskset), client and PostgreSQL not;"
+if [ -n "$quota" ]; then placed="each rankd in a cgroup of its own limited to $quota cores (CFS quota per 10 ms), not pinned"
+else placed="rankd pinned (taskset)"; fi
+echo "public_index ${PUBLIC_INDEX:-default}; verify ${seconds} s each, $threads calls in flight; $placed, client and PostgreSQL not;"
 echo "$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?')."
 echo
 echo "| setup | verify/s | errors | vs 1 rankd | rankd CPU (cores) | client CPU (cores) |"
@@ -200,8 +238,10 @@ echo "| --- | ---: | ---: | ---: | ---: | ---: |"
 row() {  # row NAME LABEL
   echo "| $2 | $(n "${rate[$1]}") | ${errors[$1]:-?} | $(q "${rate[$1]}" "${rate[one]}") | ${rankd_cpu[$1]} | ${client_cpu[$1]} |"
 }
-row one "1 rankd (core 0)"
-row replica "2 rankd: + one on the replica (core 1)"
-row replica_alone "1 rankd on the replica alone (core 1)"
-row primary "2 rankd: + one on the primary (core 1)"
-row again "1 rankd again, last (core 0)"
+c0="core 0" c1="core 1"
+if [ -n "$quota" ]; then c0="$quota cores" c1="$quota cores"; fi
+row one "1 rankd ($c0)"
+row replica "2 rankd: + one on the replica ($c1)"
+row replica_alone "1 rankd on the replica alone ($c1)"
+row primary "2 rankd: + one on the primary ($c1)"
+row again "1 rankd again, last ($c0)"
