@@ -72,7 +72,11 @@ cgroot=""
 if [ -n "$quota" ]; then
   awk -v q="$quota" 'BEGIN { exit !(q > 0 && q <= 64) }' || die "--cpu-quota must be a number of cores above 0"
   if [ -w /sys/fs/cgroup/cpu ]; then cgroot=/sys/fs/cgroup/cpu
-  elif [ -f /sys/fs/cgroup/cgroup.controllers ] && [ -w /sys/fs/cgroup ]; then cgroot=/sys/fs/cgroup
+  elif [ -f /sys/fs/cgroup/cgroup.controllers ] && [ -w /sys/fs/cgroup ]; then
+    cgroot=/sys/fs/cgroup
+    # v2: the children get cpu.max only once the root hands them the controller.
+    grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control ||
+      echo +cpu >/sys/fs/cgroup/cgroup.subtree_control || die "cannot enable the cgroup v2 cpu controller"
   else die "--cpu-quota needs a writable cgroup cpu controller (root)"; fi
 fi
 cgroups=()
