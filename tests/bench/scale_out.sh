@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Public verify/s of one rankd against two (issue #19 item 4), each rankd
-# pinned to a core of its own with taskset: prints one Markdown table.
+# pinned to a core of its own with taskset, or with --cpu-quota in a cgroup
+# with a CPU budget of its own: prints one Markdown table.
 #
 #   tests/bench/scale_out.sh [--seconds S] [--cpu-quota CORES] [BUILD_DIR]
 #                                                     (default: build)
