@@ -123,7 +123,77 @@ absl::StatusOr<std::unique_ptr<Statement>> SqliteConnection::Prepare(
   return std::make_unique<SqliteStatement>(db_, it->second);
 }
 
+namespace {
+// The statements Exec runs prepared (the write path's BEGIN, COMMIT and
+// savepoints, parsed once per connection instead of once per call): `sql`
+// split at ';' when every part is one of them, else nothing.
+std::vector<std::string> TransactionControl(const std::string& sql) {
+  std::vector<std::string> parts;
+  size_t begin = 0;
+  while (begin < sql.size()) {
+    size_t end = sql.find(';', begin);
+    if (end == std::string::npos) end = sql.size();
+    size_t first = sql.find_first_not_of(' ', begin);
+    if (first == std::string::npos || first >= end) return {};
+    std::string part = sql.substr(first, end - first);
+    bool control = false;
+    for (const char* verb :
+         {"BEGIN", "COMMIT", "SAVEPOINT ", "RELEASE ", "ROLLBACK"}) {
+      control = control || part.rfind(verb, 0) == 0;
+    }
+    if (!control) return {};
+    parts.push_back(std::move(part));
+    begin = end + 1;
+  }
+  return parts;
+}
+}  // namespace
+
+absl::Status SqliteConnection::ExecCached(const std::string& sql,
+                                          bool* handled) {
+  *handled = false;
+  const std::vector<std::string> parts = TransactionControl(sql);
+  std::vector<sqlite3_stmt*> statements;
+  for (const std::string& part : parts) {
+    auto it = cache_.find(part);
+    if (it == cache_.end()) {
+      sqlite3_stmt* stmt = nullptr;
+      if (sqlite3_prepare_v3(db_, part.c_str(), -1, SQLITE_PREPARE_PERSISTENT,
+                             &stmt, nullptr) != SQLITE_OK) {
+        return absl::OkStatus();  // sqlite3_exec reports the error
+      }
+      it = cache_.emplace(part, stmt).first;
+    }
+    statements.push_back(it->second);
+  }
+  if (statements.empty()) return absl::OkStatus();
+  *handled = true;
+  for (sqlite3_stmt* stmt : statements) {
+    const int rc = sqlite3_step(stmt);
+    if (rc == SQLITE_DONE || rc == SQLITE_ROW) {
+      sqlite3_reset(stmt);
+      continue;
+    }
+    // The error is read before the reset (which reports it again).
+    const int code = sqlite3_extended_errcode(db_);
+    const std::string msg = sqlite3_errmsg(db_);
+    sqlite3_reset(stmt);
+    return SqliteError(code, msg);
+  }
+  return absl::OkStatus();
+}
+
+void SqliteConnection::ForgetCatalogue() {
+  key_columns_.clear();
+  columns_.clear();
+}
+
 absl::Status SqliteConnection::Exec(const std::string& sql) {
+  bool handled = false;
+  absl::Status cached = ExecCached(sql, &handled);
+  if (handled) return cached;
+  // Anything else may be DDL (the migrations): the catalogue may move.
+  ForgetCatalogue();
   char* err = nullptr;
   const int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err);
   if (rc == SQLITE_OK) return absl::OkStatus();
@@ -219,11 +289,21 @@ absl::StatusOr<std::vector<std::string>> SqliteConnection::ListTables() {
 }
 absl::StatusOr<std::vector<std::string>> SqliteConnection::PrimaryKeyColumns(
     const std::string& table) {
-  return Strings(*this, kPrimaryKey, table, 0);
+  auto it = key_columns_.find(table);
+  if (it != key_columns_.end()) return it->second;
+  GORANK_ASSIGN_OR_RETURN(std::vector<std::string> columns,
+                          Strings(*this, kPrimaryKey, table, 0));
+  key_columns_.emplace(table, columns);
+  return columns;
 }
 absl::StatusOr<std::vector<std::string>> SqliteConnection::TableColumns(
     const std::string& table) {
-  return Strings(*this, kColumns, table, 0);
+  auto it = columns_.find(table);
+  if (it != columns_.end()) return it->second;
+  GORANK_ASSIGN_OR_RETURN(std::vector<std::string> columns,
+                          Strings(*this, kColumns, table, 0));
+  columns_.emplace(table, columns);
+  return columns;
 }
 
 absl::Status SqliteConnection::BeginWrite() {
@@ -242,6 +322,7 @@ absl::StatusOr<int> SqliteConnection::ReadSchemaVersion() {
   return row ? static_cast<int>(st->Int(0)) : 0;
 }
 absl::Status SqliteConnection::WriteSchemaVersion(int version) {
+  ForgetCatalogue();
   return Exec("PRAGMA user_version = " + std::to_string(version));
 }
 

@@ -85,8 +85,23 @@ class SqliteConnection : public Connection {
                           const char* table, int64_t old_rowid,
                           int64_t new_rowid);
 
+  // Runs `sql` through the statement cache when it is one or more
+  // transaction-control statements (BEGIN, COMMIT, SAVEPOINT, RELEASE,
+  // ROLLBACK, ';'-separated) and sets *handled; leaves anything else to
+  // sqlite3_exec.
+  absl::Status ExecCached(const std::string& sql, bool* handled);
+  // Forgets the catalogue answers below (the schema may have changed).
+  void ForgetCatalogue();
+
   sqlite3* db_;
-  std::map<std::string, sqlite3_stmt*> cache_;
+  // std::less<>: found by a `const char*` without building a std::string.
+  std::map<std::string, sqlite3_stmt*, std::less<>> cache_;
+  // PrimaryKeyColumns and TableColumns by table: every written row's digest
+  // asks for them, and the schema moves only by DDL, which runs through
+  // Exec() (any statement but transaction control clears them) or
+  // WriteSchemaVersion() (clears them too).
+  std::map<std::string, std::vector<std::string>, std::less<>> key_columns_;
+  std::map<std::string, std::vector<std::string>, std::less<>> columns_;
   // Rows inserted or updated since the last digest (table, rowid), and
   // rows deleted: (table, the old column values as text, NULL as nullopt).
   std::vector<std::pair<std::string, int64_t>> touched_;
