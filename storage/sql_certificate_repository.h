@@ -8,10 +8,16 @@
 // written wait for it and then share the next write transaction (one commit,
 // one fsync, for all of them), each inside its own savepoint, so a refused
 // one is rolled back alone and the others are committed. Every call returns
-// only after the commit that holds it (or its refusal).
+// only after the commit that holds it (or its refusal). When the last
+// batches had more calls in flight than are waiting now, a batch first
+// waits for the rest (their callers are on their way back with the next
+// call), at most as long as the last commit took and 1 ms: a commit delay
+// set by the load, so that N clients share one commit instead of
+// alternating between two half batches; one call at a time never waits.
 #ifndef GORANK_STORAGE_SQL_CERTIFICATE_REPOSITORY_H_
 #define GORANK_STORAGE_SQL_CERTIFICATE_REPOSITORY_H_
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -26,9 +32,21 @@ namespace gorank::storage {
 // Thread-safe. Does not own the database.
 class SqlCertificateRepository : public certificates::CertificateRepository {
  public:
+  // How long a batch may wait for calls on their way (see AwaitLateJoiners
+  // in the .cc), given how long the last commit took.
+  using CommitDelay = std::function<std::chrono::steady_clock::duration(
+      std::chrono::steady_clock::duration last_commit)>;
+  // The default: as long as the last commit took, at most 1 ms.
+  static std::chrono::steady_clock::duration DefaultCommitDelay(
+      std::chrono::steady_clock::duration last_commit);
+
   // At most `max_batch` issuances share one transaction (1: no grouping).
-  explicit SqlCertificateRepository(Database* db, int max_batch = kMaxBatch)
-      : db_(db), max_batch_(max_batch < 1 ? 1 : max_batch) {}
+  explicit SqlCertificateRepository(Database* db, int max_batch = kMaxBatch,
+                                    CommitDelay commit_delay = nullptr)
+      : db_(db),
+        max_batch_(max_batch < 1 ? 1 : max_batch),
+        commit_delay_(commit_delay ? std::move(commit_delay)
+                                   : CommitDelay(DefaultCommitDelay)) {}
   static constexpr int kMaxBatch = 64;
 
   // Group commit so far: issuances waiting for the next batch, whether a
@@ -38,6 +56,7 @@ class SqlCertificateRepository : public certificates::CertificateRepository {
     bool writing = false;
     int64_t batches = 0;
     int64_t issuances = 0;
+    int64_t delayed = 0;  // batches that waited for calls on their way
   };
   GroupCommitStats group_commit_stats();
   // Blocks until `ready` holds for the stats (checked at every change).
@@ -99,9 +118,14 @@ class SqlCertificateRepository : public certificates::CertificateRepository {
   struct PendingIssue;
   // Writes `batch` in one transaction; fills every entry's result.
   void CommitBatch(const std::vector<PendingIssue*>& batch);
+  // Before a batch is taken: waits (batch_mu_ held by `lock`, released
+  // while waiting) for the calls recent batches say are on their way.
+  void AwaitLateJoiners(std::unique_lock<std::mutex>& lock);
+  static constexpr int kRecentBatches = 8;
 
   Database* db_;
   const int max_batch_;
+  const CommitDelay commit_delay_;
   std::mutex batch_mu_;
   std::condition_variable batch_cv_;   // a batch was written
   std::condition_variable stats_cv_;   // GroupCommitStats changed
@@ -109,6 +133,12 @@ class SqlCertificateRepository : public certificates::CertificateRepository {
   bool committing_ = false;            // a batch is being written; batch_mu_
   int64_t batches_ = 0;                // guarded by batch_mu_
   int64_t batched_ = 0;                // guarded by batch_mu_
+  int64_t delayed_ = 0;                // guarded by batch_mu_
+  // Calls in flight around each of the last batches (its own and those
+  // that queued while it was written), and how long the last commit took;
+  // guarded by batch_mu_.
+  int recent_callers_[kRecentBatches] = {};
+  std::chrono::steady_clock::duration last_commit_{};
 };
 
 }  // namespace gorank::storage

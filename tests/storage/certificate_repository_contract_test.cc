@@ -12,6 +12,7 @@
 // imports stored whole or not at all, and the one audit entry per successful
 // write (none for a refused one) of the notice, revocation, objection,
 // appraisal and stock calls.
+#include <chrono>
 #include <future>
 #include <latch>
 #include <map>
@@ -632,6 +633,79 @@ TEST_P(CertificateRepositoryContract, IssuancesLinedUpShareOneCommit) {
           << "entry " << i << ", " << key;
     }
   }
+}
+
+// The commit delay: after a batch that had three calls in flight (one
+// written, two queued behind it), the next batch waits for the third to
+// come back with its next call instead of committing two alone. The delay
+// here is a minute, so the test decides when that call comes.
+TEST_P(CertificateRepositoryContract, CallsOnTheirWayBackJoinTheNextBatch) {
+  storage::SqlCertificateRepository repo(
+      db_.get(), storage::SqlCertificateRepository::kMaxBatch,
+      [](std::chrono::steady_clock::duration) {
+        return std::chrono::steady_clock::duration(std::chrono::minutes(1));
+      });
+  PlayerId players[4];
+  for (PlayerId& p : players) p = AddPlayer(R("1k"));
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::latch holding(1);
+  std::thread holder([&] {
+    ASSERT_TRUE(db_->Write([&](storage::Connection&) {
+                     holding.count_down();
+                     released.wait();
+                     return absl::OkStatus();
+                   })
+                    .ok());
+  });
+  holding.wait();
+  absl::StatusOr<Certificate> results[4] = {
+      absl::UnknownError("not run"), absl::UnknownError("not run"),
+      absl::UnknownError("not run"), absl::UnknownError("not run")};
+  std::vector<std::thread> callers;
+  auto start = [&](int i) {
+    callers.emplace_back([&, i] {
+      results[i] = repo.IssueCertificate(RankPlan(players[i], "1d"));
+    });
+  };
+  for (int i = 0; i < 3; ++i) {
+    start(i);
+    repo.AwaitGroupCommit([&](const auto& g) {
+      return g.writing && g.waiting == i && g.issuances == 0;
+    });
+  }
+  release.set_value();
+  // The first batch (one call) is done; the next one's leader waits with
+  // two queued for the third call.
+  repo.AwaitGroupCommit([](const auto& g) {
+    return g.batches == 1 && g.delayed == 1 && g.waiting == 2;
+  });
+  start(3);
+  for (std::thread& t : callers) t.join();
+  holder.join();
+
+  const auto after = repo.group_commit_stats();
+  EXPECT_EQ(after.batches, 2);
+  EXPECT_EQ(after.issuances, 4);
+  EXPECT_EQ(after.delayed, 1);
+  for (const auto& r : results) ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(Serials("110", 2025), (std::vector<int>{1, 2, 3, 4}));
+}
+
+// One call at a time: no batch ever waits for another call.
+TEST_P(CertificateRepositoryContract, OneCallAtATimeNeverWaits) {
+  storage::SqlCertificateRepository repo(
+      db_.get(), storage::SqlCertificateRepository::kMaxBatch,
+      [](std::chrono::steady_clock::duration) {
+        return std::chrono::steady_clock::duration(std::chrono::minutes(1));
+      });
+  for (int i = 0; i < 3; ++i) {
+    auto c = repo.IssueCertificate(RankPlan(AddPlayer(R("1k")), "1d"));
+    ASSERT_TRUE(c.ok()) << c.status();
+  }
+  const auto stats = repo.group_commit_stats();
+  EXPECT_EQ(stats.batches, 3);
+  EXPECT_EQ(stats.delayed, 0);
 }
 
 // The same request id in the same scope: the same request gets the first
