@@ -33,11 +33,14 @@ absl::StatusOr<int64_t> AppendAudit(Connection& conn,
     }
   }
   GORANK_ASSIGN_OR_RETURN(const std::string entry, record.Encode());
+  std::string leaf = audit::LeafHash(entry);
   GORANK_ASSIGN_OR_RETURN(auto st, conn.Prepare(kInsertAudit));
-  st->BindBlob(1, entry).BindBlob(2, audit::LeafHash(entry));
+  st->BindBlob(1, entry).BindBlob(2, leaf);
   GORANK_ASSIGN_OR_RETURN(bool inserted, st->Step());
   if (!inserted) return absl::InternalError("the audit entry was not stored");
-  return st->Int(0);
+  const int64_t seq = st->Int(0);
+  conn.NoteAuditEntry(seq, std::move(leaf));
+  return seq;
 }
 
 }  // namespace gorank::storage

@@ -16,6 +16,7 @@ absl::Status Statement::Run() {
 absl::Status RunTransaction(
     Connection& c, bool write,
     const std::function<absl::Status(Connection&)>& fn) {
+  if (write) c.TakeAuditEntries();  // a failed write's are not this one's
   GORANK_RETURN_IF_ERROR(write ? c.BeginWrite() : c.BeginRead());
   absl::Status s = fn(c);
   if (s.ok()) s = c.Commit();

@@ -20,12 +20,15 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
 namespace gorank::storage {
+
+class OwnAuditEntries;
 
 enum class Engine { kSqlite, kPostgres };
 
@@ -121,6 +124,17 @@ class Connection {
   virtual absl::StatusOr<std::vector<std::string>> TableColumns(
       const std::string& table) = 0;
 
+  // The audit entries appended in the current write transaction:
+  // AppendAudit notes each (its seq and leaf hash); RunTransaction forgets
+  // them when a write begins; the PostgreSQL engine hands a committed
+  // transaction's to its OwnAuditEntries (own_audit_entries.h).
+  void NoteAuditEntry(int64_t seq, std::string leaf_hash) {
+    audit_entries_.emplace_back(seq, std::move(leaf_hash));
+  }
+  std::vector<std::pair<int64_t, std::string>> TakeAuditEntries() {
+    return std::exchange(audit_entries_, {});
+  }
+
   // Transactions; the Database drives them.
   virtual absl::Status BeginWrite() = 0;
   virtual absl::Status BeginRead() = 0;
@@ -134,6 +148,7 @@ class Connection {
 
  private:
   std::string row_digest_key_;
+  std::vector<std::pair<int64_t, std::string>> audit_entries_;
 };
 
 // Runs `fn` on `c` between BeginWrite() (or BeginRead()) and Commit(),
@@ -196,6 +211,10 @@ class Database {
   // PostgreSQL: the server is unreachable).
   virtual absl::Status Write(
       const std::function<absl::Status(Connection&)>& fn) = 0;
+  // Hands the audit entries of every write committed from now on to `own`
+  // (which must outlive the writes), for this process's public index
+  // follower; only PostgreSQL has a follower, other engines ignore it.
+  virtual void TrackOwnAuditEntries(OwnAuditEntries* own) { (void)own; }
   // Runs `fn` in a read transaction (one consistent snapshot).
   virtual absl::Status Read(
       const std::function<absl::Status(Connection&)>& fn) = 0;

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "storage/database.h"
+#include "storage/own_audit_entries.h"
 
 namespace gorank::storage {
 namespace {
@@ -18,10 +19,12 @@ constexpr char kSchema[] = "SELECT current_schema(), pg_is_in_recovery()";
 constexpr char kListen[] = "LISTEN rankd_changes";
 constexpr char kHead[] = "SELECT coalesce(max(seq), 0) FROM audit_log";
 // The rows each entry names of the tables the public index holds (the
-// "rows" object of the entry, audit_entry.h); entries naming none come back
-// once with a NULL row, so that every position read is seen.
+// "rows" object of the entry, audit_entry.h), with the entry's leaf hash;
+// entries naming none come back once with a NULL row, so that every
+// position read is seen.
 constexpr char kAfter[] =
-    "SELECT a.seq, r.k FROM audit_log a LEFT JOIN LATERAL ("
+    "SELECT a.seq, r.k, encode(a.leaf_hash, 'hex') FROM audit_log a "
+    "LEFT JOIN LATERAL ("
     "SELECT k FROM jsonb_object_keys("
     "convert_from(a.entry, 'UTF8')::jsonb -> 'rows') AS k "
     "WHERE k ~ '^(certificates|players|objections|agencies):') r ON true "
@@ -35,8 +38,9 @@ std::string Trimmed(std::string s) {
 
 }  // namespace
 
-PgChangeFeed::PgChangeFeed(std::string url)
+PgChangeFeed::PgChangeFeed(std::string url, OwnAuditEntries* own)
     : url_(std::move(url)),
+      own_(own),
       wake_fd_(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {}
 
 PgChangeFeed::~PgChangeFeed() {
@@ -137,13 +141,16 @@ absl::StatusOr<std::vector<certificates::FeedChange>> PgChangeFeed::After(
     return Broken("reading the log after " + from);
   }
   std::vector<certificates::FeedChange> out;
+  bool own = false;  // out.back() is this process's own entry
   for (int i = 0; i < PQntuples(r); ++i) {
     const int64_t at = std::atoll(PQgetvalue(r, i, 0));
     if (out.empty() || out.back().seq != at) {
       out.emplace_back();
       out.back().seq = at;
+      own = own_ != nullptr && own_->Take(at, PQgetvalue(r, i, 2));
     }
-    if (!PQgetisnull(r, i, 1)) out.back().rows.push_back(PQgetvalue(r, i, 1));
+    if (!own && !PQgetisnull(r, i, 1))
+      out.back().rows.push_back(PQgetvalue(r, i, 1));
   }
   PQclear(r);
   return out;

@@ -22,11 +22,15 @@ struct pg_cancel;
 
 namespace gorank::storage {
 
+class OwnAuditEntries;
+
 class PgChangeFeed : public certificates::ChangeFeed {
  public:
   // `url`: a postgresql:// URL (the primary, or a standby of it). Nothing
-  // is opened before Connect.
-  explicit PgChangeFeed(std::string url);
+  // is opened before Connect. With `own` (which must outlive the feed), the
+  // entries this process wrote (own_audit_entries.h) come back without
+  // rows: the follower has nothing to read back for them.
+  explicit PgChangeFeed(std::string url, OwnAuditEntries* own = nullptr);
   ~PgChangeFeed() override;
   PgChangeFeed(const PgChangeFeed&) = delete;
   PgChangeFeed& operator=(const PgChangeFeed&) = delete;
@@ -46,6 +50,7 @@ class PgChangeFeed : public certificates::ChangeFeed {
   bool TakeNotices();
 
   std::string url_;
+  OwnAuditEntries* own_;
   std::string schema_;  // current_schema() of the session
   pg_conn* conn_ = nullptr;
   int wake_fd_ = -1;  // an eventfd: Interrupt

@@ -11,10 +11,12 @@
 #include <set>
 
 #include "nlohmann/json.hpp"
+#include "services/audit/encoding.h"
 #include "services/common/replica_reads.h"
 #include "services/common/status_macros.h"
 #include "storage/database_copy.h"
 #include "storage/migrations.h"
+#include "storage/own_audit_entries.h"
 #include "storage/row_digest.h"
 #include "storage/sqlite_database.h"
 
@@ -764,7 +766,19 @@ absl::Status PgDatabase::Write(
   NoteWriteOnThisThread();  // the reads after it see the primary
   GORANK_RETURN_IF_ERROR(write_refusal());
   std::lock_guard<std::mutex> lock(write_mu_);
-  return RunTransaction(*writer_, /*write=*/true, fn);
+  GORANK_RETURN_IF_ERROR(RunTransaction(*writer_, /*write=*/true, fn));
+  if (own_entries_ != nullptr) {
+    std::vector<std::pair<int64_t, std::string>> entries =
+        writer_->TakeAuditEntries();
+    for (auto& entry : entries) entry.second = audit::HexEncode(entry.second);
+    own_entries_->Add(entries);
+  }
+  return absl::OkStatus();
+}
+
+void PgDatabase::TrackOwnAuditEntries(OwnAuditEntries* own) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  own_entries_ = own;
 }
 
 absl::Status PgDatabase::Read(

@@ -197,6 +197,7 @@ class PgDatabase : public Database {
   absl::Status Probe() override;
   ReaderPoolStats reader_pool_stats() const override;
   ReplicaStats replica_stats() const override;
+  void TrackOwnAuditEntries(OwnAuditEntries* own) override;
 
  private:
   PgDatabase() = default;
@@ -215,6 +216,7 @@ class PgDatabase : public Database {
   std::string display_;  // url_ with any password masked
   std::mutex write_mu_;
   std::unique_ptr<PgConnection> writer_;
+  OwnAuditEntries* own_entries_ = nullptr;  // guarded by write_mu_
   ReaderPool<PgConnection> readers_;
   // The read replica (none when replica_display_ is empty).
   std::string replica_display_;

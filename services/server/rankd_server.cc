@@ -46,6 +46,7 @@
 #include "services/web/web_server.h"
 #include "spdlog/spdlog.h"
 #include "storage/database.h"
+#include "storage/own_audit_entries.h"
 #include "storage/pg_change_feed.h"
 #include "storage/sql_audit_repository.h"
 #include "storage/sql_certificate_repository.h"
@@ -59,6 +60,9 @@ namespace gorank::server {
 // Everything the server owns, in construction order (destroyed in reverse:
 // handlers before domain objects before repositories before the database).
 struct RankdServer::Parts {
+  // On PostgreSQL: the audit entries this process wrote, which its index
+  // follower need not read back (before db: it outlives db's writes).
+  std::unique_ptr<storage::OwnAuditEntries> own_entries;
   std::unique_ptr<storage::Database> db;
   std::unique_ptr<storage::SqlRegistryRepository> registry_repo;
   std::unique_ptr<storage::SqlTokenRepository> token_repo;
@@ -336,7 +340,10 @@ void WirePublicIndex(const ServerConfig& config, RankdServer::Parts& p) {
   std::unique_ptr<certificates::ChangeFeed> feed;
   std::unique_ptr<certificates::IndexFollower> follower;
   if (p.db->engine() == storage::Engine::kPostgres) {
-    feed = std::make_unique<storage::PgChangeFeed>(IndexFeedUrl(config));
+    p.own_entries = std::make_unique<storage::OwnAuditEntries>();
+    p.db->TrackOwnAuditEntries(p.own_entries.get());
+    feed = std::make_unique<storage::PgChangeFeed>(IndexFeedUrl(config),
+                                                   p.own_entries.get());
     certificates::FollowerOptions options;
     options.poll = std::chrono::milliseconds(config.public_index_poll_ms);
     options.stale_after =

@@ -1,0 +1,106 @@
+// OwnAuditEntries (which entries the index follower need not read back)
+// and, in the pg. run, PgChangeFeed handing this process's own entries back
+// without rows while another instance's keep theirs.
+#include "storage/own_audit_entries.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "services/audit/encoding.h"
+#include "storage/database.h"
+#include "storage/pg_change_feed.h"
+#include "storage/sql_registry_repository.h"
+#include "tests/testing/temp_dir.h"
+#include "tests/testing/test_database.h"
+
+namespace gorank::storage {
+namespace {
+
+TEST(OwnAuditEntriesTest, AnEntryIsOwnOnlyWithItsLeafHash) {
+  OwnAuditEntries own;
+  own.Add({{10, "aa"}, {11, "bb"}, {12, "cc"}});
+  EXPECT_TRUE(own.Take(10, "aa"));
+  EXPECT_FALSE(own.Take(10, "aa"));  // taken once
+  // Another instance's entry at a position once noted (ours was rolled
+  // back to its savepoint) is not own.
+  EXPECT_FALSE(own.Take(11, "ff"));
+  EXPECT_TRUE(own.Take(12, "cc"));
+  EXPECT_EQ(own.size(), 0u);
+}
+
+TEST(OwnAuditEntriesTest, ALaterNoteAtAPositionReplacesTheEarlier) {
+  OwnAuditEntries own;
+  own.Add({{7, "rolled back"}});
+  own.Add({{7, "committed"}});
+  EXPECT_TRUE(own.Take(7, "committed"));
+}
+
+TEST(OwnAuditEntriesTest,
+     PositionsPassedAndTheOldestBeyondTheLimitAreForgotten) {
+  OwnAuditEntries own;
+  own.Add({{1, "a"}, {2, "b"}, {5, "e"}});
+  EXPECT_FALSE(own.Take(3, "c"));  // 1 and 2 are behind the follower now
+  EXPECT_EQ(own.size(), 1u);
+  std::vector<std::pair<int64_t, std::string>> many;
+  for (int64_t i = 0; i < int64_t{OwnAuditEntries::kMaxKept} + 10; ++i)
+    many.emplace_back(100 + i, "x");
+  own.Add(many);
+  EXPECT_EQ(own.size(), OwnAuditEntries::kMaxKept);
+  EXPECT_FALSE(own.Take(5, "e"));   // the oldest went first
+  EXPECT_TRUE(own.Take(110, "x"));  // the newest are kept
+}
+
+registry::Player NewPlayer(const std::string& name) {
+  registry::Player p;
+  p.name = name;
+  p.gender = registry::Gender::kMale;
+  p.birth_date = Date{1990, 5, 1};
+  p.agency_prefix = "110";
+  p.created_unix = p.updated_unix = 1751328000;
+  return p;
+}
+
+TEST(PgChangeFeedTest, OwnEntriesComeBackWithoutRows) {
+  if (!testing::TestOnPostgres()) GTEST_SKIP() << "PostgreSQL only";
+  testing::TempDir dir;
+  const std::string url = testing::TestDatabaseUrl(dir);
+  auto mine = Database::Open(url);
+  ASSERT_TRUE(mine.ok()) << mine.status();
+  auto other = Database::Open(url);  // another instance on the database
+  ASSERT_TRUE(other.ok()) << other.status();
+  OwnAuditEntries own;
+  (*mine)->TrackOwnAuditEntries(&own);
+  PgChangeFeed feed(url, &own);
+  ASSERT_TRUE(feed.Connect().ok());
+  auto head = feed.Head();
+  ASSERT_TRUE(head.ok()) << head.status();
+
+  SqlRegistryRepository mine_repo(mine->get()), other_repo(other->get());
+  const ChangeRecord change{1751328000, "test", "player.register",
+                            "",         "",     "{}"};
+  auto a = mine_repo.InsertPlayer(NewPlayer("甲"), std::nullopt, change);
+  ASSERT_TRUE(a.ok()) << a.status();
+  auto b = other_repo.InsertPlayer(NewPlayer("乙"), std::nullopt, change);
+  ASSERT_TRUE(b.ok()) << b.status();
+  auto c = mine_repo.InsertPlayer(NewPlayer("丙"), std::nullopt, change);
+  ASSERT_TRUE(c.ok()) << c.status();
+
+  auto changes = feed.After(*head, 100);
+  ASSERT_TRUE(changes.ok()) << changes.status();
+  ASSERT_EQ(changes->size(), 3u);
+  EXPECT_TRUE((*changes)[0].rows.empty());
+  EXPECT_EQ((*changes)[1].rows,
+            std::vector<std::string>{"players:" + std::to_string(b->value)});
+  EXPECT_TRUE((*changes)[2].rows.empty());
+  // Replayed (a reconnect): every entry is read back then.
+  changes = feed.After(*head, 100);
+  ASSERT_TRUE(changes.ok()) << changes.status();
+  ASSERT_EQ(changes->size(), 3u);
+  EXPECT_EQ((*changes)[0].rows,
+            std::vector<std::string>{"players:" + std::to_string(a->value)});
+}
+
+}  // namespace
+}  // namespace gorank::storage
