@@ -354,8 +354,10 @@ struct SqlCertificateRepository::PendingIssue {
   bool done = false;    // guarded by batch_mu_
 };
 
-// The first caller to find no batch being written writes the waiting ones
-// (its own first) and hands the next batch to a caller that waited.
+// The first caller to find no batch being written writes a batch: inside
+// one write transaction it takes the waiting calls one at a time (its own
+// first) and runs each as it comes, and hands the next batch to a caller
+// that waited.
 absl::StatusOr<Certificate> SqlCertificateRepository::IssueCertificate(
     const certificates::IssuePlan& plan) {
   PendingIssue me{&plan};
@@ -368,16 +370,10 @@ absl::StatusOr<Certificate> SqlCertificateRepository::IssueCertificate(
       continue;
     }
     committing_ = true;
-    AwaitLateJoiners(lock);
-    std::vector<PendingIssue*> batch;
-    while (!waiting_.empty() && static_cast<int>(batch.size()) < max_batch_) {
-      batch.push_back(waiting_.front());
-      waiting_.pop_front();
-    }
-    stats_cv_.notify_all();
+    const BatchPlan batch_plan = PlanBatch();
     lock.unlock();
     const auto start = std::chrono::steady_clock::now();
-    CommitBatch(batch);
+    const std::vector<PendingIssue*> batch = WriteBatch(batch_plan);
     const auto took = std::chrono::steady_clock::now() - start;
     lock.lock();
     for (PendingIssue* p : batch) p->done = true;
@@ -397,19 +393,17 @@ absl::StatusOr<Certificate> SqlCertificateRepository::IssueCertificate(
 // A commit delay, as PostgreSQL's commit_delay with commit_siblings, but
 // set by the load itself: when recent batches show more calls in flight
 // than are waiting now (their callers are on their way back with the next
-// call), the batch waits for them, at most as long as the last commit took
+// call), the batch waits for them, at most as long as the last batch took
 // (and 1 ms), so that one commit serves them all instead of every other
-// one. Alone (one call in flight) it never waits.
-void SqlCertificateRepository::AwaitLateJoiners(
-    std::unique_lock<std::mutex>& lock) {
+// one; the calls that are there meanwhile are written while it waits. Alone
+// (one call in flight) it never waits.
+SqlCertificateRepository::BatchPlan SqlCertificateRepository::PlanBatch() {
   size_t expected = 0;
   for (int n : recent_callers_) expected = std::max(expected, size_t(n));
-  expected = std::min(expected, static_cast<size_t>(max_batch_));
-  if (waiting_.size() >= expected || expected < 2) return;
-  ++delayed_;
-  stats_cv_.notify_all();
-  stats_cv_.wait_for(lock, commit_delay_(last_commit_),
-                     [&] { return waiting_.size() >= expected; });
+  BatchPlan plan;
+  plan.expected = std::min(expected, static_cast<size_t>(max_batch_));
+  plan.until = std::chrono::steady_clock::now() + commit_delay_(last_commit_);
+  return plan;
 }
 
 std::chrono::steady_clock::duration
@@ -417,6 +411,30 @@ SqlCertificateRepository::DefaultCommitDelay(
     std::chrono::steady_clock::duration last_commit) {
   return std::min<std::chrono::steady_clock::duration>(
       last_commit, std::chrono::milliseconds(1));
+}
+
+SqlCertificateRepository::PendingIssue* SqlCertificateRepository::NextInBatch(
+    const BatchPlan& plan, size_t taken, bool* waited) {
+  std::unique_lock<std::mutex> lock(batch_mu_);
+  while (true) {
+    if (static_cast<int>(taken) >= max_batch_) return nullptr;
+    if (!waiting_.empty()) {
+      PendingIssue* p = waiting_.front();
+      waiting_.pop_front();
+      stats_cv_.notify_all();
+      return p;
+    }
+    if (taken >= plan.expected || plan.expected < 2 ||
+        std::chrono::steady_clock::now() >= plan.until) {
+      return nullptr;
+    }
+    if (!*waited) {
+      *waited = true;
+      ++delayed_;
+      stats_cv_.notify_all();
+    }
+    stats_cv_.wait_until(lock, plan.until);
+  }
 }
 
 SqlCertificateRepository::GroupCommitStats
@@ -435,41 +453,57 @@ void SqlCertificateRepository::AwaitGroupCommit(
   });
 }
 
-void SqlCertificateRepository::CommitBatch(
-    const std::vector<PendingIssue*>& batch) {
+std::vector<SqlCertificateRepository::PendingIssue*>
+SqlCertificateRepository::WriteBatch(const BatchPlan& plan) {
   constexpr char kSavepoint[] = "SAVEPOINT issue";
   constexpr char kRollbackTo[] = "ROLLBACK TO SAVEPOINT issue";
   constexpr char kReleaseAndSavepoint[] =
       "RELEASE SAVEPOINT issue; SAVEPOINT issue";
+  std::vector<PendingIssue*> batch;
+  bool waited = false;
   const absl::Status s = db_->Write([&](Connection& c) -> absl::Status {
-    if (batch.size() == 1) {  // alone: the transaction is the savepoint
-      batch[0]->result = IssueIn(c, *batch[0]->plan);
-      batch[0]->judged = true;
-      return batch[0]->result.status();
-    }
-    // The release of one savepoint and the next one's start go in one
-    // Exec (one round trip); the commit releases the last.
+    // The first call runs in the transaction itself: refused, it ends the
+    // batch (the transaction is rolled back and holds nothing else). Each
+    // later one runs in a savepoint, rolled back alone when refused; the
+    // release of one savepoint and the next one's start go in one Exec
+    // (one round trip), and the commit releases the last.
     bool open = false;  // a savepoint is open
-    for (PendingIssue* p : batch) {
-      GORANK_RETURN_IF_ERROR(c.Exec(open ? kReleaseAndSavepoint : kSavepoint));
-      open = true;
+    while (PendingIssue* p = NextInBatch(plan, batch.size(), &waited)) {
+      batch.push_back(p);
+      if (batch.size() > 1) {
+        GORANK_RETURN_IF_ERROR(
+            c.Exec(open ? kReleaseAndSavepoint : kSavepoint));
+        open = true;
+      }
       p->result = IssueIn(c, *p->plan);
       p->judged = true;
-      if (!p->result.ok()) {
-        GORANK_RETURN_IF_ERROR(c.Exec(kRollbackTo));
-        // The rows the refused call wrote are gone: so are their digests,
-        // or the next call's audit entry would record them.
-        GORANK_RETURN_IF_ERROR(c.TakeWrittenRowDigests().status());
-      }
+      if (p->result.ok()) continue;
+      if (batch.size() == 1) return p->result.status();
+      GORANK_RETURN_IF_ERROR(c.Exec(kRollbackTo));
+      // The rows the refused call wrote are gone: so are their digests,
+      // or the next call's audit entry would record them.
+      GORANK_RETURN_IF_ERROR(c.TakeWrittenRowDigests().status());
     }
     return absl::OkStatus();
   });
-  if (s.ok()) return;
-  // Nothing was committed: a refusal stays the answer of its call, every
-  // other call gets the transaction's error.
-  for (PendingIssue* p : batch) {
-    if (!p->judged || p->result.ok()) p->result = s;
+  if (!s.ok()) {
+    // Nothing was committed: a refusal stays the answer of its call, every
+    // other call gets the transaction's error.
+    for (PendingIssue* p : batch) {
+      if (!p->judged || p->result.ok()) p->result = s;
+    }
   }
+  if (batch.empty()) {
+    // The transaction could not begin (the write was refused): the calls
+    // waiting, the leader's among them, get its error.
+    std::lock_guard<std::mutex> lock(batch_mu_);
+    while (!waiting_.empty() && static_cast<int>(batch.size()) < max_batch_) {
+      batch.push_back(waiting_.front());
+      waiting_.pop_front();
+      batch.back()->result = s.ok() ? absl::InternalError("empty batch") : s;
+    }
+  }
+  return batch;
 }
 
 absl::StatusOr<Certificate> SqlCertificateRepository::GetCertificate(

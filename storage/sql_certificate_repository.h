@@ -6,14 +6,17 @@
 //
 // Group commit: issuances that arrive while another batch of them is being
 // written wait for it and then share the next write transaction (one commit,
-// one fsync, for all of them), each inside its own savepoint, so a refused
-// one is rolled back alone and the others are committed. Every call returns
-// only after the commit that holds it (or its refusal). When the last
-// batches had more calls in flight than are waiting now, a batch first
-// waits for the rest (their callers are on their way back with the next
-// call), at most as long as the last commit took and 1 ms: a commit delay
-// set by the load, so that N clients share one commit instead of
-// alternating between two half batches; one call at a time never waits.
+// one fsync, for all of them). The batch's writer takes the waiting calls
+// one at a time inside the transaction, so calls that arrive while it
+// writes join it too; each after the first runs in its own savepoint, so a
+// refused one is rolled back alone and the others are committed (a refused
+// first call ends its batch). Every call returns only after the commit that
+// holds it (or its refusal). When the last batches had more calls in
+// flight than the batch has taken, it waits for the rest before its commit
+// (their callers are on their way back with the next call), at most as long
+// as the last batch took and 1 ms: a commit delay set by the load, so that
+// N clients share one commit instead of alternating between two half
+// batches; one call at a time never waits.
 #ifndef GORANK_STORAGE_SQL_CERTIFICATE_REPOSITORY_H_
 #define GORANK_STORAGE_SQL_CERTIFICATE_REPOSITORY_H_
 
@@ -32,11 +35,11 @@ namespace gorank::storage {
 // Thread-safe. Does not own the database.
 class SqlCertificateRepository : public certificates::CertificateRepository {
  public:
-  // How long a batch may wait for calls on their way (see AwaitLateJoiners
-  // in the .cc), given how long the last commit took.
+  // How long a batch may wait for calls on their way (see PlanBatch in the
+  // .cc), given how long the last batch took.
   using CommitDelay = std::function<std::chrono::steady_clock::duration(
       std::chrono::steady_clock::duration last_commit)>;
-  // The default: as long as the last commit took, at most 1 ms.
+  // The default: as long as the last batch took, at most 1 ms.
   static std::chrono::steady_clock::duration DefaultCommitDelay(
       std::chrono::steady_clock::duration last_commit);
 
@@ -116,11 +119,22 @@ class SqlCertificateRepository : public certificates::CertificateRepository {
 
  private:
   struct PendingIssue;
-  // Writes `batch` in one transaction; fills every entry's result.
-  void CommitBatch(const std::vector<PendingIssue*>& batch);
-  // Before a batch is taken: waits (batch_mu_ held by `lock`, released
-  // while waiting) for the calls recent batches say are on their way.
-  void AwaitLateJoiners(std::unique_lock<std::mutex>& lock);
+  // What the leader of a batch expects: how many calls are in flight (from
+  // the last batches) and until when it waits for them.
+  struct BatchPlan {
+    size_t expected = 0;
+    std::chrono::steady_clock::time_point until;
+  };
+  // Under batch_mu_: the plan of the next batch (commit delay, in the .cc).
+  BatchPlan PlanBatch();
+  // The next waiting call for a batch that has taken `taken` so far, or
+  // null when the batch is full, or none is waiting and the plan expects no
+  // more (or its time is up); waits for one meanwhile (sets *waited and
+  // counts the batch as delayed the first time). Takes batch_mu_.
+  PendingIssue* NextInBatch(const BatchPlan& plan, size_t taken, bool* waited);
+  // Writes one batch in one transaction, taking the waiting calls as it
+  // goes; fills every taken call's result and returns them.
+  std::vector<PendingIssue*> WriteBatch(const BatchPlan& plan);
   static constexpr int kRecentBatches = 8;
 
   Database* db_;
@@ -135,7 +149,7 @@ class SqlCertificateRepository : public certificates::CertificateRepository {
   int64_t batched_ = 0;                // guarded by batch_mu_
   int64_t delayed_ = 0;                // guarded by batch_mu_
   // Calls in flight around each of the last batches (its own and those
-  // that queued while it was written), and how long the last commit took;
+  // that queued while it was written), and how long the last batch took;
   // guarded by batch_mu_.
   int recent_callers_[kRecentBatches] = {};
   std::chrono::steady_clock::duration last_commit_{};

@@ -109,6 +109,34 @@ IssuePlan RankPlan(PlayerId player, const char* grade) {
   return plan;
 }
 
+// A write transaction held open by a thread of its own until Release():
+// the calls made meanwhile line up behind it.
+class HeldWrite {
+ public:
+  explicit HeldWrite(storage::Database* db)
+      : released_(release_.get_future().share()), holder_([this, db] {
+          EXPECT_TRUE(db->Write([&](storage::Connection&) {
+                          holding_.count_down();
+                          released_.wait();
+                          return absl::OkStatus();
+                        }).ok());
+        }) {
+    holding_.wait();
+  }
+  ~HeldWrite() { Release(); }
+  void Release() {
+    if (!holder_.joinable()) return;
+    release_.set_value();
+    holder_.join();
+  }
+
+ private:
+  std::promise<void> release_;
+  std::shared_future<void> released_;
+  std::latch holding_{1};
+  std::thread holder_;
+};
+
 class CertificateRepositoryContract
     : public ::testing::TestWithParam<SqlEngine> {
  protected:
@@ -541,12 +569,12 @@ TEST_P(CertificateRepositoryContract, RacingIssuancesShareNoSerial) {
   EXPECT_EQ(AuditRows(), audit + 2 * kEach);
 }
 
-// Group commit: while one issuance is being written (behind a write held by
-// the test), three more line up and then share the next transaction. The
-// middle one is refused after it wrote (its appraisal is not pending): its
-// savepoint is rolled back alone, the other two are committed with gapless
-// serials, one audit entry each naming only their own rows, and their
-// history entries.
+// Group commit: while one issuance waits to be written (behind a write held
+// by the test), three more line up and the batch's writer takes them all
+// into its transaction. The third is refused after it wrote (its appraisal
+// is not pending): its savepoint is rolled back alone, the other three are
+// committed with gapless serials, one audit entry each naming only their
+// own rows, and their history entries.
 TEST_P(CertificateRepositoryContract, IssuancesLinedUpShareOneCommit) {
   auto* sql = static_cast<storage::SqlCertificateRepository*>(repo_.get());
   PlayerId players[4];
@@ -557,18 +585,7 @@ TEST_P(CertificateRepositoryContract, IssuancesLinedUpShareOneCommit) {
   const int64_t audit = AuditRows();
   const auto before = sql->group_commit_stats();
 
-  std::promise<void> release;
-  std::shared_future<void> released = release.get_future().share();
-  std::latch holding(1);
-  std::thread holder([&] {
-    ASSERT_TRUE(db_->Write([&](storage::Connection&) {
-                     holding.count_down();
-                     released.wait();
-                     return absl::OkStatus();
-                   })
-                    .ok());
-  });
-  holding.wait();
+  HeldWrite held(db_.get());
   absl::StatusOr<Certificate> results[4] = {
       absl::UnknownError("not run"), absl::UnknownError("not run"),
       absl::UnknownError("not run"), absl::UnknownError("not run")};
@@ -576,18 +593,17 @@ TEST_P(CertificateRepositoryContract, IssuancesLinedUpShareOneCommit) {
   for (int i = 0; i < 4; ++i) {
     callers.emplace_back(
         [&, i] { results[i] = repo_->IssueCertificate(plans[i]); });
-    // The first is written alone (behind the held write); the others wait
-    // for the next batch, in this order.
+    // The first leads the batch (waiting for the held write); the others
+    // queue behind it, in this order.
     sql->AwaitGroupCommit([&](const auto& g) {
-      return g.writing && g.waiting == i && g.issuances == before.issuances;
+      return g.writing && g.waiting == i + 1 && g.issuances == before.issuances;
     });
   }
-  release.set_value();
+  held.Release();
   for (std::thread& t : callers) t.join();
-  holder.join();
 
   const auto after = sql->group_commit_stats();
-  EXPECT_EQ(after.batches, before.batches + 2);
+  EXPECT_EQ(after.batches, before.batches + 1);
   EXPECT_EQ(after.issuances, before.issuances + 4);
   ASSERT_TRUE(results[0].ok()) << results[0].status();
   ASSERT_TRUE(results[1].ok()) << results[1].status();
@@ -635,31 +651,55 @@ TEST_P(CertificateRepositoryContract, IssuancesLinedUpShareOneCommit) {
   }
 }
 
-// The commit delay: after a batch that had three calls in flight (one
-// written, two queued behind it), the next batch waits for the third to
-// come back with its next call instead of committing two alone. The delay
-// here is a minute, so the test decides when that call comes.
+// A refused first call ends its batch alone (it ran in the transaction
+// itself, which is rolled back); the calls behind it share the next one.
+TEST_P(CertificateRepositoryContract, ARefusedFirstCallEndsItsBatchAlone) {
+  auto* sql = static_cast<storage::SqlCertificateRepository*>(repo_.get());
+  IssuePlan plans[3] = {RankPlan(AddPlayer(R("1k")), "1d"),
+                        RankPlan(AddPlayer(R("1k")), "1d"),
+                        RankPlan(AddPlayer(R("1k")), "1d")};
+  plans[0].appraisal_id = 4242;  // no such appraisal: refused at the end
+  const int64_t audit = AuditRows();
+  HeldWrite held(db_.get());
+  absl::StatusOr<Certificate> results[3] = {absl::UnknownError("not run"),
+                                            absl::UnknownError("not run"),
+                                            absl::UnknownError("not run")};
+  std::vector<std::thread> callers;
+  for (int i = 0; i < 3; ++i) {
+    callers.emplace_back(
+        [&, i] { results[i] = repo_->IssueCertificate(plans[i]); });
+    sql->AwaitGroupCommit([&](const auto& g) {
+      return g.writing && g.waiting == i + 1 && g.issuances == 0;
+    });
+  }
+  held.Release();
+  for (std::thread& t : callers) t.join();
+
+  EXPECT_EQ(results[0].status().code(), StatusCode::kFailedPrecondition)
+      << results[0].status();
+  ASSERT_TRUE(results[1].ok()) << results[1].status();
+  ASSERT_TRUE(results[2].ok()) << results[2].status();
+  const auto after = sql->group_commit_stats();
+  EXPECT_EQ(after.batches, 2);
+  EXPECT_EQ(after.issuances, 3);
+  EXPECT_EQ(Serials("110", 2025), (std::vector<int>{1, 2}));
+  EXPECT_EQ(AuditRows(), audit + 2);
+}
+
+// The commit delay: after a batch of three calls, the next batch, having
+// taken the one call that came first, waits for the other two on their way
+// instead of committing alone. The delay here is a minute, so the test
+// decides when those calls come.
 TEST_P(CertificateRepositoryContract, CallsOnTheirWayBackJoinTheNextBatch) {
   storage::SqlCertificateRepository repo(
       db_.get(), storage::SqlCertificateRepository::kMaxBatch,
       [](std::chrono::steady_clock::duration) {
         return std::chrono::steady_clock::duration(std::chrono::minutes(1));
       });
-  PlayerId players[4];
+  PlayerId players[6];
   for (PlayerId& p : players) p = AddPlayer(R("1k"));
-  std::promise<void> release;
-  std::shared_future<void> released = release.get_future().share();
-  std::latch holding(1);
-  std::thread holder([&] {
-    ASSERT_TRUE(db_->Write([&](storage::Connection&) {
-                     holding.count_down();
-                     released.wait();
-                     return absl::OkStatus();
-                   })
-                    .ok());
-  });
-  holding.wait();
-  absl::StatusOr<Certificate> results[4] = {
+  absl::StatusOr<Certificate> results[6] = {
+      absl::UnknownError("not run"), absl::UnknownError("not run"),
       absl::UnknownError("not run"), absl::UnknownError("not run"),
       absl::UnknownError("not run"), absl::UnknownError("not run")};
   std::vector<std::thread> callers;
@@ -668,28 +708,33 @@ TEST_P(CertificateRepositoryContract, CallsOnTheirWayBackJoinTheNextBatch) {
       results[i] = repo.IssueCertificate(RankPlan(players[i], "1d"));
     });
   };
-  for (int i = 0; i < 3; ++i) {
-    start(i);
-    repo.AwaitGroupCommit([&](const auto& g) {
-      return g.writing && g.waiting == i && g.issuances == 0;
-    });
+  // Three calls lined up behind a held write: one batch of three.
+  {
+    HeldWrite held(db_.get());
+    for (int i = 0; i < 3; ++i) {
+      start(i);
+      repo.AwaitGroupCommit([&](const auto& g) {
+        return g.writing && g.waiting == i + 1 && g.issuances == 0;
+      });
+    }
+    held.Release();
   }
-  release.set_value();
-  // The first batch (one call) is done; the next one's leader waits with
-  // two queued for the third call.
-  repo.AwaitGroupCommit([](const auto& g) {
-    return g.batches == 1 && g.delayed == 1 && g.waiting == 2;
-  });
+  repo.AwaitGroupCommit([](const auto& g) { return g.batches == 1; });
+  EXPECT_EQ(repo.group_commit_stats().issuances, 3);
+  EXPECT_EQ(repo.group_commit_stats().delayed, 0);
+  // Their next calls: the first is written and its batch waits for two more.
   start(3);
+  repo.AwaitGroupCommit([](const auto& g) { return g.delayed == 1; });
+  start(4);
+  start(5);
   for (std::thread& t : callers) t.join();
-  holder.join();
 
   const auto after = repo.group_commit_stats();
   EXPECT_EQ(after.batches, 2);
-  EXPECT_EQ(after.issuances, 4);
+  EXPECT_EQ(after.issuances, 6);
   EXPECT_EQ(after.delayed, 1);
   for (const auto& r : results) ASSERT_TRUE(r.ok()) << r.status();
-  EXPECT_EQ(Serials("110", 2025), (std::vector<int>{1, 2, 3, 4}));
+  EXPECT_EQ(Serials("110", 2025), (std::vector<int>{1, 2, 3, 4, 5, 6}));
 }
 
 // One call at a time: no batch ever waits for another call.
