@@ -24,6 +24,25 @@ absl::Status RunTransaction(
   return s;
 }
 
+std::vector<std::string> SplitWhenAllStartWith(
+    const std::string& sql, std::initializer_list<const char*> verbs) {
+  std::vector<std::string> parts;
+  size_t begin = 0;
+  while (begin < sql.size()) {
+    size_t end = sql.find(';', begin);
+    if (end == std::string::npos) end = sql.size();
+    const size_t first = sql.find_first_not_of(' ', begin);
+    if (first == std::string::npos || first >= end) return {};
+    std::string part = sql.substr(first, end - first);
+    bool known = false;
+    for (const char* verb : verbs) known = known || part.rfind(verb, 0) == 0;
+    if (!known) return {};
+    parts.push_back(std::move(part));
+    begin = end + 1;
+  }
+  return parts;
+}
+
 std::string DisplayAddress(const std::string& url) {
   if (!IsPostgresUrl(url)) return url;
   // postgresql://user:password@host/... -> postgresql://user:***@host/...

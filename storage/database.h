@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -177,6 +178,13 @@ struct DatabaseOptions {
   // SQLite database with one: INVALID_ARGUMENT.
   std::string read_replica;
 };
+
+// `sql` split at ';' into its statements (leading spaces trimmed) when
+// every one of them starts with one of `verbs`; empty otherwise. For the
+// engines' handling of transaction-control text (savepoints, BEGIN,
+// COMMIT), which holds no quoted ';'.
+std::vector<std::string> SplitWhenAllStartWith(
+    const std::string& sql, std::initializer_list<const char*> verbs);
 
 // True for "postgresql://..." and "postgres://..." addresses. (Inline: the
 // configuration code uses it without linking the storage library.)

@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include "nlohmann/json.hpp"
 #include "services/audit/encoding.h"
@@ -377,28 +379,42 @@ absl::StatusOr<PGresult*> PgConnection::ExecuteOnce(
                                     formats.data(), 0);
   };
   const bool write = begin == PendingBegin::kWrite;
-  const char* const* parts = write ? kBeginWriteParts : kBeginReadParts;
-  const int part_count = write ? 3 : 1;
-  const char* what = write ? "beginning a write" : "beginning a read";
+  // What goes in front of the statement in its pipeline: the pending BEGIN
+  // (and the write's lock and clearing), or the savepoint commands Exec
+  // deferred.
+  std::vector<const char*> parts;
+  if (begin != PendingBegin::kNone) {
+    const char* const* begin_parts = write ? kBeginWriteParts : kBeginReadParts;
+    parts.assign(begin_parts, begin_parts + (write ? 3 : 1));
+  }
+  const std::vector<std::string> deferred = std::exchange(deferred_, {});
+  for (const std::string& d : deferred) parts.push_back(d.c_str());
+  const char* what = begin == PendingBegin::kNone ? "running a savepoint"
+                     : write                      ? "beginning a write"
+                                                  : "beginning a read";
   PGresult* r = nullptr;
-  if (begin != PendingBegin::kNone &&
+  if (!parts.empty() &&
       PQenterPipelineMode(conn_) != 1) {  // no pipeline: two trips
-    PGresult* b = PQexec(conn_, write ? kBeginWrite : kBeginRead);
+    std::string text;
+    for (const char* part : parts) text += std::string(part) + ";";
+    PGresult* b = PQexec(conn_, text.c_str());
     absl::Status begun = ErrorOf(b, what);
     PQclear(b);
     GORANK_RETURN_IF_ERROR(begun);
-    begin = PendingBegin::kNone;
+    parts.clear();
   }
-  if (begin == PendingBegin::kNone) {
+  const int part_count = static_cast<int>(parts.size());
+  if (parts.empty()) {
     r = name ? PQexecPrepared(conn_, name->c_str(), n, values.data(),
                               lengths.data(), formats.data(), 0)
              : PQexecParams(conn_, sql.c_str(), n,
                             reinterpret_cast<const Oid*>(types.data()),
                             values.data(), lengths.data(), formats.data(), 0);
   } else {
-    // BEGIN and the statement in one pipeline: one round trip. Each query's
-    // results end with a null; the sync's result ends the pipeline. After
-    // a failed query the later ones answer PGRES_PIPELINE_ABORTED.
+    // BEGIN (or the savepoints) and the statement in one pipeline: one
+    // round trip. Each query's results end with a null; the sync's result
+    // ends the pipeline. After a failed query the later ones answer
+    // PGRES_PIPELINE_ABORTED.
     absl::Status begun;
     {
       bool sent = true;
@@ -478,6 +494,16 @@ absl::Status PgConnection::DrainPendingCommit() {
   return s;
 }
 
+absl::Status PgConnection::FlushDeferred() {
+  if (deferred_.empty()) return absl::OkStatus();
+  std::string text;
+  for (const std::string& d : std::exchange(deferred_, {})) text += d + ";";
+  PGresult* r = PQexec(conn_, text.c_str());
+  absl::Status s = ErrorOf(r, "running a savepoint");
+  PQclear(r);
+  return s;
+}
+
 absl::Status PgConnection::FlushBegin(const std::string& sql) {
   const PendingBegin begin = begin_pending_;
   if (begin == PendingBegin::kNone) return absl::OkStatus();
@@ -502,7 +528,20 @@ absl::Status PgConnection::Exec(const std::string& sql) {
   DrainPendingCommit().IgnoreError();
   // A pending BEGIN goes with `sql`, in one round trip.
   if (begin_pending_ != PendingBegin::kNone) return FlushBegin(sql);
-  PGresult* r = PQexec(conn_, sql.c_str());
+  // Inside a write, savepoints wait for the next statement and go to the
+  // server in its round trip (a failed one fails that statement).
+  if (writer_ && !in_read_) {
+    std::vector<std::string> savepoints =
+        SplitWhenAllStartWith(sql, {"SAVEPOINT ", "RELEASE SAVEPOINT "});
+    if (!savepoints.empty()) {
+      for (std::string& s : savepoints) deferred_.push_back(std::move(s));
+      return absl::OkStatus();
+    }
+  }
+  std::string text;
+  for (const std::string& d : std::exchange(deferred_, {})) text += d + ";";
+  text += sql;
+  PGresult* r = PQexec(conn_, text.c_str());
   absl::Status s = ErrorOf(r, "running SQL");
   PQclear(r);
   return s;
@@ -578,6 +617,7 @@ PgConnection::DigestRowsPipelined(
   }
   std::map<std::string, std::string> out;
   if (queries.empty()) return out;
+  GORANK_RETURN_IF_ERROR(FlushDeferred());
   if (PQenterPipelineMode(conn_) != 1) return DigestRowsByKey(*this, rows);
   bool sent = true;
   for (const Query& q : queries) {
@@ -673,6 +713,7 @@ absl::Status PgConnection::BeginWrite() {
   DrainPendingCommit().IgnoreError();
   GORANK_RETURN_IF_ERROR(EnsureConnected());
   begin_pending_ = PendingBegin::kWrite;  // sent with the first statement
+  deferred_.clear();
   return absl::OkStatus();
 }
 
@@ -710,6 +751,7 @@ absl::Status PgConnection::Commit() {
 
 void PgConnection::Rollback() {
   in_read_ = false;
+  deferred_.clear();  // nothing to run in a transaction being rolled back
   if (begin_pending_ != PendingBegin::kNone) {
     begin_pending_ = PendingBegin::kNone;
     return;

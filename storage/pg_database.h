@@ -21,7 +21,9 @@
 // - Write transactions: the BEGIN, the advisory lock and the clearing of
 //   the noted rows go to the server with the transaction's first statement
 //   (one pipeline), as a read's BEGIN does; a write that runs nothing sends
-//   nothing.
+//   nothing. Likewise a SAVEPOINT or RELEASE SAVEPOINT (group commit's
+//   savepoints) goes with the statement after it; a failed one fails that
+//   statement.
 // - Outages: a connection that broke (server stopped or restarted) is
 //   re-opened at its next use; until the server answers, calls fail with
 //   UNAVAILABLE.
@@ -161,6 +163,8 @@ class PgConnection : public Connection {
   // Sends the pending BEGIN now, in front of `sql` (simple-query text run
   // with it in one round trip; may be empty).
   absl::Status FlushBegin(const std::string& sql);
+  // Sends the deferred savepoint commands now (one round trip; none: none).
+  absl::Status FlushDeferred();
 
   std::string url_;
   bool writer_;
@@ -174,6 +178,9 @@ class PgConnection : public Connection {
   PendingBegin begin_pending_ = PendingBegin::kNone;  // nothing sent yet
   int commits_since_vacuum_ = 0;  // write commits since the last VACUUM
   bool commit_pending_ = false;   // a COMMIT's answer not taken yet
+  // Savepoint commands of the current write that Exec() deferred: they go
+  // to the server in front of the next statement, in its round trip.
+  std::vector<std::string> deferred_;
   std::map<std::string, std::vector<std::string>> primary_keys_;
   std::map<std::string, std::vector<std::string>> columns_;
 };

@@ -123,36 +123,13 @@ absl::StatusOr<std::unique_ptr<Statement>> SqliteConnection::Prepare(
   return std::make_unique<SqliteStatement>(db_, it->second);
 }
 
-namespace {
-// The statements Exec runs prepared (the write path's BEGIN, COMMIT and
-// savepoints, parsed once per connection instead of once per call): `sql`
-// split at ';' when every part is one of them, else nothing.
-std::vector<std::string> TransactionControl(const std::string& sql) {
-  std::vector<std::string> parts;
-  size_t begin = 0;
-  while (begin < sql.size()) {
-    size_t end = sql.find(';', begin);
-    if (end == std::string::npos) end = sql.size();
-    size_t first = sql.find_first_not_of(' ', begin);
-    if (first == std::string::npos || first >= end) return {};
-    std::string part = sql.substr(first, end - first);
-    bool control = false;
-    for (const char* verb :
-         {"BEGIN", "COMMIT", "SAVEPOINT ", "RELEASE ", "ROLLBACK"}) {
-      control = control || part.rfind(verb, 0) == 0;
-    }
-    if (!control) return {};
-    parts.push_back(std::move(part));
-    begin = end + 1;
-  }
-  return parts;
-}
-}  // namespace
-
 absl::Status SqliteConnection::ExecCached(const std::string& sql,
                                           bool* handled) {
   *handled = false;
-  const std::vector<std::string> parts = TransactionControl(sql);
+  // The write path's BEGIN, COMMIT and savepoints, parsed once per
+  // connection instead of once per call.
+  const std::vector<std::string> parts = SplitWhenAllStartWith(
+      sql, {"BEGIN", "COMMIT", "SAVEPOINT ", "RELEASE ", "ROLLBACK"});
   std::vector<sqlite3_stmt*> statements;
   for (const std::string& part : parts) {
     auto it = cache_.find(part);
