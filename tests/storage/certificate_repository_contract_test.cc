@@ -737,6 +737,20 @@ TEST_P(CertificateRepositoryContract, CallsOnTheirWayBackJoinTheNextBatch) {
   EXPECT_EQ(Serials("110", 2025), (std::vector<int>{1, 2, 3, 4, 5, 6}));
 }
 
+// A write the database refuses before the batch's transaction begins (here
+// RefuseWrites, as after a failed audit check) answers the waiting calls
+// with its error; nothing hangs and nothing is written.
+TEST_P(CertificateRepositoryContract, ARefusedWriteAnswersTheWaitingCalls) {
+  const PlayerId holder = AddPlayer(R("1k"));
+  const int64_t audit = AuditRows();
+  db_->RefuseWrites(absl::UnavailableError("audit log check failed"));
+  auto c = repo_->IssueCertificate(RankPlan(holder, "1d"));
+  EXPECT_EQ(c.status().code(), StatusCode::kUnavailable) << c.status();
+  EXPECT_EQ(c.status().message(), "audit log check failed");
+  EXPECT_TRUE(Serials("110", 2025).empty());
+  EXPECT_EQ(AuditRows(), audit);
+}
+
 // One call at a time: no batch ever waits for another call.
 TEST_P(CertificateRepositoryContract, OneCallAtATimeNeverWaits) {
   storage::SqlCertificateRepository repo(
