@@ -24,6 +24,16 @@ absl::Status RunTransaction(
   return s;
 }
 
+absl::StatusOr<std::vector<std::string>> CachedCatalogue(
+    CatalogueCache& cache, const std::string& table,
+    const std::function<absl::StatusOr<std::vector<std::string>>()>& load) {
+  auto it = cache.find(table);
+  if (it != cache.end()) return it->second;
+  GORANK_ASSIGN_OR_RETURN(std::vector<std::string> answer, load());
+  if (!answer.empty()) cache.emplace(table, answer);
+  return answer;
+}
+
 std::vector<std::string> SplitWhenAllStartWith(
     const std::string& sql, std::initializer_list<const char*> verbs) {
   std::vector<std::string> parts;

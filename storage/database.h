@@ -179,6 +179,14 @@ struct DatabaseOptions {
   std::string read_replica;
 };
 
+// The engines' catalogue caches (PrimaryKeyColumns, TableColumns): the
+// answer kept in `cache` for `table`, else what `load` reads, kept when not
+// empty (an unknown table may be created later; DDL clears the caches).
+using CatalogueCache = std::map<std::string, std::vector<std::string>>;
+absl::StatusOr<std::vector<std::string>> CachedCatalogue(
+    CatalogueCache& cache, const std::string& table,
+    const std::function<absl::StatusOr<std::vector<std::string>>()>& load);
+
 // `sql` split at ';' into its statements (leading spaces trimmed) when
 // every one of them starts with one of `verbs`; empty otherwise. For the
 // engines' handling of transaction-control text (savepoints, BEGIN,

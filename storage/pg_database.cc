@@ -494,11 +494,15 @@ absl::Status PgConnection::DrainPendingCommit() {
   return s;
 }
 
-absl::Status PgConnection::FlushDeferred() {
-  if (deferred_.empty()) return absl::OkStatus();
+std::string PgConnection::TakeDeferredText() {
   std::string text;
   for (const std::string& d : std::exchange(deferred_, {})) text += d + ";";
-  PGresult* r = PQexec(conn_, text.c_str());
+  return text;
+}
+
+absl::Status PgConnection::FlushDeferred() {
+  if (deferred_.empty()) return absl::OkStatus();
+  PGresult* r = PQexec(conn_, TakeDeferredText().c_str());
   absl::Status s = ErrorOf(r, "running a savepoint");
   PQclear(r);
   return s;
@@ -538,10 +542,7 @@ absl::Status PgConnection::Exec(const std::string& sql) {
       return absl::OkStatus();
     }
   }
-  std::string text;
-  for (const std::string& d : std::exchange(deferred_, {})) text += d + ";";
-  text += sql;
-  PGresult* r = PQexec(conn_, text.c_str());
+  PGresult* r = PQexec(conn_, (TakeDeferredText() + sql).c_str());
   absl::Status s = ErrorOf(r, "running SQL");
   PQclear(r);
   return s;
@@ -677,22 +678,14 @@ absl::StatusOr<std::vector<std::string>> PgConnection::ListTables() {
 
 absl::StatusOr<std::vector<std::string>> PgConnection::PrimaryKeyColumns(
     const std::string& table) {
-  auto it = primary_keys_.find(table);
-  if (it != primary_keys_.end()) return it->second;
-  GORANK_ASSIGN_OR_RETURN(std::vector<std::string> pk,
-                          Strings(kPrimaryKey, table));
-  if (!pk.empty()) primary_keys_[table] = pk;
-  return pk;
+  return CachedCatalogue(primary_keys_, table,
+                         [&] { return Strings(kPrimaryKey, table); });
 }
 
 absl::StatusOr<std::vector<std::string>> PgConnection::TableColumns(
     const std::string& table) {
-  auto it = columns_.find(table);
-  if (it != columns_.end()) return it->second;
-  GORANK_ASSIGN_OR_RETURN(std::vector<std::string> columns,
-                          Strings(kColumns, table));
-  if (!columns.empty()) columns_[table] = columns;
-  return columns;
+  return CachedCatalogue(columns_, table,
+                         [&] { return Strings(kColumns, table); });
 }
 
 absl::Status PgConnection::Begin(const char* sql) {

@@ -163,6 +163,9 @@ class PgConnection : public Connection {
   // Sends the pending BEGIN now, in front of `sql` (simple-query text run
   // with it in one round trip; may be empty).
   absl::Status FlushBegin(const std::string& sql);
+  // The deferred savepoint commands as simple-query text ("A;B;", "" for
+  // none); forgets them.
+  std::string TakeDeferredText();
   // Sends the deferred savepoint commands now (one round trip; none: none).
   absl::Status FlushDeferred();
 
@@ -181,8 +184,8 @@ class PgConnection : public Connection {
   // Savepoint commands of the current write that Exec() deferred: they go
   // to the server in front of the next statement, in its round trip.
   std::vector<std::string> deferred_;
-  std::map<std::string, std::vector<std::string>> primary_keys_;
-  std::map<std::string, std::vector<std::string>> columns_;
+  CatalogueCache primary_keys_;
+  CatalogueCache columns_;
 };
 
 class PgDatabase : public Database {

@@ -382,7 +382,7 @@ absl::StatusOr<Certificate> SqlCertificateRepository::IssueCertificate(
     // The calls in flight: this batch and those that queued meanwhile.
     recent_callers_[batches_ % kRecentBatches] =
         static_cast<int>(batch.size() + waiting_.size());
-    last_commit_ = took;
+    last_batch_ = took;
     committing_ = false;
     batch_cv_.notify_all();
     stats_cv_.notify_all();
@@ -402,15 +402,15 @@ SqlCertificateRepository::BatchPlan SqlCertificateRepository::PlanBatch() {
   for (int n : recent_callers_) expected = std::max(expected, size_t(n));
   BatchPlan plan;
   plan.expected = std::min(expected, static_cast<size_t>(max_batch_));
-  plan.until = std::chrono::steady_clock::now() + commit_delay_(last_commit_);
+  plan.until = std::chrono::steady_clock::now() + commit_delay_(last_batch_);
   return plan;
 }
 
 std::chrono::steady_clock::duration
 SqlCertificateRepository::DefaultCommitDelay(
-    std::chrono::steady_clock::duration last_commit) {
+    std::chrono::steady_clock::duration last_batch) {
   return std::min<std::chrono::steady_clock::duration>(
-      last_commit, std::chrono::milliseconds(1));
+      last_batch, std::chrono::milliseconds(1));
 }
 
 SqlCertificateRepository::PendingIssue* SqlCertificateRepository::NextInBatch(

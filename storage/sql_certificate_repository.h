@@ -38,10 +38,10 @@ class SqlCertificateRepository : public certificates::CertificateRepository {
   // How long a batch may wait for calls on their way (see PlanBatch in the
   // .cc), given how long the last batch took.
   using CommitDelay = std::function<std::chrono::steady_clock::duration(
-      std::chrono::steady_clock::duration last_commit)>;
+      std::chrono::steady_clock::duration last_batch)>;
   // The default: as long as the last batch took, at most 1 ms.
   static std::chrono::steady_clock::duration DefaultCommitDelay(
-      std::chrono::steady_clock::duration last_commit);
+      std::chrono::steady_clock::duration last_batch);
 
   // At most `max_batch` issuances share one transaction (1: no grouping).
   explicit SqlCertificateRepository(Database* db, int max_batch = kMaxBatch,
@@ -152,7 +152,7 @@ class SqlCertificateRepository : public certificates::CertificateRepository {
   // that queued while it was written), and how long the last batch took;
   // guarded by batch_mu_.
   int recent_callers_[kRecentBatches] = {};
-  std::chrono::steady_clock::duration last_commit_{};
+  std::chrono::steady_clock::duration last_batch_{};
 };
 
 }  // namespace gorank::storage

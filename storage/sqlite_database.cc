@@ -266,21 +266,13 @@ absl::StatusOr<std::vector<std::string>> SqliteConnection::ListTables() {
 }
 absl::StatusOr<std::vector<std::string>> SqliteConnection::PrimaryKeyColumns(
     const std::string& table) {
-  auto it = key_columns_.find(table);
-  if (it != key_columns_.end()) return it->second;
-  GORANK_ASSIGN_OR_RETURN(std::vector<std::string> columns,
-                          Strings(*this, kPrimaryKey, table, 0));
-  key_columns_.emplace(table, columns);
-  return columns;
+  return CachedCatalogue(key_columns_, table,
+                         [&] { return Strings(*this, kPrimaryKey, table, 0); });
 }
 absl::StatusOr<std::vector<std::string>> SqliteConnection::TableColumns(
     const std::string& table) {
-  auto it = columns_.find(table);
-  if (it != columns_.end()) return it->second;
-  GORANK_ASSIGN_OR_RETURN(std::vector<std::string> columns,
-                          Strings(*this, kColumns, table, 0));
-  columns_.emplace(table, columns);
-  return columns;
+  return CachedCatalogue(columns_, table,
+                         [&] { return Strings(*this, kColumns, table, 0); });
 }
 
 absl::Status SqliteConnection::BeginWrite() {

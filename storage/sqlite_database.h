@@ -100,8 +100,8 @@ class SqliteConnection : public Connection {
   // asks for them, and the schema moves only by DDL, which runs through
   // Exec() (any statement but transaction control clears them) or
   // WriteSchemaVersion() (clears them too).
-  std::map<std::string, std::vector<std::string>, std::less<>> key_columns_;
-  std::map<std::string, std::vector<std::string>, std::less<>> columns_;
+  CatalogueCache key_columns_;
+  CatalogueCache columns_;
   // Rows inserted or updated since the last digest (table, rowid), and
   // rows deleted: (table, the old column values as text, NULL as nullopt).
   std::vector<std::pair<std::string, int64_t>> touched_;

@@ -12,6 +12,7 @@
 #include "storage/database.h"
 #include "storage/sqlite_database.h"
 #include "storage/storage_stats.h"
+#include "tests/storage/scratch_table.h"
 #include "tests/testing/temp_dir.h"
 
 namespace gorank::storage {
@@ -30,17 +31,6 @@ absl::Status Insert(Database& db, const std::string& value) {
     st->Bind(1, value);
     return st->Run();
   });
-}
-
-absl::StatusOr<int64_t> CountRows(Database& db) {
-  int64_t n = 0;
-  GORANK_RETURN_IF_ERROR(db.Read([&](Connection& c) -> absl::Status {
-    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare("SELECT count(*) FROM t"));
-    GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
-    if (row) n = st->Int(0);
-    return absl::OkStatus();
-  }));
-  return n;
 }
 
 TEST(DatabaseHealthTest, ProbeSucceedsOnAnOpenDatabase) {
@@ -78,7 +68,7 @@ TEST(DatabaseHealthTest, MovedFileFailsTheProbeAndRefusesWritesUntilItIsBack) {
   ASSERT_EQ(std::rename(aside.c_str(), path.c_str()), 0);
   EXPECT_TRUE((*db)->Probe().ok());
   ASSERT_TRUE(Insert(**db, "after").ok());
-  EXPECT_EQ(*CountRows(**db), 2);
+  EXPECT_EQ(*CountScratchRows(**db), 2);
 }
 
 TEST(DatabaseHealthTest, DeletedOrReplacedFileFailsTheProbe) {
@@ -116,7 +106,7 @@ TEST(DatabaseHealthTest, FullDiskIsUnavailableAndRolledBack) {
   const std::string big(64 * 1024, 'x');
   const absl::Status s = Insert(**db, big);
   EXPECT_EQ(s.code(), StatusCode::kUnavailable) << s;
-  EXPECT_EQ(*CountRows(**db), 0) << "the failed write left a row";
+  EXPECT_EQ(*CountScratchRows(**db), 0) << "the failed write left a row";
   EXPECT_TRUE((*db)->Probe().ok()) << "reads still work on a full disk";
 }
 

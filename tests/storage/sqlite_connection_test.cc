@@ -8,6 +8,7 @@
 #include "gtest/gtest.h"
 #include "services/common/status_macros.h"
 #include "storage/database.h"
+#include "tests/storage/scratch_table.h"
 #include "tests/testing/temp_dir.h"
 
 namespace gorank::storage {
@@ -32,17 +33,6 @@ absl::StatusOr<Catalogue> ReadCatalogue(Database& db, const std::string& t) {
 
 absl::Status Exec(Database& db, const std::string& sql) {
   return db.Write([&](Connection& c) { return c.Exec(sql); });
-}
-
-absl::StatusOr<int64_t> Count(Database& db) {
-  int64_t n = -1;
-  GORANK_RETURN_IF_ERROR(db.Read([&](Connection& c) -> absl::Status {
-    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare("SELECT count(*) FROM t"));
-    GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
-    if (row) n = st->Int(0);
-    return absl::OkStatus();
-  }));
-  return n;
 }
 
 TEST(SqliteConnectionTest, CatalogueFollowsTheSchemaThroughDdl) {
@@ -104,7 +94,7 @@ TEST(SqliteConnectionTest, SavepointsRunPreparedAndStillReportErrors) {
       return absl::OkStatus();
     });
     ASSERT_TRUE(s.ok()) << s;
-    auto n = Count(**db);
+    auto n = CountScratchRows(**db);
     ASSERT_TRUE(n.ok()) << n.status();
     EXPECT_EQ(*n, round + 1) << "round " << round;
   }
