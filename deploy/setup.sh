@@ -23,7 +23,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev libtomlplusplus-dev
   libcpp-httplib-dev libhpdf-dev libqrencode-dev libxlsxwriter-dev liblemon-dev
-  libzbar-dev libpng-dev
+  libzbar-dev libpng-dev libgoogle-perftools-dev
   curl
 )
 # Only the test suite needs these: the browser tests (headless Chromium and
