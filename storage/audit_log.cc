@@ -20,17 +20,23 @@ constexpr char kLastLeaf[] =
 absl::StatusOr<int64_t> AppendAudit(Connection& conn,
                                     const ChangeRecord& change) {
   audit::AuditEntry record = audit::AuditEntry::FromChange(change);
-  GORANK_ASSIGN_OR_RETURN(record.rows, conn.TakeWrittenRowDigests());
+  // The link to the previous entry (keyed_digest.h): read under the write
+  // lock, so no other writer appends in between; sent with the written rows'
+  // reads (one round trip on PostgreSQL).
+  std::unique_ptr<Statement> last;
   if (!conn.row_digest_key().empty()) {
-    // The link to the previous entry (keyed_digest.h): read under the write
-    // lock, so no other writer appends in between.
-    GORANK_ASSIGN_OR_RETURN(auto last, conn.Prepare(kLastLeaf));
+    GORANK_ASSIGN_OR_RETURN(last, conn.Prepare(kLastLeaf));
+    GORANK_RETURN_IF_ERROR(last->Send());
+  }
+  GORANK_ASSIGN_OR_RETURN(record.rows, conn.TakeWrittenRowDigests());
+  if (last) {
     GORANK_ASSIGN_OR_RETURN(bool found, last->Step());
     if (found) {
       const int64_t seq = last->Int(0);
       record.rows[audit::ChainRowName(seq)] =
           audit::ChainLink(conn.row_digest_key(), seq, last->Blob(1));
     }
+    last.reset();
   }
   GORANK_ASSIGN_OR_RETURN(const std::string entry, record.Encode());
   std::string leaf = audit::LeafHash(entry);

@@ -67,6 +67,16 @@ class Statement {
   virtual absl::StatusOr<bool> Step() = 0;
   // Step() until done; for statements without rows.
   absl::Status Run();
+  // Starts the statement without waiting for its answer where the engine
+  // can: PostgreSQL sends it with the connection's next round trip, in
+  // front of the statement or command that makes one (one libpq pipeline);
+  // SQLite runs it now, to its first row. Step() then reads its rows as
+  // usual; a statement sent and never stepped has run all the same. On
+  // PostgreSQL its failure comes back from the statement that carried it
+  // (and every later one), and the transaction can no longer commit: send
+  // only statements whose failure is an error of the whole write, never an
+  // answer to a caller (refusals are judged from rows, not from errors).
+  virtual absl::Status Send() = 0;
 
   virtual int ColumnCount() const = 0;
   virtual ColumnKind ColumnType(int col) const = 0;

@@ -153,6 +153,7 @@ std::string ToPostgresParameters(const std::string& sql) {
 // ------------------------------------------------------------ Statement
 
 PgStatement::~PgStatement() {
+  if (queued_) conn_->Forget(this);
   if (result_) PQclear(result_);
 }
 
@@ -186,9 +187,38 @@ void PgStatement::Adopt(PGresult* result) {
   result_ = result;
   rows_ = PQntuples(result_);
   row_ = -1;
+  queued_ = false;
+  send_error_ = absl::OkStatus();
+}
+
+void PgStatement::Fail(absl::Status error) {
+  queued_ = false;
+  send_error_ = std::move(error);
+}
+
+absl::Status PgStatement::Send() {
+  if (queued_ || result_ || !send_error_.ok()) {
+    return absl::InternalError("a statement is sent once, before any Step()");
+  }
+  PgPendingCommand command;
+  command.sql = sql_;
+  for (const Param& p : params_) {
+    command.values.push_back(p.value);
+    command.formats.push_back(p.format);
+    command.types.push_back(p.type);
+  }
+  command.owner = this;
+  conn_->Queue(std::move(command));
+  queued_ = true;
+  return absl::OkStatus();
 }
 
 absl::StatusOr<bool> PgStatement::Step() {
+  if (queued_) {
+    GORANK_RETURN_IF_ERROR(conn_->FlushPending());
+    if (queued_) return absl::InternalError("a sent statement got no answer");
+  }
+  GORANK_RETURN_IF_ERROR(send_error_);
   if (!result_) {
     std::vector<const char*> values;
     std::vector<int> lengths, formats;
@@ -200,7 +230,7 @@ absl::StatusOr<bool> PgStatement::Step() {
       types.push_back(p.type);
     }
     GORANK_ASSIGN_OR_RETURN(
-        result_, conn_->Execute(*sql_, values, lengths, formats, types));
+        result_, conn_->Execute(sql_, values, lengths, formats, types));
     rows_ = PQntuples(result_);
     row_ = -1;
   }
@@ -362,106 +392,165 @@ absl::StatusOr<const std::string*> PgConnection::PreparedName(
 }
 
 absl::StatusOr<PGresult*> PgConnection::ExecuteOnce(
-    const std::string& sql, const std::vector<const char*>& values,
+    const std::string* sql, const std::vector<const char*>& values,
     const std::vector<int>& lengths, const std::vector<int>& formats,
-    const std::vector<unsigned>& types, PendingBegin begin) {
-  const std::string* name = nullptr;
-  if (Preparable(sql)) {
-    GORANK_ASSIGN_OR_RETURN(name, PreparedName(sql, types));
-  }
-  const int n = static_cast<int>(values.size());
-  auto send = [&]() {
-    return name ? PQsendQueryPrepared(conn_, name->c_str(), n, values.data(),
-                                      lengths.data(), formats.data(), 0)
-                : PQsendQueryParams(conn_, sql.c_str(), n,
-                                    reinterpret_cast<const Oid*>(types.data()),
-                                    values.data(), lengths.data(),
-                                    formats.data(), 0);
-  };
+    const std::vector<unsigned>& types, PendingBegin begin,
+    const std::vector<PgPendingCommand>& pending) {
   const bool write = begin == PendingBegin::kWrite;
-  // What goes in front of the statement in its pipeline: the pending BEGIN
-  // (and the write's lock and clearing), or the savepoint commands Exec
-  // deferred.
-  std::vector<const char*> parts;
+  // Every command of the round trip, in order: the pending BEGIN (and the
+  // write's lock and clearing), the pending commands, then `sql`.
+  struct Item {
+    const char* text = nullptr;         // a command without parameters
+    const std::string* name = nullptr;  // or a prepared statement
+    const std::string* sql = nullptr;   // or an unprepared one
+    int n = 0;
+    const char* const* values = nullptr;
+    const int* lengths = nullptr;
+    const int* formats = nullptr;
+    const unsigned* types = nullptr;
+    const char* what = "running SQL";
+    const PgPendingCommand* command = nullptr;  // a pending one
+  };
+  std::vector<Item> items;
   if (begin != PendingBegin::kNone) {
-    const char* const* begin_parts = write ? kBeginWriteParts : kBeginReadParts;
-    parts.assign(begin_parts, begin_parts + (write ? 3 : 1));
-  }
-  const std::vector<std::string> deferred = std::exchange(deferred_, {});
-  for (const std::string& d : deferred) parts.push_back(d.c_str());
-  const char* what = begin == PendingBegin::kNone ? "running a savepoint"
-                     : write                      ? "beginning a write"
-                                                  : "beginning a read";
-  PGresult* r = nullptr;
-  if (!parts.empty() &&
-      PQenterPipelineMode(conn_) != 1) {  // no pipeline: two trips
-    std::string text;
-    for (const char* part : parts) text += std::string(part) + ";";
-    PGresult* b = PQexec(conn_, text.c_str());
-    absl::Status begun = ErrorOf(b, what);
-    PQclear(b);
-    GORANK_RETURN_IF_ERROR(begun);
-    parts.clear();
-  }
-  const int part_count = static_cast<int>(parts.size());
-  if (parts.empty()) {
-    r = name ? PQexecPrepared(conn_, name->c_str(), n, values.data(),
-                              lengths.data(), formats.data(), 0)
-             : PQexecParams(conn_, sql.c_str(), n,
-                            reinterpret_cast<const Oid*>(types.data()),
-                            values.data(), lengths.data(), formats.data(), 0);
-  } else {
-    // BEGIN (or the savepoints) and the statement in one pipeline: one
-    // round trip. Each query's results end with a null; the sync's result
-    // ends the pipeline. After a failed query the later ones answer
-    // PGRES_PIPELINE_ABORTED.
-    absl::Status begun;
-    {
-      bool sent = true;
-      for (int i = 0; i < part_count && sent; ++i) {
-        sent = PQsendQueryParams(conn_, parts[i], 0, nullptr, nullptr, nullptr,
-                                 nullptr, 0) == 1;
-      }
-      sent = sent && send() == 1 && PQpipelineSync(conn_) == 1;
-      if (sent) {
-        auto end_of_query = [this]() {
-          while (PGresult* more = PQgetResult(conn_)) PQclear(more);
-        };
-        for (int i = 0; i < part_count; ++i) {
-          PGresult* b = PQgetResult(conn_);
-          if (begun.ok()) begun = ErrorOf(b, what);
-          if (b) {
-            PQclear(b);
-            end_of_query();
-          }
-        }
-        r = PQgetResult(conn_);  // PGRES_PIPELINE_ABORTED after a failed BEGIN
-        if (r) end_of_query();
-        if (PGresult* sync = PQgetResult(conn_)) PQclear(sync);
-      } else {
-        begun = ErrorOf(nullptr, write ? "sending a write" : "sending a read");
-      }
-      // Left in pipeline mode only when the connection broke: it is then
-      // reconnected before its next use.
-      PQexitPipelineMode(conn_);
+    const char* const* parts = write ? kBeginWriteParts : kBeginReadParts;
+    for (int i = 0; i < (write ? 3 : 1); ++i) {
+      items.push_back(Item{parts[i]});
+      items.back().what = write ? "beginning a write" : "beginning a read";
     }
-    if (!begun.ok()) {
+  }
+  // The pending statements' parameters as libpq takes them.
+  std::vector<std::vector<const char*>> pending_values(pending.size());
+  std::vector<std::vector<int>> pending_lengths(pending.size());
+  for (size_t i = 0; i < pending.size(); ++i) {
+    const PgPendingCommand& c = pending[i];
+    Item item;
+    item.command = &c;
+    if (c.sql == nullptr) {
+      item.text = c.text.c_str();
+      item.what = "running a savepoint";
+      items.push_back(item);
+      continue;
+    }
+    for (const auto& v : c.values) {
+      pending_values[i].push_back(v ? v->data() : nullptr);
+      pending_lengths[i].push_back(v ? static_cast<int>(v->size()) : 0);
+    }
+    item.sql = c.sql;
+    item.n = static_cast<int>(c.values.size());
+    item.values = pending_values[i].data();
+    item.lengths = pending_lengths[i].data();
+    item.formats = c.formats.data();
+    item.types = c.types.data();
+    items.push_back(item);
+  }
+  if (sql != nullptr) {
+    Item item;
+    item.sql = sql;
+    item.n = static_cast<int>(values.size());
+    item.values = values.data();
+    item.lengths = lengths.data();
+    item.formats = formats.data();
+    item.types = types.data();
+    items.push_back(item);
+  }
+  if (items.empty()) return nullptr;
+  // Statements are prepared first (a round trip each, the first time only).
+  for (Item& item : items) {
+    if (item.sql == nullptr || !Preparable(*item.sql)) continue;
+    absl::StatusOr<const std::string*> name = PreparedName(
+        *item.sql, std::vector<unsigned>(item.types, item.types + item.n));
+    if (!name.ok()) {
+      for (const Item& other : items) {
+        if (other.command && other.command->owner)
+          other.command->owner->Fail(name.status());
+      }
+      if (item.command != nullptr) poisoned_ = name.status();
+      return name.status();
+    }
+    item.name = *name;
+  }
+  auto send = [&](const Item& item) {
+    if (item.text) {
+      return PQsendQueryParams(conn_, item.text, 0, nullptr, nullptr, nullptr,
+                               nullptr, 0);
+    }
+    return item.name
+               ? PQsendQueryPrepared(conn_, item.name->c_str(), item.n,
+                                     item.values, item.lengths, item.formats, 0)
+               : PQsendQueryParams(conn_, item.sql->c_str(), item.n,
+                                   reinterpret_cast<const Oid*>(item.types),
+                                   item.values, item.lengths, item.formats, 0);
+  };
+  auto exec = [&](const Item& item) {
+    if (item.text) return PQexec(conn_, item.text);
+    return item.name
+               ? PQexecPrepared(conn_, item.name->c_str(), item.n, item.values,
+                                item.lengths, item.formats, 0)
+               : PQexecParams(conn_, item.sql->c_str(), item.n,
+                              reinterpret_cast<const Oid*>(item.types),
+                              item.values, item.lengths, item.formats, 0);
+  };
+  // One pipeline: one round trip. Each query's results end with a null;
+  // the sync's result ends the pipeline. After a failed query the later ones
+  // answer PGRES_PIPELINE_ABORTED. Without pipeline mode, one trip each.
+  const bool pipelined = items.size() > 1 && PQenterPipelineMode(conn_) == 1;
+  bool sent = true;
+  if (pipelined) {
+    for (const Item& item : items) sent = sent && send(item) == 1;
+    sent = sent && PQpipelineSync(conn_) == 1;
+  }
+  absl::Status failed;          // the first failure; the rest did not run
+  PGresult* carried = nullptr;  // `sql`'s answer
+  for (const Item& item : items) {
+    PGresult* r = nullptr;
+    if (!pipelined) {
+      r = failed.ok() ? exec(item) : nullptr;
+    } else if (sent) {
+      r = PQgetResult(conn_);
+      if (r) {
+        while (PGresult* more = PQgetResult(conn_)) PQclear(more);
+      }
+    }
+    if (failed.ok()) {
+      failed = sent ? ErrorOf(r, item.what)
+                    : ErrorOf(nullptr, write ? "sending a write"
+                                             : "sending a statement");
+      if (!failed.ok() && item.command && item.command->sql) {
+        poisoned_ = failed;  // a sent statement failed
+      }
+    }
+    PgStatement* owner = item.command ? item.command->owner : nullptr;
+    if (failed.ok() && owner) {
+      owner->Adopt(r);
+    } else if (failed.ok() && &item == &items.back() && sql != nullptr) {
+      carried = r;
+    } else {
+      if (owner) owner->Fail(failed);
       if (r) PQclear(r);
-      return begun;
     }
   }
-  absl::Status s = ErrorOf(r, "running SQL");
-  if (!s.ok()) {
-    PQclear(r);
-    return s;
+  if (pipelined) {
+    if (sent) {
+      if (PGresult* sync = PQgetResult(conn_)) PQclear(sync);
+    }
+    // Left in pipeline mode only when the connection broke: it is then
+    // reconnected before its next use.
+    PQexitPipelineMode(conn_);
   }
-  const char* tuples = PQcmdTuples(r);
-  changes_ = (tuples && *tuples) ? std::strtoll(tuples, nullptr, 10) : 0;
-  return r;
+  if (!failed.ok()) {
+    if (carried) PQclear(carried);
+    return failed;
+  }
+  if (carried) {
+    const char* tuples = PQcmdTuples(carried);
+    changes_ = (tuples && *tuples) ? std::strtoll(tuples, nullptr, 10) : 0;
+  }
+  return carried;
 }
 
 absl::StatusOr<PGresult*> PgConnection::Execute(
-    const std::string& sql, const std::vector<const char*>& values,
+    const std::string* sql, const std::vector<const char*>& values,
     const std::vector<int>& lengths, const std::vector<int>& formats,
     const std::vector<unsigned>& types) {
   if (!conn_)
@@ -469,8 +558,9 @@ absl::StatusOr<PGresult*> PgConnection::Execute(
   DrainPendingCommit().IgnoreError();
   const PendingBegin begin = begin_pending_;
   begin_pending_ = PendingBegin::kNone;
+  const std::vector<PgPendingCommand> pending = std::exchange(pending_, {});
   absl::StatusOr<PGresult*> r =
-      ExecuteOnce(sql, values, lengths, formats, types, begin);
+      ExecuteOnce(sql, values, lengths, formats, types, begin, pending);
   if (r.ok() || begin == PendingBegin::kNone ||
       (conn_ && PQstatus(conn_) == CONNECTION_OK)) {
     return r;
@@ -479,8 +569,27 @@ absl::StatusOr<PGresult*> PgConnection::Execute(
   // fail-over) before this transaction's first statement: nothing has run,
   // so connect again and begin once more.
   session_ready_ = false;
+  poisoned_ = absl::OkStatus();
   GORANK_RETURN_IF_ERROR(EnsureConnected());
-  return ExecuteOnce(sql, values, lengths, formats, types, begin);
+  return ExecuteOnce(sql, values, lengths, formats, types, begin, pending);
+}
+
+absl::Status PgConnection::FlushPending() {
+  if (begin_pending_ == PendingBegin::kNone && pending_.empty())
+    return absl::OkStatus();
+  return Execute(nullptr, {}, {}, {}, {}).status();
+}
+
+void PgConnection::Forget(const PgStatement* owner) {
+  for (PgPendingCommand& c : pending_) {
+    if (c.owner == owner) c.owner = nullptr;
+  }
+}
+
+void PgConnection::DropPending(const absl::Status& why) {
+  for (PgPendingCommand& c : std::exchange(pending_, {})) {
+    if (c.owner) c.owner->Fail(why);
+  }
 }
 
 absl::Status PgConnection::DrainPendingCommit() {
@@ -491,20 +600,6 @@ absl::Status PgConnection::DrainPendingCommit() {
     if (s.ok()) s = ErrorOf(r, "ending a read");
     PQclear(r);
   }
-  return s;
-}
-
-std::string PgConnection::TakeDeferredText() {
-  std::string text;
-  for (const std::string& d : std::exchange(deferred_, {})) text += d + ";";
-  return text;
-}
-
-absl::Status PgConnection::FlushDeferred() {
-  if (deferred_.empty()) return absl::OkStatus();
-  PGresult* r = PQexec(conn_, TakeDeferredText().c_str());
-  absl::Status s = ErrorOf(r, "running a savepoint");
-  PQclear(r);
   return s;
 }
 
@@ -531,18 +626,33 @@ absl::Status PgConnection::Exec(const std::string& sql) {
     return absl::UnavailableError("the PostgreSQL connection is closed");
   DrainPendingCommit().IgnoreError();
   // A pending BEGIN goes with `sql`, in one round trip.
-  if (begin_pending_ != PendingBegin::kNone) return FlushBegin(sql);
+  if (begin_pending_ != PendingBegin::kNone && pending_.empty())
+    return FlushBegin(sql);
   // Inside a write, savepoints wait for the next statement and go to the
   // server in its round trip (a failed one fails that statement).
   if (writer_ && !in_read_) {
     std::vector<std::string> savepoints =
         SplitWhenAllStartWith(sql, {"SAVEPOINT ", "RELEASE SAVEPOINT "});
     if (!savepoints.empty()) {
-      for (std::string& s : savepoints) deferred_.push_back(std::move(s));
+      for (std::string& s : savepoints) {
+        PgPendingCommand c;
+        c.text = std::move(s);
+        pending_.push_back(std::move(c));
+      }
       return absl::OkStatus();
     }
   }
-  PGresult* r = PQexec(conn_, (TakeDeferredText() + sql).c_str());
+  if (begin_pending_ != PendingBegin::kNone || !pending_.empty()) {
+    // The pending commands, then `sql` (one statement: a pipeline takes one
+    // a query) in the same round trip.
+    if (sql.find(';') == std::string::npos) {
+      GORANK_ASSIGN_OR_RETURN(PGresult * r, Execute(&sql, {}, {}, {}, {}));
+      PQclear(r);
+      return absl::OkStatus();
+    }
+    GORANK_RETURN_IF_ERROR(FlushPending());
+  }
+  PGresult* r = PQexec(conn_, sql.c_str());
   absl::Status s = ErrorOf(r, "running SQL");
   PQclear(r);
   return s;
@@ -582,8 +692,7 @@ PgConnection::DigestRowsPipelined(
     const std::vector<std::pair<std::string, std::vector<std::string>>>& rows) {
   struct Query {
     std::string key;  // "table:k1/k2"
-    const std::string* name;
-    const std::vector<std::string>* values;
+    std::unique_ptr<Statement> st;
   };
   std::vector<Query> queries;
   std::set<std::pair<std::string, std::vector<std::string>>> seen;
@@ -594,68 +703,38 @@ PgConnection::DigestRowsPipelined(
     if (sql == sql_of.end()) {
       GORANK_ASSIGN_OR_RETURN(std::vector<std::string> pk,
                               PrimaryKeyColumns(row.first));
-      if (pk.empty()) {
-        return absl::InternalError("table " + row.first +
-                                   " has no primary key");
+      if (pk.size() != row.second.size()) {
+        return absl::InternalError("written row of " + row.first + " has " +
+                                   std::to_string(row.second.size()) +
+                                   " key values, the key " +
+                                   std::to_string(pk.size()) + " columns");
       }
       GORANK_ASSIGN_OR_RETURN(std::string key, KeyExpression(*this, row.first));
       std::string text = "SELECT " + key + ", * FROM " +
                          QuoteIdentifier(row.first) + " WHERE ";
       for (size_t i = 0; i < pk.size(); ++i) {
-        text += (i ? " AND " : "") + QuoteIdentifier(pk[i]) + " = $" +
+        text += (i ? " AND " : "") + QuoteIdentifier(pk[i]) + " = ?" +
                 std::to_string(i + 1);
       }
       sql = sql_of.emplace(row.first, std::move(text)).first;
     }
-    GORANK_ASSIGN_OR_RETURN(
-        const std::string* name,
-        PreparedName(sql->second, std::vector<unsigned>(row.second.size(), 0)));
     std::string joined;
     for (size_t i = 0; i < row.second.size(); ++i) {
       joined += (i ? "/" : "") + row.second[i];
     }
-    queries.push_back(Query{row.first + ":" + joined, name, &row.second});
+    GORANK_ASSIGN_OR_RETURN(auto st, Prepare(sql->second.c_str()));
+    for (size_t i = 0; i < row.second.size(); ++i)
+      st->Bind(static_cast<int>(i + 1), row.second[i]);
+    // Every row's SELECT in one round trip.
+    GORANK_RETURN_IF_ERROR(st->Send());
+    queries.push_back(Query{row.first + ":" + joined, std::move(st)});
   }
   std::map<std::string, std::string> out;
-  if (queries.empty()) return out;
-  GORANK_RETURN_IF_ERROR(FlushDeferred());
-  if (PQenterPipelineMode(conn_) != 1) return DigestRowsByKey(*this, rows);
-  bool sent = true;
-  for (const Query& q : queries) {
-    std::vector<const char*> values;
-    for (const std::string& v : *q.values) values.push_back(v.c_str());
-    sent = sent && PQsendQueryPrepared(conn_, q.name->c_str(),
-                                       static_cast<int>(values.size()),
-                                       values.data(), nullptr, nullptr, 0) == 1;
+  GORANK_RETURN_IF_ERROR(FlushPending());
+  for (Query& q : queries) {
+    GORANK_ASSIGN_OR_RETURN(bool found, q.st->Step());
+    out[q.key] = found ? DigestColumns(*q.st, row_digest_key()) : kDeletedRow;
   }
-  sent = sent && PQpipelineSync(conn_) == 1;
-  absl::Status s = sent ? absl::OkStatus()
-                        : ErrorOf(nullptr, "sending the written rows' reads");
-  std::vector<PGresult*> results;
-  if (sent) {
-    for (size_t i = 0; i < queries.size(); ++i) {
-      PGresult* r = PQgetResult(conn_);
-      while (PGresult* more = r ? PQgetResult(conn_) : nullptr) PQclear(more);
-      if (s.ok()) s = ErrorOf(r, "reading the written rows");
-      results.push_back(r);
-    }
-    if (PGresult* sync = PQgetResult(conn_)) PQclear(sync);
-  }
-  // Left in pipeline mode only when the connection broke: it is then
-  // reconnected before its next use.
-  PQexitPipelineMode(conn_);
-  for (size_t i = 0; i < results.size(); ++i) {
-    if (!s.ok()) {
-      if (results[i]) PQclear(results[i]);
-      continue;
-    }
-    PgStatement st(this, nullptr);
-    st.Adopt(results[i]);  // cleared with st
-    GORANK_ASSIGN_OR_RETURN(bool found, st.Step());
-    out[queries[i].key] =
-        found ? DigestColumns(st, row_digest_key()) : kDeletedRow;
-  }
-  GORANK_RETURN_IF_ERROR(s);
   return out;
 }
 
@@ -706,7 +785,8 @@ absl::Status PgConnection::BeginWrite() {
   DrainPendingCommit().IgnoreError();
   GORANK_RETURN_IF_ERROR(EnsureConnected());
   begin_pending_ = PendingBegin::kWrite;  // sent with the first statement
-  deferred_.clear();
+  DropPending(absl::AbortedError("a new write began"));
+  poisoned_ = absl::OkStatus();
   return absl::OkStatus();
 }
 
@@ -719,13 +799,17 @@ absl::Status PgConnection::BeginRead() {
 }
 
 absl::Status PgConnection::Commit() {
-  if (begin_pending_ != PendingBegin::kNone) {
+  if (begin_pending_ != PendingBegin::kNone && pending_.empty()) {
     // No statement ran: nothing was begun, nothing is to be made durable.
     begin_pending_ = PendingBegin::kNone;
     in_read_ = false;
     return absl::OkStatus();
   }
+  // A sent statement failed: the write cannot commit (its callers rolls it
+  // back).
+  if (!poisoned_.ok()) return std::exchange(poisoned_, absl::OkStatus());
   if (in_read_) {
+    GORANK_RETURN_IF_ERROR(FlushPending());  // reads sent and never stepped
     in_read_ = false;
     // A read-only transaction has nothing to make durable: do not wait.
     if (conn_ && PQsendQuery(conn_, "COMMIT") == 1) {
@@ -744,7 +828,9 @@ absl::Status PgConnection::Commit() {
 
 void PgConnection::Rollback() {
   in_read_ = false;
-  deferred_.clear();  // nothing to run in a transaction being rolled back
+  poisoned_ = absl::OkStatus();
+  // Nothing to run in a transaction being rolled back.
+  DropPending(absl::AbortedError("the transaction was rolled back"));
   if (begin_pending_ != PendingBegin::kNone) {
     begin_pending_ = PendingBegin::kNone;
     return;

@@ -23,7 +23,11 @@
 //   (one pipeline), as a read's BEGIN does; a write that runs nothing sends
 //   nothing. Likewise a SAVEPOINT or RELEASE SAVEPOINT (group commit's
 //   savepoints) goes with the statement after it; a failed one fails that
-//   statement.
+//   statement. Statements sent with Statement::Send() wait in the same queue
+//   and go in front of the next statement or command (the COMMIT, say):
+//   an issuance's serial with its reads, its certificate row with the
+//   audit entry's reads. A sent statement that fails fails the statement
+//   that carried it, and the write can then no longer commit.
 // - Outages: a connection that broke (server stopped or restarted) is
 //   re-opened at its next use; until the server answers, calls fail with
 //   UNAVAILABLE.
@@ -40,6 +44,9 @@
 
 #include <atomic>
 #include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "storage/database.h"
 #include "storage/reader_pool.h"
@@ -50,6 +57,19 @@ struct pg_result;
 namespace gorank::storage {
 
 class PgConnection;
+class PgStatement;
+
+// A command waiting for its connection's next round trip: a command without
+// parameters (a savepoint's), or a statement Send() queued.
+struct PgPendingCommand {
+  std::string text;                  // the command; "" for a statement
+  const std::string* sql = nullptr;  // the statement ($N form; the
+                                     // connection owns it)
+  std::vector<std::optional<std::string>> values;
+  std::vector<int> formats;
+  std::vector<unsigned> types;
+  PgStatement* owner = nullptr;  // takes the answer; null once it is gone
+};
 
 class PgStatement : public Statement {
  public:
@@ -67,7 +87,10 @@ class PgStatement : public Statement {
   // Takes `result` (of a query the connection ran) as this statement's
   // answer: Step() walks its rows, nothing is sent.
   void Adopt(pg_result* result);
+  // A sent statement that got no answer: Step() returns `error`.
+  void Fail(absl::Status error);
   absl::StatusOr<bool> Step() override;
+  absl::Status Send() override;
   int ColumnCount() const override;
   ColumnKind ColumnType(int col) const override;
   double Double(int col) const override;
@@ -84,6 +107,8 @@ class PgStatement : public Statement {
   Param& At(int index);
 
   PgConnection* conn_;
+  bool queued_ = false;      // sent, waiting for the next round trip
+  absl::Status send_error_;  // sent, and no answer came (Fail())
   const std::string*
       sql_;  // translated to $N parameters; owned by the connection
   std::vector<Param> params_;
@@ -122,12 +147,23 @@ class PgConnection : public Connection {
 
   // Re-opens a broken connection; UNAVAILABLE while the server is away.
   absl::Status EnsureConnected();
-  // Runs `sql` with parameters (used by PgStatement); takes the result.
-  absl::StatusOr<pg_result*> Execute(const std::string& sql,
+  // Runs `sql` with parameters (used by PgStatement), after the pending
+  // commands in the same round trip; takes the result. With `sql` null,
+  // sends only the pending commands (nothing pending: nothing is sent) and
+  // returns null.
+  absl::StatusOr<pg_result*> Execute(const std::string* sql,
                                      const std::vector<const char*>& values,
                                      const std::vector<int>& lengths,
                                      const std::vector<int>& formats,
                                      const std::vector<unsigned>& types);
+  // A statement Send() queued for the next round trip; Forget(): it is gone
+  // before that (its command still runs, its answer is dropped).
+  void Queue(PgPendingCommand command) {
+    pending_.push_back(std::move(command));
+  }
+  void Forget(const PgStatement* owner);
+  // Sends the pending commands (and a pending BEGIN) now: one round trip.
+  absl::Status FlushPending();
 
  private:
   PgConnection(std::string url, bool writer)
@@ -146,13 +182,16 @@ class PgConnection : public Connection {
   // yet.
   enum class PendingBegin { kNone, kRead, kWrite };
   // One try of Execute(); with `begin`, that transaction's BEGIN is sent
-  // first in the same pipeline.
-  absl::StatusOr<pg_result*> ExecuteOnce(const std::string& sql,
-                                         const std::vector<const char*>& values,
-                                         const std::vector<int>& lengths,
-                                         const std::vector<int>& formats,
-                                         const std::vector<unsigned>& types,
-                                         PendingBegin begin);
+  // first in the same pipeline, then the `pending` commands, then `sql`
+  // (when not null).
+  absl::StatusOr<pg_result*> ExecuteOnce(
+      const std::string* sql, const std::vector<const char*>& values,
+      const std::vector<int>& lengths, const std::vector<int>& formats,
+      const std::vector<unsigned>& types, PendingBegin begin,
+      const std::vector<PgPendingCommand>& pending);
+  // Drops the pending commands unsent (the transaction ends): statements
+  // waiting for them get `why`.
+  void DropPending(const absl::Status& why);
   // The digests of `rows` (table, key values) as DigestRowsByKey() makes
   // them, with every row's SELECT sent in one pipeline: one round trip.
   absl::StatusOr<std::map<std::string, std::string>> DigestRowsPipelined(
@@ -163,11 +202,6 @@ class PgConnection : public Connection {
   // Sends the pending BEGIN now, in front of `sql` (simple-query text run
   // with it in one round trip; may be empty).
   absl::Status FlushBegin(const std::string& sql);
-  // The deferred savepoint commands as simple-query text ("A;B;", "" for
-  // none); forgets them.
-  std::string TakeDeferredText();
-  // Sends the deferred savepoint commands now (one round trip; none: none).
-  absl::Status FlushDeferred();
 
   std::string url_;
   bool writer_;
@@ -181,9 +215,12 @@ class PgConnection : public Connection {
   PendingBegin begin_pending_ = PendingBegin::kNone;  // nothing sent yet
   int commits_since_vacuum_ = 0;  // write commits since the last VACUUM
   bool commit_pending_ = false;   // a COMMIT's answer not taken yet
-  // Savepoint commands of the current write that Exec() deferred: they go
-  // to the server in front of the next statement, in its round trip.
-  std::vector<std::string> deferred_;
+  // Savepoint commands Exec() deferred and statements Send() queued, in
+  // their order: they go to the server in front of the next statement or
+  // command, in its round trip.
+  std::vector<PgPendingCommand> pending_;
+  // A sent statement failed: the write transaction cannot commit.
+  absl::Status poisoned_;
   CatalogueCache primary_keys_;
   CatalogueCache columns_;
 };

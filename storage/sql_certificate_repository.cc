@@ -44,9 +44,12 @@ constexpr char kListCerts[] = GORANK_CERT_COLUMNS
 // The serial allocated: the counter moved on by one and read back in the
 // same statement (under the write lock: gapless). No row when the counter
 // stands at ?3 (certificates::kMaxSerial, the last number): nothing moved.
+// No row for an agency that does not exist (instead of a foreign-key
+// error): IssueIn sends it before it has read the agency.
 constexpr char kNextSerial[] =
-    "INSERT INTO certificate_serials(prefix, year, last_serial) VALUES(?1, ?2, "
-    "1) ON CONFLICT(prefix, year) DO UPDATE SET last_serial = "
+    "INSERT INTO certificate_serials(prefix, year, last_serial) SELECT ?1, "
+    "?2, 1 WHERE EXISTS(SELECT 1 FROM agencies WHERE prefix = ?1) "
+    "ON CONFLICT(prefix, year) DO UPDATE SET last_serial = "
     "certificate_serials.last_serial + 1 WHERE certificate_serials.last_serial "
     "< ?3 RETURNING last_serial";
 // Imported certificates used no stock: they are not counted.
@@ -233,8 +236,10 @@ absl::StatusOr<int64_t> ScalarInt(Connection& c, const char* sql,
   return row ? st->Int(0) : 0;
 }
 
-// Stores the certificate row `cert` as it is (number included).
-absl::Status InsertRow(Connection& c, const Certificate& cert) {
+// Stores the certificate row `cert` as it is (number included); with
+// `send`, sends it (Statement::Send: its failure fails the write).
+absl::Status InsertRow(Connection& c, const Certificate& cert,
+                       bool send = false) {
   GORANK_ASSIGN_OR_RETURN(auto ins, c.Prepare(kInsertCert));
   ins->Bind(1, cert.number.ToString())
       .Bind(2, cert.number.prefix)
@@ -256,7 +261,7 @@ absl::Status InsertRow(Connection& c, const Certificate& cert) {
                     : std::optional<std::string>(StoredRequestKey(cert)))
       .Bind(17, cert.request_hash)
       .Bind(18, std::string(registry::DisciplineName(cert.grade.discipline())));
-  return ins->Run();
+  return send ? ins->Send() : ins->Run();
 }
 
 absl::StatusOr<std::optional<StockOrder>> LoadStockOrder(
@@ -286,6 +291,13 @@ absl::StatusOr<Certificate> IssueIn(Connection& c,
     }
   }
   const std::string& prefix = cert.number.prefix;
+  // The next serial is taken first, sent with the reads (one round trip on
+  // PostgreSQL); a refusal below rolls it back with the rest.
+  GORANK_ASSIGN_OR_RETURN(auto next, c.Prepare(kNextSerial));
+  next->Bind(1, prefix)
+      .Bind(2, int64_t{cert.year})
+      .Bind(3, int64_t{certificates::kMaxSerial});
+  GORANK_RETURN_IF_ERROR(next->Send());
   // The agency and the holder in one statement, judged in that order.
   GORANK_ASSIGN_OR_RETURN(
       registry_sql::PlayerAndAgency read,
@@ -307,12 +319,9 @@ absl::StatusOr<Certificate> IssueIn(Connection& c,
   }
   int last = certificates::kMaxSerial;  // no row: every number is used
   {
-    GORANK_ASSIGN_OR_RETURN(auto next, c.Prepare(kNextSerial));
-    next->Bind(1, prefix)
-        .Bind(2, int64_t{cert.year})
-        .Bind(3, int64_t{certificates::kMaxSerial});
     GORANK_ASSIGN_OR_RETURN(bool row, next->Step());
     if (row) last = static_cast<int>(next->Int(0)) - 1;
+    next.reset();
   }
   GORANK_ASSIGN_OR_RETURN(cert.number,
                           certificates::NextNumber(prefix, cert.year, last));
@@ -325,7 +334,8 @@ absl::StatusOr<Certificate> IssueIn(Connection& c,
                                  .status());
     }
   }
-  GORANK_RETURN_IF_ERROR(InsertRow(c, cert));
+  // Every check is behind: the row goes with the audit entry's reads.
+  GORANK_RETURN_IF_ERROR(InsertRow(c, cert, /*send=*/true));
   if (plan.appraisal_id) {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kDecideAppraisal));
     st->Bind(1, *plan.appraisal_id)

@@ -67,6 +67,20 @@ Statement& SqliteStatement::BindNull(int i) {
 }
 
 absl::StatusOr<bool> SqliteStatement::Step() {
+  if (sent_) {
+    sent_ = false;
+    return sent_row_;
+  }
+  return StepNow();
+}
+
+absl::Status SqliteStatement::Send() {
+  GORANK_ASSIGN_OR_RETURN(sent_row_, StepNow());
+  sent_ = true;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<bool> SqliteStatement::StepNow() {
   const int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;

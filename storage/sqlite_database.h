@@ -30,6 +30,7 @@ class SqliteStatement : public Statement {
   Statement& BindBlob(int index, const std::string& bytes) override;
   Statement& BindNull(int index) override;
   absl::StatusOr<bool> Step() override;
+  absl::Status Send() override;
   int ColumnCount() const override;
   ColumnKind ColumnType(int col) const override;
   double Double(int col) const override;
@@ -38,8 +39,13 @@ class SqliteStatement : public Statement {
   std::string Blob(int col) const override;
 
  private:
+  absl::StatusOr<bool> StepNow();
+
   sqlite3* db_;
   sqlite3_stmt* stmt_;
+  // Send() ran the first step: the next Step() answers `sent_row_`.
+  bool sent_ = false;
+  bool sent_row_ = false;
 };
 
 class SqliteConnection : public Connection {
