@@ -12,6 +12,10 @@ namespace {
 // round trip on PostgreSQL).
 constexpr char kInsertAudit[] =
     "INSERT INTO audit_log(entry, leaf_hash) VALUES(?1, ?2) RETURNING seq";
+// The next number known (the last entry was read for the link): the insert
+// is sent (Statement::Send) and needs no answer.
+constexpr char kInsertAuditAt[] =
+    "INSERT INTO audit_log(seq, entry, leaf_hash) VALUES(?1, ?2, ?3)";
 constexpr char kLastLeaf[] =
     "SELECT seq, leaf_hash FROM audit_log ORDER BY seq DESC LIMIT 1";
 
@@ -29,17 +33,30 @@ absl::StatusOr<int64_t> AppendAudit(Connection& conn,
     GORANK_RETURN_IF_ERROR(last->Send());
   }
   GORANK_ASSIGN_OR_RETURN(record.rows, conn.TakeWrittenRowDigests());
+  int64_t next = 0;  // the entry's number, when the last one was read
   if (last) {
     GORANK_ASSIGN_OR_RETURN(bool found, last->Step());
+    next = 1;
     if (found) {
       const int64_t seq = last->Int(0);
       record.rows[audit::ChainRowName(seq)] =
           audit::ChainLink(conn.row_digest_key(), seq, last->Blob(1));
+      next = seq + 1;
     }
     last.reset();
   }
   GORANK_ASSIGN_OR_RETURN(const std::string entry, record.Encode());
   std::string leaf = audit::LeafHash(entry);
+  if (next > 0) {
+    // Numbered here (as max + 1 would number it) and sent: on PostgreSQL it
+    // goes with the next round trip (the COMMIT's, or the next write's in a
+    // group commit); its failure fails the write.
+    GORANK_ASSIGN_OR_RETURN(auto at, conn.Prepare(kInsertAuditAt));
+    at->Bind(1, next).BindBlob(2, entry).BindBlob(3, leaf);
+    GORANK_RETURN_IF_ERROR(at->Send());
+    conn.NoteAuditEntry(next, std::move(leaf));
+    return next;
+  }
   GORANK_ASSIGN_OR_RETURN(auto st, conn.Prepare(kInsertAudit));
   st->BindBlob(1, entry).BindBlob(2, leaf);
   GORANK_ASSIGN_OR_RETURN(bool inserted, st->Step());

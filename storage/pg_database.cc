@@ -666,9 +666,28 @@ int64_t PgConnection::LastInsertRowId() {
   return (*st)->Int(0);
 }
 
+namespace {
+// "table:k1/k2", the digest map's key of a written row.
+std::string RowName(const std::string& table,
+                    const std::vector<std::string>& key) {
+  std::string joined;
+  for (size_t i = 0; i < key.size(); ++i) joined += (i ? "/" : "") + key[i];
+  return table + ":" + joined;
+}
+}  // namespace
+
 absl::StatusOr<std::map<std::string, std::string>>
 PgConnection::TakeWrittenRowDigests() {
-  std::vector<std::pair<std::string, std::vector<std::string>>> rows;
+  // The hinted rows' reads go in the round trip of kTakeWritten, right in
+  // front of it: after every write of the transaction so far.
+  std::map<std::string, std::unique_ptr<Statement>> ahead;
+  for (const RowKey& row : std::exchange(expected_rows_, {})) {
+    const std::string name = RowName(row.first, row.second);
+    if (ahead.count(name)) continue;
+    GORANK_ASSIGN_OR_RETURN(auto st, SendRowRead(row));
+    ahead.emplace(name, std::move(st));
+  }
+  std::vector<RowKey> rows;
   {
     GORANK_ASSIGN_OR_RETURN(auto st, Prepare(kTakeWritten));
     while (true) {
@@ -684,56 +703,56 @@ PgConnection::TakeWrittenRowDigests() {
       rows.emplace_back(st->Text(0), std::move(parts));
     }
   }
-  return DigestRowsPipelined(rows);
+  return DigestRowsPipelined(rows, std::move(ahead));
+}
+
+absl::StatusOr<std::unique_ptr<Statement>> PgConnection::SendRowRead(
+    const RowKey& row) {
+  GORANK_ASSIGN_OR_RETURN(std::vector<std::string> pk,
+                          PrimaryKeyColumns(row.first));
+  if (pk.size() != row.second.size()) {
+    return absl::InternalError("written row of " + row.first + " has " +
+                               std::to_string(row.second.size()) +
+                               " key values, the key " +
+                               std::to_string(pk.size()) + " columns");
+  }
+  GORANK_ASSIGN_OR_RETURN(std::string key, KeyExpression(*this, row.first));
+  std::string text =
+      "SELECT " + key + ", * FROM " + QuoteIdentifier(row.first) + " WHERE ";
+  for (size_t i = 0; i < pk.size(); ++i) {
+    text += (i ? " AND " : "") + QuoteIdentifier(pk[i]) + " = ?" +
+            std::to_string(i + 1);
+  }
+  GORANK_ASSIGN_OR_RETURN(auto st, Prepare(text.c_str()));
+  for (size_t i = 0; i < row.second.size(); ++i)
+    st->Bind(static_cast<int>(i + 1), row.second[i]);
+  GORANK_RETURN_IF_ERROR(st->Send());
+  return st;
 }
 
 absl::StatusOr<std::map<std::string, std::string>>
 PgConnection::DigestRowsPipelined(
-    const std::vector<std::pair<std::string, std::vector<std::string>>>& rows) {
-  struct Query {
-    std::string key;  // "table:k1/k2"
-    std::unique_ptr<Statement> st;
-  };
-  std::vector<Query> queries;
-  std::set<std::pair<std::string, std::vector<std::string>>> seen;
-  std::map<std::string, std::string> sql_of;  // table -> its row's SELECT
-  for (const auto& row : rows) {
-    if (!seen.insert(row).second) continue;
-    auto sql = sql_of.find(row.first);
-    if (sql == sql_of.end()) {
-      GORANK_ASSIGN_OR_RETURN(std::vector<std::string> pk,
-                              PrimaryKeyColumns(row.first));
-      if (pk.size() != row.second.size()) {
-        return absl::InternalError("written row of " + row.first + " has " +
-                                   std::to_string(row.second.size()) +
-                                   " key values, the key " +
-                                   std::to_string(pk.size()) + " columns");
-      }
-      GORANK_ASSIGN_OR_RETURN(std::string key, KeyExpression(*this, row.first));
-      std::string text = "SELECT " + key + ", * FROM " +
-                         QuoteIdentifier(row.first) + " WHERE ";
-      for (size_t i = 0; i < pk.size(); ++i) {
-        text += (i ? " AND " : "") + QuoteIdentifier(pk[i]) + " = ?" +
-                std::to_string(i + 1);
-      }
-      sql = sql_of.emplace(row.first, std::move(text)).first;
+    const std::vector<RowKey>& rows,
+    std::map<std::string, std::unique_ptr<Statement>> ahead) {
+  std::vector<std::pair<std::string, std::unique_ptr<Statement>>> reads;
+  std::set<std::string> seen;
+  for (const RowKey& row : rows) {
+    std::string name = RowName(row.first, row.second);
+    if (!seen.insert(name).second) continue;
+    auto sent = ahead.find(name);
+    if (sent != ahead.end()) {
+      reads.emplace_back(std::move(name), std::move(sent->second));
+      continue;
     }
-    std::string joined;
-    for (size_t i = 0; i < row.second.size(); ++i) {
-      joined += (i ? "/" : "") + row.second[i];
-    }
-    GORANK_ASSIGN_OR_RETURN(auto st, Prepare(sql->second.c_str()));
-    for (size_t i = 0; i < row.second.size(); ++i)
-      st->Bind(static_cast<int>(i + 1), row.second[i]);
-    // Every row's SELECT in one round trip.
-    GORANK_RETURN_IF_ERROR(st->Send());
-    queries.push_back(Query{row.first + ":" + joined, std::move(st)});
+    // Every other row's SELECT in one round trip.
+    GORANK_ASSIGN_OR_RETURN(auto st, SendRowRead(row));
+    reads.emplace_back(std::move(name), std::move(st));
   }
-  std::map<std::string, std::string> out;
   GORANK_RETURN_IF_ERROR(FlushPending());
-  for (Query& q : queries) {
-    GORANK_ASSIGN_OR_RETURN(bool found, q.st->Step());
-    out[q.key] = found ? DigestColumns(*q.st, row_digest_key()) : kDeletedRow;
+  std::map<std::string, std::string> out;
+  for (auto& [name, st] : reads) {
+    GORANK_ASSIGN_OR_RETURN(bool found, st->Step());
+    out[name] = found ? DigestColumns(*st, row_digest_key()) : kDeletedRow;
   }
   return out;
 }
@@ -787,6 +806,7 @@ absl::Status PgConnection::BeginWrite() {
   begin_pending_ = PendingBegin::kWrite;  // sent with the first statement
   DropPending(absl::AbortedError("a new write began"));
   poisoned_ = absl::OkStatus();
+  expected_rows_.clear();
   return absl::OkStatus();
 }
 
@@ -829,6 +849,7 @@ absl::Status PgConnection::Commit() {
 void PgConnection::Rollback() {
   in_read_ = false;
   poisoned_ = absl::OkStatus();
+  expected_rows_.clear();
   // Nothing to run in a transaction being rolled back.
   DropPending(absl::AbortedError("the transaction was rolled back"));
   if (begin_pending_ != PendingBegin::kNone) {

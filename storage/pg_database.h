@@ -133,6 +133,10 @@ class PgConnection : public Connection {
   int64_t Changes() const override { return changes_; }
   absl::StatusOr<std::map<std::string, std::string>> TakeWrittenRowDigests()
       override;
+  void ExpectWrittenRow(const std::string& table,
+                        std::vector<std::string> key) override {
+    expected_rows_.emplace_back(table, std::move(key));
+  }
   absl::StatusOr<std::vector<std::string>> ListTables() override;
   absl::StatusOr<std::vector<std::string>> PrimaryKeyColumns(
       const std::string& table) override;
@@ -192,11 +196,17 @@ class PgConnection : public Connection {
   // Drops the pending commands unsent (the transaction ends): statements
   // waiting for them get `why`.
   void DropPending(const absl::Status& why);
-  // The digests of `rows` (table, key values) as DigestRowsByKey() makes
-  // them, with every row's SELECT sent in one pipeline: one round trip.
+  using RowKey = std::pair<std::string, std::vector<std::string>>;
+  // The read of `row` (SELECT key, * ... WHERE its key), sent
+  // (Statement::Send).
+  absl::StatusOr<std::unique_ptr<Statement>> SendRowRead(const RowKey& row);
+  // The digests of `rows` (table, key values; a row no longer there is
+  // kDeletedRow), with every row's SELECT sent in one pipeline: one round
+  // trip.
+  // `ahead`: reads sent already (by "table:k1/k2"), used where they match.
   absl::StatusOr<std::map<std::string, std::string>> DigestRowsPipelined(
-      const std::vector<std::pair<std::string, std::vector<std::string>>>&
-          rows);
+      const std::vector<RowKey>& rows,
+      std::map<std::string, std::unique_ptr<Statement>> ahead = {});
   // Takes the answer of a COMMIT sent without waiting (see the top).
   absl::Status DrainPendingCommit();
   // Sends the pending BEGIN now, in front of `sql` (simple-query text run
@@ -221,6 +231,8 @@ class PgConnection : public Connection {
   std::vector<PgPendingCommand> pending_;
   // A sent statement failed: the write transaction cannot commit.
   absl::Status poisoned_;
+  // ExpectWrittenRow()'s rows, for the next TakeWrittenRowDigests().
+  std::vector<RowKey> expected_rows_;
   CatalogueCache primary_keys_;
   CatalogueCache columns_;
 };

@@ -125,54 +125,6 @@ absl::StatusOr<std::map<std::string, std::string>> DigestRowsByRowid(
   return out;
 }
 
-absl::StatusOr<std::map<std::string, std::string>> DigestRowsByKey(
-    Connection& conn,
-    const std::vector<std::pair<std::string, std::vector<std::string>>>& rows) {
-  std::map<std::string, std::string> out;
-  std::set<std::pair<std::string, std::vector<std::string>>> seen;
-  struct RowQuery {
-    size_t key_columns;
-    std::string sql;  // SELECT key, * ... WHERE k1 = ?1 AND k2 = ?2 ...
-  };
-  std::map<std::string, RowQuery> query_of;  // by table
-  for (const auto& row : rows) {
-    if (!seen.insert(row).second) continue;
-    auto query = query_of.find(row.first);
-    if (query == query_of.end()) {
-      GORANK_ASSIGN_OR_RETURN(std::vector<std::string> pk,
-                              conn.PrimaryKeyColumns(row.first));
-      if (pk.empty()) {
-        return absl::InternalError("table " + row.first +
-                                   " has no primary key");
-      }
-      std::string sql = "SELECT " + JoinedKey(pk) + ", * FROM " +
-                        QuoteIdentifier(row.first) + " WHERE ";
-      for (size_t i = 0; i < pk.size(); ++i) {
-        sql += (i ? " AND " : "") + QuoteIdentifier(pk[i]) + " = ?" +
-               std::to_string(i + 1);
-      }
-      query = query_of.emplace(row.first, RowQuery{pk.size(), sql}).first;
-    }
-    if (query->second.key_columns != row.second.size()) {
-      return absl::InternalError(
-          "written row of " + row.first + " has " +
-          std::to_string(row.second.size()) + " key values, the key " +
-          std::to_string(query->second.key_columns) + " columns");
-    }
-    std::string joined;
-    for (size_t i = 0; i < row.second.size(); ++i) {
-      joined += (i ? "/" : "") + row.second[i];
-    }
-    GORANK_ASSIGN_OR_RETURN(auto st, conn.Prepare(query->second.sql.c_str()));
-    for (size_t i = 0; i < row.second.size(); ++i)
-      st->Bind(static_cast<int>(i + 1), row.second[i]);
-    GORANK_ASSIGN_OR_RETURN(bool found, st->Step());
-    out[row.first + ":" + joined] =
-        found ? DigestColumns(*st, conn.row_digest_key()) : kDeletedRow;
-  }
-  return out;
-}
-
 absl::StatusOr<std::map<std::string, std::string>> DigestAllRows(
     Connection& conn) {
   return DigestAllRows(conn, conn.row_digest_key());

@@ -47,12 +47,6 @@ absl::StatusOr<std::map<std::string, std::string>> DigestRowsByRowid(
         std::pair<std::string, std::vector<std::optional<std::string>>>>&
         deleted);
 
-// PostgreSQL: the same for rows named by table and primary-key values (as
-// text, in key order); a row no longer there is kDeletedRow.
-absl::StatusOr<std::map<std::string, std::string>> DigestRowsByKey(
-    Connection& conn,
-    const std::vector<std::pair<std::string, std::vector<std::string>>>& rows);
-
 // "table:key" -> hex digest of every row of every table except the audit
 // log and its checkpoints, read inside the caller's open transaction.
 absl::StatusOr<std::map<std::string, std::string>> DigestAllRows(

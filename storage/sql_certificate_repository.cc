@@ -336,6 +336,9 @@ absl::StatusOr<Certificate> IssueIn(Connection& c,
   }
   // Every check is behind: the row goes with the audit entry's reads.
   GORANK_RETURN_IF_ERROR(InsertRow(c, cert, /*send=*/true));
+  c.ExpectWrittenRow("certificates", {cert.number.ToString()});
+  c.ExpectWrittenRow("certificate_serials",
+                     {prefix, std::to_string(cert.year)});
   if (plan.appraisal_id) {
     GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kDecideAppraisal));
     st->Bind(1, *plan.appraisal_id)
