@@ -30,8 +30,12 @@ absl::StatusOr<Certificate> IndexedCertificateRepository::IssueCertificate(
   if (!issued.ok()) return issued;
   RefreshCertificate(issued->number, &*issued);
   // The rank moves at issue below 4d (a retried key returns the stored
-  // certificate: then the holder is read back too, which changes nothing).
-  if (plan.apply_rank_now) RefreshHolder(issued->player_id);
+  // certificate: then the holder is read back too, which changes nothing);
+  // not when the holder had that rank already (nothing of theirs was
+  // written).
+  const bool rank_moved =
+      !issued->rank_applied || issued->rank_before != issued->grade;
+  if (plan.apply_rank_now && rank_moved) RefreshHolder(issued->player_id);
   return issued;
 }
 
