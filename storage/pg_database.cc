@@ -461,11 +461,14 @@ absl::StatusOr<PGresult*> PgConnection::ExecuteOnce(
     absl::StatusOr<const std::string*> name = PreparedName(
         *item.sql, std::vector<unsigned>(item.types, item.types + item.n));
     if (!name.ok()) {
+      // Nothing is sent: the BEGIN is still to come, and a sent statement
+      // among them did not run.
+      begin_pending_ = begin;
       for (const Item& other : items) {
         if (other.command && other.command->owner)
           other.command->owner->Fail(name.status());
+        if (other.command && other.command->sql) poisoned_ = name.status();
       }
-      if (item.command != nullptr) poisoned_ = name.status();
       return name.status();
     }
     item.name = *name;
@@ -516,10 +519,9 @@ absl::StatusOr<PGresult*> PgConnection::ExecuteOnce(
       failed = sent ? ErrorOf(r, item.what)
                     : ErrorOf(nullptr, write ? "sending a write"
                                              : "sending a statement");
-      if (!failed.ok() && item.command && item.command->sql) {
-        poisoned_ = failed;  // a sent statement failed
-      }
     }
+    // A sent statement that failed or did not run: the write cannot commit.
+    if (!failed.ok() && item.command && item.command->sql) poisoned_ = failed;
     PgStatement* owner = item.command ? item.command->owner : nullptr;
     if (failed.ok() && owner) {
       owner->Adopt(r);
@@ -819,15 +821,15 @@ absl::Status PgConnection::BeginRead() {
 }
 
 absl::Status PgConnection::Commit() {
+  // A sent statement failed or never ran: the write cannot commit (its
+  // caller rolls it back).
+  if (!poisoned_.ok()) return std::exchange(poisoned_, absl::OkStatus());
   if (begin_pending_ != PendingBegin::kNone && pending_.empty()) {
     // No statement ran: nothing was begun, nothing is to be made durable.
     begin_pending_ = PendingBegin::kNone;
     in_read_ = false;
     return absl::OkStatus();
   }
-  // A sent statement failed: the write cannot commit (its callers rolls it
-  // back).
-  if (!poisoned_.ok()) return std::exchange(poisoned_, absl::OkStatus());
   if (in_read_) {
     GORANK_RETURN_IF_ERROR(FlushPending());  // reads sent and never stepped
     in_read_ = false;

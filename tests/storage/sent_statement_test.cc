@@ -158,5 +158,21 @@ TEST_F(SentStatementTest, AWriteWhoseSentStatementFailedCannotCommit) {
   EXPECT_THAT(Rows(), ElementsAre("a=1", "c=4"));
 }
 
+TEST_F(SentStatementTest, AWriteWhoseSentStatementNeverRanCannotCommit) {
+  if (!testing::TestOnPostgres()) {
+    GTEST_SKIP() << "SQLite runs a sent statement at once";
+  }
+  // The statement that was to carry it fails before anything is sent (the
+  // server cannot prepare it); the caller drops that error.
+  absl::Status s = db_->Write([&](Connection& c) -> absl::Status {
+    SendInsert(c, "b", 2).IgnoreError();
+    auto bad = c.Prepare("SELECT no_such_column FROM sent_rows");
+    if (bad.ok()) (*bad)->Run().IgnoreError();
+    return absl::OkStatus();
+  });
+  EXPECT_FALSE(s.ok());
+  EXPECT_THAT(Rows(), ElementsAre());
+}
+
 }  // namespace
 }  // namespace gorank::storage
