@@ -26,8 +26,9 @@
 //   statement. Statements sent with Statement::Send() wait in the same queue
 //   and go in front of the next statement or command (the COMMIT, say):
 //   an issuance's serial with its reads, its certificate row with the
-//   audit entry's reads. A sent statement that fails fails the statement
-//   that carried it, and the write can then no longer commit.
+//   audit entry's reads. A sent statement that fails (or never runs: the
+//   statement that was to carry it could not be prepared) fails the
+//   statement that carried it, and the write can then no longer commit.
 // - Outages: a connection that broke (server stopped or restarted) is
 //   re-opened at its next use; until the server answers, calls fail with
 //   UNAVAILABLE.
