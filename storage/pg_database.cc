@@ -588,10 +588,12 @@ void PgConnection::Forget(const PgStatement* owner) {
   }
 }
 
-void PgConnection::DropPending(const absl::Status& why) {
+void PgConnection::ForgetTransaction(const absl::Status& why) {
   for (PgPendingCommand& c : std::exchange(pending_, {})) {
     if (c.owner) c.owner->Fail(why);
   }
+  poisoned_ = absl::OkStatus();
+  expected_rows_.clear();
 }
 
 absl::Status PgConnection::DrainPendingCommit() {
@@ -806,9 +808,7 @@ absl::Status PgConnection::BeginWrite() {
   DrainPendingCommit().IgnoreError();
   GORANK_RETURN_IF_ERROR(EnsureConnected());
   begin_pending_ = PendingBegin::kWrite;  // sent with the first statement
-  DropPending(absl::AbortedError("a new write began"));
-  poisoned_ = absl::OkStatus();
-  expected_rows_.clear();
+  ForgetTransaction(absl::AbortedError("a new write began"));
   return absl::OkStatus();
 }
 
@@ -850,10 +850,8 @@ absl::Status PgConnection::Commit() {
 
 void PgConnection::Rollback() {
   in_read_ = false;
-  poisoned_ = absl::OkStatus();
-  expected_rows_.clear();
   // Nothing to run in a transaction being rolled back.
-  DropPending(absl::AbortedError("the transaction was rolled back"));
+  ForgetTransaction(absl::AbortedError("the transaction was rolled back"));
   if (begin_pending_ != PendingBegin::kNone) {
     begin_pending_ = PendingBegin::kNone;
     return;

@@ -194,9 +194,10 @@ class PgConnection : public Connection {
       const std::vector<int>& lengths, const std::vector<int>& formats,
       const std::vector<unsigned>& types, PendingBegin begin,
       const std::vector<PgPendingCommand>& pending);
-  // Drops the pending commands unsent (the transaction ends): statements
-  // waiting for them get `why`.
-  void DropPending(const absl::Status& why);
+  // The transaction ends unfinished: drops the pending commands unsent
+  // (statements waiting for them get `why`), the failure mark and the
+  // hinted rows.
+  void ForgetTransaction(const absl::Status& why);
   using RowKey = std::pair<std::string, std::vector<std::string>>;
   // The read of `row` (SELECT key, * ... WHERE its key), sent
   // (Statement::Send).

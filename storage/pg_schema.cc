@@ -9,9 +9,8 @@
 namespace gorank::storage {
 namespace {
 
-// One string per statement: PostgreSQL functions and triggers. The written
-// row's key is read through to_jsonb so one function serves every table
-// (its key columns are the trigger's arguments).
+// The functions every table's triggers share; each table's own (row ids,
+// written-row notes) are made by TableTriggerFunctions below.
 constexpr char kFunctions[] = R"sql(
 CREATE OR REPLACE FUNCTION json_valid(t text) RETURNS boolean LANGUAGE plpgsql IMMUTABLE AS $f$
 BEGIN
@@ -26,42 +25,10 @@ BEGIN
   RAISE EXCEPTION '% is append-only', TG_TABLE_NAME;
 END $f$;
 
-CREATE OR REPLACE FUNCTION rankd_note_written() RETURNS trigger LANGUAGE plpgsql AS $f$
-DECLARE
-  r jsonb;
-  k text[] := '{}';
-  c text;
-BEGIN
-  IF to_regclass('pg_temp.rankd_written') IS NULL THEN
-    RETURN NULL;
-  END IF;
-  IF TG_OP = 'DELETE' THEN r := to_jsonb(OLD); ELSE r := to_jsonb(NEW); END IF;
-  FOREACH c IN ARRAY TG_ARGV LOOP
-    k := k || (r ->> c);
-  END LOOP;
-  INSERT INTO pg_temp.rankd_written(tbl, key) VALUES (TG_TABLE_NAME, k);
-  RETURN NULL;
-END $f$;
-
 CREATE OR REPLACE FUNCTION rankd_notify_change() RETURNS trigger LANGUAGE plpgsql AS $f$
 BEGIN
   PERFORM pg_notify('rankd_changes', TG_TABLE_SCHEMA);
   RETURN NULL;
-END $f$;
-
-CREATE OR REPLACE FUNCTION rankd_next_id() RETURNS trigger LANGUAGE plpgsql AS $f$
-DECLARE
-  col text := TG_ARGV[0];
-  v bigint;
-BEGIN
-  v := (to_jsonb(NEW) ->> col)::bigint;
-  IF v IS NULL THEN
-    EXECUTE format('SELECT coalesce(max(%I), 0) + 1 FROM %I.%I', col, TG_TABLE_SCHEMA,
-                   TG_TABLE_NAME) INTO v;
-    NEW := jsonb_populate_record(NEW, jsonb_build_object(col, v));
-  END IF;
-  PERFORM set_config('rankd.last_id', v::text, true);
-  RETURN NEW;
 END $f$;
 )sql";
 
@@ -81,8 +48,9 @@ std::string SqlString(const std::string& s) {
 }
 
 // A column's value as text, as `to_jsonb(row) ->> column` gives it (what
-// the generic rankd_note_written notes): a plain cast for text and integer
-// columns, the JSON route for any other type.
+// the one generic note function of schema versions before 13 noted): a
+// plain cast for text and integer columns, the JSON route for any other
+// type.
 std::string KeyText(const std::string& row, const std::string& column,
                     const std::string& data_type) {
   if (data_type == "text" || data_type == "bigint" || data_type == "integer" ||
@@ -93,8 +61,9 @@ std::string KeyText(const std::string& row, const std::string& column,
 }
 
 // `table`'s own trigger functions, with static SQL (PL/pgSQL plans it once
-// a session) where the generic rankd_note_written and rankd_next_id build
-// the row's JSON or an EXECUTE at every row: rankd_note_written_<table>
+// a session) where the generic functions of schema versions before 13
+// built the row's JSON or ran an EXECUTE at every row (they may linger in
+// such a database, unused): rankd_note_written_<table>
 // with its key columns `pk` (their data types in `types`), and, with
 // `next_id` (the one bigint key column), rankd_next_id_<table>. Rows of the
 // table in another schema than `schema` (a copy made later) take the
