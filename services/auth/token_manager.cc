@@ -52,14 +52,34 @@ std::string HashTokenSecret(const std::string& secret) {
 absl::StatusOr<Caller> TokenManager::Authenticate(
     const std::optional<std::string>& bearer) {
   if (!bearer) return Caller::Public();
+  const std::string hash = HashTokenSecret(*bearer);
+  const auto now = std::chrono::steady_clock::now();
+  uint64_t revocations = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = live_.find(hash);
+    if (it != live_.end()) {
+      if (now - it->second.read_at < live_cache_ttl_) return it->second.caller;
+      live_.erase(it);
+    }
+    revocations = revocations_;
+  }
   GORANK_ASSIGN_OR_RETURN(std::optional<TokenRecord> token,
-                          repo_->FindTokenByHash(HashTokenSecret(*bearer)));
+                          repo_->FindTokenByHash(hash));
   if (!token) return absl::UnauthenticatedError("unknown token");
   if (token->revoked_unix != 0) {
     return absl::UnauthenticatedError("token " + std::to_string(token->id) +
                                       " has been revoked");
   }
-  return Caller{token->role, token->agency_prefix, token->id};
+  Caller caller{token->role, token->agency_prefix, token->id};
+  if (live_cache_ttl_.count() > 0) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (revocations == revocations_) {
+      if (live_.size() >= kMaxCached) live_.clear();
+      live_[hash] = Cached{caller, now};
+    }
+  }
+  return caller;
 }
 
 absl::StatusOr<NewToken> TokenManager::Create(const Caller& by, Role role,
@@ -113,9 +133,20 @@ absl::StatusOr<TokenRecord> TokenManager::Revoke(const Caller& by,
                       "token:" + std::to_string(token_id),
                       before,
                       TokenJson(token)};
+  // Forgotten before and after the write: a call that read the token
+  // live meanwhile keeps nothing (revocations_ moved), and none trusts it
+  // after the revocation is acknowledged.
+  ForgetLive(token.hash);
   GORANK_RETURN_IF_ERROR(
       repo_->RevokeToken(token_id, token.revoked_unix, change));
+  ForgetLive(token.hash);
   return token;
+}
+
+void TokenManager::ForgetLive(const std::string& hash) {
+  std::lock_guard<std::mutex> lock(mu_);
+  live_.erase(hash);
+  ++revocations_;
 }
 
 absl::StatusOr<std::vector<TokenRecord>> TokenManager::List() {

@@ -4,8 +4,12 @@
 #ifndef GORANK_SERVICES_AUTH_TOKEN_MANAGER_H_
 #define GORANK_SERVICES_AUTH_TOKEN_MANAGER_H_
 
+#include <chrono>
+#include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -27,10 +31,25 @@ struct NewToken {
 };
 
 // Thread-safe; does not own its arguments, which must outlive it.
+//
+// Authentication reads a token from the repository at most once a
+// `live_cache_ttl` (1 s by default): a token read live is trusted that long
+// from the moment its read began, so a busy caller's calls cost no database
+// read each. Revoke forgets it at once: this instance refuses it from the
+// next call. Another instance on the same PostgreSQL database (whose cache
+// this one cannot reach) refuses it at most `live_cache_ttl` after the
+// revocation committed, the public index's staleness bound. Unknown and
+// revoked tokens are never kept (every try reads the repository), nor more
+// than kMaxCached live ones.
 class TokenManager {
  public:
-  TokenManager(TokenRepository* repo, const Clock* clock)
-      : repo_(repo), clock_(clock) {}
+  static constexpr std::chrono::milliseconds kDefaultLiveCacheTtl{1000};
+  static constexpr size_t kMaxCached = 4096;
+
+  // A zero `live_cache_ttl` reads the repository at every call.
+  TokenManager(TokenRepository* repo, const Clock* clock,
+               std::chrono::milliseconds live_cache_ttl = kDefaultLiveCacheTtl)
+      : repo_(repo), clock_(clock), live_cache_ttl_(live_cache_ttl) {}
 
   // The caller behind `bearer` (the text after "Bearer "); the public when
   // nullopt. UNAUTHENTICATED for an unknown or revoked token.
@@ -52,8 +71,23 @@ class TokenManager {
   absl::StatusOr<std::optional<std::string>> BootstrapIfEmpty();
 
  private:
+  // Drops the token with this hash from the cache and moves revocations_.
+  void ForgetLive(const std::string& hash);
+
+  struct Cached {
+    Caller caller;
+    std::chrono::steady_clock::time_point read_at;
+  };
+
   TokenRepository* repo_;
   const Clock* clock_;
+  const std::chrono::milliseconds live_cache_ttl_;
+  std::mutex mu_;
+  // Live tokens by hash, with when their read began; guarded by mu_.
+  std::unordered_map<std::string, Cached> live_;
+  // Moves at every revocation, so that a read that began before it keeps
+  // nothing; guarded by mu_.
+  uint64_t revocations_ = 0;
 };
 
 }  // namespace gorank::auth

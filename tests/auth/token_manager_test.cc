@@ -1,8 +1,12 @@
 #include "services/auth/token_manager.h"
 
 #include <algorithm>
+#include <chrono>
+#include <functional>
 #include <set>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -166,6 +170,108 @@ TEST_F(TokenManagerTest, RefusesBadRevocations) {
   EXPECT_EQ(manager_.Revoke(admin_, a->record.id).status().code(),
             StatusCode::kFailedPrecondition);  // already revoked
   EXPECT_EQ(tokens_repo_.AuditLog().size(), audit + 1);
+}
+
+// The repository behind a second instance, or counting reads: the fake,
+// with the number of FindTokenByHash calls and a hook run inside the next.
+class CountingTokenRepository : public testing::InMemoryTokenRepository {
+ public:
+  using InMemoryTokenRepository::InMemoryTokenRepository;
+  absl::StatusOr<std::optional<TokenRecord>> FindTokenByHash(
+      const std::string& hash) override {
+    ++reads;
+    auto found = InMemoryTokenRepository::FindTokenByHash(hash);
+    if (std::function<void()> hook = std::exchange(during_read, nullptr)) {
+      hook();
+    }
+    return found;
+  }
+  int reads = 0;
+  std::function<void()> during_read;
+};
+
+class TokenCacheTest : public ::testing::Test {
+ protected:
+  TokenCacheTest() : repo_(nullptr), clock_(1717214400) {}
+  // A national-admin token made through `m`.
+  NewToken Make(TokenManager& m, const std::string& label) {
+    auto t = m.Create(admin_, Role::kNationalAdmin, "", label);
+    EXPECT_TRUE(t.ok()) << t.status();
+    return *t;
+  }
+  CountingTokenRepository repo_;
+  FakeClock clock_;
+  const Caller admin_{Role::kNationalAdmin, "", 1000};
+};
+
+TEST_F(TokenCacheTest, ALiveTokenIsReadOnceAWhile) {
+  TokenManager m(&repo_, &clock_);
+  const NewToken t = Make(m, "busy");
+  for (int i = 0; i < 50; ++i) {
+    auto c = m.Authenticate(t.secret);
+    ASSERT_TRUE(c.ok()) << c.status();
+    EXPECT_EQ(c->token_id, t.record.id);
+    EXPECT_EQ(c->role, Role::kNationalAdmin);
+  }
+  EXPECT_EQ(repo_.reads, 1);
+  // Unknown tokens are not kept: every try reads.
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(m.Authenticate(std::string("rkd_unknown")).status().code(),
+              StatusCode::kUnauthenticated);
+  }
+  EXPECT_EQ(repo_.reads, 4);
+}
+
+TEST_F(TokenCacheTest, WithoutACacheEveryCallReads) {
+  TokenManager m(&repo_, &clock_, std::chrono::milliseconds(0));
+  const NewToken t = Make(m, "uncached");
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(m.Authenticate(t.secret).ok());
+  EXPECT_EQ(repo_.reads, 5);
+}
+
+TEST_F(TokenCacheTest, ARevokedTokenIsRefusedAtOnceByItsInstance) {
+  TokenManager m(&repo_, &clock_, std::chrono::hours(1));
+  const NewToken t = Make(m, "to revoke");
+  ASSERT_TRUE(m.Authenticate(t.secret).ok());
+  ASSERT_TRUE(m.Authenticate(t.secret).ok());
+  ASSERT_TRUE(m.Revoke(admin_, t.record.id).ok());
+  absl::Status s = m.Authenticate(t.secret).status();
+  EXPECT_EQ(s.code(), StatusCode::kUnauthenticated) << s;
+  EXPECT_NE(s.message().find("revoked"), absl::string_view::npos) << s;
+  // And stays refused: revoked tokens are not kept either.
+  EXPECT_EQ(m.Authenticate(t.secret).status().code(),
+            StatusCode::kUnauthenticated);
+}
+
+TEST_F(TokenCacheTest, AReadThatRacesARevocationKeepsNothing) {
+  TokenManager m(&repo_, &clock_, std::chrono::hours(1));
+  const NewToken t = Make(m, "raced");
+  const NewToken other = Make(m, "revoker");
+  // The token is read live, then revoked before the read's answer is kept
+  // (a revocation committing while an authentication was under way).
+  repo_.during_read = [&] {
+    ASSERT_TRUE(
+        m.Revoke(Caller{Role::kNationalAdmin, "", other.record.id}, t.record.id)
+            .ok());
+  };
+  ASSERT_TRUE(m.Authenticate(t.secret).ok());  // read before the revocation
+  EXPECT_EQ(m.Authenticate(t.secret).status().code(),
+            StatusCode::kUnauthenticated);
+}
+
+TEST_F(TokenCacheTest, AnotherInstancesRevocationHoldsWithinTheTtl) {
+  // Two instances on one database: B revokes, A had the token cached.
+  TokenManager a(&repo_, &clock_, std::chrono::milliseconds(30));
+  TokenManager b(&repo_, &clock_, std::chrono::milliseconds(30));
+  const NewToken t = Make(a, "shared");
+  ASSERT_TRUE(a.Authenticate(t.secret).ok());
+  ASSERT_TRUE(b.Revoke(admin_, t.record.id).ok());
+  EXPECT_EQ(b.Authenticate(t.secret).status().code(),
+            StatusCode::kUnauthenticated);
+  // A reads the token again once its entry is older than the TTL.
+  std::this_thread::sleep_for(std::chrono::milliseconds(40));
+  EXPECT_EQ(a.Authenticate(t.secret).status().code(),
+            StatusCode::kUnauthenticated);
 }
 
 }  // namespace
