@@ -23,27 +23,38 @@ constexpr char kLastLeaf[] =
 
 absl::StatusOr<int64_t> AppendAudit(Connection& conn,
                                     const ChangeRecord& change) {
+  return AppendAudit(conn, change, nullptr);
+}
+
+absl::StatusOr<int64_t> AppendAudit(
+    Connection& conn, const ChangeRecord& change,
+    const std::function<absl::Status()>& meanwhile) {
   audit::AuditEntry record = audit::AuditEntry::FromChange(change);
-  // The link to the previous entry (keyed_digest.h): read under the write
-  // lock, so no other writer appends in between; sent with the written rows'
-  // reads (one round trip on PostgreSQL).
+  // The link to the previous entry (keyed_digest.h): the one this
+  // transaction appended last, or else read under the write lock, so no
+  // other writer appends in between; sent with the written rows' reads (one
+  // round trip on PostgreSQL).
+  const bool linked = !conn.row_digest_key().empty();
   std::unique_ptr<Statement> last;
-  if (!conn.row_digest_key().empty()) {
+  if (linked && !conn.audit_tip()) {
     GORANK_ASSIGN_OR_RETURN(last, conn.Prepare(kLastLeaf));
     GORANK_RETURN_IF_ERROR(last->Send());
   }
-  GORANK_ASSIGN_OR_RETURN(record.rows, conn.TakeWrittenRowDigests());
-  int64_t next = 0;  // the entry's number, when the last one was read
-  if (last) {
-    GORANK_ASSIGN_OR_RETURN(bool found, last->Step());
-    next = 1;
-    if (found) {
-      const int64_t seq = last->Int(0);
-      record.rows[audit::ChainRowName(seq)] =
-          audit::ChainLink(conn.row_digest_key(), seq, last->Blob(1));
-      next = seq + 1;
+  GORANK_ASSIGN_OR_RETURN(record.rows, conn.TakeWrittenRowDigests(meanwhile));
+  int64_t next = 0;  // the entry's number, when the last one is known
+  if (linked) {
+    std::optional<std::pair<int64_t, std::string>> prev = conn.audit_tip();
+    if (last) {
+      GORANK_ASSIGN_OR_RETURN(bool found, last->Step());
+      if (found) prev.emplace(last->Int(0), last->Blob(1));
+      last.reset();
     }
-    last.reset();
+    next = 1;
+    if (prev) {
+      record.rows[audit::ChainRowName(prev->first)] =
+          audit::ChainLink(conn.row_digest_key(), prev->first, prev->second);
+      next = prev->first + 1;
+    }
   }
   GORANK_ASSIGN_OR_RETURN(const std::string entry, record.Encode());
   std::string leaf = audit::LeafHash(entry);
@@ -54,6 +65,7 @@ absl::StatusOr<int64_t> AppendAudit(Connection& conn,
     GORANK_ASSIGN_OR_RETURN(auto at, conn.Prepare(kInsertAuditAt));
     at->Bind(1, next).BindBlob(2, entry).BindBlob(3, leaf);
     GORANK_RETURN_IF_ERROR(at->Send());
+    conn.set_audit_tip(next, leaf);
     conn.NoteAuditEntry(next, std::move(leaf));
     return next;
   }

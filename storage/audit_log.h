@@ -5,6 +5,7 @@
 #ifndef GORANK_STORAGE_AUDIT_LOG_H_
 #define GORANK_STORAGE_AUDIT_LOG_H_
 
+#include <functional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -21,6 +22,11 @@ namespace gorank::storage {
 // after not JSON), which rolls the whole transaction back.
 absl::StatusOr<int64_t> AppendAudit(Connection& conn,
                                     const ChangeRecord& change);
+// The same, running `meanwhile` while the written rows are read
+// (Connection::TakeWrittenRowDigests).
+absl::StatusOr<int64_t> AppendAudit(
+    Connection& conn, const ChangeRecord& change,
+    const std::function<absl::Status()>& meanwhile);
 
 }  // namespace gorank::storage
 

@@ -17,11 +17,18 @@ absl::Status RunTransaction(
     Connection& c, bool write,
     const std::function<absl::Status(Connection&)>& fn) {
   if (write) c.TakeAuditEntries();  // a failed write's are not this one's
+  c.ForgetAuditTip();
   GORANK_RETURN_IF_ERROR(write ? c.BeginWrite() : c.BeginRead());
   absl::Status s = fn(c);
   if (s.ok()) s = c.Commit();
   if (!s.ok()) c.Rollback();
   return s;
+}
+
+absl::Status Connection::RollbackTo(const std::string& name) {
+  GORANK_RETURN_IF_ERROR(Exec("ROLLBACK TO SAVEPOINT " + name));
+  ForgetAuditTip();
+  return TakeWrittenRowDigests(nullptr).status();
 }
 
 absl::StatusOr<std::vector<std::string>> CachedCatalogue(

@@ -121,9 +121,15 @@ class Connection {
 
   // "table:key" -> hex SHA-256 of every row written (inserted, updated or
   // deleted: row_digest.h) since the transaction began or the last call;
-  // the audit log records them.
+  // the audit log records them. `meanwhile` (may be null) runs once the
+  // rows' reads are under way and before their answers are read: what it
+  // sends (Statement::Send) runs after those reads, in the same round trip
+  // on PostgreSQL (group commit's next issuance, sql_certificate_repository).
+  // It must write no row of It must not write a row written before the call
+  // unless that row was hinted (ExpectWrittenRow): the others are read after
+  // what it sent.
   virtual absl::StatusOr<std::map<std::string, std::string>>
-  TakeWrittenRowDigests() = 0;
+  TakeWrittenRowDigests(const std::function<absl::Status()>& meanwhile) = 0;
   // A hint for the next TakeWrittenRowDigests(): `table`'s row with these
   // key values (text, in key order, as the row's key reads) is among the
   // rows written. PostgreSQL, which reads the written rows back, then sends
@@ -156,6 +162,23 @@ class Connection {
   std::vector<std::pair<int64_t, std::string>> TakeAuditEntries() {
     return std::exchange(audit_entries_, {});
   }
+  // The last audit entry appended in the current write transaction and
+  // still in it (seq, leaf hash): AppendAudit links the next entry to it
+  // without reading the log (the write lock keeps other writers out).
+  // RunTransaction forgets it when a transaction begins, RollbackTo when a
+  // savepoint is rolled back.
+  const std::optional<std::pair<int64_t, std::string>>& audit_tip() const {
+    return audit_tip_;
+  }
+  void set_audit_tip(int64_t seq, std::string leaf_hash) {
+    audit_tip_.emplace(seq, std::move(leaf_hash));
+  }
+  void ForgetAuditTip() { audit_tip_.reset(); }
+
+  // ROLLBACK TO SAVEPOINT `name`, inside a write: what the transaction
+  // wrote since then is gone, and so are the digests of the rows it wrote
+  // and the audit tip (the next audit entry records neither).
+  absl::Status RollbackTo(const std::string& name);
 
   // Transactions; the Database drives them.
   virtual absl::Status BeginWrite() = 0;
@@ -171,6 +194,7 @@ class Connection {
  private:
   std::string row_digest_key_;
   std::vector<std::pair<int64_t, std::string>> audit_entries_;
+  std::optional<std::pair<int64_t, std::string>> audit_tip_;
 };
 
 // Runs `fn` on `c` between BeginWrite() (or BeginRead()) and Commit(),

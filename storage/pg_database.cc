@@ -681,9 +681,11 @@ std::string RowName(const std::string& table,
 }  // namespace
 
 absl::StatusOr<std::map<std::string, std::string>>
-PgConnection::TakeWrittenRowDigests() {
+PgConnection::TakeWrittenRowDigests(
+    const std::function<absl::Status()>& meanwhile) {
   // The hinted rows' reads go in the round trip of kTakeWritten, right in
-  // front of it: after every write of the transaction so far.
+  // front of it: after every write of the transaction so far; what
+  // `meanwhile` sends goes right behind it.
   std::map<std::string, std::unique_ptr<Statement>> ahead;
   for (const RowKey& row : std::exchange(expected_rows_, {})) {
     const std::string name = RowName(row.first, row.second);
@@ -694,6 +696,10 @@ PgConnection::TakeWrittenRowDigests() {
   std::vector<RowKey> rows;
   {
     GORANK_ASSIGN_OR_RETURN(auto st, Prepare(kTakeWritten));
+    if (meanwhile) {
+      GORANK_RETURN_IF_ERROR(st->Send());
+      GORANK_RETURN_IF_ERROR(meanwhile());
+    }
     while (true) {
       GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
       if (!row) break;

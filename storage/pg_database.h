@@ -132,8 +132,8 @@ class PgConnection : public Connection {
   absl::Status Exec(const std::string& sql) override;
   int64_t LastInsertRowId() override;
   int64_t Changes() const override { return changes_; }
-  absl::StatusOr<std::map<std::string, std::string>> TakeWrittenRowDigests()
-      override;
+  absl::StatusOr<std::map<std::string, std::string>> TakeWrittenRowDigests(
+      const std::function<absl::Status()>& meanwhile) override;
   void ExpectWrittenRow(const std::string& table,
                         std::vector<std::string> key) override {
     expected_rows_.emplace_back(table, std::move(key));

@@ -8,7 +8,9 @@
 // written wait for it and then share the next write transaction (one commit,
 // one fsync, for all of them). The batch's writer takes the waiting calls
 // one at a time inside the transaction, so calls that arrive while it
-// writes join it too; each after the first runs in its own savepoint, so a
+// writes join it too. They run without savepoints; when one after the first
+// is refused, the transaction is rolled back and the calls taken so far are
+// written again from the start, each in its own savepoint, so that a
 // refused one is rolled back alone and the others are committed (a refused
 // first call ends its batch). Every call returns only after the commit that
 // holds it (or its refusal). When the last batches had more calls in
@@ -132,6 +134,9 @@ class SqlCertificateRepository : public certificates::CertificateRepository {
   // more (or its time is up); waits for one meanwhile (sets *waited and
   // counts the batch as delayed the first time). Takes batch_mu_.
   PendingIssue* NextInBatch(const BatchPlan& plan, size_t taken, bool* waited);
+  // The next waiting call, if one is waiting and the batch is not full;
+  // never waits. Takes batch_mu_.
+  PendingIssue* NextWaiting(size_t taken);
   // Writes one batch in one transaction, taking the waiting calls as it
   // goes; fills every taken call's result and returns them.
   std::vector<PendingIssue*> WriteBatch(const BatchPlan& plan);

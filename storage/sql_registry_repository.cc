@@ -234,15 +234,28 @@ absl::StatusOr<PlayerAndAgency> LoadPlayerAndAgency(Connection& c, PlayerId id,
                                                     const std::string& prefix) {
   GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kGetPlayerAndAgency));
   st->Bind(1, id.value).Bind(2, prefix);
-  GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+  return ReadPlayerAndAgency(*st, prefix);
+}
+
+absl::StatusOr<std::unique_ptr<Statement>> SendPlayerAndAgency(
+    Connection& c, PlayerId id, const std::string& prefix) {
+  GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kGetPlayerAndAgency));
+  st->Bind(1, id.value).Bind(2, prefix);
+  GORANK_RETURN_IF_ERROR(st->Send());
+  return st;
+}
+
+absl::StatusOr<PlayerAndAgency> ReadPlayerAndAgency(Statement& st,
+                                                    const std::string& prefix) {
+  GORANK_ASSIGN_OR_RETURN(bool row, st.Step());
   PlayerAndAgency out;
   if (!row) return out;
-  if (!st->IsNull(0)) out.player = ReadPlayer(*st);
-  if (!st->IsNull(12)) {
+  if (!st.IsNull(0)) out.player = ReadPlayer(st);
+  if (!st.IsNull(12)) {
     registry::Agency a;
     a.prefix = prefix;
-    a.status = static_cast<registry::AgencyStatus>(st->Int(12));
-    a.status_reason = st->Text(13);
+    a.status = static_cast<registry::AgencyStatus>(st.Int(12));
+    a.status_reason = st.Text(13);
     out.agency = std::move(a);
   }
   return out;

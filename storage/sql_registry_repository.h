@@ -4,6 +4,8 @@
 #ifndef GORANK_STORAGE_SQL_REGISTRY_REPOSITORY_H_
 #define GORANK_STORAGE_SQL_REGISTRY_REPOSITORY_H_
 
+#include <memory>
+
 #include "services/registry/registry_repository.h"
 #include "storage/database.h"
 
@@ -68,6 +70,11 @@ struct PlayerAndAgency {
 };
 absl::StatusOr<PlayerAndAgency> LoadPlayerAndAgency(Connection& c,
                                                     registry::PlayerId id,
+                                                    const std::string& prefix);
+// The same in two steps: the read sent (Statement::Send), and its answer.
+absl::StatusOr<std::unique_ptr<Statement>> SendPlayerAndAgency(
+    Connection& c, registry::PlayerId id, const std::string& prefix);
+absl::StatusOr<PlayerAndAgency> ReadPlayerAndAgency(Statement& sent,
                                                     const std::string& prefix);
 // Checks the stored rank equals entry.from_rank (ABORTED otherwise), sets it
 // to entry.to_rank and appends the history row; returns the row id.

@@ -267,12 +267,16 @@ void SqliteConnection::WatchWrites() {
 }
 
 absl::StatusOr<std::map<std::string, std::string>>
-SqliteConnection::TakeWrittenRowDigests() {
+SqliteConnection::TakeWrittenRowDigests(
+    const std::function<absl::Status()>& meanwhile) {
   std::vector<std::pair<std::string, int64_t>> touched;
   std::vector<DeletedRow> deleted;
   touched.swap(touched_);
   deleted.swap(deleted_);
-  return DigestRowsByRowid(*this, touched, deleted);
+  GORANK_ASSIGN_OR_RETURN(auto digests,
+                          DigestRowsByRowid(*this, touched, deleted));
+  if (meanwhile) GORANK_RETURN_IF_ERROR(meanwhile());
+  return digests;
 }
 
 absl::StatusOr<std::vector<std::string>> SqliteConnection::ListTables() {

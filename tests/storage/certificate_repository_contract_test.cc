@@ -24,6 +24,7 @@
 
 #include "gtest/gtest.h"
 #include "services/audit/audit_entry.h"
+#include "services/audit/keyed_digest.h"
 #include "services/certificates/certificate_repository.h"
 #include "storage/database.h"
 #include "storage/sql_certificate_repository.h"
@@ -144,7 +145,7 @@ class CertificateRepositoryContract
     const std::string why = EngineUnavailable(GetParam().engine);
     if (!why.empty()) GTEST_SKIP() << why;
     address_ = EngineAddress(GetParam().engine, dir_, "certificates.db");
-    auto db = storage::Database::Open(address_);
+    auto db = storage::Database::Open(address_, Keyed());
     ASSERT_TRUE(db.ok()) << db.status();
     db_ = std::move(*db);
     registry_ = std::make_unique<storage::SqlRegistryRepository>(db_.get());
@@ -176,6 +177,67 @@ class CertificateRepositoryContract
     return c.ok() ? *c : Certificate{};
   }
   int64_t AuditRows() { return testing::CountAuditRows(db_.get()).value(); }
+  // The "rows" of every audit entry after the first `seq`, in order.
+  std::vector<std::map<std::string, std::string>> EntryRowsAfter(int64_t seq) {
+    std::vector<std::map<std::string, std::string>> out;
+    const absl::Status s =
+        db_->Read([&](storage::Connection& c) -> absl::Status {
+          auto st = c.Prepare(
+              "SELECT entry FROM audit_log WHERE seq > ?1 ORDER BY seq");
+          if (!st.ok()) return st.status();
+          (*st)->Bind(1, seq);
+          while (true) {
+            auto row = (*st)->Step();
+            if (!row.ok()) return row.status();
+            if (!*row) return absl::OkStatus();
+            auto entry = audit::AuditEntry::Decode((*st)->Blob(0));
+            if (!entry.ok()) return entry.status();
+            out.push_back(entry->rows);
+          }
+        });
+    EXPECT_TRUE(s.ok()) << s;
+    return out;
+  }
+  // As rankd opens it: entries linked under a row-digest key.
+  static storage::DatabaseOptions Keyed() {
+    storage::DatabaseOptions options;
+    options.row_digest_key = std::string(32, 'k');
+    return options;
+  }
+  // Every entry of the log links to the one before it (its leaf hash as
+  // stored), as rankd's log check demands.
+  void ExpectEveryEntryLinked() {
+    const std::string key = Keyed().row_digest_key;
+    int64_t checked = 0;
+    ASSERT_TRUE(
+        db_->Read([&](storage::Connection& c) -> absl::Status {
+             auto st = c.Prepare(
+                 "SELECT seq, entry, leaf_hash FROM audit_log ORDER BY seq");
+             if (!st.ok()) return st.status();
+             std::string previous_leaf;
+             while (true) {
+               auto row = (*st)->Step();
+               if (!row.ok()) return row.status();
+               if (!*row) return absl::OkStatus();
+               const int64_t seq = (*st)->Int(0);
+               auto entry = audit::AuditEntry::Decode((*st)->Blob(1));
+               if (!entry.ok()) return entry.status();
+               if (seq > 1) {
+                 auto link = entry->rows.find(audit::ChainRowName(seq - 1));
+                 EXPECT_TRUE(link != entry->rows.end()) << "entry " << seq;
+                 if (link != entry->rows.end()) {
+                   EXPECT_EQ(link->second,
+                             audit::ChainLink(key, seq - 1, previous_leaf))
+                       << "entry " << seq;
+                 }
+               }
+               previous_leaf = (*st)->Blob(2);
+               ++checked;
+             }
+           })
+            .ok());
+    EXPECT_EQ(checked, AuditRows());
+  }
   std::optional<Rank> RankOf(PlayerId id) {
     auto p = registry_->GetPlayer(id);
     EXPECT_TRUE(p.ok()) << p.status();
@@ -492,7 +554,7 @@ TEST_P(CertificateRepositoryContract, ASuspendedAgencyIssuesNothing) {
 // write left nothing behind.
 TEST_P(CertificateRepositoryContract, RankRaceLosesNoUpdate) {
   const PlayerId p = AddPlayer(R("1k"));
-  auto other_db = storage::Database::Open(address_);
+  auto other_db = storage::Database::Open(address_, Keyed());
   ASSERT_TRUE(other_db.ok()) << other_db.status();
   storage::SqlCertificateRepository other(other_db->get());
   CertificateRepository* repos[2] = {repo_.get(), &other};
@@ -541,7 +603,7 @@ TEST_P(CertificateRepositoryContract, RacingIssuancesShareNoSerial) {
   constexpr int kEach = 6;
   std::vector<PlayerId> players;
   for (int i = 0; i < 2 * kEach; ++i) players.push_back(AddPlayer());
-  auto other_db = storage::Database::Open(address_);
+  auto other_db = storage::Database::Open(address_, Keyed());
   ASSERT_TRUE(other_db.ok()) << other_db.status();
   storage::SqlCertificateRepository other(other_db->get());
   CertificateRepository* repos[2] = {repo_.get(), &other};
@@ -567,6 +629,7 @@ TEST_P(CertificateRepositoryContract, RacingIssuancesShareNoSerial) {
   for (int s = 1; s <= 2 * kEach; ++s) expected.push_back(s);
   EXPECT_EQ(Serials("110", 2025), expected);
   EXPECT_EQ(AuditRows(), audit + 2 * kEach);
+  ExpectEveryEntryLinked();
 }
 
 // Group commit: while one issuance waits to be written (behind a write held
@@ -625,21 +688,8 @@ TEST_P(CertificateRepositoryContract, IssuancesLinedUpShareOneCommit) {
             "certificate " + results[3]->number.ToString());
 
   // Each of the three entries names the rows of its own holder only.
-  std::vector<std::map<std::string, std::string>> rows;
-  ASSERT_TRUE(db_->Read([&](storage::Connection& c) -> absl::Status {
-                   auto st = c.Prepare(
-                       "SELECT entry FROM audit_log ORDER BY seq DESC LIMIT 3");
-                   if (!st.ok()) return st.status();
-                   while (true) {
-                     auto row = (*st)->Step();
-                     if (!row.ok()) return row.status();
-                     if (!*row) return absl::OkStatus();
-                     auto entry = audit::AuditEntry::Decode((*st)->Blob(0));
-                     if (!entry.ok()) return entry.status();
-                     rows.insert(rows.begin(), entry->rows);
-                   }
-                 })
-                  .ok());
+  const std::vector<std::map<std::string, std::string>> rows =
+      EntryRowsAfter(audit);
   ASSERT_EQ(rows.size(), 3u);
   const PlayerId owners[3] = {players[0], players[1], players[3]};
   for (int i = 0; i < 3; ++i) {
@@ -649,6 +699,9 @@ TEST_P(CertificateRepositoryContract, IssuancesLinedUpShareOneCommit) {
           << "entry " << i << ", " << key;
     }
   }
+  // The refused call's entry was rolled back: the fourth call's links to
+  // the second's.
+  ExpectEveryEntryLinked();
 }
 
 // A refused first call ends its batch alone (it ran in the transaction
@@ -684,6 +737,67 @@ TEST_P(CertificateRepositoryContract, ARefusedFirstCallEndsItsBatchAlone) {
   EXPECT_EQ(after.issuances, 3);
   EXPECT_EQ(Serials("110", 2025), (std::vector<int>{1, 2}));
   EXPECT_EQ(AuditRows(), audit + 2);
+}
+
+// Many callers at once, as rankd under load: batches take calls waiting
+// while they write (their first reads sent ahead of them) and calls that
+// come later, in every interleaving the threads make. Every certificate is
+// its own call's (holder, grade, its audit entry naming its own rows), the
+// serials are gapless and every entry links to the one before.
+TEST_P(CertificateRepositoryContract, CallersAtOnceEachGetTheirOwnCertificate) {
+  constexpr int kThreads = 4;
+  constexpr int kEach = 30;
+  const char* grades[kThreads] = {"1d", "2d", "3k", "1k"};
+  std::vector<PlayerId> players;
+  for (int i = 0; i < kThreads * kEach; ++i) players.push_back(AddPlayer());
+  const int64_t audit = AuditRows();
+  std::vector<std::vector<absl::StatusOr<Certificate>>> results(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int k = 0; k < kEach; ++k) {
+        results[t].push_back(repo_->IssueCertificate(
+            RankPlan(players[t * kEach + k], grades[t])));
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  std::map<std::string, PlayerId> holder_of;
+  for (int t = 0; t < kThreads; ++t) {
+    for (int k = 0; k < kEach; ++k) {
+      const auto& r = results[t][k];
+      ASSERT_TRUE(r.ok()) << r.status();
+      EXPECT_EQ(r->player_id, players[t * kEach + k]);
+      EXPECT_EQ(r->grade, R(grades[t]));
+      auto stored = repo_->GetCertificate(r->number);
+      ASSERT_TRUE(stored.ok()) << stored.status();
+      EXPECT_EQ(stored->player_id, r->player_id);
+      EXPECT_EQ(RankOf(r->player_id), R(grades[t]));
+      holder_of[r->number.ToString()] = r->player_id;
+    }
+  }
+  std::vector<int> expected;
+  for (int s = 1; s <= kThreads * kEach; ++s) expected.push_back(s);
+  EXPECT_EQ(Serials("110", 2025), expected);
+  EXPECT_EQ(AuditRows(), audit + kThreads * kEach);
+  // Each issuance's entry names its own certificate and holder only.
+  int named = 0;
+  for (const auto& rows : EntryRowsAfter(audit)) {
+    std::vector<std::string> certs, holders;
+    for (const auto& [name, digest] : rows) {
+      if (name.rfind("certificates:", 0) == 0) certs.push_back(name.substr(13));
+      if (name.rfind("players:", 0) == 0) holders.push_back(name.substr(8));
+    }
+    EXPECT_EQ(certs.size(), 1u);
+    EXPECT_EQ(holders.size(), 1u);
+    if (certs.size() == 1 && holders.size() == 1) {
+      EXPECT_EQ(holders[0], std::to_string(holder_of[certs[0]].value))
+          << certs[0];
+      ++named;
+    }
+  }
+  EXPECT_EQ(named, kThreads * kEach);
+  ExpectEveryEntryLinked();
 }
 
 // The commit delay: after a batch of three calls, the next batch, having
