@@ -22,6 +22,16 @@ bool OwnAuditEntries::Take(int64_t seq, const std::string& leaf_hash_hex) {
   return own;
 }
 
+void OwnAuditEntries::SetWriterPid(int pid) {
+  std::lock_guard<std::mutex> lock(mu_);
+  writer_pid_ = pid;
+}
+
+bool OwnAuditEntries::IsWriterPid(int pid) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return pid != 0 && pid == writer_pid_;
+}
+
 size_t OwnAuditEntries::size() const {
   std::lock_guard<std::mutex> lock(mu_);
   return entries_.size();

@@ -39,9 +39,18 @@ class OwnAuditEntries {
   bool Take(int64_t seq, const std::string& leaf_hash_hex);
   size_t size() const;
 
+  // The server process (backend pid) of the connection this process
+  // writes through, noted at each commit: a NOTIFY it sent announces this
+  // process's own entries, so it need not wake the follower (pg_change_feed:
+  // the follower reads them at its next wake-up or poll, as own entries).
+  // 0: none yet.
+  void SetWriterPid(int pid);
+  bool IsWriterPid(int pid) const;
+
  private:
   mutable std::mutex mu_;
   std::map<int64_t, std::string> entries_;  // guarded by mu_
+  int writer_pid_ = 0;                      // guarded by mu_
 };
 
 }  // namespace gorank::storage

@@ -160,8 +160,15 @@ bool PgChangeFeed::TakeNotices() {
   bool hit = noticed_;
   noticed_ = false;
   while (PGnotify* n = PQnotifies(conn_)) {
-    if (n->extra == nullptr || n->extra[0] == '\0' || schema_ == n->extra)
+    // This process's own commits wake nothing: their entries are in the
+    // index already (own_audit_entries.h); the next wake-up or poll reads
+    // past them.
+    const bool own = own_ != nullptr && own_->IsWriterPid(n->be_pid);
+    if (!own &&
+        (n->extra == nullptr || n->extra[0] == '\0' || schema_ == n->extra)) {
       hit = true;
+      ++wake_ups_;
+    }
     PQfreemem(n);
   }
   return hit;

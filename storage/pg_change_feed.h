@@ -42,6 +42,10 @@ class PgChangeFeed : public certificates::ChangeFeed {
   absl::Status Wait(std::chrono::milliseconds timeout) override;
   void Interrupt() override;
 
+  // Notices that woke a Wait so far: another process's commits (this
+  // process's own, sent by its writer's server process, wake nothing).
+  int64_t wake_ups() const { return wake_ups_; }
+
  private:
   void Close();
   // UNAVAILABLE naming `what` and libpq's message; closes the connection.
@@ -55,6 +59,7 @@ class PgChangeFeed : public certificates::ChangeFeed {
   pg_conn* conn_ = nullptr;
   int wake_fd_ = -1;  // an eventfd: Interrupt
   bool noticed_ = false;
+  int64_t wake_ups_ = 0;
   std::string notice_;  // the server's last notice (a FATAL before a cut)
   std::mutex cancel_mu_;
   pg_cancel* cancel_ = nullptr;

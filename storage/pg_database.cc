@@ -920,8 +920,13 @@ absl::Status PgDatabase::Write(
         writer_->TakeAuditEntries();
     for (auto& entry : entries) entry.second = audit::HexEncode(entry.second);
     own_entries_->Add(entries);
+    own_entries_->SetWriterPid(writer_->BackendPid());
   }
   return absl::OkStatus();
+}
+
+int PgConnection::BackendPid() const {
+  return conn_ != nullptr ? PQbackendPID(conn_) : 0;
 }
 
 void PgDatabase::TrackOwnAuditEntries(OwnAuditEntries* own) {

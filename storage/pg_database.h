@@ -128,6 +128,8 @@ class PgConnection : public Connection {
   PgConnection& operator=(const PgConnection&) = delete;
 
   Engine engine() const override { return Engine::kPostgres; }
+  // The server process serving this connection (0 when not connected).
+  int BackendPid() const;
   absl::StatusOr<std::unique_ptr<Statement>> Prepare(const char* sql) override;
   absl::Status Exec(const std::string& sql) override;
   int64_t LastInsertRowId() override;

@@ -3,6 +3,7 @@
 // without rows while another instance's keep theirs.
 #include "storage/own_audit_entries.h"
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -100,6 +101,52 @@ TEST(PgChangeFeedTest, OwnEntriesComeBackWithoutRows) {
   ASSERT_EQ(changes->size(), 3u);
   EXPECT_EQ((*changes)[0].rows,
             std::vector<std::string>{"players:" + std::to_string(a->value)});
+}
+
+// The NOTIFY of this process's own commits (its writer's server process)
+// wakes no follower: its entries are in the index already; another
+// instance's does. The follower still reads past the own entries, without
+// rows.
+TEST(PgChangeFeedTest, OwnCommitsWakeNoFollower) {
+  if (!testing::TestOnPostgres()) GTEST_SKIP() << "PostgreSQL only";
+  testing::TempDir dir;
+  const std::string url = testing::TestDatabaseUrl(dir);
+  auto mine = Database::Open(url);
+  ASSERT_TRUE(mine.ok()) << mine.status();
+  auto other = Database::Open(url);
+  ASSERT_TRUE(other.ok()) << other.status();
+  OwnAuditEntries own;
+  (*mine)->TrackOwnAuditEntries(&own);
+  PgChangeFeed feed(url, &own);
+  ASSERT_TRUE(feed.Connect().ok());
+  auto head = feed.Head();
+  ASSERT_TRUE(head.ok()) << head.status();
+  SqlRegistryRepository mine_repo(mine->get()), other_repo(other->get());
+  const ChangeRecord change{1751328000, "test", "player.register",
+                            "",         "",     "{}"};
+
+  // The first commit notes the writer's server process; its notice may
+  // come before that and wake the feed.
+  ASSERT_TRUE(
+      mine_repo.InsertPlayer(NewPlayer("甲"), std::nullopt, change).ok());
+  ASSERT_TRUE(feed.Wait(std::chrono::milliseconds(500)).ok());
+  const int64_t before = feed.wake_ups();
+  ASSERT_TRUE(
+      mine_repo.InsertPlayer(NewPlayer("乙"), std::nullopt, change).ok());
+  ASSERT_TRUE(feed.Wait(std::chrono::milliseconds(300)).ok());
+  EXPECT_EQ(feed.wake_ups(), before);
+  auto b = other_repo.InsertPlayer(NewPlayer("丙"), std::nullopt, change);
+  ASSERT_TRUE(b.ok()) << b.status();
+  ASSERT_TRUE(feed.Wait(std::chrono::seconds(30)).ok());
+  EXPECT_EQ(feed.wake_ups(), before + 1);
+
+  auto changes = feed.After(*head, 100);
+  ASSERT_TRUE(changes.ok()) << changes.status();
+  ASSERT_EQ(changes->size(), 3u);
+  EXPECT_TRUE((*changes)[0].rows.empty());
+  EXPECT_TRUE((*changes)[1].rows.empty());
+  EXPECT_EQ((*changes)[2].rows,
+            std::vector<std::string>{"players:" + std::to_string(b->value)});
 }
 
 }  // namespace
