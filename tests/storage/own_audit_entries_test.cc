@@ -63,32 +63,53 @@ registry::Player NewPlayer(const std::string& name) {
   return p;
 }
 
-TEST(PgChangeFeedTest, OwnEntriesComeBackWithoutRows) {
-  if (!testing::TestOnPostgres()) GTEST_SKIP() << "PostgreSQL only";
-  testing::TempDir dir;
-  const std::string url = testing::TestDatabaseUrl(dir);
-  auto mine = Database::Open(url);
-  ASSERT_TRUE(mine.ok()) << mine.status();
-  auto other = Database::Open(url);  // another instance on the database
-  ASSERT_TRUE(other.ok()) << other.status();
-  OwnAuditEntries own;
-  (*mine)->TrackOwnAuditEntries(&own);
-  PgChangeFeed feed(url, &own);
-  ASSERT_TRUE(feed.Connect().ok());
-  auto head = feed.Head();
-  ASSERT_TRUE(head.ok()) << head.status();
+// Two instances on one PostgreSQL database ("mine", whose own entries are
+// noted, and another) and mine's change feed, from the log's head.
+class PgChangeFeedTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!testing::TestOnPostgres()) GTEST_SKIP() << "PostgreSQL only";
+    url_ = testing::TestDatabaseUrl(dir_);
+    auto mine = Database::Open(url_);
+    ASSERT_TRUE(mine.ok()) << mine.status();
+    mine_ = std::move(*mine);
+    auto other = Database::Open(url_);
+    ASSERT_TRUE(other.ok()) << other.status();
+    other_ = std::move(*other);
+    mine_->TrackOwnAuditEntries(&own_);
+    feed_ = std::make_unique<PgChangeFeed>(url_, &own_);
+    ASSERT_TRUE(feed_->Connect().ok());
+    auto head = feed_->Head();
+    ASSERT_TRUE(head.ok()) << head.status();
+    head_ = *head;
+    mine_repo_ = std::make_unique<SqlRegistryRepository>(mine_.get());
+    other_repo_ = std::make_unique<SqlRegistryRepository>(other_.get());
+  }
+  absl::StatusOr<registry::PlayerId> Register(SqlRegistryRepository& repo,
+                                              const std::string& name) {
+    return repo.InsertPlayer(
+        NewPlayer(name), std::nullopt,
+        ChangeRecord{1751328000, "test", "player.register", "", "", "{}"});
+  }
 
-  SqlRegistryRepository mine_repo(mine->get()), other_repo(other->get());
-  const ChangeRecord change{1751328000, "test", "player.register",
-                            "",         "",     "{}"};
-  auto a = mine_repo.InsertPlayer(NewPlayer("甲"), std::nullopt, change);
+  testing::TempDir dir_;
+  std::string url_;
+  std::unique_ptr<Database> mine_, other_;
+  OwnAuditEntries own_;
+  std::unique_ptr<PgChangeFeed> feed_;
+  int64_t head_ = 0;
+  std::unique_ptr<SqlRegistryRepository> mine_repo_, other_repo_;
+};
+
+TEST_F(PgChangeFeedTest, OwnEntriesComeBackWithoutRows) {
+  auto a = Register(*mine_repo_, "甲");
   ASSERT_TRUE(a.ok()) << a.status();
-  auto b = other_repo.InsertPlayer(NewPlayer("乙"), std::nullopt, change);
+  auto b = Register(*other_repo_, "乙");
   ASSERT_TRUE(b.ok()) << b.status();
-  auto c = mine_repo.InsertPlayer(NewPlayer("丙"), std::nullopt, change);
+  auto c = Register(*mine_repo_, "丙");
   ASSERT_TRUE(c.ok()) << c.status();
 
-  auto changes = feed.After(*head, 100);
+  auto changes = feed_->After(head_, 100);
   ASSERT_TRUE(changes.ok()) << changes.status();
   ASSERT_EQ(changes->size(), 3u);
   EXPECT_TRUE((*changes)[0].rows.empty());
@@ -96,7 +117,7 @@ TEST(PgChangeFeedTest, OwnEntriesComeBackWithoutRows) {
             std::vector<std::string>{"players:" + std::to_string(b->value)});
   EXPECT_TRUE((*changes)[2].rows.empty());
   // Replayed (a reconnect): every entry is read back then.
-  changes = feed.After(*head, 100);
+  changes = feed_->After(head_, 100);
   ASSERT_TRUE(changes.ok()) << changes.status();
   ASSERT_EQ(changes->size(), 3u);
   EXPECT_EQ((*changes)[0].rows,
@@ -107,46 +128,27 @@ TEST(PgChangeFeedTest, OwnEntriesComeBackWithoutRows) {
 // wakes no follower: its entries are in the index already; another
 // instance's does. The follower still reads past the own entries, without
 // rows.
-TEST(PgChangeFeedTest, OwnCommitsWakeNoFollower) {
-  if (!testing::TestOnPostgres()) GTEST_SKIP() << "PostgreSQL only";
-  testing::TempDir dir;
-  const std::string url = testing::TestDatabaseUrl(dir);
-  auto mine = Database::Open(url);
-  ASSERT_TRUE(mine.ok()) << mine.status();
-  auto other = Database::Open(url);
-  ASSERT_TRUE(other.ok()) << other.status();
-  OwnAuditEntries own;
-  (*mine)->TrackOwnAuditEntries(&own);
-  PgChangeFeed feed(url, &own);
-  ASSERT_TRUE(feed.Connect().ok());
-  auto head = feed.Head();
-  ASSERT_TRUE(head.ok()) << head.status();
-  SqlRegistryRepository mine_repo(mine->get()), other_repo(other->get());
-  const ChangeRecord change{1751328000, "test", "player.register",
-                            "",         "",     "{}"};
-
+TEST_F(PgChangeFeedTest, OwnCommitsWakeNoFollower) {
   // The first commit notes the writer's server process; its notice may
   // come before that and wake the feed.
-  ASSERT_TRUE(
-      mine_repo.InsertPlayer(NewPlayer("甲"), std::nullopt, change).ok());
-  ASSERT_TRUE(feed.Wait(std::chrono::milliseconds(500)).ok());
-  const int64_t before = feed.wake_ups();
-  ASSERT_TRUE(
-      mine_repo.InsertPlayer(NewPlayer("乙"), std::nullopt, change).ok());
-  ASSERT_TRUE(feed.Wait(std::chrono::milliseconds(300)).ok());
-  EXPECT_EQ(feed.wake_ups(), before);
-  auto b = other_repo.InsertPlayer(NewPlayer("丙"), std::nullopt, change);
-  ASSERT_TRUE(b.ok()) << b.status();
-  ASSERT_TRUE(feed.Wait(std::chrono::seconds(30)).ok());
-  EXPECT_EQ(feed.wake_ups(), before + 1);
+  ASSERT_TRUE(Register(*mine_repo_, "甲").ok());
+  ASSERT_TRUE(feed_->Wait(std::chrono::milliseconds(500)).ok());
+  const int64_t before = feed_->wake_ups();
+  ASSERT_TRUE(Register(*mine_repo_, "乙").ok());
+  ASSERT_TRUE(feed_->Wait(std::chrono::milliseconds(300)).ok());
+  EXPECT_EQ(feed_->wake_ups(), before);
+  auto c = Register(*other_repo_, "丙");
+  ASSERT_TRUE(c.ok()) << c.status();
+  ASSERT_TRUE(feed_->Wait(std::chrono::seconds(30)).ok());
+  EXPECT_EQ(feed_->wake_ups(), before + 1);
 
-  auto changes = feed.After(*head, 100);
+  auto changes = feed_->After(head_, 100);
   ASSERT_TRUE(changes.ok()) << changes.status();
   ASSERT_EQ(changes->size(), 3u);
   EXPECT_TRUE((*changes)[0].rows.empty());
   EXPECT_TRUE((*changes)[1].rows.empty());
   EXPECT_EQ((*changes)[2].rows,
-            std::vector<std::string>{"players:" + std::to_string(b->value)});
+            std::vector<std::string>{"players:" + std::to_string(c->value)});
 }
 
 }  // namespace
