@@ -414,8 +414,16 @@ absl::StatusOr<PGresult*> PgConnection::ExecuteOnce(
   std::vector<Item> items;
   if (begin != PendingBegin::kNone) {
     const char* const* parts = write ? kBeginWriteParts : kBeginReadParts;
+    // The write's lock and clearing are prepared as any statement (they
+    // run at every write); the BEGIN itself cannot be.
+    static const std::string kWriteLock = kBeginWriteParts[1];
+    static const std::string kWriteClear = kBeginWriteParts[2];
     for (int i = 0; i < (write ? 3 : 1); ++i) {
       items.push_back(Item{parts[i]});
+      if (write && i > 0) {
+        items.back().text = nullptr;
+        items.back().sql = i == 1 ? &kWriteLock : &kWriteClear;
+      }
       items.back().what = write ? "beginning a write" : "beginning a read";
     }
   }

@@ -17,7 +17,8 @@
 //   transaction.
 // - Statements: SELECT, INSERT, UPDATE, DELETE and WITH statements are
 //   prepared once per connection (by SQL text and parameter types) and then
-//   only executed; a reconnect or a schema migration forgets them.
+//   only executed (a write's lock and clearing too); a reconnect or a schema
+//   migration forgets them.
 // - Write transactions: the BEGIN, the advisory lock and the clearing of
 //   the noted rows go to the server with the transaction's first statement
 //   (one pipeline), as a read's BEGIN does; a write that runs nothing sends
