@@ -125,9 +125,8 @@ class Connection {
   // rows' reads are under way and before their answers are read: what it
   // sends (Statement::Send) runs after those reads, in the same round trip
   // on PostgreSQL (group commit's next issuance, sql_certificate_repository).
-  // It must write no row of It must not write a row written before the call
-  // unless that row was hinted (ExpectWrittenRow): the others are read after
-  // what it sent.
+  // It must not write a row written before the call unless that row was
+  // hinted (ExpectWrittenRow): the others are read after what it sent.
   virtual absl::StatusOr<std::map<std::string, std::string>>
   TakeWrittenRowDigests(const std::function<absl::Status()>& meanwhile) = 0;
   // A hint for the next TakeWrittenRowDigests(): `table`'s row with these
