@@ -413,18 +413,21 @@ absl::StatusOr<PGresult*> PgConnection::ExecuteOnce(
   };
   std::vector<Item> items;
   if (begin != PendingBegin::kNone) {
-    const char* const* parts = write ? kBeginWriteParts : kBeginReadParts;
-    // The write's lock and clearing are prepared as any statement (they
-    // run at every write); the BEGIN itself cannot be.
-    static const std::string kWriteLock = kBeginWriteParts[1];
-    static const std::string kWriteClear = kBeginWriteParts[2];
-    for (int i = 0; i < (write ? 3 : 1); ++i) {
-      items.push_back(Item{parts[i]});
-      if (write && i > 0) {
-        items.back().text = nullptr;
-        items.back().sql = i == 1 ? &kWriteLock : &kWriteClear;
+    const char* what = write ? "beginning a write" : "beginning a read";
+    Item begun{write ? kBeginWriteParts[0] : kBeginReadParts[0]};
+    begun.what = what;
+    items.push_back(begun);
+    if (write) {
+      // The write's lock and clearing are prepared as any statement (they
+      // run at every write); the BEGIN itself cannot be.
+      static const std::string kWriteLock = kBeginWriteParts[1];
+      static const std::string kWriteClear = kBeginWriteParts[2];
+      for (const std::string* part : {&kWriteLock, &kWriteClear}) {
+        Item item;
+        item.sql = part;
+        item.what = what;
+        items.push_back(item);
       }
-      items.back().what = write ? "beginning a write" : "beginning a read";
     }
   }
   // The pending statements' parameters as libpq takes them.
@@ -726,22 +729,27 @@ PgConnection::TakeWrittenRowDigests(
 
 absl::StatusOr<std::unique_ptr<Statement>> PgConnection::SendRowRead(
     const RowKey& row) {
-  GORANK_ASSIGN_OR_RETURN(std::vector<std::string> pk,
-                          PrimaryKeyColumns(row.first));
-  if (pk.size() != row.second.size()) {
-    return absl::InternalError("written row of " + row.first + " has " +
-                               std::to_string(row.second.size()) +
-                               " key values, the key " +
-                               std::to_string(pk.size()) + " columns");
+  auto read = row_reads_.find(row.first);
+  if (read == row_reads_.end()) {
+    GORANK_ASSIGN_OR_RETURN(std::vector<std::string> pk,
+                            PrimaryKeyColumns(row.first));
+    GORANK_ASSIGN_OR_RETURN(std::string key, KeyExpression(*this, row.first));
+    std::string text =
+        "SELECT " + key + ", * FROM " + QuoteIdentifier(row.first) + " WHERE ";
+    for (size_t i = 0; i < pk.size(); ++i) {
+      text += (i ? " AND " : "") + QuoteIdentifier(pk[i]) + " = ?" +
+              std::to_string(i + 1);
+    }
+    read = row_reads_.emplace(row.first, RowRead{pk.size(), std::move(text)})
+               .first;
   }
-  GORANK_ASSIGN_OR_RETURN(std::string key, KeyExpression(*this, row.first));
-  std::string text =
-      "SELECT " + key + ", * FROM " + QuoteIdentifier(row.first) + " WHERE ";
-  for (size_t i = 0; i < pk.size(); ++i) {
-    text += (i ? " AND " : "") + QuoteIdentifier(pk[i]) + " = ?" +
-            std::to_string(i + 1);
+  if (read->second.key_columns != row.second.size()) {
+    return absl::InternalError(
+        "written row of " + row.first + " has " +
+        std::to_string(row.second.size()) + " key values, the key " +
+        std::to_string(read->second.key_columns) + " columns");
   }
-  GORANK_ASSIGN_OR_RETURN(auto st, Prepare(text.c_str()));
+  GORANK_ASSIGN_OR_RETURN(auto st, Prepare(read->second.sql.c_str()));
   for (size_t i = 0; i < row.second.size(); ++i)
     st->Bind(static_cast<int>(i + 1), row.second[i]);
   GORANK_RETURN_IF_ERROR(st->Send());
@@ -887,6 +895,7 @@ absl::StatusOr<int> PgConnection::ReadSchemaVersion() {
 absl::Status PgConnection::WriteSchemaVersion(int version) {
   primary_keys_.clear();
   columns_.clear();
+  row_reads_.clear();
   // Statements prepared against the old schema are planned again.
   GORANK_RETURN_IF_ERROR(Exec("DEALLOCATE ALL"));
   prepared_.clear();

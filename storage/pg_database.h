@@ -45,6 +45,7 @@
 #define GORANK_STORAGE_PG_DATABASE_H_
 
 #include <atomic>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -240,6 +241,12 @@ class PgConnection : public Connection {
   std::vector<RowKey> expected_rows_;
   CatalogueCache primary_keys_;
   CatalogueCache columns_;
+  // SendRowRead's statement for each table, built at its first use.
+  struct RowRead {
+    size_t key_columns = 0;
+    std::string sql;  // SELECT key, * FROM table WHERE k1 = ?1 AND ...
+  };
+  std::map<std::string, RowRead> row_reads_;
 };
 
 class PgDatabase : public Database {
