@@ -58,26 +58,35 @@ absl::StatusOr<std::string> AuditEntry::Encode() const {
     return absl::InvalidArgumentError(
         "audit entry needs an actor and an action");
   }
-  GORANK_RETURN_IF_ERROR(CheckUtf8("actor", actor));
-  GORANK_RETURN_IF_ERROR(CheckUtf8("action", action));
-  GORANK_RETURN_IF_ERROR(CheckUtf8("subject", subject));
-  GORANK_RETURN_IF_ERROR(CheckUtf8("before", before));
-  GORANK_RETURN_IF_ERROR(CheckUtf8("after", after));
-  GORANK_RETURN_IF_ERROR(CheckJsonOrEmpty("before", before));
-  GORANK_RETURN_IF_ERROR(CheckJsonOrEmpty("after", after));
   // nlohmann::json objects keep keys sorted, which gives the fixed order.
   json object = {{"action", action}, {"actor", actor},     {"after", after},
                  {"before", before}, {"subject", subject}, {"time", time_unix},
                  {"v", kVersion}};
   if (!rows.empty()) {
     json row_object = json::object();
-    for (const auto& [key, digest] : rows) {
-      GORANK_RETURN_IF_ERROR(CheckUtf8("rows", key));
-      row_object[key] = digest;
-    }
+    for (const auto& [key, digest] : rows) row_object[key] = digest;
     object["rows"] = row_object;
   }
-  return object.dump();
+  std::string encoded;
+  try {
+    encoded = object.dump();
+  } catch (const json::exception&) {
+    // Some text is not valid UTF-8: name the first such field (checked
+    // only here, since the dump checks every byte anyway).
+    GORANK_RETURN_IF_ERROR(CheckUtf8("actor", actor));
+    GORANK_RETURN_IF_ERROR(CheckUtf8("action", action));
+    GORANK_RETURN_IF_ERROR(CheckUtf8("subject", subject));
+    GORANK_RETURN_IF_ERROR(CheckUtf8("before", before));
+    GORANK_RETURN_IF_ERROR(CheckUtf8("after", after));
+    for (const auto& [key, digest] : rows) {
+      GORANK_RETURN_IF_ERROR(CheckUtf8("rows", key));
+      GORANK_RETURN_IF_ERROR(CheckUtf8("rows", digest));
+    }
+    return absl::InvalidArgumentError("audit entry is not valid UTF-8");
+  }
+  GORANK_RETURN_IF_ERROR(CheckJsonOrEmpty("before", before));
+  GORANK_RETURN_IF_ERROR(CheckJsonOrEmpty("after", after));
+  return encoded;
 }
 
 absl::StatusOr<AuditEntry> AuditEntry::Decode(const std::string& bytes) {

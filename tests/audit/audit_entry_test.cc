@@ -73,6 +73,13 @@ TEST(AuditEntryTest, EncodeRejectsInvalidEntries) {
       {"after not JSON",
        {1, "u", "a", "s", "", "plain text"},
        "'after' must be empty or a JSON text"},
+      // Invalid UTF-8 is named before the JSON check.
+      {"after neither UTF-8 nor JSON",
+       {1, "u", "a", "s", "", "\xc3("},
+       "'after' is not valid UTF-8"},
+      {"row name not UTF-8",
+       {1, "u", "a", "s", "", "", {{"players:\xff", "d"}}},
+       "'rows' is not valid UTF-8"},
   };
   for (const Case& c : cases) {
     absl::Status status = c.entry.Encode().status();
