@@ -206,7 +206,7 @@ void Worker(Run& run, ThreadResult* r) {
       req.mutable_grade()->set_notation("5k");
       req.set_basis(v1::CERTIFICATE_BASIS_TOURNAMENT);
       req.set_basis_reference("rankd_load");
-      // Serials run out at 9999 an agency a year: spread the dates.
+      // Serials run out at 9999 an agency a year: a year at a time.
       v1::Date* date = req.mutable_issue_date();
       date->set_year(run.first_year -
                      static_cast<int>((k / kIssuesAYear) % o.years));
