@@ -26,8 +26,9 @@
 //         gorank.bench.Echo/VerifyCertificate of rankd_echo (a bare gRPC
 //         server, bench_echo.proto): the limit verify is compared with.
 //
-// Each thread has its own connection to every server. With --count the run
-// stops after N calls, else after --seconds. Prints calls that succeeded,
+// Each thread has its own connection to every server, made (waited for at
+// most 30 s) before the clock starts. With --count the run stops after N
+// calls, else after --seconds. Prints calls that succeeded,
 // errors by gRPC code, successful calls a second, and p50/p99/max latency,
 // then one line "RESULT mode=... ok=... errors=... ops_per_s=... p50_ms=...
 // p99_ms=..." for scripts. Exit status: 0 when at least one call succeeded
@@ -182,15 +183,18 @@ bool NextCall(Run& run, int64_t* k) {
   return run.o->count == 0 || *k < run.o->count;
 }
 
-void Worker(Run& run, ThreadResult* r) {
+// `channels`: the thread's own connection to each server, in --servers
+// order.
+void Worker(Run& run, ThreadResult* r,
+            const std::vector<std::shared_ptr<grpc::Channel>>& channels) {
   const Options& o = *run.o;
   std::vector<std::unique_ptr<v1::CertificateService::Stub>> stubs;
   std::vector<std::unique_ptr<Echo::Stub>> echo_stubs;
-  for (const std::string& server : o.servers) {
+  for (const auto& channel : channels) {
     if (o.mode == "echo") {
-      echo_stubs.push_back(Echo::NewStub(Connect(server)));
+      echo_stubs.push_back(Echo::NewStub(channel));
     } else {
-      stubs.push_back(v1::CertificateService::NewStub(Connect(server)));
+      stubs.push_back(v1::CertificateService::NewStub(channel));
     }
   }
   const size_t servers = o.servers.size();
@@ -281,13 +285,21 @@ int Main(const Options& o) {
       std::cerr << "rankd_load: " << o.mode << " needs --numbers-file\n";
     return 2;
   }
-  for (const std::string& server : o.servers) {
-    auto channel = Connect(server);
-    if (!channel->WaitForConnected(std::chrono::system_clock::now() +
-                                   std::chrono::seconds(30))) {
-      std::cerr << "rankd_load: no connection to " << server
-                << " within 30 s\n";
-      return 2;
+  // Every thread's connections are made before the clock starts: a
+  // connection attempt that fails on a loaded machine is retried here
+  // (gRPC backs off and tries again) instead of failing the run's first
+  // calls fast with UNAVAILABLE, and the run measures calls, not
+  // connecting.
+  std::vector<std::vector<std::shared_ptr<grpc::Channel>>> channels(o.threads);
+  for (auto& own : channels) {
+    for (const std::string& server : o.servers) {
+      own.push_back(Connect(server));
+      if (!own.back()->WaitForConnected(std::chrono::system_clock::now() +
+                                        std::chrono::seconds(30))) {
+        std::cerr << "rankd_load: no connection to " << server
+                  << " within 30 s\n";
+        return 2;
+      }
     }
   }
   if (o.mode == "issue" &&
@@ -301,7 +313,8 @@ int Main(const Options& o) {
   run.stop_at = start + std::chrono::duration_cast<Clock::duration>(
                             std::chrono::duration<double>(o.seconds));
   for (int t = 0; t < o.threads; ++t)
-    threads.emplace_back(Worker, std::ref(run), &results[t]);
+    threads.emplace_back(Worker, std::ref(run), &results[t],
+                         std::cref(channels[t]));
   for (std::thread& t : threads) t.join();
   const double elapsed =
       std::chrono::duration<double>(Clock::now() - start).count();
