@@ -230,13 +230,6 @@ absl::StatusOr<Player> LoadPlayer(Connection& c, PlayerId id) {
   return ReadPlayer(*st);
 }
 
-absl::StatusOr<PlayerAndAgency> LoadPlayerAndAgency(Connection& c, PlayerId id,
-                                                    const std::string& prefix) {
-  GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kGetPlayerAndAgency));
-  st->Bind(1, id.value).Bind(2, prefix);
-  return ReadPlayerAndAgency(*st, prefix);
-}
-
 absl::StatusOr<std::unique_ptr<Statement>> SendPlayerAndAgency(
     Connection& c, PlayerId id, const std::string& prefix) {
   GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kGetPlayerAndAgency));

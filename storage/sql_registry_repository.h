@@ -63,15 +63,12 @@ absl::StatusOr<registry::Player> LoadPlayer(Connection& c,
                                             registry::PlayerId id);
 // The player `id` and the status of agency `prefix` in one statement (one
 // round trip), inside an open transaction; each empty when absent. The
-// agency carries only prefix, status and status_reason.
+// agency carries only prefix, status and status_reason. Read in two steps:
+// the statement sent (Statement::Send), and its answer.
 struct PlayerAndAgency {
   std::optional<registry::Player> player;
   std::optional<registry::Agency> agency;
 };
-absl::StatusOr<PlayerAndAgency> LoadPlayerAndAgency(Connection& c,
-                                                    registry::PlayerId id,
-                                                    const std::string& prefix);
-// The same in two steps: the read sent (Statement::Send), and its answer.
 absl::StatusOr<std::unique_ptr<Statement>> SendPlayerAndAgency(
     Connection& c, registry::PlayerId id, const std::string& prefix);
 absl::StatusOr<PlayerAndAgency> ReadPlayerAndAgency(Statement& sent,
