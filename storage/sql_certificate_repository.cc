@@ -295,13 +295,22 @@ struct IssueReads {
   std::unique_ptr<Statement> holder;
 };
 
+// kNextSerial or kFirstSerial for `prefix`'s year `year`, bound.
+absl::StatusOr<std::unique_ptr<Statement>> SerialStatement(
+    Connection& c, const char* sql, const std::string& prefix, int year) {
+  GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(sql));
+  st->Bind(1, prefix)
+      .Bind(2, int64_t{year})
+      .Bind(3, int64_t{certificates::kMaxSerial});
+  return st;
+}
+
 absl::StatusOr<IssueReads> SendIssueReads(Connection& c,
                                           const Certificate& draft) {
   IssueReads reads;
-  GORANK_ASSIGN_OR_RETURN(reads.serial, c.Prepare(kNextSerial));
-  reads.serial->Bind(1, draft.number.prefix)
-      .Bind(2, int64_t{draft.year})
-      .Bind(3, int64_t{certificates::kMaxSerial});
+  GORANK_ASSIGN_OR_RETURN(
+      reads.serial,
+      SerialStatement(c, kNextSerial, draft.number.prefix, draft.year));
   GORANK_RETURN_IF_ERROR(reads.serial->Send());
   GORANK_ASSIGN_OR_RETURN(
       reads.holder, registry_sql::SendPlayerAndAgency(c, draft.player_id,
@@ -362,10 +371,8 @@ absl::StatusOr<Certificate> IssueIn(
     next.reset();
     if (!row) {
       // No counter for the year yet, or every number used.
-      GORANK_ASSIGN_OR_RETURN(auto first, c.Prepare(kFirstSerial));
-      first->Bind(1, prefix)
-          .Bind(2, int64_t{cert.year})
-          .Bind(3, int64_t{certificates::kMaxSerial});
+      GORANK_ASSIGN_OR_RETURN(
+          auto first, SerialStatement(c, kFirstSerial, prefix, cert.year));
       GORANK_ASSIGN_OR_RETURN(row, first->Step());
       if (row) last = static_cast<int>(first->Int(0)) - 1;
     }
@@ -478,12 +485,7 @@ SqlCertificateRepository::PendingIssue* SqlCertificateRepository::NextInBatch(
   std::unique_lock<std::mutex> lock(batch_mu_);
   while (true) {
     if (static_cast<int>(taken) >= max_batch_) return nullptr;
-    if (!waiting_.empty()) {
-      PendingIssue* p = waiting_.front();
-      waiting_.pop_front();
-      stats_cv_.notify_all();
-      return p;
-    }
+    if (!waiting_.empty()) return PopWaiting();
     if (taken >= plan.expected || plan.expected < 2 ||
         std::chrono::steady_clock::now() >= plan.until) {
       return nullptr;
@@ -501,6 +503,10 @@ SqlCertificateRepository::PendingIssue* SqlCertificateRepository::NextWaiting(
     size_t taken) {
   std::lock_guard<std::mutex> lock(batch_mu_);
   if (static_cast<int>(taken) >= max_batch_ || waiting_.empty()) return nullptr;
+  return PopWaiting();
+}
+
+SqlCertificateRepository::PendingIssue* SqlCertificateRepository::PopWaiting() {
   PendingIssue* p = waiting_.front();
   waiting_.pop_front();
   stats_cv_.notify_all();

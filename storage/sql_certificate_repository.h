@@ -137,6 +137,8 @@ class SqlCertificateRepository : public certificates::CertificateRepository {
   // The next waiting call, if one is waiting and the batch is not full;
   // never waits. Takes batch_mu_.
   PendingIssue* NextWaiting(size_t taken);
+  // Takes the first waiting call. REQUIRES: batch_mu_ held, one waiting.
+  PendingIssue* PopWaiting();
   // Writes one batch in one transaction, taking the waiting calls as it
   // goes; fills every taken call's result and returns them.
   std::vector<PendingIssue*> WriteBatch(const BatchPlan& plan);
