@@ -180,22 +180,10 @@ class CertificateRepositoryContract
   // The "rows" of every audit entry after the first `seq`, in order.
   std::vector<std::map<std::string, std::string>> EntryRowsAfter(int64_t seq) {
     std::vector<std::map<std::string, std::string>> out;
-    const absl::Status s =
-        db_->Read([&](storage::Connection& c) -> absl::Status {
-          auto st = c.Prepare(
-              "SELECT entry FROM audit_log WHERE seq > ?1 ORDER BY seq");
-          if (!st.ok()) return st.status();
-          (*st)->Bind(1, seq);
-          while (true) {
-            auto row = (*st)->Step();
-            if (!row.ok()) return row.status();
-            if (!*row) return absl::OkStatus();
-            auto entry = audit::AuditEntry::Decode((*st)->Blob(0));
-            if (!entry.ok()) return entry.status();
-            out.push_back(entry->rows);
-          }
-        });
-    EXPECT_TRUE(s.ok()) << s;
+    auto entries = testing::ReadAuditEntries(db_.get(), seq);
+    EXPECT_TRUE(entries.ok()) << entries.status();
+    if (!entries.ok()) return out;
+    for (audit::AuditEntry& e : *entries) out.push_back(std::move(e.rows));
     return out;
   }
   // As rankd opens it: entries linked under a row-digest key.

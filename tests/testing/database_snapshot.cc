@@ -52,6 +52,8 @@ std::string RowText(const storage::Statement& st) {
 
 constexpr char kCountAudit[] = "SELECT count(*) FROM audit_log";
 constexpr char kReadAudit[] = "SELECT entry FROM audit_log ORDER BY seq";
+constexpr char kReadAuditAfter[] =
+    "SELECT entry FROM audit_log WHERE seq > ?1 ORDER BY seq";
 
 }  // namespace
 
@@ -109,6 +111,23 @@ absl::StatusOr<std::vector<ChangeRecord>> ReadAuditLog(storage::Database* db) {
                                  j.value("actor", ""), j.value("action", ""),
                                  j.value("subject", ""), j.value("before", ""),
                                  j.value("after", "")});
+    }
+  }));
+  return out;
+}
+
+absl::StatusOr<std::vector<audit::AuditEntry>> ReadAuditEntries(
+    storage::Database* db, int64_t after_seq) {
+  std::vector<audit::AuditEntry> out;
+  GORANK_RETURN_IF_ERROR(db->Read([&](storage::Connection& c) -> absl::Status {
+    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kReadAuditAfter));
+    st->Bind(1, after_seq);
+    while (true) {
+      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) return absl::OkStatus();
+      GORANK_ASSIGN_OR_RETURN(audit::AuditEntry entry,
+                              audit::AuditEntry::Decode(st->Blob(0)));
+      out.push_back(std::move(entry));
     }
   }));
   return out;

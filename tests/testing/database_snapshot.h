@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "services/audit/audit_entry.h"
 #include "services/common/change.h"
 #include "storage/database.h"
 
@@ -40,6 +41,12 @@ absl::StatusOr<int64_t> CountAuditRows(storage::Database* db);
 
 // The audit log decoded, oldest first.
 absl::StatusOr<std::vector<ChangeRecord>> ReadAuditLog(storage::Database* db);
+
+// The audit log's entries after the one numbered `after_seq` (0: every
+// entry), decoded whole (rows included, audit::AuditEntry::Decode), oldest
+// first.
+absl::StatusOr<std::vector<audit::AuditEntry>> ReadAuditEntries(
+    storage::Database* db, int64_t after_seq = 0);
 
 }  // namespace gorank::testing
 

@@ -14,6 +14,7 @@
 #include "services/audit/audit_entry.h"
 #include "storage/database.h"
 #include "tests/certificates/integration/grpc_fixture.h"
+#include "tests/testing/database_snapshot.h"
 
 namespace gorank::certificates {
 namespace {
@@ -33,22 +34,9 @@ class ConcurrencyTest : public GrpcFixture {
  protected:
   // The audit log decoded, oldest first (fails the test on error).
   std::vector<audit::AuditEntry> AuditLog() {
-    std::vector<audit::AuditEntry> out;
-    const absl::Status s =
-        server_->database()->Read([&](storage::Connection& c) -> absl::Status {
-          auto st = c.Prepare("SELECT entry FROM audit_log ORDER BY seq");
-          if (!st.ok()) return st.status();
-          while (true) {
-            auto row = (*st)->Step();
-            if (!row.ok()) return row.status();
-            if (!*row) return absl::OkStatus();
-            auto e = audit::AuditEntry::Decode((*st)->Blob(0));
-            if (!e.ok()) return e.status();
-            out.push_back(std::move(*e));
-          }
-        });
-    EXPECT_TRUE(s.ok()) << s;
-    return out;
+    auto log = testing::ReadAuditEntries(server_->database());
+    EXPECT_TRUE(log.ok()) << log.status();
+    return log.ok() ? std::move(*log) : std::vector<audit::AuditEntry>();
   }
 };
 
