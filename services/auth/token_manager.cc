@@ -1,39 +1,16 @@
 #include "services/auth/token_manager.h"
 
-#include <openssl/evp.h>
 #include <openssl/rand.h>
 
 #include <cstdlib>
 
 #include "nlohmann/json.hpp"
+#include "services/audit/encoding.h"
+#include "services/audit/merkle.h"
 #include "services/common/status_macros.h"
 
 namespace gorank::auth {
 namespace {
-
-std::string Hex(const unsigned char* data, size_t n) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(2 * n);
-  for (size_t i = 0; i < n; ++i) {
-    out.push_back(kDigits[data[i] >> 4]);
-    out.push_back(kDigits[data[i] & 15]);
-  }
-  return out;
-}
-
-// The SHA-256 implementation, fetched once: EVP_sha256() in EVP_Digest
-// fetches it again on every call in OpenSSL 3 (a lock and a lookup; it was
-// most of the hash's cost, which every authenticated call pays). Never
-// freed: it lives as long as the process.
-const EVP_MD* Sha256Md() {
-  static const EVP_MD* md = [] {
-    EVP_MD* fetched = EVP_MD_fetch(nullptr, "SHA256", nullptr);
-    if (fetched == nullptr) std::abort();
-    return fetched;
-  }();
-  return md;
-}
 
 std::string TokenJson(const TokenRecord& t) {
   return nlohmann::json{{"id", t.id},
@@ -49,17 +26,12 @@ std::string TokenJson(const TokenRecord& t) {
 std::string NewTokenSecret() {
   unsigned char buf[32];
   if (RAND_bytes(buf, sizeof buf) != 1) std::abort();
-  return "rkd_" + Hex(buf, sizeof buf);
+  return "rkd_" + audit::HexEncode(std::string(
+                      reinterpret_cast<const char*>(buf), sizeof buf));
 }
 
 std::string HashTokenSecret(const std::string& secret) {
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  if (EVP_Digest(secret.data(), secret.size(), md, &len, Sha256Md(), nullptr) !=
-      1) {
-    std::abort();
-  }
-  return Hex(md, len);
+  return audit::HexEncode(audit::Sha256(secret));
 }
 
 absl::StatusOr<Caller> TokenManager::Authenticate(
