@@ -23,31 +23,41 @@ constexpr char kLastLeaf[] =
 
 absl::StatusOr<int64_t> AppendAudit(Connection& conn,
                                     const ChangeRecord& change) {
-  return AppendAudit(conn, change, nullptr);
+  GORANK_ASSIGN_OR_RETURN(AuditReads reads, SendAuditReads(conn));
+  return AppendAudit(conn, change, std::move(reads), /*hinted_only=*/false);
 }
 
-absl::StatusOr<int64_t> AppendAudit(
-    Connection& conn, const ChangeRecord& change,
-    const std::function<absl::Status()>& meanwhile) {
-  audit::AuditEntry record = audit::AuditEntry::FromChange(change);
+absl::StatusOr<AuditReads> SendAuditReads(Connection& conn, bool link_read) {
+  AuditReads reads;
   // The link to the previous entry (keyed_digest.h): the one this
   // transaction appended last, or else read under the write lock, so no
   // other writer appends in between; sent with the written rows' reads (one
   // round trip on PostgreSQL).
-  const bool linked = !conn.row_digest_key().empty();
-  std::unique_ptr<Statement> last;
-  if (linked && !conn.audit_tip()) {
-    GORANK_ASSIGN_OR_RETURN(last, conn.Prepare(kLastLeaf));
-    GORANK_RETURN_IF_ERROR(last->Send());
+  if (link_read && !conn.row_digest_key().empty() && !conn.audit_tip()) {
+    GORANK_ASSIGN_OR_RETURN(reads.last_leaf, conn.Prepare(kLastLeaf));
+    GORANK_RETURN_IF_ERROR(reads.last_leaf->Send());
   }
-  GORANK_ASSIGN_OR_RETURN(record.rows, conn.TakeWrittenRowDigests(meanwhile));
+  GORANK_ASSIGN_OR_RETURN(reads.rows, conn.SendWrittenRowReads());
+  return reads;
+}
+
+absl::StatusOr<int64_t> AppendAudit(Connection& conn,
+                                    const ChangeRecord& change,
+                                    AuditReads reads, bool hinted_only) {
+  audit::AuditEntry record = audit::AuditEntry::FromChange(change);
+  GORANK_ASSIGN_OR_RETURN(record.rows, reads.rows->Take(hinted_only));
   int64_t next = 0;  // the entry's number, when the last one is known
-  if (linked) {
+  if (!conn.row_digest_key().empty()) {
+    // An entry this transaction appended since the reads were sent is the
+    // last one; the log's last leaf, read before it, is not.
     std::optional<std::pair<int64_t, std::string>> prev = conn.audit_tip();
-    if (last) {
+    if (!prev) {
+      std::unique_ptr<Statement> last = std::move(reads.last_leaf);
+      if (!last) {
+        GORANK_ASSIGN_OR_RETURN(last, conn.Prepare(kLastLeaf));
+      }
       GORANK_ASSIGN_OR_RETURN(bool found, last->Step());
       if (found) prev.emplace(last->Int(0), last->Blob(1));
-      last.reset();
     }
     next = 1;
     if (prev) {

@@ -5,7 +5,7 @@
 #ifndef GORANK_STORAGE_AUDIT_LOG_H_
 #define GORANK_STORAGE_AUDIT_LOG_H_
 
-#include <functional>
+#include <memory>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -22,11 +22,26 @@ namespace gorank::storage {
 // after not JSON), which rolls the whole transaction back.
 absl::StatusOr<int64_t> AppendAudit(Connection& conn,
                                     const ChangeRecord& change);
-// The same, running `meanwhile` while the written rows are read
-// (Connection::TakeWrittenRowDigests).
-absl::StatusOr<int64_t> AppendAudit(
-    Connection& conn, const ChangeRecord& change,
-    const std::function<absl::Status()>& meanwhile);
+
+// AppendAudit in two halves, for a write that pipelines several changes
+// (group commit, sql_certificate_repository). SendAuditReads sends the reads
+// an entry needs: the rows written since the last entry's reads, and the
+// log's last leaf when this transaction has appended no entry yet (on
+// PostgreSQL they run before anything sent later, in the same round trip).
+struct AuditReads {
+  std::unique_ptr<Statement> last_leaf;  // null: none was needed then
+  std::unique_ptr<Connection::WrittenRowReads> rows;
+};
+// `link_read`: false when an entry of this transaction whose reads were
+// sent earlier is appended first (this one links to it, unread).
+absl::StatusOr<AuditReads> SendAuditReads(Connection& conn,
+                                          bool link_read = true);
+// Makes the entry from those reads and appends it, linked to the entry this
+// transaction appended last: entries must be made in the order of their
+// changes. `hinted_only`: see Connection::WrittenRowReads::Take.
+absl::StatusOr<int64_t> AppendAudit(Connection& conn,
+                                    const ChangeRecord& change,
+                                    AuditReads reads, bool hinted_only);
 
 }  // namespace gorank::storage
 

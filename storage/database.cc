@@ -28,7 +28,14 @@ absl::Status RunTransaction(
 absl::Status Connection::RollbackTo(const std::string& name) {
   GORANK_RETURN_IF_ERROR(Exec("ROLLBACK TO SAVEPOINT " + name));
   ForgetAuditTip();
-  return TakeWrittenRowDigests(nullptr).status();
+  return TakeWrittenRowDigests().status();
+}
+
+absl::StatusOr<std::map<std::string, std::string>>
+Connection::TakeWrittenRowDigests() {
+  GORANK_ASSIGN_OR_RETURN(std::unique_ptr<WrittenRowReads> reads,
+                          SendWrittenRowReads());
+  return reads->Take(/*hinted_only=*/false);
 }
 
 absl::StatusOr<std::vector<std::string>> CachedCatalogue(

@@ -119,17 +119,30 @@ class Connection {
   const std::string& row_digest_key() const { return row_digest_key_; }
   void set_row_digest_key(std::string key) { row_digest_key_ = std::move(key); }
 
-  // "table:key" -> hex SHA-256 of every row written (inserted, updated or
-  // deleted: row_digest.h) since the transaction began or the last call;
-  // the audit log records them. `meanwhile` (may be null) runs once the
-  // rows' reads are under way and before their answers are read: what it
-  // sends (Statement::Send) runs after those reads, in the same round trip
-  // on PostgreSQL (group commit's next issuance, sql_certificate_repository).
-  // It must not write a row written before the call unless that row was
-  // hinted (ExpectWrittenRow): the others are read after what it sent.
-  virtual absl::StatusOr<std::map<std::string, std::string>>
-  TakeWrittenRowDigests(const std::function<absl::Status()>& meanwhile) = 0;
-  // A hint for the next TakeWrittenRowDigests(): `table`'s row with these
+  // The digests of the rows written so far, asked for now and taken later
+  // (Take(), once): SendWrittenRowReads().
+  class WrittenRowReads {
+   public:
+    virtual ~WrittenRowReads() = default;
+    // "table:key" -> hex SHA-256 of every row written (inserted, updated or
+    // deleted: row_digest.h) since the transaction began or the last
+    // SendWrittenRowReads(). With `hinted_only`, a written row that was not
+    // hinted (ExpectWrittenRow) is ABORTED instead of read: on PostgreSQL
+    // such a row is read when Take() runs, after every statement sent
+    // since, which may have written it again.
+    virtual absl::StatusOr<std::map<std::string, std::string>> Take(
+        bool hinted_only) = 0;
+  };
+  // Asks for the written rows' digests: SQLite digests them now;
+  // PostgreSQL, which reads the rows back, sends the hinted rows' reads
+  // and the list of written rows (Statement::Send), and what is sent
+  // after them runs after them, in the same round trip (a group commit's
+  // next issuances, sql_certificate_repository).
+  virtual absl::StatusOr<std::unique_ptr<WrittenRowReads>>
+  SendWrittenRowReads() = 0;
+  // Both halves at once.
+  absl::StatusOr<std::map<std::string, std::string>> TakeWrittenRowDigests();
+  // A hint for the next SendWrittenRowReads(): `table`'s row with these
   // key values (text, in key order, as the row's key reads) is among the
   // rows written. PostgreSQL, which reads the written rows back, then sends
   // that row's read in the round trip that fetches the list of written

@@ -691,12 +691,50 @@ std::string RowName(const std::string& table,
 }
 }  // namespace
 
-absl::StatusOr<std::map<std::string, std::string>>
-PgConnection::TakeWrittenRowDigests(
-    const std::function<absl::Status()>& meanwhile) {
-  // The hinted rows' reads go in the round trip of kTakeWritten, right in
-  // front of it: after every write of the transaction so far; what
-  // `meanwhile` sends goes right behind it.
+// SendWrittenRowReads' answer: the hinted rows' reads and the list of
+// written rows, sent.
+class PgConnection::SentRowReads : public Connection::WrittenRowReads {
+ public:
+  SentRowReads(PgConnection* conn,
+               std::map<std::string, std::unique_ptr<Statement>> ahead,
+               std::unique_ptr<Statement> list)
+      : conn_(conn), ahead_(std::move(ahead)), list_(std::move(list)) {}
+
+  absl::StatusOr<std::map<std::string, std::string>> Take(
+      bool hinted_only) override {
+    if (!list_) return absl::InternalError("written rows taken twice");
+    std::unique_ptr<Statement> list = std::move(list_);
+    std::vector<RowKey> rows;
+    while (true) {
+      GORANK_ASSIGN_OR_RETURN(bool row, list->Step());
+      if (!row) break;
+      const nlohmann::json key =
+          nlohmann::json::parse(list->Text(1), nullptr, false);
+      std::vector<std::string> parts;
+      if (key.is_array()) {
+        for (const auto& part : key)
+          parts.push_back(part.is_string() ? part.get<std::string>() : "");
+      }
+      rows.emplace_back(list->Text(0), std::move(parts));
+      if (hinted_only &&
+          !ahead_.count(RowName(rows.back().first, rows.back().second))) {
+        return absl::AbortedError("the written row " + rows.back().first +
+                                  " was not named ahead");
+      }
+    }
+    return conn_->DigestRowsPipelined(rows, std::move(ahead_));
+  }
+
+ private:
+  PgConnection* conn_;
+  std::map<std::string, std::unique_ptr<Statement>> ahead_;
+  std::unique_ptr<Statement> list_;
+};
+
+absl::StatusOr<std::unique_ptr<Connection::WrittenRowReads>>
+PgConnection::SendWrittenRowReads() {
+  // The hinted rows' reads go in front of kTakeWritten: after every write
+  // of the transaction so far, and before what is sent after it.
   std::map<std::string, std::unique_ptr<Statement>> ahead;
   for (const RowKey& row : std::exchange(expected_rows_, {})) {
     const std::string name = RowName(row.first, row.second);
@@ -704,27 +742,10 @@ PgConnection::TakeWrittenRowDigests(
     GORANK_ASSIGN_OR_RETURN(auto st, SendRowRead(row));
     ahead.emplace(name, std::move(st));
   }
-  std::vector<RowKey> rows;
-  {
-    GORANK_ASSIGN_OR_RETURN(auto st, Prepare(kTakeWritten));
-    if (meanwhile) {
-      GORANK_RETURN_IF_ERROR(st->Send());
-      GORANK_RETURN_IF_ERROR(meanwhile());
-    }
-    while (true) {
-      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
-      if (!row) break;
-      const nlohmann::json key =
-          nlohmann::json::parse(st->Text(1), nullptr, false);
-      std::vector<std::string> parts;
-      if (key.is_array()) {
-        for (const auto& part : key)
-          parts.push_back(part.is_string() ? part.get<std::string>() : "");
-      }
-      rows.emplace_back(st->Text(0), std::move(parts));
-    }
-  }
-  return DigestRowsPipelined(rows, std::move(ahead));
+  GORANK_ASSIGN_OR_RETURN(auto list, Prepare(kTakeWritten));
+  GORANK_RETURN_IF_ERROR(list->Send());
+  return std::make_unique<SentRowReads>(this, std::move(ahead),
+                                        std::move(list));
 }
 
 absl::StatusOr<std::unique_ptr<Statement>> PgConnection::SendRowRead(
@@ -770,11 +791,11 @@ PgConnection::DigestRowsPipelined(
       reads.emplace_back(std::move(name), std::move(sent->second));
       continue;
     }
-    // Every other row's SELECT in one round trip.
+    // Every other row's SELECT in one round trip (the first Step() of one
+    // sends them all).
     GORANK_ASSIGN_OR_RETURN(auto st, SendRowRead(row));
     reads.emplace_back(std::move(name), std::move(st));
   }
-  GORANK_RETURN_IF_ERROR(FlushPending());
   std::map<std::string, std::string> out;
   for (auto& [name, st] : reads) {
     GORANK_ASSIGN_OR_RETURN(bool found, st->Step());

@@ -26,9 +26,10 @@
 //   savepoints) goes with the statement after it; a failed one fails that
 //   statement. Statements sent with Statement::Send() wait in the same queue
 //   and go in front of the next statement or command (the COMMIT, say):
-//   an issuance's serial with its reads, its certificate row with the
-//   audit entry's reads. A sent statement that fails (or never runs: the
-//   statement that was to carry it could not be prepared) fails the
+//   a group commit's issuances send the reads of every waiting call in one
+//   round trip and their writes with their audit entries' reads in the
+//   next (sql_certificate_repository.cc). A sent statement that fails (or never
+//   runs: the statement that was to carry it could not be prepared) fails the
 //   statement that carried it, and the write can then no longer commit.
 // - Outages: a connection that broke (server stopped or restarted) is
 //   re-opened at its next use; until the server answers, calls fail with
@@ -136,8 +137,8 @@ class PgConnection : public Connection {
   absl::Status Exec(const std::string& sql) override;
   int64_t LastInsertRowId() override;
   int64_t Changes() const override { return changes_; }
-  absl::StatusOr<std::map<std::string, std::string>> TakeWrittenRowDigests(
-      const std::function<absl::Status()>& meanwhile) override;
+  absl::StatusOr<std::unique_ptr<WrittenRowReads>> SendWrittenRowReads()
+      override;
   void ExpectWrittenRow(const std::string& table,
                         std::vector<std::string> key) override {
     expected_rows_.emplace_back(table, std::move(key));
@@ -203,6 +204,7 @@ class PgConnection : public Connection {
   // hinted rows.
   void ForgetTransaction(const absl::Status& why);
   using RowKey = std::pair<std::string, std::vector<std::string>>;
+  class SentRowReads;
   // The read of `row` (SELECT key, * ... WHERE its key), sent
   // (Statement::Send).
   absl::StatusOr<std::unique_ptr<Statement>> SendRowRead(const RowKey& row);
@@ -237,7 +239,7 @@ class PgConnection : public Connection {
   std::vector<PgPendingCommand> pending_;
   // A sent statement failed: the write transaction cannot commit.
   absl::Status poisoned_;
-  // ExpectWrittenRow()'s rows, for the next TakeWrittenRowDigests().
+  // ExpectWrittenRow()'s rows, for the next SendWrittenRowReads().
   std::vector<RowKey> expected_rows_;
   CatalogueCache primary_keys_;
   CatalogueCache columns_;

@@ -44,19 +44,25 @@ constexpr char kListCerts[] = GORANK_CERT_COLUMNS
     "ORDER BY number LIMIT ?6";
 #undef GORANK_CERT_COLUMNS
 
-// The serial allocated: the counter moved on by one and read back in the
-// same statement (under the write lock: gapless). No row when the counter
-// stands at ?3 (certificates::kMaxSerial, the last number): nothing moved;
-// no row either when the year has no counter yet: then kFirstSerial.
-// A plain UPDATE: on PostgreSQL about half the server's work of the
-// INSERT ... ON CONFLICT below (no speculative check, no row lock before
-// the update, no agency read).
+// The year's serial counter, read with an issuance's other reads: the
+// serial it takes is the next one (no row: the year has none yet).
+constexpr char kGetSerial[] =
+    "SELECT last_serial FROM certificate_serials WHERE prefix = ?1 AND "
+    "year = ?2";
+// The serial taken: the counter moved on by one and read back in the same
+// statement (under the write lock: gapless), sent without waiting: the
+// issuance already knows which serial it takes (kGetSerial) and checks the
+// answer before its audit entry. No row when the counter stands at ?3
+// (certificates::kMaxSerial, the last number). A plain UPDATE: on
+// PostgreSQL about half the server's work of the INSERT ... ON CONFLICT
+// below (no speculative check, no row lock before the update, no agency
+// read).
 constexpr char kNextSerial[] =
     "UPDATE certificate_serials SET last_serial = last_serial + 1 WHERE "
     "prefix = ?1 AND year = ?2 AND last_serial < ?3 RETURNING last_serial";
-// When kNextSerial found no row: the year's first serial (its counter
-// written), or no row when the counter stands at ?3 or (instead of a
-// foreign-key error) the agency does not exist.
+// The year's first serial (its counter written), or no row when the
+// counter stands at ?3 or (instead of a foreign-key error) the agency does
+// not exist.
 constexpr char kFirstSerial[] =
     "INSERT INTO certificate_serials(prefix, year, last_serial) SELECT ?1, "
     "?2, 1 WHERE EXISTS(SELECT 1 FROM agencies WHERE prefix = ?1) "
@@ -229,14 +235,26 @@ Appraisal ReadAppraisal(const Statement& st) {
   return a;
 }
 
+// The certificate `sent` found, if any: its answer read.
+absl::StatusOr<std::optional<Certificate>> ReadFound(Statement& sent) {
+  GORANK_ASSIGN_OR_RETURN(bool row, sent.Step());
+  if (!row) return std::optional<Certificate>();
+  return std::optional<Certificate>(ReadCertificate(sent));
+}
+
+// kCertByNumber or kCertByRequest for `key`, bound.
+absl::StatusOr<std::unique_ptr<Statement>> FindStatement(
+    Connection& c, const char* sql, const std::string& key) {
+  GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(sql));
+  st->Bind(1, key);
+  return st;
+}
+
 absl::StatusOr<std::optional<Certificate>> FindOne(Connection& c,
                                                    const char* sql,
                                                    const std::string& key) {
-  GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(sql));
-  st->Bind(1, key);
-  GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
-  if (!row) return std::optional<Certificate>();
-  return std::optional<Certificate>(ReadCertificate(*st));
+  GORANK_ASSIGN_OR_RETURN(auto st, FindStatement(c, sql, key));
+  return ReadFound(*st);
 }
 
 absl::StatusOr<int64_t> ScalarInt(Connection& c, const char* sql,
@@ -275,25 +293,100 @@ absl::Status InsertRow(Connection& c, const Certificate& cert,
   return send ? ins->Send() : ins->Run();
 }
 
-absl::StatusOr<std::optional<StockOrder>> LoadStockOrder(
+// kGetStock for `prefix`'s year `year`, bound.
+absl::StatusOr<std::unique_ptr<Statement>> StockStatement(
     Connection& c, const std::string& prefix, int year) {
   GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kGetStock));
   st->Bind(1, prefix).Bind(2, int64_t{year});
-  GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
-  if (!row) return std::optional<StockOrder>();
-  return std::optional<StockOrder>(
-      StockOrder{st->Text(0), static_cast<int>(st->Int(1)),
-                 static_cast<int>(st->Int(2)), st->Int(3), st->Text(4),
-                 st->Int(5), st->Text(6), static_cast<int>(st->Int(7))});
+  return st;
 }
 
-// What an issuance without a request id reads first, sent (Statement::
-// Send): the next serial, taken first (a refusal later rolls it back with
-// the rest), and the agency with the holder in one statement.
-struct IssueReads {
-  std::unique_ptr<Statement> serial;
-  std::unique_ptr<Statement> holder;
+absl::StatusOr<std::optional<StockOrder>> ReadStockOrder(Statement& st) {
+  GORANK_ASSIGN_OR_RETURN(bool row, st.Step());
+  if (!row) return std::optional<StockOrder>();
+  return std::optional<StockOrder>(
+      StockOrder{st.Text(0), static_cast<int>(st.Int(1)),
+                 static_cast<int>(st.Int(2)), st.Int(3), st.Text(4), st.Int(5),
+                 st.Text(6), static_cast<int>(st.Int(7))});
+}
+
+absl::StatusOr<std::optional<StockOrder>> LoadStockOrder(
+    Connection& c, const std::string& prefix, int year) {
+  GORANK_ASSIGN_OR_RETURN(auto st, StockStatement(c, prefix, year));
+  return ReadStockOrder(*st);
+}
+
+// What the issuances of one write transaction sent that the next one's
+// writes build on.
+struct IssuedSoFar {
+  // The serial counters moved (prefix, year -> the serial each stands at):
+  // the next issuance of the year takes the next serial without reading
+  // the counter (the write lock keeps every other writer out).
+  std::map<std::pair<std::string, int>, int> counters;
+  // The certificate rows sent (prefix, year -> how many): a stock order
+  // read before some of them counted only those before it.
+  std::map<std::pair<std::string, int>, int> rows;
+  // An audit entry's reads were sent: the next entry links to that one.
+  bool entry_sent = false;
+
+  int RowsOf(const std::string& prefix, int year) const {
+    auto it = rows.find({prefix, year});
+    return it == rows.end() ? 0 : it->second;
+  }
 };
+
+// What an issuance is judged on, sent ahead (Statement::Send; on
+// PostgreSQL the reads of every call of a group commit that is waiting go
+// in one round trip): the certificate stored under its request id, the
+// agency with the holder, the agency's stock order and the year's serial
+// counter. Reads only: a call refused on them has written nothing.
+struct IssueReads {
+  std::unique_ptr<Statement> prior;  // null: looked up when judged
+  std::unique_ptr<Statement> holder;
+  std::unique_ptr<Statement> stock;    // when the plan uses stock
+  int rows_before_stock = 0;           // IssuedSoFar::rows then
+  std::unique_ptr<Statement> counter;  // kGetSerial, unless the
+                                       // transaction moved the counter
+};
+
+// kGetSerial for `prefix`'s year `year`, bound.
+absl::StatusOr<std::unique_ptr<Statement>> CounterStatement(
+    Connection& c, const std::string& prefix, int year) {
+  GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kGetSerial));
+  st->Bind(1, prefix).Bind(2, int64_t{year});
+  return st;
+}
+
+// `prior`: the request id's certificate is read with the rest (when the
+// call has one); else IssueWrites looks it up itself, after the writes
+// sent before it (a call of the same batch with the same request id).
+absl::StatusOr<IssueReads> SendIssueReads(Connection& c,
+                                          const certificates::IssuePlan& plan,
+                                          bool prior,
+                                          const IssuedSoFar& so_far) {
+  const Certificate& draft = plan.draft;
+  IssueReads reads;
+  if (prior && !draft.request_id.empty()) {
+    GORANK_ASSIGN_OR_RETURN(
+        reads.prior, FindStatement(c, kCertByRequest, StoredRequestKey(draft)));
+    GORANK_RETURN_IF_ERROR(reads.prior->Send());
+  }
+  GORANK_ASSIGN_OR_RETURN(
+      reads.holder, registry_sql::SendPlayerAndAgency(c, draft.player_id,
+                                                      draft.number.prefix));
+  if (plan.uses_stock) {
+    GORANK_ASSIGN_OR_RETURN(reads.stock,
+                            StockStatement(c, draft.number.prefix, draft.year));
+    GORANK_RETURN_IF_ERROR(reads.stock->Send());
+    reads.rows_before_stock = so_far.RowsOf(draft.number.prefix, draft.year);
+  }
+  if (!so_far.counters.count({draft.number.prefix, draft.year})) {
+    GORANK_ASSIGN_OR_RETURN(
+        reads.counter, CounterStatement(c, draft.number.prefix, draft.year));
+    GORANK_RETURN_IF_ERROR(reads.counter->Send());
+  }
+  return reads;
+}
 
 // kNextSerial or kFirstSerial for `prefix`'s year `year`, bound.
 absl::StatusOr<std::unique_ptr<Statement>> SerialStatement(
@@ -305,91 +398,137 @@ absl::StatusOr<std::unique_ptr<Statement>> SerialStatement(
   return st;
 }
 
-absl::StatusOr<IssueReads> SendIssueReads(Connection& c,
-                                          const Certificate& draft) {
-  IssueReads reads;
-  GORANK_ASSIGN_OR_RETURN(
-      reads.serial,
-      SerialStatement(c, kNextSerial, draft.number.prefix, draft.year));
-  GORANK_RETURN_IF_ERROR(reads.serial->Send());
-  GORANK_ASSIGN_OR_RETURN(
-      reads.holder, registry_sql::SendPlayerAndAgency(c, draft.player_id,
-                                                      draft.number.prefix));
-  return reads;
-}
+// An issuance judged, its writes sent; FinishIssue makes its audit entry.
+struct SentIssue {
+  Certificate cert;
+  std::unique_ptr<Statement> serial;  // the counter moved, to check
+  int serial_expected = 0;
+  AuditReads audit;
+  bool holder_changed = false;  // its holder's rank was set
+};
 
-// One issuance inside the open write transaction `c`: reads and judges what
-// it depends on, in the order the interface states, then writes. `sent`:
-// its first reads when they were sent ahead (SendIssueReads), else null.
-// `meanwhile` runs while the rows it wrote are read for its audit entry
-// (AppendAudit), once every check is behind it.
-absl::StatusOr<Certificate> IssueIn(
-    Connection& c, const certificates::IssuePlan& plan, IssueReads* sent,
-    const std::function<absl::Status()>& meanwhile) {
+// What IssueWrites did with a call: refused it (nothing written), answered
+// it with the certificate its request id already has (nothing written), or
+// sent its writes.
+struct IssueStep {
+  absl::Status refusal;
+  std::optional<Certificate> replay;
+  std::optional<SentIssue> sent;
+};
+
+// One issuance inside the open write transaction `c`: judges it on its
+// reads, in the order the interface states, and sends its writes and the
+// reads of its audit entry. An error is the write's (the transaction, or
+// at least the call's savepoint, must be rolled back); a refusal is in the
+// answer. `so_far`: see IssuedSoFar; this call's part is added.
+absl::StatusOr<IssueStep> IssueWrites(Connection& c,
+                                      const certificates::IssuePlan& plan,
+                                      IssueReads& reads, IssuedSoFar& so_far) {
+  IssueStep step;
   Certificate cert = plan.draft;
+  const std::string& prefix = cert.number.prefix;
   if (!cert.request_id.empty()) {
-    GORANK_ASSIGN_OR_RETURN(auto prior,
-                            FindOne(c, kCertByRequest, StoredRequestKey(cert)));
+    std::optional<Certificate> prior;
+    if (reads.prior) {
+      GORANK_ASSIGN_OR_RETURN(prior, ReadFound(*reads.prior));
+    } else {
+      GORANK_ASSIGN_OR_RETURN(
+          prior, FindOne(c, kCertByRequest, StoredRequestKey(cert)));
+    }
     if (prior) {
-      GORANK_RETURN_IF_ERROR(
-          certificates::CheckReplay(cert, plan.issue_date_defaulted, *prior));
-      return *prior;
+      step.refusal =
+          certificates::CheckReplay(cert, plan.issue_date_defaulted, *prior);
+      if (step.refusal.ok()) step.replay = std::move(prior);
+      return step;
     }
   }
-  const std::string& prefix = cert.number.prefix;
-  IssueReads own;
-  if (sent == nullptr) {
-    // Sent with the reads (one round trip on PostgreSQL).
-    GORANK_ASSIGN_OR_RETURN(own, SendIssueReads(c, cert));
-    sent = &own;
-  }
-  std::unique_ptr<Statement> next = std::move(sent->serial);
   // The agency and the holder, judged in that order.
   GORANK_ASSIGN_OR_RETURN(
       registry_sql::PlayerAndAgency read,
-      registry_sql::ReadPlayerAndAgency(*sent->holder, prefix));
-  sent->holder.reset();
+      registry_sql::ReadPlayerAndAgency(*reads.holder, prefix));
+  const auto refuse = [&](absl::Status why) -> absl::StatusOr<IssueStep> {
+    step.refusal = std::move(why);
+    return std::move(step);
+  };
   if (!read.agency) {
-    return absl::NotFoundError("no agency with prefix " + prefix);
+    return refuse(absl::NotFoundError("no agency with prefix " + prefix));
   }
-  GORANK_RETURN_IF_ERROR(certificates::CheckAgencyMayIssue(*read.agency));
+  if (absl::Status s = certificates::CheckAgencyMayIssue(*read.agency);
+      !s.ok()) {
+    return refuse(s);
+  }
   if (!read.player) {
-    return absl::NotFoundError("no player with id " +
-                               std::to_string(cert.player_id.value));
+    return refuse(absl::NotFoundError("no player with id " +
+                                      std::to_string(cert.player_id.value)));
   }
   const registry::Player& holder = *read.player;
-  GORANK_RETURN_IF_ERROR(
-      certificates::CheckHolder(cert, holder, plan.holder_agency));
-  if (plan.uses_stock) {
-    GORANK_ASSIGN_OR_RETURN(auto order, LoadStockOrder(c, prefix, cert.year));
-    GORANK_RETURN_IF_ERROR(certificates::CheckStock(prefix, cert.year, order));
+  if (absl::Status s =
+          certificates::CheckHolder(cert, holder, plan.holder_agency);
+      !s.ok()) {
+    return refuse(s);
   }
-  int last = certificates::kMaxSerial;  // no row: every number is used
-  {
-    GORANK_ASSIGN_OR_RETURN(bool row, next->Step());
-    if (row) last = static_cast<int>(next->Int(0)) - 1;
-    next.reset();
-    if (!row) {
-      // No counter for the year yet, or every number used.
-      GORANK_ASSIGN_OR_RETURN(
-          auto first, SerialStatement(c, kFirstSerial, prefix, cert.year));
-      GORANK_ASSIGN_OR_RETURN(row, first->Step());
-      if (row) last = static_cast<int>(first->Int(0)) - 1;
+  if (plan.uses_stock) {
+    GORANK_ASSIGN_OR_RETURN(auto order, ReadStockOrder(*reads.stock));
+    // The rows of this transaction sent after the read count too.
+    if (order) {
+      order->used += so_far.RowsOf(prefix, cert.year) - reads.rows_before_stock;
+    }
+    if (absl::Status s = certificates::CheckStock(prefix, cert.year, order);
+        !s.ok()) {
+      return refuse(s);
     }
   }
-  GORANK_ASSIGN_OR_RETURN(cert.number,
-                          certificates::NextNumber(prefix, cert.year, last));
+  // The serial: the one after the counter's, known without waiting when
+  // this transaction moved the counter or it was read with the rest.
+  SentIssue sent;
+  std::optional<int> last;
+  const auto year_key = std::make_pair(prefix, cert.year);
+  if (auto it = so_far.counters.find(year_key); it != so_far.counters.end()) {
+    last = it->second;
+  } else {
+    // Read now when it was not read with the rest.
+    if (!reads.counter) {
+      GORANK_ASSIGN_OR_RETURN(reads.counter,
+                              CounterStatement(c, prefix, cert.year));
+    }
+    GORANK_ASSIGN_OR_RETURN(bool row, reads.counter->Step());
+    if (row) last = static_cast<int>(reads.counter->Int(0));
+  }
+  if (last) {
+    absl::StatusOr<CertificateNumber> number =
+        certificates::NextNumber(prefix, cert.year, *last);
+    if (!number.ok()) return refuse(number.status());
+    cert.number = *number;
+    GORANK_ASSIGN_OR_RETURN(sent.serial,
+                            SerialStatement(c, kNextSerial, prefix, cert.year));
+    GORANK_RETURN_IF_ERROR(sent.serial->Send());
+    sent.serial_expected = cert.number.serial;
+  } else {
+    // No counter for the year yet: its first serial, waited for.
+    GORANK_ASSIGN_OR_RETURN(
+        auto first, SerialStatement(c, kFirstSerial, prefix, cert.year));
+    GORANK_ASSIGN_OR_RETURN(bool row, first->Step());
+    absl::StatusOr<CertificateNumber> number = certificates::NextNumber(
+        prefix, cert.year,
+        row ? static_cast<int>(first->Int(0)) - 1 : certificates::kMaxSerial);
+    if (!number.ok()) return refuse(number.status());
+    cert.number = *number;
+  }
+  so_far.counters[year_key] = cert.number.serial;
   if (plan.apply_rank_now) {
     cert.rank_applied = true;
     cert.rank_before = holder.RankIn(cert.grade.discipline());
     if (cert.rank_before != cert.grade) {
-      GORANK_RETURN_IF_ERROR(registry_sql::WriteRankChange(
-                                 c, certificates::IssueHistoryEntry(cert))
-                                 .status());
+      GORANK_ASSIGN_OR_RETURN(int64_t history,
+                              registry_sql::WriteRankChange(
+                                  c, certificates::IssueHistoryEntry(cert)));
+      c.ExpectWrittenRow("players", {std::to_string(cert.player_id.value)});
+      c.ExpectWrittenRow("rank_history", {std::to_string(history)});
+      sent.holder_changed = true;
     }
   }
-  // Every check is behind: the row goes with the audit entry's reads.
   GORANK_RETURN_IF_ERROR(InsertRow(c, cert, /*send=*/true));
+  ++so_far.rows[year_key];
   c.ExpectWrittenRow("certificates", {cert.number.ToString()});
   c.ExpectWrittenRow("certificate_serials",
                      {prefix, std::to_string(cert.year)});
@@ -406,10 +545,50 @@ absl::StatusOr<Certificate> IssueIn(
                                            std::to_string(*plan.appraisal_id) +
                                            " is no longer pending");
     }
+    c.ExpectWrittenRow("appraisals", {std::to_string(*plan.appraisal_id)});
   }
-  GORANK_RETURN_IF_ERROR(
-      AppendAudit(c, certificates::IssueAuditRecord(cert), meanwhile).status());
-  return cert;
+  GORANK_ASSIGN_OR_RETURN(sent.audit,
+                          SendAuditReads(c, /*link_read=*/!so_far.entry_sent));
+  so_far.entry_sent = true;
+  sent.cert = std::move(cert);
+  step.sent = std::move(sent);
+  return step;
+}
+
+// The audit entry of an issuance IssueWrites sent, made and sent (entries
+// are made in the order of their calls); the certificate. ABORTED when the
+// counter did not give the serial taken (a write outside the lock) or,
+// with `hinted_only`, a row written was not named ahead: the transaction
+// must be written again.
+absl::StatusOr<Certificate> FinishIssue(Connection& c, SentIssue& sent,
+                                        bool hinted_only) {
+  if (sent.serial) {
+    GORANK_ASSIGN_OR_RETURN(bool row, sent.serial->Step());
+    if (!row || sent.serial->Int(0) != sent.serial_expected) {
+      return absl::AbortedError(
+          "the serial counter of " + sent.cert.number.prefix + " " +
+          std::to_string(sent.cert.year) + " moved under the write lock");
+    }
+    sent.serial.reset();
+  }
+  GORANK_RETURN_IF_ERROR(AppendAudit(c,
+                                     certificates::IssueAuditRecord(sent.cert),
+                                     std::move(sent.audit), hinted_only)
+                             .status());
+  return std::move(sent.cert);
+}
+
+// One issuance judged and written whole (its reads sent now): a refusal is
+// the error, and the caller rolls back what it wrote.
+absl::StatusOr<Certificate> IssueIn(Connection& c,
+                                    const certificates::IssuePlan& plan) {
+  IssuedSoFar so_far;
+  GORANK_ASSIGN_OR_RETURN(IssueReads reads,
+                          SendIssueReads(c, plan, /*prior=*/true, so_far));
+  GORANK_ASSIGN_OR_RETURN(IssueStep step, IssueWrites(c, plan, reads, so_far));
+  GORANK_RETURN_IF_ERROR(step.refusal);
+  if (step.replay) return *std::move(step.replay);
+  return FinishIssue(c, *step.sent, /*hinted_only=*/false);
 }
 
 }  // namespace
@@ -516,8 +695,12 @@ SqlCertificateRepository::PendingIssue* SqlCertificateRepository::PopWaiting() {
 SqlCertificateRepository::GroupCommitStats
 SqlCertificateRepository::group_commit_stats() {
   std::lock_guard<std::mutex> lock(batch_mu_);
-  return GroupCommitStats{static_cast<int>(waiting_.size()), committing_,
-                          batches_, batched_, delayed_};
+  return GroupCommitStats{static_cast<int>(waiting_.size()),
+                          committing_,
+                          batches_,
+                          batched_,
+                          delayed_,
+                          rewritten_};
 }
 
 void SqlCertificateRepository::AwaitGroupCommit(
@@ -525,8 +708,91 @@ void SqlCertificateRepository::AwaitGroupCommit(
   std::unique_lock<std::mutex> lock(batch_mu_);
   stats_cv_.wait(lock, [&] {
     return ready(GroupCommitStats{static_cast<int>(waiting_.size()),
-                                  committing_, batches_, batched_, delayed_});
+                                  committing_, batches_, batched_, delayed_,
+                                  rewritten_});
   });
+}
+
+absl::Status SqlCertificateRepository::WriteFirstAttempt(
+    Connection& c, const BatchPlan& plan, bool* waited,
+    std::vector<PendingIssue*>& batch) {
+  // By position in `batch`: the reads sent, and the writes sent whose
+  // audit entry is still to make.
+  std::vector<std::optional<IssueReads>> reads;
+  std::vector<std::optional<SentIssue>> sent;
+  size_t finished = 0;  // every call before it has its answer
+  IssuedSoFar so_far;
+  const auto take = [&](PendingIssue* p) {
+    batch.push_back(p);
+    reads.emplace_back();
+    sent.emplace_back();
+  };
+  const auto finish = [&]() -> absl::Status {
+    for (; finished < batch.size(); ++finished) {
+      if (!sent[finished]) continue;  // answered when judged
+      PendingIssue* p = batch[finished];
+      p->result = FinishIssue(c, *sent[finished], /*hinted_only=*/true);
+      sent[finished].reset();
+      if (!p->result.ok()) return p->result.status();
+      p->judged = true;
+    }
+    return absl::OkStatus();
+  };
+  // SQLite runs a statement when it is sent, so nothing is gained by
+  // sending ahead, and its statements of one SQL text share one prepared
+  // statement: there, one call at a time, its audit entry made at once.
+  const bool ahead = c.engine() == Engine::kPostgres;
+  for (size_t i = 0;; ++i) {
+    if (i == batch.size()) {
+      PendingIssue* p = NextWaiting(batch.size());
+      if (p == nullptr) {
+        // The writes sent are answered while calls on their way come.
+        GORANK_RETURN_IF_ERROR(finish());
+        p = NextInBatch(plan, batch.size(), waited);
+      }
+      if (p == nullptr) break;
+      take(p);
+    }
+    if (ahead) {
+      while (PendingIssue* q = NextWaiting(batch.size())) take(q);
+    }
+    for (size_t j = i; j < (ahead ? batch.size() : i + 1); ++j) {
+      if (reads[j]) continue;
+      // A call with the request id of one before it in the batch looks
+      // it up when judged, after that one's writes.
+      const Certificate& draft = batch[j]->plan->draft;
+      bool prior = true;
+      for (size_t k = 0; k < j && prior; ++k) {
+        const Certificate& earlier = batch[k]->plan->draft;
+        prior = draft.request_id.empty() ||
+                StoredRequestKey(earlier) != StoredRequestKey(draft);
+      }
+      GORANK_ASSIGN_OR_RETURN(
+          IssueReads r, SendIssueReads(c, *batch[j]->plan, prior, so_far));
+      reads[j] = std::move(r);
+    }
+    PendingIssue* p = batch[i];
+    GORANK_ASSIGN_OR_RETURN(IssueStep step,
+                            IssueWrites(c, *p->plan, *reads[i], so_far));
+    reads[i].reset();
+    if (!step.refusal.ok() || step.replay) {
+      if (step.replay) {
+        p->result = *std::move(step.replay);
+      } else {
+        p->result = std::move(step.refusal);
+      }
+      p->judged = true;
+      continue;
+    }
+    // A holder's rank set: the later calls' reads, sent before it, are
+    // sent again.
+    if (step.sent->holder_changed) {
+      for (size_t j = i + 1; j < batch.size(); ++j) reads[j].reset();
+    }
+    sent[i] = std::move(step.sent);
+    if (!ahead) GORANK_RETURN_IF_ERROR(finish());
+  }
+  return finish();
 }
 
 std::vector<SqlCertificateRepository::PendingIssue*>
@@ -538,45 +804,24 @@ SqlCertificateRepository::WriteBatch(const BatchPlan& plan) {
   bool waited = false;
   // The first attempt runs every call in the transaction itself, without
   // savepoints (on PostgreSQL two statements and a subtransaction fewer a
-  // call). A refused call ends it: refused first, it ends its batch (the
-  // transaction is rolled back and holds nothing else); refused later, the
-  // transaction is rolled back and the calls taken so far are written
-  // again, from the start, in the second mode. While a call's written rows
-  // are read for its audit entry (every check of it behind), the next call
-  // waiting is taken and its first reads sent behind them: on PostgreSQL
-  // one round trip a call instead of two.
+  // call). A call is judged on reads alone (IssueWrites), so a refused call
+  // has written nothing and the others go on. Every call waiting is taken
+  // as soon as it is there and its reads sent behind the writes sent
+  // before it: on PostgreSQL one round trip carries the reads of the calls
+  // that came meanwhile, the next their writes and their audit entries'
+  // reads, and the entries are made in the calls' order once those are
+  // answered (FinishIssue). A call that fails once it has begun to write
+  // (an appraisal no longer pending, a statement refused by the database, a
+  // row written that was not named ahead) rolls the transaction back, and
+  // the calls taken are written again, from the start, in the second mode.
   bool again = false;
   absl::Status s = db_->Write([&](Connection& c) -> absl::Status {
-    std::optional<IssueReads> sent;  // batch[sent_for]'s, sent ahead
-    size_t sent_for = 0;
-    for (size_t i = 0;; ++i) {
-      if (i == batch.size()) {
-        PendingIssue* p = NextInBatch(plan, batch.size(), &waited);
-        if (p == nullptr) break;
-        batch.push_back(p);
-      }
-      PendingIssue* p = batch[i];
-      IssueReads* reads = nullptr;
-      if (sent && sent_for == i) reads = &*sent;
-      const auto take_next = [&]() -> absl::Status {
-        if (i + 1 != batch.size()) return absl::OkStatus();
-        PendingIssue* q = NextWaiting(batch.size());
-        if (q == nullptr) return absl::OkStatus();
-        batch.push_back(q);
-        sent.reset();
-        if (!q->plan->draft.request_id.empty()) return absl::OkStatus();
-        GORANK_ASSIGN_OR_RETURN(sent, SendIssueReads(c, q->plan->draft));
-        sent_for = i + 1;
-        return absl::OkStatus();
-      };
-      p->result = IssueIn(c, *p->plan, reads, take_next);
-      p->judged = true;
-      if (p->result.ok()) continue;
-      if (batch.size() == 1) return p->result.status();
-      again = true;
-      return absl::AbortedError("a call of the batch was refused");
-    }
-    return absl::OkStatus();
+    absl::Status written = WriteFirstAttempt(c, plan, &waited, batch);
+    // Not written (a commit that fails is not tried again: it may have
+    // been done): every call taken is written again in the second mode
+    // (below), each answered alone.
+    again = !written.ok() && !batch.empty();
+    return written;
   });
   if (again) {
     // The second mode: each call in a savepoint, rolled back alone when
@@ -585,6 +830,10 @@ SqlCertificateRepository::WriteBatch(const BatchPlan& plan) {
     // calls taken are judged again, in their order, before any new one.
     std::vector<PendingIssue*> taken = std::exchange(batch, {});
     for (PendingIssue* p : taken) p->judged = false;
+    {
+      std::lock_guard<std::mutex> lock(batch_mu_);
+      ++rewritten_;
+    }
     s = db_->Write([&](Connection& c) -> absl::Status {
       GORANK_RETURN_IF_ERROR(c.Exec(kSavepoint));
       size_t next_taken = 0;
@@ -596,7 +845,7 @@ SqlCertificateRepository::WriteBatch(const BatchPlan& plan) {
         if (!batch.empty())
           GORANK_RETURN_IF_ERROR(c.Exec(kReleaseAndSavepoint));
         batch.push_back(p);
-        p->result = IssueIn(c, *p->plan, nullptr, nullptr);
+        p->result = IssueIn(c, *p->plan);
         p->judged = true;
         if (!p->result.ok()) GORANK_RETURN_IF_ERROR(c.RollbackTo("issue"));
       }

@@ -62,6 +62,9 @@ class SqlCertificateRepository : public certificates::CertificateRepository {
     int64_t batches = 0;
     int64_t issuances = 0;
     int64_t delayed = 0;  // batches that waited for calls on their way
+    // Batches whose first attempt was rolled back and written again with a
+    // savepoint a call (a call failed once it had begun to write).
+    int64_t rewritten = 0;
   };
   GroupCommitStats group_commit_stats();
   // Blocks until `ready` holds for the stats (checked at every change).
@@ -142,6 +145,11 @@ class SqlCertificateRepository : public certificates::CertificateRepository {
   // Writes one batch in one transaction, taking the waiting calls as it
   // goes; fills every taken call's result and returns them.
   std::vector<PendingIssue*> WriteBatch(const BatchPlan& plan);
+  // WriteBatch's first attempt, inside its transaction: the calls taken go
+  // to `batch`; an error rolls them all back.
+  absl::Status WriteFirstAttempt(storage::Connection& c, const BatchPlan& plan,
+                                 bool* waited,
+                                 std::vector<PendingIssue*>& batch);
   static constexpr int kRecentBatches = 8;
 
   Database* db_;
@@ -154,6 +162,7 @@ class SqlCertificateRepository : public certificates::CertificateRepository {
   bool committing_ = false;            // a batch is being written; batch_mu_
   int64_t batches_ = 0;                // guarded by batch_mu_
   int64_t batched_ = 0;                // guarded by batch_mu_
+  int64_t rewritten_ = 0;              // guarded by batch_mu_
   int64_t delayed_ = 0;                // guarded by batch_mu_
   // Calls in flight around each of the last batches (its own and those
   // that queued while it was written), and how long the last batch took;

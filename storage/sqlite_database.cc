@@ -266,17 +266,32 @@ void SqliteConnection::WatchWrites() {
       this);
 }
 
-absl::StatusOr<std::map<std::string, std::string>>
-SqliteConnection::TakeWrittenRowDigests(
-    const std::function<absl::Status()>& meanwhile) {
+namespace {
+// Digests taken when asked for (SQLite runs every statement at once).
+class DigestedRows : public Connection::WrittenRowReads {
+ public:
+  explicit DigestedRows(std::map<std::string, std::string> digests)
+      : digests_(std::move(digests)) {}
+  absl::StatusOr<std::map<std::string, std::string>> Take(
+      bool hinted_only) override {
+    (void)hinted_only;  // nothing is read late
+    return std::move(digests_);
+  }
+
+ private:
+  std::map<std::string, std::string> digests_;
+};
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Connection::WrittenRowReads>>
+SqliteConnection::SendWrittenRowReads() {
   std::vector<std::pair<std::string, int64_t>> touched;
   std::vector<DeletedRow> deleted;
   touched.swap(touched_);
   deleted.swap(deleted_);
   GORANK_ASSIGN_OR_RETURN(auto digests,
                           DigestRowsByRowid(*this, touched, deleted));
-  if (meanwhile) GORANK_RETURN_IF_ERROR(meanwhile());
-  return digests;
+  return std::make_unique<DigestedRows>(std::move(digests));
 }
 
 absl::StatusOr<std::vector<std::string>> SqliteConnection::ListTables() {

@@ -60,8 +60,8 @@ class SqliteConnection : public Connection {
   absl::Status Exec(const std::string& sql) override;
   int64_t LastInsertRowId() override;
   int64_t Changes() const override;
-  absl::StatusOr<std::map<std::string, std::string>> TakeWrittenRowDigests(
-      const std::function<absl::Status()>& meanwhile) override;
+  absl::StatusOr<std::unique_ptr<WrittenRowReads>> SendWrittenRowReads()
+      override;
   absl::StatusOr<std::vector<std::string>> ListTables() override;
   absl::StatusOr<std::vector<std::string>> PrimaryKeyColumns(
       const std::string& table) override;

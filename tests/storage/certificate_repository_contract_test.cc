@@ -103,6 +103,17 @@ IssuePlan Plan(PlayerId player, const char* grade,
   return plan;
 }
 
+// An order of `quantity` certificates of `prefix` for 2025, as placed.
+StockOrder Order(const std::string& prefix, int quantity) {
+  StockOrder o;
+  o.agency_prefix = prefix;
+  o.year = 2025;
+  o.quantity = quantity;
+  o.ordered_unix = kNow;
+  o.ordered_by = "national/token:1";
+  return o;
+}
+
 // Applies the grade to the holder's rank now.
 IssuePlan RankPlan(PlayerId player, const char* grade) {
   IssuePlan plan = Plan(player, grade);
@@ -243,6 +254,42 @@ class CertificateRepositoryContract
     }
     return out;
   }
+  // The calls of `plans`, lined up in this order behind a write held open
+  // (the first leads the batch, waiting for the write lock; the others
+  // queue behind it), then let go at once: their answers.
+  std::vector<absl::StatusOr<Certificate>> LineUpAndIssue(
+      const std::vector<IssuePlan>& plans) {
+    auto* sql = static_cast<storage::SqlCertificateRepository*>(repo_.get());
+    const int64_t issued = sql->group_commit_stats().issuances;
+    std::vector<absl::StatusOr<Certificate>> results(
+        plans.size(), absl::UnknownError("not run"));
+    HeldWrite held(db_.get());
+    std::vector<std::thread> callers;
+    for (size_t i = 0; i < plans.size(); ++i) {
+      callers.emplace_back(
+          [&, i] { results[i] = repo_->IssueCertificate(plans[i]); });
+      sql->AwaitGroupCommit([&](const auto& g) {
+        return g.writing && g.waiting == static_cast<int>(i + 1) &&
+               g.issuances == issued;
+      });
+    }
+    held.Release();
+    for (std::thread& t : callers) t.join();
+    return results;
+  }
+  // What LineUpAndIssue's calls left on a fresh repository: one batch,
+  // written again `rewritten` times; the serials of agency 110 in 2025;
+  // `entries` audit entries after the first `audit`, every one linked.
+  void ExpectOneBatchWrote(int64_t rewritten, const std::vector<int>& serials,
+                           int64_t audit, int64_t entries) {
+    auto* sql = static_cast<storage::SqlCertificateRepository*>(repo_.get());
+    const auto stats = sql->group_commit_stats();
+    EXPECT_EQ(stats.batches, 1);
+    EXPECT_EQ(stats.rewritten, rewritten);
+    EXPECT_EQ(Serials("110", 2025), serials);
+    EXPECT_EQ(AuditRows(), audit + entries);
+    ExpectEveryEntryLinked();
+  }
   // One SQL statement in a write transaction (no audit entry).
   void ExecSql(const std::string& sql) {
     const absl::Status s =
@@ -327,13 +374,9 @@ TEST_P(CertificateRepositoryContract, StockLimitRefusesTheIssuanceBeyondIt) {
   std::vector<PlayerId> players;
   for (int i = 0; i < 4; ++i) players.push_back(AddPlayer());
   auto order = [&](const std::string& prefix, int quantity, bool release) {
-    StockOrder o;
-    o.agency_prefix = prefix;
-    o.year = 2025;
-    o.quantity = quantity;
-    o.ordered_unix = kNow;
-    o.ordered_by = "national/token:1";
-    ASSERT_TRUE(repo_->PutStockOrder(o, Change("stock.order")).ok());
+    ASSERT_TRUE(
+        repo_->PutStockOrder(Order(prefix, quantity), Change("stock.order"))
+            .ok());
     if (release) {
       ASSERT_TRUE(repo_
                       ->ReleaseStockOrder(prefix, 2025, kNow, "national",
@@ -388,12 +431,7 @@ TEST_P(CertificateRepositoryContract, StockOrdersAmendUntilReleased) {
                                     Change("stock.release"))
                 .code(),
             StatusCode::kFailedPrecondition);
-  StockOrder order;
-  order.agency_prefix = "110";
-  order.year = 2025;
-  order.quantity = 10;
-  order.ordered_unix = kNow;
-  order.ordered_by = "national/token:1";
+  StockOrder order = Order("110", 10);
   ASSERT_TRUE(repo_->PutStockOrder(order, Change("stock.order")).ok());
   order.quantity = 12;
   ASSERT_TRUE(repo_->PutStockOrder(order, Change("stock.order")).ok());
@@ -630,28 +668,14 @@ TEST_P(CertificateRepositoryContract, IssuancesLinedUpShareOneCommit) {
   auto* sql = static_cast<storage::SqlCertificateRepository*>(repo_.get());
   PlayerId players[4];
   for (PlayerId& p : players) p = AddPlayer(R("1k"));
-  IssuePlan plans[4] = {RankPlan(players[0], "1d"), RankPlan(players[1], "1d"),
-                        RankPlan(players[2], "1d"), RankPlan(players[3], "2d")};
+  std::vector<IssuePlan> plans = {
+      RankPlan(players[0], "1d"), RankPlan(players[1], "1d"),
+      RankPlan(players[2], "1d"), RankPlan(players[3], "2d")};
   plans[2].appraisal_id = 4242;  // no such appraisal: refused at the end
   const int64_t audit = AuditRows();
   const auto before = sql->group_commit_stats();
-
-  HeldWrite held(db_.get());
-  absl::StatusOr<Certificate> results[4] = {
-      absl::UnknownError("not run"), absl::UnknownError("not run"),
-      absl::UnknownError("not run"), absl::UnknownError("not run")};
-  std::vector<std::thread> callers;
-  for (int i = 0; i < 4; ++i) {
-    callers.emplace_back(
-        [&, i] { results[i] = repo_->IssueCertificate(plans[i]); });
-    // The first leads the batch (waiting for the held write); the others
-    // queue behind it, in this order.
-    sql->AwaitGroupCommit([&](const auto& g) {
-      return g.writing && g.waiting == i + 1 && g.issuances == before.issuances;
-    });
-  }
-  held.Release();
-  for (std::thread& t : callers) t.join();
+  const std::vector<absl::StatusOr<Certificate>> results =
+      LineUpAndIssue(plans);
 
   const auto after = sql->group_commit_stats();
   EXPECT_EQ(after.batches, before.batches + 1);
@@ -692,39 +716,106 @@ TEST_P(CertificateRepositoryContract, IssuancesLinedUpShareOneCommit) {
   ExpectEveryEntryLinked();
 }
 
-// A refused first call ends its batch alone (it ran in the transaction
-// itself, which is rolled back); the calls behind it share the next one.
-TEST_P(CertificateRepositoryContract, ARefusedFirstCallEndsItsBatchAlone) {
+// A call refused once it has begun to write (its appraisal is gone) rolls
+// the batch's first attempt back: the calls taken are written again in the
+// same batch, a savepoint each, and only the refused one is rolled back.
+TEST_P(CertificateRepositoryContract, ARefusalAfterWritingRewritesTheBatch) {
   auto* sql = static_cast<storage::SqlCertificateRepository*>(repo_.get());
-  IssuePlan plans[3] = {RankPlan(AddPlayer(R("1k")), "1d"),
-                        RankPlan(AddPlayer(R("1k")), "1d"),
-                        RankPlan(AddPlayer(R("1k")), "1d")};
+  std::vector<IssuePlan> plans = {RankPlan(AddPlayer(R("1k")), "1d"),
+                                  RankPlan(AddPlayer(R("1k")), "1d"),
+                                  RankPlan(AddPlayer(R("1k")), "1d")};
   plans[0].appraisal_id = 4242;  // no such appraisal: refused at the end
   const int64_t audit = AuditRows();
-  HeldWrite held(db_.get());
-  absl::StatusOr<Certificate> results[3] = {absl::UnknownError("not run"),
-                                            absl::UnknownError("not run"),
-                                            absl::UnknownError("not run")};
-  std::vector<std::thread> callers;
-  for (int i = 0; i < 3; ++i) {
-    callers.emplace_back(
-        [&, i] { results[i] = repo_->IssueCertificate(plans[i]); });
-    sql->AwaitGroupCommit([&](const auto& g) {
-      return g.writing && g.waiting == i + 1 && g.issuances == 0;
-    });
-  }
-  held.Release();
-  for (std::thread& t : callers) t.join();
+  const std::vector<absl::StatusOr<Certificate>> results =
+      LineUpAndIssue(plans);
 
   EXPECT_EQ(results[0].status().code(), StatusCode::kFailedPrecondition)
       << results[0].status();
   ASSERT_TRUE(results[1].ok()) << results[1].status();
   ASSERT_TRUE(results[2].ok()) << results[2].status();
-  const auto after = sql->group_commit_stats();
-  EXPECT_EQ(after.batches, 2);
-  EXPECT_EQ(after.issuances, 3);
-  EXPECT_EQ(Serials("110", 2025), (std::vector<int>{1, 2}));
-  EXPECT_EQ(AuditRows(), audit + 2);
+  EXPECT_EQ(sql->group_commit_stats().issuances, 3);
+  ExpectOneBatchWrote(/*rewritten=*/1, {1, 2}, audit, 2);
+}
+
+// The stock bounds a batch too: of three calls lined up under a stock of
+// two, the third is refused, though on PostgreSQL its stock order was read
+// before the rows of the two before it were written.
+TEST_P(CertificateRepositoryContract, StockBoundsTheCallsOfOneBatch) {
+  ASSERT_TRUE(
+      repo_->PutStockOrder(Order("110", 2), Change("stock.order")).ok());
+  ASSERT_TRUE(repo_
+                  ->ReleaseStockOrder("110", 2025, kNow, "national",
+                                      Change("stock.release"))
+                  .ok());
+  std::vector<IssuePlan> plans;
+  for (int i = 0; i < 3; ++i) {
+    plans.push_back(Plan(AddPlayer(), "1d"));
+    plans.back().uses_stock = true;
+  }
+  const int64_t audit = AuditRows();
+  const std::vector<absl::StatusOr<Certificate>> results =
+      LineUpAndIssue(plans);
+
+  ASSERT_TRUE(results[0].ok()) << results[0].status();
+  ASSERT_TRUE(results[1].ok()) << results[1].status();
+  EXPECT_EQ(results[2].status().code(), StatusCode::kFailedPrecondition)
+      << results[2].status();
+  ExpectOneBatchWrote(/*rewritten=*/0, {1, 2}, audit, 2);
+}
+
+// Calls refused on what they read (no agency, no player) wrote nothing:
+// the calls around them in the batch are written in its first attempt.
+TEST_P(CertificateRepositoryContract, RefusalsOnReadsLeaveTheBatchWhole) {
+  std::vector<IssuePlan> plans = {
+      Plan(AddPlayer(), "1d"), Plan(PlayerId{9999}, "1d"),
+      Plan(AddPlayer(), "2d"),
+      Plan(AddPlayer(), "1d", "999")};  // no such agency
+  const int64_t audit = AuditRows();
+  const std::vector<absl::StatusOr<Certificate>> results =
+      LineUpAndIssue(plans);
+
+  ASSERT_TRUE(results[0].ok()) << results[0].status();
+  EXPECT_EQ(results[1].status().code(), StatusCode::kNotFound)
+      << results[1].status();
+  ASSERT_TRUE(results[2].ok()) << results[2].status();
+  EXPECT_EQ(results[3].status().code(), StatusCode::kNotFound)
+      << results[3].status();
+  EXPECT_EQ(results[0]->number.serial, 1);
+  EXPECT_EQ(results[2]->number.serial, 2);
+  ExpectOneBatchWrote(/*rewritten=*/0, {1, 2}, audit, 2);
+}
+
+// Two calls for one holder in one batch, each setting the rank at once: the
+// second is judged on the rank the first set (on PostgreSQL its holder
+// read, sent before the first call's writes, is sent again after them),
+// and with the same request id twice the second call is answered with the
+// first one's certificate. Nothing is written twice, and nothing again.
+TEST_P(CertificateRepositoryContract, CallsOfOneBatchSeeEachOthersWrites) {
+  const PlayerId holder = AddPlayer(R("1k"));
+  const PlayerId other = AddPlayer();
+  std::vector<IssuePlan> plans = {RankPlan(holder, "1d"),
+                                  RankPlan(holder, "2d"), Plan(other, "3d"),
+                                  Plan(other, "3d")};
+  plans[2].draft.request_id = plans[3].draft.request_id = "retry-1";
+  plans[2].draft.request_scope = plans[3].draft.request_scope = "110";
+  plans[2].draft.request_hash = plans[3].draft.request_hash = "same call";
+  const int64_t audit = AuditRows();
+  const std::vector<absl::StatusOr<Certificate>> results =
+      LineUpAndIssue(plans);
+
+  for (const auto& r : results) ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(results[0]->rank_before, R("1k"));
+  EXPECT_EQ(results[1]->rank_before, R("1d"));
+  EXPECT_EQ(RankOf(holder), R("2d"));
+  EXPECT_EQ(results[3]->number, results[2]->number);
+  ExpectOneBatchWrote(/*rewritten=*/0, {1, 2, 3}, audit, 3);
+  // The second entry names the holder's row as the second call left it.
+  const auto rows = EntryRowsAfter(audit);
+  ASSERT_EQ(rows.size(), 3u);
+  const std::string key = "players:" + std::to_string(holder.value);
+  ASSERT_EQ(rows[0].count(key), 1u);
+  ASSERT_EQ(rows[1].count(key), 1u);
+  EXPECT_NE(rows[0].at(key), rows[1].at(key));
 }
 
 // Many callers at once, as rankd under load: batches take calls waiting
