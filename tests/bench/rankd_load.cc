@@ -3,14 +3,18 @@
 // instances; tests/bench/pg_compare.sh drives it).
 //
 //   rankd_load --mode issue  --servers H:P[,H:P] --token-file F
-//              [--players 8] [--years 20] [--threads 4]
+//              [--players 8] [--years 20] [--threads 4] [--promote]
 //              [--seconds 10 | --count N] [--numbers-out FILE]
 //   rankd_load --mode verify --servers H:P[,H:P] --numbers-file FILE
 //              [--threads 4] [--seconds 10 | --count N]
 //   rankd_load --mode echo   --servers H:P --numbers-file FILE [as verify]
 //
 // issue:  registers --players players (national admin token, agency 000,
-//         initial rank 5k), then issues 5k certificates to them; call k goes
+//         initial rank 5k), then issues 5k certificates to them (no rank
+//         changes; with --promote the players have no rank and call k
+//         issues (10 - k / #players mod 10) kyu: every call raises its
+//         holder's rank, as most real certificates do; keep a run under
+//         10 passes); call k goes
 //         to server k mod #servers and player k mod #players, dated 15
 //         January of year Y-1-((k / 9000) mod --years) (Y this year): the
 //         numbers are taken in order, a year at a time, as a federation
@@ -77,6 +81,7 @@ struct Options {
   int64_t count = 0;  // 0: run for --seconds
   int players = 8;
   int years = 20;
+  bool promote = false;  // every issuance raises its holder's rank
 };
 
 // A certificate the verify mode asks about.
@@ -128,7 +133,8 @@ bool RegisterPlayers(const Options& o, const std::string& token,
     v1::RegisterPlayerRequest req;
     req.set_name("Load " + run + " " + std::to_string(i + 1));
     req.set_agency_prefix("000");
-    req.mutable_initial_rank()->set_notation("5k");
+    // --promote starts them without a rank: 10k is their first.
+    if (!o.promote) req.mutable_initial_rank()->set_notation("5k");
     v1::RegisterPlayerResponse resp;
     const grpc::Status s =
         stub->RegisterPlayer(CallContext(token).get(), req, &resp);
@@ -207,7 +213,14 @@ void Worker(Run& run, ThreadResult* r,
       const size_t p = k % run.player_ids.size();
       v1::IssueCertificateRequest req;
       req.set_player_id(run.player_ids[p]);
-      req.mutable_grade()->set_notation("5k");
+      // --promote: each pass over the players raises every one a kyu, 10k
+      // (the lowest certified grade) on the first pass to 1k on the 10th (a
+      // rank change at every call, as most real certificates are); else
+      // always 5k, their rank already.
+      req.mutable_grade()->set_notation(
+          o.promote
+              ? std::to_string(10 - (k / run.player_ids.size()) % 10) + "k"
+              : "5k");
       req.set_basis(v1::CERTIFICATE_BASIS_TOURNAMENT);
       req.set_basis_reference("rankd_load");
       // Serials run out at 9999 an agency a year: a year at a time.
@@ -394,6 +407,10 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 25));
   app.add_option("--players", o.players, "players to register (issue)")
       ->check(CLI::Range(1, 1000));
+  app.add_flag("--promote", o.promote,
+               "issue: every call raises its holder one kyu (10k on the first "
+               "pass over the players, 1k on the 10th; keep a run under 10 "
+               "passes)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
