@@ -326,6 +326,9 @@ struct IssuedSoFar {
   // The certificate rows sent (prefix, year -> how many): a stock order
   // read before some of them counted only those before it.
   std::map<std::pair<std::string, int>, int> rows;
+  // The highest rank history row number, once read or written: the next
+  // rank change's row takes the next.
+  std::optional<int64_t> history_id;
   // An audit entry's reads were sent: the next entry links to that one.
   bool entry_sent = false;
 
@@ -347,6 +350,8 @@ struct IssueReads {
   int rows_before_stock = 0;           // IssuedSoFar::rows then
   std::unique_ptr<Statement> counter;  // kGetSerial, unless the
                                        // transaction moved the counter
+  std::unique_ptr<Statement> history;  // kLastHistoryId, when the plan may
+                                       // set the rank and it is not known
 };
 
 // kGetSerial for `prefix`'s year `year`, bound.
@@ -379,6 +384,11 @@ absl::StatusOr<IssueReads> SendIssueReads(Connection& c,
                             StockStatement(c, draft.number.prefix, draft.year));
     GORANK_RETURN_IF_ERROR(reads.stock->Send());
     reads.rows_before_stock = so_far.RowsOf(draft.number.prefix, draft.year);
+  }
+  if (plan.apply_rank_now && !so_far.history_id) {
+    GORANK_ASSIGN_OR_RETURN(reads.history,
+                            c.Prepare(registry_sql::kLastHistoryId));
+    GORANK_RETURN_IF_ERROR(reads.history->Send());
   }
   if (!so_far.counters.count({draft.number.prefix, draft.year})) {
     GORANK_ASSIGN_OR_RETURN(
@@ -519,9 +529,19 @@ absl::StatusOr<IssueStep> IssueWrites(Connection& c,
     cert.rank_applied = true;
     cert.rank_before = holder.RankIn(cert.grade.discipline());
     if (cert.rank_before != cert.grade) {
-      GORANK_ASSIGN_OR_RETURN(int64_t history,
-                              registry_sql::WriteRankChange(
-                                  c, certificates::IssueHistoryEntry(cert)));
+      // The rank the holder read gave is the one this transaction left
+      // (a later call's holder is read again after a change): no check.
+      if (!so_far.history_id) {
+        if (!reads.history) {
+          GORANK_ASSIGN_OR_RETURN(reads.history,
+                                  c.Prepare(registry_sql::kLastHistoryId));
+        }
+        GORANK_ASSIGN_OR_RETURN(bool row, reads.history->Step());
+        so_far.history_id = row ? reads.history->Int(0) : 0;
+      }
+      const int64_t history = ++*so_far.history_id;
+      GORANK_RETURN_IF_ERROR(registry_sql::SendRankChange(
+          c, certificates::IssueHistoryEntry(cert), history));
       c.ExpectWrittenRow("players", {std::to_string(cert.player_id.value)});
       c.ExpectWrittenRow("rank_history", {std::to_string(history)});
       sent.holder_changed = true;
@@ -784,10 +804,15 @@ absl::Status SqlCertificateRepository::WriteFirstAttempt(
       p->judged = true;
       continue;
     }
-    // A holder's rank set: the later calls' reads, sent before it, are
-    // sent again.
+    // A holder's rank set: the reads of the later calls for that holder,
+    // sent before it, are sent again (a rank change writes no other row
+    // that a call reads).
     if (step.sent->holder_changed) {
-      for (size_t j = i + 1; j < batch.size(); ++j) reads[j].reset();
+      for (size_t j = i + 1; j < batch.size(); ++j) {
+        if (batch[j]->plan->draft.player_id == p->plan->draft.player_id) {
+          reads[j].reset();
+        }
+      }
     }
     sent[i] = std::move(step.sent);
     if (!ahead) GORANK_RETURN_IF_ERROR(finish());

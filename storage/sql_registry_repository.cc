@@ -90,6 +90,10 @@ constexpr char kInsertHistory[] =
     "INSERT INTO rank_history(player_id, from_ordinal, to_ordinal, "
     "effective_date, reason, basis, actor, recorded_unix, discipline) "
     "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+constexpr char kInsertHistoryAt[] =
+    "INSERT INTO rank_history(player_id, from_ordinal, to_ordinal, "
+    "effective_date, reason, basis, actor, recorded_unix, discipline, id) "
+    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
 // Every discipline, oldest first; an unknown discipline reads as Go.
 constexpr char kListHistory[] =
     "SELECT id, player_id, from_ordinal, to_ordinal, effective_date, reason, "
@@ -254,23 +258,27 @@ absl::StatusOr<PlayerAndAgency> ReadPlayerAndAgency(Statement& st,
   return out;
 }
 
-absl::StatusOr<int64_t> WriteRankChange(Connection& c,
-                                        const RankHistoryEntry& e) {
-  GORANK_ASSIGN_OR_RETURN(Player p, LoadPlayer(c, e.player_id));
-  if (p.RankIn(e.discipline) != e.from_rank) {
-    return absl::AbortedError("the player's rank changed meanwhile; retry");
-  }
+namespace {
+// A rank change's two statements, bound: the player's rank set and its
+// history row (numbered `history_id` when given).
+struct RankChangeStatements {
+  std::unique_ptr<Statement> set;
+  std::unique_ptr<Statement> history;
+};
+absl::StatusOr<RankChangeStatements> BindRankChange(
+    Connection& c, const RankHistoryEntry& e,
+    std::optional<int64_t> history_id) {
+  RankChangeStatements out;
   GORANK_ASSIGN_OR_RETURN(
-      auto set,
+      out.set,
       c.Prepare(e.discipline == registry::Discipline::kGomoku ? kSetGomokuRank
                                                               : kSetRank));
-  set->Bind(1, e.player_id.value)
+  out.set->Bind(1, e.player_id.value)
       .Bind(2, OrdinalOf(e.to_rank))
       .Bind(3, e.recorded_unix);
-  GORANK_RETURN_IF_ERROR(set->Run());
-  set.reset();
-  GORANK_ASSIGN_OR_RETURN(auto ins, c.Prepare(kInsertHistory));
-  ins->Bind(1, e.player_id.value)
+  GORANK_ASSIGN_OR_RETURN(
+      out.history, c.Prepare(history_id ? kInsertHistoryAt : kInsertHistory));
+  out.history->Bind(1, e.player_id.value)
       .Bind(2, OrdinalOf(e.from_rank))
       .Bind(3, OrdinalOf(e.to_rank))
       .Bind(4, e.effective_date.ToString())
@@ -279,8 +287,31 @@ absl::StatusOr<int64_t> WriteRankChange(Connection& c,
       .Bind(7, e.actor)
       .Bind(8, e.recorded_unix)
       .Bind(9, std::string(registry::DisciplineName(e.discipline)));
-  GORANK_RETURN_IF_ERROR(ins->Run());
+  if (history_id) out.history->Bind(10, *history_id);
+  return out;
+}
+}  // namespace
+
+absl::StatusOr<int64_t> WriteRankChange(Connection& c,
+                                        const RankHistoryEntry& e) {
+  GORANK_ASSIGN_OR_RETURN(Player p, LoadPlayer(c, e.player_id));
+  if (p.RankIn(e.discipline) != e.from_rank) {
+    return absl::AbortedError("the player's rank changed meanwhile; retry");
+  }
+  GORANK_ASSIGN_OR_RETURN(RankChangeStatements st,
+                          BindRankChange(c, e, std::nullopt));
+  GORANK_RETURN_IF_ERROR(st.set->Run());
+  st.set.reset();
+  GORANK_RETURN_IF_ERROR(st.history->Run());
   return c.LastInsertRowId();
+}
+
+absl::Status SendRankChange(Connection& c, const RankHistoryEntry& e,
+                            int64_t history_id) {
+  GORANK_ASSIGN_OR_RETURN(RankChangeStatements st,
+                          BindRankChange(c, e, history_id));
+  GORANK_RETURN_IF_ERROR(st.set->Send());
+  return st.history->Send();
 }
 
 }  // namespace registry_sql

@@ -77,6 +77,15 @@ absl::StatusOr<PlayerAndAgency> ReadPlayerAndAgency(Statement& sent,
 // to entry.to_rank and appends the history row; returns the row id.
 absl::StatusOr<int64_t> WriteRankChange(
     Connection& c, const registry::RankHistoryEntry& entry);
+// The same without the check, sent (Statement::Send), the history row
+// numbered `history_id` (the number the table gives it: one above its
+// highest); for a caller that read the rank in this write transaction.
+absl::Status SendRankChange(Connection& c,
+                            const registry::RankHistoryEntry& entry,
+                            int64_t history_id);
+// The highest history row number (0 for none), for SendRankChange.
+constexpr char kLastHistoryId[] =
+    "SELECT coalesce(max(id), 0) FROM rank_history";
 std::optional<int64_t> OrdinalOf(const std::optional<registry::Rank>& r);
 std::optional<registry::Rank> RankOf(const std::optional<int64_t>& ordinal);
 }  // namespace registry_sql
