@@ -7,13 +7,15 @@
 // Group commit: issuances that arrive while another batch of them is being
 // written wait for it and then share the next write transaction (one commit,
 // one fsync, for all of them). The batch's writer takes the waiting calls
-// one at a time inside the transaction, so calls that arrive while it
-// writes join it too. They run without savepoints; when one after the first
-// is refused, the transaction is rolled back and the calls taken so far are
-// written again from the start, each in its own savepoint, so that a
-// refused one is rolled back alone and the others are committed (a refused
-// first call ends its batch). Every call returns only after the commit that
-// holds it (or its refusal). When the last batches had more calls in
+// inside the transaction as they come (on PostgreSQL every call waiting at
+// once, their reads in one round trip), so calls that arrive while it
+// writes join it too. They run without savepoints: each call is judged on
+// reads before it writes, so a refused call has written nothing; when one
+// fails once it has begun to write, the transaction is rolled back and the
+// calls taken so far are written again from the start, each in its own
+// savepoint, so that the failed one is rolled back alone and the others are
+// committed. Every call returns only after the commit that holds it (or its
+// refusal). When the last batches had more calls in
 // flight than the batch has taken, it waits for the rest before its commit
 // (their callers are on their way back with the next call), at most as long
 // as the last batch took and 1 ms: a commit delay set by the load, so that
