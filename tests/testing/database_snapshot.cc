@@ -1,6 +1,5 @@
 #include "tests/testing/database_snapshot.h"
 
-#include "nlohmann/json.hpp"
 #include "services/common/status_macros.h"
 
 namespace gorank::testing {
@@ -51,7 +50,6 @@ std::string RowText(const storage::Statement& st) {
 }
 
 constexpr char kCountAudit[] = "SELECT count(*) FROM audit_log";
-constexpr char kReadAudit[] = "SELECT entry FROM audit_log ORDER BY seq";
 constexpr char kReadAuditAfter[] =
     "SELECT entry FROM audit_log WHERE seq > ?1 ORDER BY seq";
 
@@ -98,21 +96,14 @@ absl::StatusOr<int64_t> CountAuditRows(storage::Database* db) {
 }
 
 absl::StatusOr<std::vector<ChangeRecord>> ReadAuditLog(storage::Database* db) {
+  GORANK_ASSIGN_OR_RETURN(std::vector<audit::AuditEntry> entries,
+                          ReadAuditEntries(db));
   std::vector<ChangeRecord> out;
-  GORANK_RETURN_IF_ERROR(db->Read([&](storage::Connection& c) -> absl::Status {
-    GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kReadAudit));
-    while (true) {
-      GORANK_ASSIGN_OR_RETURN(bool row, st->Step());
-      if (!row) return absl::OkStatus();
-      const auto j = nlohmann::json::parse(st->Blob(0), nullptr, false);
-      if (j.is_discarded())
-        return absl::DataLossError("audit entry is not JSON");
-      out.push_back(ChangeRecord{j.value("time", int64_t{0}),
-                                 j.value("actor", ""), j.value("action", ""),
-                                 j.value("subject", ""), j.value("before", ""),
-                                 j.value("after", "")});
-    }
-  }));
+  for (audit::AuditEntry& e : entries) {
+    out.push_back(ChangeRecord{e.time_unix, std::move(e.actor),
+                               std::move(e.action), std::move(e.subject),
+                               std::move(e.before), std::move(e.after)});
+  }
   return out;
 }
 
