@@ -293,11 +293,19 @@ absl::Status InsertRow(Connection& c, const Certificate& cert,
   return send ? ins->Send() : ins->Run();
 }
 
-// kGetStock for `prefix`'s year `year`, bound.
-absl::StatusOr<std::unique_ptr<Statement>> StockStatement(
-    Connection& c, const std::string& prefix, int year) {
-  GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kGetStock));
+// `sql` (kGetStock, kGetSerial) for `prefix`'s year `year`, bound.
+absl::StatusOr<std::unique_ptr<Statement>> YearStatement(
+    Connection& c, const char* sql, const std::string& prefix, int year) {
+  GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(sql));
   st->Bind(1, prefix).Bind(2, int64_t{year});
+  return st;
+}
+
+// kNextSerial or kFirstSerial for `prefix`'s year `year`, bound.
+absl::StatusOr<std::unique_ptr<Statement>> SerialStatement(
+    Connection& c, const char* sql, const std::string& prefix, int year) {
+  GORANK_ASSIGN_OR_RETURN(auto st, YearStatement(c, sql, prefix, year));
+  st->Bind(3, int64_t{certificates::kMaxSerial});
   return st;
 }
 
@@ -312,7 +320,7 @@ absl::StatusOr<std::optional<StockOrder>> ReadStockOrder(Statement& st) {
 
 absl::StatusOr<std::optional<StockOrder>> LoadStockOrder(
     Connection& c, const std::string& prefix, int year) {
-  GORANK_ASSIGN_OR_RETURN(auto st, StockStatement(c, prefix, year));
+  GORANK_ASSIGN_OR_RETURN(auto st, YearStatement(c, kGetStock, prefix, year));
   return ReadStockOrder(*st);
 }
 
@@ -354,14 +362,6 @@ struct IssueReads {
                                        // set the rank and it is not known
 };
 
-// kGetSerial for `prefix`'s year `year`, bound.
-absl::StatusOr<std::unique_ptr<Statement>> CounterStatement(
-    Connection& c, const std::string& prefix, int year) {
-  GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(kGetSerial));
-  st->Bind(1, prefix).Bind(2, int64_t{year});
-  return st;
-}
-
 // `prior`: the request id's certificate is read with the rest (when the
 // call has one); else IssueWrites looks it up itself, after the writes
 // sent before it (a call of the same batch with the same request id).
@@ -380,8 +380,9 @@ absl::StatusOr<IssueReads> SendIssueReads(Connection& c,
       reads.holder, registry_sql::SendPlayerAndAgency(c, draft.player_id,
                                                       draft.number.prefix));
   if (plan.uses_stock) {
-    GORANK_ASSIGN_OR_RETURN(reads.stock,
-                            StockStatement(c, draft.number.prefix, draft.year));
+    GORANK_ASSIGN_OR_RETURN(
+        reads.stock,
+        YearStatement(c, kGetStock, draft.number.prefix, draft.year));
     GORANK_RETURN_IF_ERROR(reads.stock->Send());
     reads.rows_before_stock = so_far.RowsOf(draft.number.prefix, draft.year);
   }
@@ -392,20 +393,11 @@ absl::StatusOr<IssueReads> SendIssueReads(Connection& c,
   }
   if (!so_far.counters.count({draft.number.prefix, draft.year})) {
     GORANK_ASSIGN_OR_RETURN(
-        reads.counter, CounterStatement(c, draft.number.prefix, draft.year));
+        reads.counter,
+        YearStatement(c, kGetSerial, draft.number.prefix, draft.year));
     GORANK_RETURN_IF_ERROR(reads.counter->Send());
   }
   return reads;
-}
-
-// kNextSerial or kFirstSerial for `prefix`'s year `year`, bound.
-absl::StatusOr<std::unique_ptr<Statement>> SerialStatement(
-    Connection& c, const char* sql, const std::string& prefix, int year) {
-  GORANK_ASSIGN_OR_RETURN(auto st, c.Prepare(sql));
-  st->Bind(1, prefix)
-      .Bind(2, int64_t{year})
-      .Bind(3, int64_t{certificates::kMaxSerial});
-  return st;
 }
 
 // An issuance judged, its writes sent; FinishIssue makes its audit entry.
@@ -496,11 +488,8 @@ absl::StatusOr<IssueStep> IssueWrites(Connection& c,
   if (auto it = so_far.counters.find(year_key); it != so_far.counters.end()) {
     last = it->second;
   } else {
-    // Read now when it was not read with the rest.
-    if (!reads.counter) {
-      GORANK_ASSIGN_OR_RETURN(reads.counter,
-                              CounterStatement(c, prefix, cert.year));
-    }
+    // Read with the rest: the counter was not moved then, nor since.
+    if (!reads.counter) return absl::InternalError("serial counter not read");
     GORANK_ASSIGN_OR_RETURN(bool row, reads.counter->Step());
     if (row) last = static_cast<int>(reads.counter->Int(0));
   }
@@ -532,10 +521,9 @@ absl::StatusOr<IssueStep> IssueWrites(Connection& c,
       // The rank the holder read gave is the one this transaction left
       // (a later call's holder is read again after a change): no check.
       if (!so_far.history_id) {
-        if (!reads.history) {
-          GORANK_ASSIGN_OR_RETURN(reads.history,
-                                  c.Prepare(registry_sql::kLastHistoryId));
-        }
+        // Read with the rest: no history row was numbered then, nor since.
+        if (!reads.history)
+          return absl::InternalError("rank history numbers not read");
         GORANK_ASSIGN_OR_RETURN(bool row, reads.history->Step());
         so_far.history_id = row ? reads.history->Int(0) : 0;
       }
