@@ -10,9 +10,10 @@
 # One run starts the bare gRPC echo server (rankd_echo) and one rankd on a
 # temp SQLite file (rate limits off, log level warn), then measures, each for
 # S seconds (default 10), with the same load client (rankd_load):
-#   issue    IssueCertificate, 4 client threads, against rankd;
+#   issue    IssueCertificate, 16 client threads (calls in flight), against
+#            rankd; then 4, against a second rankd on a fresh file;
 #   sqlite   raw SQLite single-insert transactions, WAL + synchronous=FULL,
-#            4 threads (sqlite_insert_bench), a file in the same folder;
+#            16 and 4 threads (sqlite_insert_bench), a file in the same folder;
 #   verify   public VerifyCertificate of the numbers just issued, 16 and 1
 #            client threads (calls in flight), against rankd and the echo.
 # --pg adds PostgreSQL rows (a throw-away server, tests/pg/pg_server.sh): one
@@ -135,9 +136,9 @@ run() {
   fi
 }
 
-issue() {  # issue NAME SERVERS DIR
+issue() {  # issue NAME SERVERS DIR THREADS
   run "$1" "$load" --mode issue --servers "$2" --token-file "$3/admin.token" \
-    --threads 4 --seconds "$seconds" --numbers-out "$3/numbers.tsv"
+    --threads "$4" --seconds "$seconds" --numbers-out "$3/numbers.tsv"
 }
 verify() {  # verify NAME MODE SERVERS DIR THREADS
   run "$1" "$load" --mode "$2" --servers "$3" --numbers-file "$4/numbers.tsv" \
@@ -160,12 +161,19 @@ done
 write_config "$work/sqlite"
 start_rankd "$work/sqlite" "$work/sqlite/rankd.db"
 sq=$addr
-issue issue "$sq" "$work/sqlite"
-run sqlite "$sqlite_bench" --db "$work/raw.db" --threads 4 --seconds "$seconds"
+issue issue16 "$sq" "$work/sqlite" 16
+run sqlite16 "$sqlite_bench" --db "$work/raw16.db" --threads 16 --seconds "$seconds"
 verify verify16 verify "$sq" "$work/sqlite" 16
 verify echo16 echo "$echo_addr" "$work/sqlite" 16
 verify verify1 verify "$sq" "$work/sqlite" 1
 verify echo1 echo "$echo_addr" "$work/sqlite" 1
+stop_servers
+# 4 in flight on a fresh file (the load client numbers its calls from 0,
+# and the serials of the years the first run took are spent).
+write_config "$work/sqlite4"
+start_rankd "$work/sqlite4" "$work/sqlite4/rankd.db"
+issue issue4 "$addr" "$work/sqlite4" 4
+run sqlite4 "$sqlite_bench" --db "$work/raw4.db" --threads 4 --seconds "$seconds"
 stop_servers
 
 if [ "$pg" = 1 ]; then
@@ -176,14 +184,14 @@ if [ "$pg" = 1 ]; then
   psql "$base" -Xqc "CREATE DATABASE bench1" -c "CREATE DATABASE bench2"
   write_config "$work/pg1"
   start_rankd "$work/pg1" "${base%/*}/bench1"
-  issue pg1_issue "$addr" "$work/pg1"
+  issue pg1_issue "$addr" "$work/pg1" 16
   verify pg1_verify verify "$addr" "$work/pg1" 16
   stop_servers
   write_config "$work/pg2"
   start_rankd "$work/pg2" "${base%/*}/bench2"  # the first start writes the token
   a=$addr
   start_rankd "$work/pg2" "${base%/*}/bench2"
-  issue pg2_issue "$a,$addr" "$work/pg2"
+  issue pg2_issue "$a,$addr" "$work/pg2" 16
   verify pg2_verify verify "$a,$addr" "$work/pg2" 16
   stop_servers
 fi
@@ -201,11 +209,12 @@ echo "${seconds} s a measurement; rate limits off, rankd at log level warn; $(gi
 echo
 echo "| path | rankd | limit in the same run | ratio |"
 echo "| --- | --- | --- | --- |"
-echo "| issue a certificate, SQLite, 4 threads | $(n "${rate[issue]}")/s | raw SQLite insert transactions, WAL + synchronous=FULL, 4 threads: $(n "${rate[sqlite]}")/s | $(q "${rate[issue]}" "${rate[sqlite]}") |"
+echo "| issue a certificate, SQLite, 16 in flight | $(n "${rate[issue16]}")/s | raw SQLite insert transactions, WAL + synchronous=FULL, 16 threads: $(n "${rate[sqlite16]}")/s | $(q "${rate[issue16]}" "${rate[sqlite16]}") |"
+echo "| issue a certificate, SQLite, 4 in flight | $(n "${rate[issue4]}")/s | the same, 4 threads: $(n "${rate[sqlite4]}")/s | $(q "${rate[issue4]}" "${rate[sqlite4]}") |"
 echo "| public verify, 16 in flight | $(n "${rate[verify16]}")/s | bare gRPC echo server: $(n "${rate[echo16]}")/s | $(q "${rate[verify16]}" "${rate[echo16]}") |"
 echo "| public verify, 1 in flight | $(n "${rate[verify1]}")/s | echo: $(n "${rate[echo1]}")/s | $(q "${rate[verify1]}" "${rate[echo1]}") |"
 if [ "$pg" = 1 ]; then
-  echo "| issue on PostgreSQL $pg_version, 1 rankd / 2 rankd | $(n "${rate[pg1_issue]}")/s / $(n "${rate[pg2_issue]}")/s | SQLite: $(n "${rate[issue]}")/s | $(q "${rate[pg1_issue]}" "${rate[issue]}") / $(q "${rate[pg2_issue]}" "${rate[issue]}") |"
+  echo "| issue on PostgreSQL $pg_version, 16 in flight, 1 rankd / 2 rankd | $(n "${rate[pg1_issue]}")/s / $(n "${rate[pg2_issue]}")/s | SQLite: $(n "${rate[issue16]}")/s | $(q "${rate[pg1_issue]}" "${rate[issue16]}") / $(q "${rate[pg2_issue]}" "${rate[issue16]}") |"
   echo "| verify on PostgreSQL $pg_version, 16 in flight, 1 rankd / 2 rankd | $(n "${rate[pg1_verify]}")/s / $(n "${rate[pg2_verify]}")/s | SQLite: $(n "${rate[verify16]}")/s | $(q "${rate[pg1_verify]}" "${rate[verify16]}") / $(q "${rate[pg2_verify]}" "${rate[verify16]}") |"
 fi
 if [ ${#failed[@]} -gt 0 ]; then
