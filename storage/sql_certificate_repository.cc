@@ -701,8 +701,7 @@ SqlCertificateRepository::PendingIssue* SqlCertificateRepository::PopWaiting() {
 }
 
 SqlCertificateRepository::GroupCommitStats
-SqlCertificateRepository::group_commit_stats() {
-  std::lock_guard<std::mutex> lock(batch_mu_);
+SqlCertificateRepository::StatsLocked() const {
   return GroupCommitStats{static_cast<int>(waiting_.size()),
                           committing_,
                           batches_,
@@ -711,14 +710,16 @@ SqlCertificateRepository::group_commit_stats() {
                           rewritten_};
 }
 
+SqlCertificateRepository::GroupCommitStats
+SqlCertificateRepository::group_commit_stats() {
+  std::lock_guard<std::mutex> lock(batch_mu_);
+  return StatsLocked();
+}
+
 void SqlCertificateRepository::AwaitGroupCommit(
     const std::function<bool(const GroupCommitStats&)>& ready) {
   std::unique_lock<std::mutex> lock(batch_mu_);
-  stats_cv_.wait(lock, [&] {
-    return ready(GroupCommitStats{static_cast<int>(waiting_.size()),
-                                  committing_, batches_, batched_, delayed_,
-                                  rewritten_});
-  });
+  stats_cv_.wait(lock, [&] { return ready(StatsLocked()); });
 }
 
 absl::Status SqlCertificateRepository::WriteFirstAttempt(

@@ -144,6 +144,8 @@ class SqlCertificateRepository : public certificates::CertificateRepository {
   PendingIssue* NextWaiting(size_t taken);
   // Takes the first waiting call. REQUIRES: batch_mu_ held, one waiting.
   PendingIssue* PopWaiting();
+  // The stats now. REQUIRES: batch_mu_ held.
+  GroupCommitStats StatsLocked() const;
   // Writes one batch in one transaction, taking the waiting calls as it
   // goes; fills every taken call's result and returns them.
   std::vector<PendingIssue*> WriteBatch(const BatchPlan& plan);
